@@ -1,0 +1,325 @@
+//! Suits, ranks and cards, with their canonical text (`AS`, `TC`, `BJ`, `LJ`).
+
+use std::{fmt, str::FromStr};
+
+/// One of the four French suits, in bridge order (`C < D < H < S`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Suit {
+    /// Clubs, `C`.
+    Clubs = 0,
+    /// Diamonds, `D`.
+    Diamonds = 1,
+    /// Hearts, `H`.
+    Hearts = 2,
+    /// Spades, `S`.
+    Spades = 3,
+}
+
+impl Suit {
+    /// All four suits in bridge order.
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    /// The suit with index `i` (0 = clubs ... 3 = spades).
+    ///
+    /// # Panics
+    /// If `i > 3`.
+    pub const fn from_index(i: usize) -> Suit {
+        Suit::ALL[i]
+    }
+
+    /// This suit's index (0 = clubs ... 3 = spades).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The suit's letter: `C`, `D`, `H` or `S`.
+    pub const fn char(self) -> char {
+        match self {
+            Suit::Clubs => 'C',
+            Suit::Diamonds => 'D',
+            Suit::Hearts => 'H',
+            Suit::Spades => 'S',
+        }
+    }
+
+    /// The suit for a letter (upper or lower case).
+    pub const fn from_char(c: char) -> Option<Suit> {
+        match c {
+            'C' | 'c' => Some(Suit::Clubs),
+            'D' | 'd' => Some(Suit::Diamonds),
+            'H' | 'h' => Some(Suit::Hearts),
+            'S' | 's' => Some(Suit::Spades),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.char())
+    }
+}
+
+/// A rank from two to ace; aces are high in every game here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Rank {
+    /// 2
+    Two = 0,
+    /// 3
+    Three,
+    /// 4
+    Four,
+    /// 5
+    Five,
+    /// 6
+    Six,
+    /// 7
+    Seven,
+    /// 8
+    Eight,
+    /// 9
+    Nine,
+    /// T (ten)
+    Ten,
+    /// J
+    Jack,
+    /// Q
+    Queen,
+    /// K
+    King,
+    /// A
+    Ace,
+}
+
+impl Rank {
+    /// All thirteen ranks, low to high.
+    pub const ALL: [Rank; 13] = [
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+        Rank::Ace,
+    ];
+
+    /// The rank with index `i` (0 = two ... 12 = ace).
+    ///
+    /// # Panics
+    /// If `i > 12`.
+    pub const fn from_index(i: usize) -> Rank {
+        Rank::ALL[i]
+    }
+
+    /// This rank's index (0 = two ... 12 = ace).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The rank's character: `2`-`9`, `T`, `J`, `Q`, `K`, `A`.
+    pub const fn char(self) -> char {
+        b"23456789TJQKA"[self as usize] as char
+    }
+
+    /// The rank for a character (upper or lower case; `0` is not accepted for ten).
+    pub const fn from_char(c: char) -> Option<Rank> {
+        Some(match c {
+            '2' => Rank::Two,
+            '3' => Rank::Three,
+            '4' => Rank::Four,
+            '5' => Rank::Five,
+            '6' => Rank::Six,
+            '7' => Rank::Seven,
+            '8' => Rank::Eight,
+            '9' => Rank::Nine,
+            'T' | 't' => Rank::Ten,
+            'J' | 'j' => Rank::Jack,
+            'Q' | 'q' => Rank::Queen,
+            'K' | 'k' => Rank::King,
+            'A' | 'a' => Rank::Ace,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.char())
+    }
+}
+
+/// One card: a suited card or one of the two jokers.
+///
+/// The numeric index is stable and part of the dealing specification
+/// (`docs/dealing.md`): suited cards are `suit * 13 + rank` (so `2C` = 0,
+/// `AC` = 12, `2D` = 13, ..., `AS` = 51), the little joker is 52 and the big
+/// joker 53. A deck's canonical order is ascending index.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    /// The little (low, small) joker, `LJ`.
+    pub const LITTLE_JOKER: Card = Card(52);
+    /// The big (high, large) joker, `BJ`.
+    pub const BIG_JOKER: Card = Card(53);
+    /// Number of distinct cards (52 suited + 2 jokers).
+    pub const COUNT: usize = 54;
+
+    /// The suited card of this rank and suit.
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        Card(suit as u8 * 13 + rank as u8)
+    }
+
+    /// The card with this index (see the type's documentation), if any.
+    pub const fn from_index(i: usize) -> Option<Card> {
+        if i < Card::COUNT {
+            Some(Card(i as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The card's stable index, 0..54.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Whether this is one of the two jokers.
+    pub const fn is_joker(self) -> bool {
+        self.0 >= 52
+    }
+
+    /// The printed suit; `None` for a joker.
+    pub const fn suit(self) -> Option<Suit> {
+        if self.is_joker() {
+            None
+        } else {
+            Some(Suit::from_index((self.0 / 13) as usize))
+        }
+    }
+
+    /// The printed rank; `None` for a joker.
+    pub const fn rank(self) -> Option<Rank> {
+        if self.is_joker() {
+            None
+        } else {
+            Some(Rank::from_index((self.0 % 13) as usize))
+        }
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.rank(), self.suit()) {
+            (Some(r), Some(s)) => write!(f, "{}{}", r.char(), s.char()),
+            _ if *self == Card::BIG_JOKER => f.write_str("BJ"),
+            _ => f.write_str("LJ"),
+        }
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Error for text that does not name a card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseCardError(pub String);
+
+impl fmt::Display for ParseCardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a card (expected rank then suit like `AS`, `TC`, or `BJ`/`LJ`)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseCardError {}
+
+impl FromStr for Card {
+    type Err = ParseCardError;
+
+    /// Parses `AS`, `tc`, `BJ`, `LJ` (case-insensitive; `10` is accepted for ten).
+    fn from_str(s: &str) -> Result<Card, ParseCardError> {
+        let err = || ParseCardError(s.to_string());
+        let upper = s.to_ascii_uppercase();
+        match upper.as_str() {
+            "BJ" => return Ok(Card::BIG_JOKER),
+            "LJ" => return Ok(Card::LITTLE_JOKER),
+            _ => {}
+        }
+        let chars: Vec<char> = upper.chars().collect();
+        let (rank, suit) = match chars.as_slice() {
+            [r, s] => (Rank::from_char(*r).ok_or_else(err)?, *s),
+            ['1', '0', s] => (Rank::Ten, *s),
+            _ => return Err(err()),
+        };
+        let suit = Suit::from_char(suit).ok_or_else(err)?;
+        Ok(Card::new(rank, suit))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Card {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Suit {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips_for_every_card() {
+        for i in 0..Card::COUNT {
+            let c = Card::from_index(i).unwrap();
+            assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
+        }
+        assert_eq!(
+            "10h".parse::<Card>().unwrap(),
+            Card::new(Rank::Ten, Suit::Hearts)
+        );
+        assert!("1H".parse::<Card>().is_err());
+        assert!("AX".parse::<Card>().is_err());
+        assert!("".parse::<Card>().is_err());
+    }
+
+    #[test]
+    fn indices_follow_the_documented_layout() {
+        assert_eq!(Card::new(Rank::Two, Suit::Clubs).index(), 0);
+        assert_eq!(Card::new(Rank::Ace, Suit::Clubs).index(), 12);
+        assert_eq!(Card::new(Rank::Two, Suit::Diamonds).index(), 13);
+        assert_eq!(Card::new(Rank::Ace, Suit::Spades).index(), 51);
+        assert_eq!(Card::LITTLE_JOKER.index(), 52);
+        assert_eq!(Card::BIG_JOKER.index(), 53);
+        assert_eq!(Card::BIG_JOKER.suit(), None);
+    }
+}

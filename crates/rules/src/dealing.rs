@@ -1,0 +1,237 @@
+//! Seeded dealing: seeds, their derivation, and the shuffle.
+//!
+//! The specification, written so that another language can re-implement it,
+//! is `docs/dealing.md`; `docs/dealing.py` is a dependency-free reference in
+//! Python that the test suite checks against this module. In short:
+//!
+//! * A [`Seed`] is 32 bytes. [`Seed::from_u64`] puts the number's 8
+//!   little-endian bytes first and zeros after.
+//! * [`Seed::derive`]`(domain, index)` is the first 32 bytes of the ChaCha20
+//!   keystream (Bernstein's original layout: 64-bit block counter from 0,
+//!   64-bit stream id) keyed by the parent seed, with stream id
+//!   `domain << 56 | index`. A tournament seed derives one seed per match
+//!   ([`Domain::Match`]); a match seed derives one seed per deal
+//!   ([`Domain::Deal`]) and per fallback decision ([`Domain::Fallback`]).
+//! * A deal's deck order: the game's deck in ascending card index, shuffled by
+//!   Fisher–Yates from the last position down, each swap partner drawn by
+//!   [`Shuffler::below`] (rejection sampling on raw 32-bit words of the ChaCha20
+//!   keystream keyed by the deal seed, stream 0). Position 0 is the top card.
+//!
+//! Nothing here depends on `rand`'s distributions or shuffles, whose values may
+//! change between versions; only the raw ChaCha20 keystream is used, and golden
+//! vectors in the tests pin the result.
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+use rand_chacha::{
+    ChaCha20Rng,
+    rand_core::{Rng, SeedableRng},
+};
+
+use crate::{
+    card::Card,
+    card_set::CardSet,
+    error::DealError,
+    game::{Game, Status},
+};
+
+/// What a derived seed is for; part of the derivation (`docs/dealing.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Domain {
+    /// Tournament seed → the seed of match `index`.
+    Match = 1,
+    /// Match seed → the seed of deal `index`.
+    Deal = 2,
+    /// Match seed → the seed of the `index`-th fallback decision.
+    Fallback = 3,
+    /// Match seed → a seed for the built-in random bot in seat `index`.
+    Bot = 4,
+}
+
+/// A 32-byte seed (a ChaCha20 key).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Seed(pub [u8; 32]);
+
+impl Seed {
+    /// The seed for a number: its 8 little-endian bytes, then 24 zero bytes.
+    pub fn from_u64(n: u64) -> Seed {
+        let mut b = [0u8; 32];
+        b[..8].copy_from_slice(&n.to_le_bytes());
+        Seed(b)
+    }
+
+    /// A child seed: the first 32 keystream bytes of ChaCha20 keyed by `self`
+    /// with stream id `domain << 56 | index`.
+    ///
+    /// # Panics
+    /// If `index >= 2^56`.
+    pub fn derive(self, domain: Domain, index: u64) -> Seed {
+        assert!(index < 1 << 56, "seed index out of range");
+        let mut rng = ChaCha20Rng::from_seed(self.0);
+        rng.set_stream(((domain as u64) << 56) | index);
+        let mut out = [0u8; 32];
+        rng.fill_bytes(&mut out);
+        Seed(out)
+    }
+
+    /// The seed as 64 lowercase hex digits.
+    pub fn to_hex(self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Parses 64 hex digits.
+    ///
+    /// # Errors
+    /// If `s` is not exactly 64 hex digits.
+    pub fn from_hex(s: &str) -> Result<Seed, String> {
+        let s = s.trim();
+        if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!("`{s}` is not a seed (64 hex digits)"));
+        }
+        let mut b = [0u8; 32];
+        for (i, chunk) in s.as_bytes().chunks(2).enumerate() {
+            let pair = std::str::from_utf8(chunk).map_err(|e| e.to_string())?;
+            b[i] = u8::from_str_radix(pair, 16).map_err(|e| e.to_string())?;
+        }
+        Ok(Seed(b))
+    }
+}
+
+impl fmt::Debug for Seed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Seed({})", self.to_hex())
+    }
+}
+
+impl fmt::Display for Seed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Seed {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Seed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seed, D::Error> {
+        let s = String::deserialize(d)?;
+        Seed::from_hex(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Unbiased draws from the raw ChaCha20 keystream of a seed (stream 0).
+#[derive(Clone, Debug)]
+pub struct Shuffler {
+    rng: ChaCha20Rng,
+}
+
+impl Shuffler {
+    /// A shuffler keyed by `seed`.
+    pub fn new(seed: Seed) -> Shuffler {
+        Shuffler {
+            rng: ChaCha20Rng::from_seed(seed.0),
+        }
+    }
+
+    /// The next raw keystream word (4 bytes, little-endian).
+    #[inline]
+    pub fn next_word(&mut self) -> u32 {
+        self.rng.next_u32()
+    }
+
+    /// A uniform number in `0..n` by rejection: draw words until one is below
+    /// `2^32 - (2^32 mod n)`, then take it mod `n`.
+    ///
+    /// # Panics
+    /// If `n == 0`.
+    #[inline]
+    pub fn below(&mut self, n: u32) -> u32 {
+        assert!(n > 0, "empty range");
+        let limit = (1u64 << 32) - ((1u64 << 32) % n as u64);
+        loop {
+            let w = self.next_word() as u64;
+            if w < limit {
+                return (w % n as u64) as u32;
+            }
+        }
+    }
+
+    /// Fisher–Yates from the last position down: for `i = len-1 ..= 1`, swap
+    /// position `i` with position `below(i + 1)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// A deck order on the stack (top card first).
+pub type DeckOrder = ArrayVec<Card, { Card::COUNT }>;
+
+/// The deck order for `deck` under `seed`: ascending card index, then shuffled.
+pub fn deck_order(seed: Seed, deck: CardSet) -> DeckOrder {
+    let mut order: DeckOrder = deck.iter().collect();
+    Shuffler::new(seed).shuffle(&mut order);
+    order
+}
+
+/// The seed of deal `deal` of the match with `match_seed`.
+pub fn deal_seed(match_seed: Seed, deal: u32) -> Seed {
+    match_seed.derive(Domain::Deal, deal as u64)
+}
+
+/// If `game` waits for a deal, deals it from the match seed (deal index
+/// [`Game::deals`]); returns whether it dealt.
+///
+/// # Errors
+/// Never for a correct game; a [`DealError`] would mean its deck is inconsistent.
+pub fn deal_if_needed<G: Game>(game: &mut G, match_seed: Seed) -> Result<bool, DealError> {
+    if game.status() != Status::Deal {
+        return Ok(false);
+    }
+    let order = deck_order(deal_seed(match_seed, game.deals()), game.deck());
+    game.deal(&order)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card_set::decks;
+
+    #[test]
+    fn below_is_in_range_and_covers_it() {
+        let mut s = Shuffler::new(Seed::from_u64(7));
+        let mut seen = [false; 13];
+        for _ in 0..1000 {
+            let x = s.below(13) as usize;
+            seen[x] = true;
+        }
+        assert!(seen.iter().all(|&b| b));
+    }
+
+    #[test]
+    fn a_shuffle_is_a_permutation() {
+        let order = deck_order(Seed::from_u64(1), decks::WITH_TWO_JOKERS);
+        assert_eq!(order.len(), 54);
+        assert_eq!(
+            order.iter().copied().collect::<CardSet>(),
+            decks::WITH_TWO_JOKERS
+        );
+    }
+
+    #[test]
+    fn hex_round_trips() {
+        let s = Seed::from_u64(42).derive(Domain::Match, 3);
+        assert_eq!(Seed::from_hex(&s.to_hex()).unwrap(), s);
+        assert!(Seed::from_hex("xyz").is_err());
+    }
+}

@@ -1,0 +1,231 @@
+//! The [`Game`] trait every game implements.
+//!
+//! A `Game` value is a whole match: many hands, the deal rotating, totals
+//! carried. It moves through three kinds of step, reported by [`Game::status`]:
+//!
+//! * [`Status::Deal`]: the next hand needs cards. The driver supplies a deck
+//!   order ([`Game::deal`]), normally from [`crate::dealing`]; a replay supplies
+//!   the recorded one. The engine itself never draws randomness.
+//! * [`Status::Act`]: one or more seats must decide ([`Game::to_act`]). When
+//!   several seats are listed the step is simultaneous: each seat's actions are
+//!   applied as they come, in any order, and nobody sees another's choice until
+//!   the step completes. A multi-card choice (three cards to pass, six to
+//!   discard) is a run of single-card actions by the same seat.
+//! * [`Status::Over`]: [`Game::result`] is final.
+//!
+//! Dummies played by the rules, hands turning public, seats sitting out and team
+//! scores are all expressed through these steps and through [`Observation`]s;
+//! see ARCHITECTURE.md for how each game maps onto them.
+
+use std::fmt;
+
+use crate::{
+    action::{Action, ActionKind, ActionList, ParseActionError},
+    card::Card,
+    card_set::CardSet,
+    error::{ActionError, DealError, IllegalAction, IllegalReason},
+    options::Options,
+    outcome::{HandResult, MatchResult, ScoreOrder},
+    seat::{Seat, SeatSet},
+    variants::Variant,
+    view::{LogEntry, Observation},
+};
+
+/// What the game needs next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The cards for the next hand ([`Game::deal`]).
+    Deal,
+    /// Decisions from the seats in [`Game::to_act`].
+    Act,
+    /// Nothing: the match is over.
+    Over,
+}
+
+/// One whist-family game: a whole match under fixed options.
+///
+/// Required methods are hooks for each game; the provided methods marked
+/// `/* FINAL */` hold the checks every game shares and must not be overridden.
+pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
+    // ----- required hooks -----
+
+    /// Which game this is.
+    fn variant(&self) -> Variant;
+
+    /// Every option with its effective value (defaults filled in).
+    fn options(&self) -> Options;
+
+    /// Number of seats (bots) at the table.
+    fn seats(&self) -> usize;
+
+    /// What the game needs next.
+    fn status(&self) -> Status;
+
+    /// Seats that must act now (empty unless [`Status::Act`]). In a
+    /// simultaneous step, the seats that have not finished their part yet.
+    fn to_act(&self) -> SeatSet;
+
+    /// Whether the current step is simultaneous.
+    fn simultaneous(&self) -> bool;
+
+    /// Appends the legal actions of `seat` to `out`, in a fixed order
+    /// (the order is part of the protocol: bots may answer by index).
+    /// Appends nothing if `seat` is not to act.
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList);
+
+    /// Why `action` by `seat` is illegal, if it is. Called only when the
+    /// game's status is [`Status::Act`] and `seat` is in [`Game::to_act`].
+    fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason>;
+
+    /// Applies a legal action. Behaviour on an illegal action is unspecified
+    /// (it may panic); use [`Game::apply`] for anything from outside.
+    fn apply_unchecked(&mut self, seat: Seat, action: Action);
+
+    /// The cards the next deal uses (valid when the status is [`Status::Deal`]).
+    fn deck(&self) -> CardSet;
+
+    /// Deals from `order` (top of the deck first), which must be a permutation
+    /// of [`Game::deck`]. Use [`Game::deal`] for anything from outside.
+    fn deal_unchecked(&mut self, order: &[Card]);
+
+    /// Number of deals started so far; the next deal has this index.
+    fn deals(&self) -> u32;
+
+    /// The dealer of the current (or, before a deal, the next) hand.
+    fn dealer(&self) -> Seat;
+
+    /// What `seat` may know now, built from what it may see.
+    fn observe(&self, seat: Seat) -> Observation;
+
+    /// Every card `seat` has seen during the current hand: its own cards
+    /// (dealt or received), cards it gave away, and every card shown face up.
+    /// Cards outside this set never influence `observe(seat)`.
+    fn seen_by(&self, seat: Seat) -> CardSet;
+
+    /// The current hand's event log with per-event visibility.
+    fn log(&self) -> &[LogEntry];
+
+    /// Results of the hands completed so far, in order.
+    fn hand_results(&self) -> &[HandResult];
+
+    /// The match result, once [`Status::Over`].
+    fn result(&self) -> Option<MatchResult>;
+
+    /// Whether this game's notation has actions of this kind at all (used to
+    /// tell a syntax error from an illegal action).
+    fn accepts(&self, kind: ActionKind) -> bool;
+
+    /// Team of each seat; seats with equal numbers are partners.
+    fn teams(&self) -> Vec<u8> {
+        (0..self.seats() as u8).collect()
+    }
+
+    /// Whether higher or lower totals are better.
+    fn score_order(&self) -> ScoreOrder {
+        ScoreOrder::HigherIsBetter
+    }
+
+    // ----- provided: FINAL -----
+
+    /// The legal actions of `seat` (empty if it is not to act). /* FINAL */
+    fn legal_actions(&self, seat: Seat) -> ActionList {
+        let mut out = ActionList::new();
+        self.legal_actions_into(seat, &mut out);
+        out
+    }
+
+    /// Why `action` by `seat` is not legal now, if it is not. /* FINAL */
+    ///
+    /// # Errors
+    /// The [`IllegalReason`].
+    fn validate(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        match self.status() {
+            Status::Over => return Err(IllegalReason::MatchOver),
+            Status::Deal => return Err(IllegalReason::AwaitingDeal),
+            Status::Act => {}
+        }
+        if seat.index() >= self.seats() || !self.to_act().contains(seat) {
+            return Err(IllegalReason::NotYourTurn);
+        }
+        self.check(seat, action)
+    }
+
+    /// Applies `action` by `seat` if it is legal. /* FINAL */
+    ///
+    /// # Errors
+    /// [`IllegalAction`] with the reason, leaving the game unchanged.
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.validate(seat, action)
+            .map_err(|reason| IllegalAction {
+                seat,
+                action,
+                reason,
+            })?;
+        self.apply_unchecked(seat, action);
+        Ok(())
+    }
+
+    /// Deals the next hand from `order` (top first). /* FINAL */
+    ///
+    /// # Errors
+    /// [`DealError`] if no deal is expected or `order` is not a permutation of
+    /// [`Game::deck`].
+    fn deal(&mut self, order: &[Card]) -> Result<(), DealError> {
+        if self.status() != Status::Deal {
+            return Err(DealError::NotExpected);
+        }
+        let deck = self.deck();
+        if order.len() != deck.len() {
+            return Err(DealError::WrongCards {
+                expected: deck.len(),
+                got: order.len(),
+            });
+        }
+        let mut seen = CardSet::EMPTY;
+        for &c in order {
+            if !deck.contains(c) || seen.contains(c) {
+                return Err(DealError::BadCard(c));
+            }
+            seen.insert(c);
+        }
+        self.deal_unchecked(order);
+        Ok(())
+    }
+
+    /// Parses `text` as an action of this game's notation. /* FINAL */
+    ///
+    /// # Errors
+    /// [`ParseActionError`] if the text is not an action of this game.
+    fn parse_action(&self, text: &str) -> Result<Action, ParseActionError> {
+        let action: Action = text.parse()?;
+        if self.accepts(action.kind()) {
+            Ok(action)
+        } else {
+            Err(ParseActionError {
+                text: text.to_string(),
+                reason: format!("{} has no action of this kind", self.variant().name()),
+            })
+        }
+    }
+
+    /// Parses `text` and checks it is legal for `seat` now, without applying it. /* FINAL */
+    ///
+    /// # Errors
+    /// [`ActionError::Parse`] or [`ActionError::Illegal`].
+    fn resolve(&self, seat: Seat, text: &str) -> Result<Action, ActionError> {
+        let action = self.parse_action(text).map_err(ActionError::Parse)?;
+        self.validate(seat, action).map_err(|reason| {
+            ActionError::Illegal(IllegalAction {
+                seat,
+                action,
+                reason,
+            })
+        })?;
+        Ok(action)
+    }
+
+    /// Whether the match is over. /* FINAL */
+    fn is_over(&self) -> bool {
+        self.status() == Status::Over
+    }
+}

@@ -1,0 +1,1066 @@
+//! Israeli Whist (RULES.md section 3, decisions I1–I8).
+//!
+//! Four players, 52 cards, 13 each, dealt one at a time clockwise from the
+//! dealer's left (I1). A trump auction from the dealer's left (I2) names a
+//! strain and a minimum number of tricks; if all four pass before any bid,
+//! every seat passes three cards to its left face down, one at a time and
+//! simultaneously (a frisch), and a new auction starts with a minimum one
+//! higher, at most three times; a fourth all-pass auction is a misdeal (I3).
+//! Then each seat, from the auction winner leftwards, bids an exact number of
+//! tricks; the fourth may not make the total 13 (I4). The auction winner leads;
+//! follow suit; trump or no trump by the contract (I5). Exact bids score
+//! t² + 10, zero bids 50 (Under) or 25 (Over), misses −10 per trick off, a
+//! broken zero −50 + 10 × (t − 1) (I6). The match ends after the hand in which
+//! a total reaches `target`, or after `hands` hands if set (I7).
+//!
+//! Notation: auction `bid 5H`, `bid 7NT`, `pass`; frisch `give 3C`; contract bids
+//! `bid 0` .. `bid 13`; play `AS`.
+//!
+//! Observation notes: `min-bid` (current auction minimum), `frisch` (frisches
+//! so far this hand), `auction-order`, `bids-total` and `over-under` (once all
+//! contract bids are in), `hands-scored`, `target`, `hands`.
+//!
+//! Decisions beyond RULES.md: a misdeal is a hand scoring zero and counts
+//! towards `hands`; with no `hands` set, `max-hands` (default 100) ends a match
+//! that never reaches the target (highest total wins). Both make every match
+//! end, even between bots that always pass.
+
+use arrayvec::ArrayVec;
+
+use crate::{
+    action::{Action, ActionKind, ActionList, Strain},
+    card::Card,
+    card_set::{CardSet, decks},
+    error::{IllegalReason, OptionError},
+    game::{Game, Status},
+    options::{OptionReader, OptionSpec, Options},
+    outcome::{HandResult, MatchResult, ScoreOrder},
+    seat::{Player, Seat, SeatSet},
+    trick::{Trick, TrickRules},
+    variants::Variant,
+    view::{
+        Event, LogEntry, Observation, Phase, SeatView, Source, TrickView, Trump, visible_events,
+    },
+};
+
+const SEATS: usize = 4;
+const HAND: usize = 13;
+
+/// The options of Israeli Whist.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "target",
+        default: "300",
+        values: "1..=100000",
+        doc: "I7: the match ends after a hand in which a total reaches this",
+    },
+    OptionSpec {
+        key: "hands",
+        default: "unset",
+        values: "1..=10000 or unset",
+        doc: "I7: play exactly this many hands instead, misdeals included (tournaments)",
+    },
+    OptionSpec {
+        key: "max-hands",
+        default: "100",
+        values: "1..=10000",
+        doc: "with no `hands`, end after this many hands even if no one reached the target",
+    },
+    OptionSpec {
+        key: "auction-order",
+        default: "suit-first",
+        values: "suit-first|number-first",
+        doc: "I2: suit-first (any higher suit beats) or number-first (bridge order)",
+    },
+];
+
+/// Israeli Whist's options, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// I7 target total.
+    pub target: i32,
+    /// I7 fixed number of scored hands, if set.
+    pub hands: Option<u32>,
+    /// Cap on scored hands when `hands` is unset.
+    pub max_hands: u32,
+    /// I2: number-first (bridge) order instead of suit-first.
+    pub number_first: bool,
+}
+
+impl Config {
+    /// Reads the options.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn from_options(options: &Options) -> Result<Config, OptionError> {
+        let r = OptionReader::new("israeli", OPTIONS, options)?;
+        Ok(Config {
+            target: r.int("target", 1, 100_000)?.unwrap_or(300) as i32,
+            hands: r.int("hands", 1, 10_000)?.map(|n| n as u32),
+            max_hands: r.int("max-hands", 1, 10_000)?.unwrap_or(100) as u32,
+            number_first: r.choice("auction-order", &["suit-first", "number-first"])? == 1,
+        })
+    }
+
+    fn to_options(self) -> Options {
+        let mut o = Options::new();
+        o.set("target", &self.target.to_string());
+        o.set(
+            "hands",
+            &self.hands.map_or("unset".to_string(), |h| h.to_string()),
+        );
+        o.set("max-hands", &self.max_hands.to_string());
+        o.set(
+            "auction-order",
+            if self.number_first {
+                "number-first"
+            } else {
+                "suit-first"
+            },
+        );
+        o
+    }
+}
+
+/// I6: the score of one seat for a hand.
+pub fn score(bid: u8, took: u8, over: bool) -> i32 {
+    let (b, t) = (bid as i32, took as i32);
+    match (b, t) {
+        (0, 0) => {
+            if over {
+                25
+            } else {
+                50
+            }
+        }
+        (0, _) => -50 + 10 * (t - 1),
+        _ if b == t => t * t + 10,
+        _ => -10 * (t - b).abs(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Deal,
+    Auction,
+    Frisch,
+    Contract,
+    Play,
+    Over,
+}
+
+/// A match of Israeli Whist.
+#[derive(Debug, Clone)]
+pub struct Israeli {
+    cfg: Config,
+    totals: [i32; SEATS],
+    dealer: Seat,
+    deals: u32,
+    results: Vec<HandResult>,
+    stage: Stage,
+    // The hand.
+    hands: [CardSet; SEATS],
+    dealt: [CardSet; SEATS],
+    received: [CardSet; SEATS],
+    giving: [ArrayVec<Card, 3>; SEATS],
+    frisches: u8,
+    turn: Seat,
+    standing: Option<(Seat, u8, Strain)>,
+    passes: u8,
+    trump: Option<Strain>,
+    declarer: Seat,
+    bids: [Option<u8>; SEATS],
+    rules: TrickRules,
+    trick: Trick,
+    tricks: ArrayVec<(Trick, Seat), HAND>,
+    won: [u8; SEATS],
+    log: Vec<LogEntry>,
+}
+
+impl Israeli {
+    /// A new match under `options`, waiting for its first deal; seat 0 deals first.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn new(options: &Options) -> Result<Israeli, OptionError> {
+        Ok(Israeli::with_config(Config::from_options(options)?))
+    }
+
+    /// A new match with a resolved config.
+    pub fn with_config(cfg: Config) -> Israeli {
+        Israeli {
+            cfg,
+            totals: [0; SEATS],
+            dealer: Seat::new(0),
+            deals: 0,
+            results: Vec::new(),
+            stage: Stage::Deal,
+            hands: [CardSet::EMPTY; SEATS],
+            dealt: [CardSet::EMPTY; SEATS],
+            received: [CardSet::EMPTY; SEATS],
+            giving: Default::default(),
+            frisches: 0,
+            turn: Seat::new(0),
+            standing: None,
+            passes: 0,
+            trump: None,
+            declarer: Seat::new(0),
+            bids: [None; SEATS],
+            rules: TrickRules::plain(None),
+            trick: Trick::new(),
+            tricks: ArrayVec::new(),
+            won: [0; SEATS],
+            log: Vec::with_capacity(128),
+        }
+    }
+
+    /// The resolved options.
+    pub fn config(&self) -> Config {
+        self.cfg
+    }
+
+    fn min_bid(&self) -> u8 {
+        5 + self.frisches
+    }
+
+    /// I2: the order key of a trump bid; a bid beats another iff its key is higher.
+    fn bid_key(&self, tricks: u8, strain: Strain) -> u16 {
+        if self.cfg.number_first {
+            tricks as u16 * 8 + strain.order() as u16
+        } else {
+            strain.order() as u16 * 16 + tricks as u16
+        }
+    }
+
+    fn public(&mut self, event: Event) {
+        self.log.push(LogEntry::public(event, SEATS));
+    }
+
+    fn scored_hands(&self) -> u32 {
+        self.results.iter().filter(|r| !r.misdeal).count() as u32
+    }
+
+    fn bids_total(&self) -> u8 {
+        self.bids.iter().flatten().sum()
+    }
+
+    fn start_auction(&mut self) {
+        self.stage = Stage::Auction;
+        self.turn = self.dealer.next(SEATS);
+        self.standing = None;
+        self.passes = 0;
+    }
+
+    fn finish_frisch(&mut self) {
+        for g in Seat::all(SEATS) {
+            let r = g.next(SEATS);
+            let cards = std::mem::take(&mut self.giving[g.index()]);
+            for c in cards {
+                self.hands[g.index()].remove(c);
+                self.hands[r.index()].insert(c);
+                self.received[r.index()].insert(c);
+                let mut to = SeatSet::single(r);
+                to.insert(g);
+                self.log.push(LogEntry::redacted(
+                    Event::Take {
+                        seat: r,
+                        card: Some(c),
+                        from: Source::Seat(g),
+                    },
+                    to,
+                    Event::Take {
+                        seat: r,
+                        card: None,
+                        from: Source::Seat(g),
+                    },
+                ));
+            }
+        }
+        self.frisches += 1;
+        self.start_auction();
+    }
+
+    fn all_passed(&mut self) {
+        if self.frisches < 3 {
+            self.stage = Stage::Frisch;
+        } else {
+            // I3: a fourth all-pass auction is a misdeal.
+            self.public(Event::Misdeal);
+            self.end_hand(true);
+        }
+    }
+
+    fn finish_auction(&mut self) {
+        let (winner, _, strain) = self.standing.expect("an auction with a bid");
+        self.trump = Some(strain);
+        self.declarer = winner;
+        self.rules = TrickRules::plain(strain.suit());
+        self.stage = Stage::Contract;
+        self.turn = winner;
+    }
+
+    fn finish_trick(&mut self) {
+        let winner = self
+            .rules
+            .winner(&self.trick)
+            .seat()
+            .expect("no dummy in Israeli Whist");
+        self.won[winner.index()] += 1;
+        let index = self.tricks.len() as u8;
+        self.tricks.push((self.trick.clone(), winner));
+        self.trick.clear();
+        self.public(Event::TrickWon {
+            index,
+            winner: Player::Seat(winner),
+        });
+        self.turn = winner;
+        if self.tricks.len() == HAND {
+            self.end_hand(false);
+        }
+    }
+
+    fn end_hand(&mut self, misdeal: bool) {
+        let mut points = vec![0; SEATS];
+        let mut made = vec![None; SEATS];
+        let summary;
+        if misdeal {
+            summary = "misdeal: four passes after three frisches".to_string();
+        } else {
+            let over = self.bids_total() > HAND as u8;
+            for s in 0..SEATS {
+                let b = self.bids[s].expect("every seat bid");
+                points[s] = score(b, self.won[s], over);
+                made[s] = Some(b == self.won[s]);
+                self.totals[s] += points[s];
+            }
+            let (d, t, strain) = self.standing.expect("a contract");
+            summary = format!(
+                "{t}{strain} by {d}; bids {} ({}); tricks {}",
+                self.bids.map(|b| b.unwrap_or(0).to_string()).join(" "),
+                if over { "over" } else { "under" },
+                self.won.map(|w| w.to_string()).join(" "),
+            );
+        }
+        let deal = self.deals - 1;
+        self.results.push(HandResult {
+            deal,
+            dealer: self.dealer,
+            misdeal,
+            bids: self.bids.iter().map(|b| b.map(Action::Bid)).collect(),
+            tricks: self.won.to_vec(),
+            made,
+            points,
+            totals: self.totals.to_vec(),
+            summary,
+        });
+        self.public(Event::HandEnd { deal });
+        self.dealer = self.dealer.next(SEATS);
+        let played = self.results.len() as u32;
+        let over = match self.cfg.hands {
+            Some(h) => played >= h,
+            None => {
+                self.totals.iter().any(|&t| t >= self.cfg.target) || played >= self.cfg.max_hands
+            }
+        };
+        self.stage = if over { Stage::Over } else { Stage::Deal };
+    }
+
+    fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Deal => Phase::Deal,
+            Stage::Auction => Phase::Auction,
+            Stage::Frisch => Phase::Pass,
+            Stage::Contract => Phase::Bid,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
+        }
+    }
+
+    fn trick_view(trick: &Trick, winner: Option<Seat>) -> TrickView {
+        TrickView {
+            cards: trick.cards().to_vec(),
+            winner: winner.map(Player::Seat),
+        }
+    }
+}
+
+impl Game for Israeli {
+    fn variant(&self) -> Variant {
+        Variant::Israeli
+    }
+
+    fn options(&self) -> Options {
+        self.cfg.to_options()
+    }
+
+    fn seats(&self) -> usize {
+        SEATS
+    }
+
+    fn status(&self) -> Status {
+        match self.stage {
+            Stage::Deal => Status::Deal,
+            Stage::Over => Status::Over,
+            _ => Status::Act,
+        }
+    }
+
+    fn to_act(&self) -> SeatSet {
+        match self.stage {
+            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+            Stage::Frisch => Seat::all(SEATS)
+                .filter(|s| self.giving[s.index()].len() < 3)
+                .collect(),
+            _ => SeatSet::single(self.turn),
+        }
+    }
+
+    fn simultaneous(&self) -> bool {
+        self.stage == Stage::Frisch
+    }
+
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        if !self.to_act().contains(seat) {
+            return;
+        }
+        let hand = self.hands[seat.index()];
+        match self.stage {
+            Stage::Auction => {
+                out.push(Action::Pass);
+                let floor = self.standing.map(|(_, t, s)| self.bid_key(t, s));
+                for strain in Strain::ALL {
+                    for tricks in self.min_bid()..=HAND as u8 {
+                        if floor.is_none_or(|f| self.bid_key(tricks, strain) > f) {
+                            out.push(Action::Contract { tricks, strain });
+                        }
+                    }
+                }
+            }
+            Stage::Frisch => {
+                let chosen: CardSet = self.giving[seat.index()].iter().copied().collect();
+                out.extend(hand.minus(chosen).iter().map(Action::Give));
+            }
+            Stage::Contract => {
+                for n in 0..=HAND as u8 {
+                    if self.check_contract_bid(seat, n).is_ok() {
+                        out.push(Action::Bid(n));
+                    }
+                }
+            }
+            Stage::Play => {
+                out.extend(
+                    self.rules
+                        .follow(hand, &self.trick)
+                        .iter()
+                        .map(Action::Play),
+                );
+            }
+            Stage::Deal | Stage::Over => {}
+        }
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        let hand = self.hands[seat.index()];
+        match (self.stage, action) {
+            (Stage::Auction, Action::Pass) => Ok(()),
+            (Stage::Auction, Action::Contract { tricks, strain }) => {
+                if tricks < self.min_bid() || tricks > HAND as u8 {
+                    return Err(IllegalReason::OutOfRange {
+                        min: self.min_bid() as i32,
+                        max: HAND as i32,
+                    });
+                }
+                match self.standing {
+                    Some((_, t, s)) if self.bid_key(tricks, strain) <= self.bid_key(t, s) => {
+                        Err(IllegalReason::NotHigher(Action::Contract {
+                            tricks: t,
+                            strain: s,
+                        }))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            (Stage::Frisch, Action::Give(c)) => {
+                if !hand.contains(c) {
+                    Err(IllegalReason::NotInHand(c))
+                } else if self.giving[seat.index()].contains(&c) {
+                    Err(IllegalReason::Rule {
+                        id: "I3",
+                        text: "that card is already chosen to pass",
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            (Stage::Contract, Action::Bid(n)) => self.check_contract_bid(seat, n),
+            (Stage::Play, Action::Play(c)) => {
+                if !hand.contains(c) {
+                    return Err(IllegalReason::NotInHand(c));
+                }
+                if self.rules.follow(hand, &self.trick).contains(c) {
+                    Ok(())
+                } else {
+                    let led = self.trick.led_card().and_then(Card::suit);
+                    Err(IllegalReason::MustFollow(led.expect("a suit was led")))
+                }
+            }
+            _ => Err(IllegalReason::WrongPhase),
+        }
+    }
+
+    fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        match (self.stage, action) {
+            (Stage::Auction, Action::Pass) => {
+                self.public(Event::Action { seat, action });
+                self.passes += 1;
+                self.turn = seat.next(SEATS);
+                if self.standing.is_some() && self.passes == 3 {
+                    self.finish_auction();
+                } else if self.standing.is_none() && self.passes == 4 {
+                    self.all_passed();
+                }
+            }
+            (Stage::Auction, Action::Contract { tricks, strain }) => {
+                self.public(Event::Action { seat, action });
+                self.standing = Some((seat, tricks, strain));
+                self.passes = 0;
+                self.turn = seat.next(SEATS);
+            }
+            (Stage::Frisch, Action::Give(c)) => {
+                self.log.push(LogEntry::private(
+                    Event::Action { seat, action },
+                    SeatSet::single(seat),
+                ));
+                self.giving[seat.index()].push(c);
+                if self.giving.iter().all(|g| g.len() == 3) {
+                    self.finish_frisch();
+                }
+            }
+            (Stage::Contract, Action::Bid(n)) => {
+                self.public(Event::Action { seat, action });
+                self.bids[seat.index()] = Some(n);
+                self.turn = seat.next(SEATS);
+                if self.bids.iter().all(Option::is_some) {
+                    self.stage = Stage::Play;
+                    self.turn = self.declarer;
+                }
+            }
+            (Stage::Play, Action::Play(c)) => {
+                self.public(Event::Action { seat, action });
+                self.hands[seat.index()].remove(c);
+                self.trick.push(Player::Seat(seat), c);
+                self.turn = seat.next(SEATS);
+                if self.trick.len() == SEATS {
+                    self.finish_trick();
+                }
+            }
+            (stage, action) => panic!("apply_unchecked: {action} in {stage:?}"),
+        }
+    }
+
+    fn deck(&self) -> CardSet {
+        decks::STANDARD
+    }
+
+    fn deal_unchecked(&mut self, order: &[Card]) {
+        self.log.clear();
+        self.hands = [CardSet::EMPTY; SEATS];
+        for (i, &c) in order.iter().enumerate() {
+            self.hands[self.dealer.left(1 + i, SEATS).index()].insert(c);
+        }
+        self.dealt = self.hands;
+        self.received = [CardSet::EMPTY; SEATS];
+        self.giving = Default::default();
+        self.frisches = 0;
+        self.trump = None;
+        self.bids = [None; SEATS];
+        self.trick.clear();
+        self.tricks.clear();
+        self.won = [0; SEATS];
+        self.public(Event::HandStart {
+            deal: self.deals,
+            dealer: self.dealer,
+        });
+        for s in Seat::all(SEATS) {
+            self.log.push(LogEntry::private(
+                Event::Dealt {
+                    seat: s,
+                    cards: self.hands[s.index()],
+                },
+                SeatSet::single(s),
+            ));
+        }
+        self.deals += 1;
+        self.start_auction();
+    }
+
+    fn deals(&self) -> u32 {
+        self.deals
+    }
+
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    fn observe(&self, seat: Seat) -> Observation {
+        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
+        let players = Seat::all(SEATS)
+            .map(|s| SeatView {
+                seat: s,
+                held: self.hands[s.index()].len() as u8,
+                known: if s == seat {
+                    self.hands[s.index()]
+                } else {
+                    CardSet::EMPTY
+                },
+                bid: self.bids[s.index()].map(Action::Bid),
+                tricks: self.won[s.index()],
+                total: self.totals[s.index()],
+                team: s.index() as u8,
+                active: true,
+            })
+            .collect();
+        let trump = match (self.stage, self.trump) {
+            (Stage::Auction | Stage::Frisch | Stage::Deal, _) | (_, None) => Trump::Undecided,
+            (_, Some(Strain::NoTrump)) => Trump::NoTrump,
+            (_, Some(Strain::Suit(s))) => Trump::Suit(s),
+        };
+        let contract = match self.stage {
+            Stage::Contract | Stage::Play => self
+                .standing
+                .map(|(d, tricks, strain)| (d, Action::Contract { tricks, strain })),
+            _ => None,
+        };
+        let mut notes = vec![
+            ("min-bid", self.min_bid().to_string()),
+            ("frisch", self.frisches.to_string()),
+            (
+                "auction-order",
+                if self.cfg.number_first {
+                    "number-first"
+                } else {
+                    "suit-first"
+                }
+                .to_string(),
+            ),
+            ("hands-scored", self.scored_hands().to_string()),
+            ("target", self.cfg.target.to_string()),
+            (
+                "hands",
+                self.cfg
+                    .hands
+                    .map_or("unset".to_string(), |h| h.to_string()),
+            ),
+        ];
+        if in_hand && self.bids.iter().all(Option::is_some) {
+            let total = self.bids_total();
+            notes.push(("bids-total", total.to_string()));
+            notes.push((
+                "over-under",
+                if total > 13 { "over" } else { "under" }.to_string(),
+            ));
+        }
+        Observation {
+            game: Variant::Israeli,
+            seat,
+            seats: SEATS as u8,
+            deal: self.deals.saturating_sub(1),
+            dealer: if in_hand {
+                self.dealer
+            } else {
+                self.results.last().map_or(self.dealer, |r| r.dealer)
+            },
+            phase: self.phase(),
+            to_act: if self.stage == Stage::Frisch {
+                SeatSet::all(SEATS)
+            } else {
+                self.to_act()
+            },
+            simultaneous: self.simultaneous(),
+            hand: self.hands[seat.index()],
+            players,
+            trump,
+            contract,
+            table: Vec::new(),
+            unseen_piles: Vec::new(),
+            trick: Israeli::trick_view(&self.trick, None),
+            tricks: self
+                .tricks
+                .iter()
+                .map(|(t, w)| Israeli::trick_view(t, Some(*w)))
+                .collect(),
+            history: visible_events(&self.log, seat),
+            notes,
+        }
+    }
+
+    fn seen_by(&self, seat: Seat) -> CardSet {
+        let played = self
+            .tricks
+            .iter()
+            .fold(self.trick.card_set(), |acc, (t, _)| acc.or(t.card_set()));
+        self.dealt[seat.index()]
+            .or(self.received[seat.index()])
+            .or(played)
+    }
+
+    fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    fn hand_results(&self) -> &[HandResult] {
+        &self.results
+    }
+
+    fn result(&self) -> Option<MatchResult> {
+        (self.stage == Stage::Over).then(|| {
+            MatchResult::by_totals(
+                self.totals.to_vec(),
+                self.teams(),
+                ScoreOrder::HigherIsBetter,
+                self.scored_hands(),
+            )
+        })
+    }
+
+    fn accepts(&self, kind: ActionKind) -> bool {
+        matches!(
+            kind,
+            ActionKind::Pass
+                | ActionKind::Contract
+                | ActionKind::Give
+                | ActionKind::Bid
+                | ActionKind::Play
+        )
+    }
+}
+
+impl Israeli {
+    /// I4: whether `seat` may bid `n` tricks in the contract round.
+    fn check_contract_bid(&self, seat: Seat, n: u8) -> Result<(), IllegalReason> {
+        if n > HAND as u8 {
+            return Err(IllegalReason::OutOfRange {
+                min: 0,
+                max: HAND as i32,
+            });
+        }
+        if seat == self.declarer {
+            let (_, tricks, _) = self.standing.expect("a contract");
+            if n < tricks {
+                return Err(IllegalReason::Rule {
+                    id: "I4",
+                    text: "the auction winner must bid at least its auction number",
+                });
+            }
+        }
+        let placed = self.bids.iter().filter(|b| b.is_some()).count();
+        if placed == SEATS - 1 && self.bids_total() + n == HAND as u8 {
+            return Err(IllegalReason::Rule {
+                id: "I4",
+                text: "the fourth bid may not make the total exactly 13",
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Suit;
+
+    fn seat(i: usize) -> Seat {
+        Seat::new(i)
+    }
+
+    /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals.
+    fn order_for(hands: [&str; 4], dealer: usize) -> Vec<Card> {
+        let hands: Vec<Vec<Card>> = hands
+            .iter()
+            .map(|h| h.parse::<CardSet>().unwrap().to_vec())
+            .collect();
+        (0..52)
+            .map(|i| hands[(dealer + 1 + i) % 4][i / 4])
+            .collect()
+    }
+
+    const HANDS: [&str; 4] = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    ];
+
+    fn dealt(options: &[&str]) -> Israeli {
+        let mut g = Israeli::new(&Options::parse(options).unwrap()).unwrap();
+        g.deal(&order_for(HANDS, 0)).unwrap();
+        g
+    }
+
+    fn act(g: &mut Israeli, s: usize, text: &str) {
+        let a = g.parse_action(text).unwrap();
+        g.apply(seat(s), a).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    #[test]
+    fn i6_worked_numbers_from_the_source() {
+        assert_eq!(score(5, 5, false), 35);
+        assert_eq!(score(5, 7, false), -20);
+        assert_eq!(score(0, 3, true), -30);
+        assert_eq!(score(0, 1, false), -50);
+        assert_eq!(score(0, 0, false), 50);
+        assert_eq!(score(0, 0, true), 25);
+        assert_eq!(score(13, 13, true), 179);
+        assert_eq!(score(4, 1, true), -30);
+    }
+
+    #[test]
+    fn i1_deal_starts_at_dealers_left() {
+        let g = dealt(&[]);
+        for (s, hand) in HANDS.iter().enumerate() {
+            assert_eq!(g.hands[s], hand.parse().unwrap());
+        }
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+    }
+
+    #[test]
+    fn i2_suit_first_order_matches_the_sources_example() {
+        let mut g = dealt(&[]);
+        act(&mut g, 1, "bid 7D");
+        // 5H beats 7D: any bid in a higher suit is higher.
+        assert!(g.check(seat(2), "bid 5H".parse().unwrap()).is_ok());
+        // 6D does not; 8D does.
+        assert_eq!(
+            g.check(seat(2), "bid 6D".parse().unwrap()),
+            Err(IllegalReason::NotHigher("bid 7D".parse().unwrap()))
+        );
+        assert!(g.check(seat(2), "bid 8D".parse().unwrap()).is_ok());
+        assert!(g.check(seat(2), "bid 13C".parse().unwrap()).is_err());
+        assert!(matches!(
+            g.check(seat(2), "bid 4S".parse().unwrap()),
+            Err(IllegalReason::OutOfRange { min: 5, .. })
+        ));
+    }
+
+    #[test]
+    fn i2_number_first_is_bridge_order() {
+        let mut g = dealt(&["auction-order=number-first"]);
+        act(&mut g, 1, "bid 7D");
+        assert!(g.check(seat(2), "bid 5H".parse().unwrap()).is_err());
+        assert!(g.check(seat(2), "bid 7H".parse().unwrap()).is_ok());
+        assert!(g.check(seat(2), "bid 8C".parse().unwrap()).is_ok());
+    }
+
+    #[test]
+    fn i2_auction_ends_after_three_passes_and_a_pass_does_not_bar() {
+        let mut g = dealt(&[]);
+        act(&mut g, 1, "pass");
+        act(&mut g, 2, "bid 5C");
+        act(&mut g, 3, "pass");
+        act(&mut g, 0, "pass");
+        act(&mut g, 1, "bid 5D"); // seat 1 passed before and bids again
+        act(&mut g, 2, "pass");
+        act(&mut g, 3, "pass");
+        assert_eq!(g.stage, Stage::Auction);
+        act(&mut g, 0, "pass");
+        assert_eq!(g.stage, Stage::Contract);
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        assert_eq!(g.observe(seat(3)).trump, Trump::Suit(Suit::Diamonds));
+    }
+
+    #[test]
+    fn i3_frisch_passes_three_cards_left_and_raises_the_minimum() {
+        let mut g = dealt(&[]);
+        for s in [1, 2, 3, 0] {
+            act(&mut g, s, "pass");
+        }
+        assert_eq!(g.stage, Stage::Frisch);
+        assert!(g.simultaneous());
+        assert_eq!(g.to_act(), SeatSet::all(4));
+        for (s, cards) in [(0, ["2C", "3C", "4C"]), (1, ["2D", "3D", "4D"])] {
+            for c in cards {
+                act(&mut g, s, &format!("give {c}"));
+            }
+        }
+        // Nothing moves until every seat has chosen, and no one sees others' choices.
+        assert!(g.hands[1].contains("2D".parse().unwrap()));
+        let o3 = g.observe(seat(3));
+        assert!(!format!("{o3:?}").contains("2C"));
+        assert_eq!(
+            g.to_act().iter().map(Seat::index).collect::<Vec<_>>(),
+            [2, 3]
+        );
+        assert!(g.check(seat(2), "give 2C".parse().unwrap()).is_err());
+        for (s, cards) in [(3, ["2S", "3S", "4S"]), (2, ["2H", "3H", "4H"])] {
+            for c in cards {
+                act(&mut g, s, &format!("give {c}"));
+            }
+        }
+        assert_eq!(g.stage, Stage::Auction);
+        assert_eq!(g.min_bid(), 6);
+        assert!(g.hands[1].contains("2C".parse().unwrap()));
+        assert!(g.hands[0].contains("2S".parse().unwrap()));
+        assert!(!g.hands[0].contains("2C".parse().unwrap()));
+        // I8: the receiver sees the passed cards; the others do not.
+        assert!(format!("{:?}", g.observe(seat(1)).history).contains("2C"));
+        assert!(!format!("{:?}", g.observe(seat(2)).history).contains("2C"));
+        assert!(g.check(seat(1), "bid 5S".parse().unwrap()).is_err());
+        assert!(g.check(seat(1), "bid 6C".parse().unwrap()).is_ok());
+    }
+
+    #[test]
+    fn i3_fourth_all_pass_auction_is_a_misdeal() {
+        let mut g = dealt(&["hands=2"]);
+        for round in 0..4 {
+            for s in [1, 2, 3, 0] {
+                act(&mut g, s, "pass");
+            }
+            if round < 3 {
+                for s in 0..4 {
+                    let cards: Vec<Action> =
+                        g.legal_actions(seat(s)).iter().take(3).copied().collect();
+                    for a in cards {
+                        g.apply(seat(s), a).unwrap();
+                    }
+                }
+            }
+        }
+        assert_eq!(g.status(), Status::Deal);
+        let r = g.hand_results().last().unwrap();
+        assert!(r.misdeal);
+        assert_eq!(r.points, [0, 0, 0, 0]);
+        assert_eq!(g.dealer(), seat(1), "the deal passes left");
+        assert_eq!(
+            g.scored_hands(),
+            0,
+            "a misdeal does not count towards `hands`"
+        );
+    }
+
+    #[test]
+    fn i4_contract_bids_winner_minimum_and_no_total_of_thirteen() {
+        let mut g = dealt(&[]);
+        act(&mut g, 1, "bid 7D");
+        for s in [2, 3, 0] {
+            act(&mut g, s, "pass");
+        }
+        // The source's example: Bob 7, Lenny 0, Sally 3; Frank may not bid 3.
+        assert!(g.check(seat(1), Action::Bid(6)).is_err());
+        act(&mut g, 1, "bid 7");
+        act(&mut g, 2, "bid 0");
+        act(&mut g, 3, "bid 3");
+        assert_eq!(
+            g.check(seat(0), Action::Bid(3)),
+            Err(IllegalReason::Rule {
+                id: "I4",
+                text: "the fourth bid may not make the total exactly 13"
+            })
+        );
+        let legal = g.legal_actions(seat(0));
+        assert_eq!(legal.len(), 13);
+        assert!(!legal.contains(&Action::Bid(3)));
+        act(&mut g, 0, "bid 4");
+        assert_eq!(g.stage, Stage::Play);
+        // I5: the auction winner leads.
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        let o = g.observe(seat(2));
+        assert!(o.notes.contains(&("over-under", "over".to_string())));
+    }
+
+    #[test]
+    fn i5_i6_a_whole_hand_scores_as_computed_by_hand() {
+        // Every seat holds one suit; diamonds are trump.
+        let mut g = dealt(&["hands=1"]);
+        act(&mut g, 1, "bid 13D");
+        for s in [2, 3, 0] {
+            act(&mut g, s, "pass");
+        }
+        act(&mut g, 1, "bid 13");
+        act(&mut g, 2, "bid 0");
+        act(&mut g, 3, "bid 0");
+        act(&mut g, 0, "bid 1"); // 0 would make 13: not allowed
+        // Seat 1 leads diamonds 13 times; the others cannot follow and discard.
+        for _ in 0..13 {
+            for s in [1, 2, 3, 0] {
+                let a = g.legal_actions(seat(s))[0];
+                g.apply(seat(s), a).unwrap();
+            }
+        }
+        assert_eq!(g.status(), Status::Over);
+        let r = &g.hand_results()[0];
+        assert_eq!(r.tricks, [0, 13, 0, 0]);
+        // Total 14: an Over. Seat 1: 13² + 10; seats 2, 3: zero made in an Over; seat 0 missed by one.
+        assert_eq!(r.points, [-10, 179, 25, 25]);
+        let m = g.result().unwrap();
+        assert_eq!(m.ranks, [4, 1, 2, 2]);
+    }
+
+    #[test]
+    fn i5_must_follow_suit() {
+        let mut g = Israeli::new(&Options::new()).unwrap();
+        let hands = [
+            "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D",
+            "AC 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+            "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+            "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        ];
+        g.deal(&order_for(hands, 0)).unwrap();
+        act(&mut g, 1, "bid 5NT");
+        for s in [2, 3, 0] {
+            act(&mut g, s, "pass");
+        }
+        for (s, b) in [(1, 5), (2, 0), (3, 0), (0, 0)] {
+            g.apply(seat(s), Action::Bid(b)).unwrap();
+        }
+        act(&mut g, 1, "3D");
+        act(&mut g, 2, "2H");
+        act(&mut g, 3, "2S");
+        assert_eq!(
+            g.check(seat(0), "2C".parse().unwrap()),
+            Err(IllegalReason::MustFollow(Suit::Diamonds))
+        );
+        assert_eq!(
+            g.legal_actions(seat(0)).as_slice(),
+            [Action::Play("2D".parse().unwrap())]
+        );
+    }
+
+    #[test]
+    fn i7_target_ends_the_match() {
+        let mut g = Israeli::new(&Options::parse(&["target=100"]).unwrap()).unwrap();
+        g.totals = [95, 0, 0, 0];
+        g.deal(&order_for(HANDS, 0)).unwrap();
+        act(&mut g, 1, "pass");
+        act(&mut g, 2, "pass");
+        act(&mut g, 3, "pass");
+        act(&mut g, 0, "bid 5C");
+        for s in [1, 2, 3] {
+            act(&mut g, s, "pass");
+        }
+        for (s, b) in [(0, 13), (1, 0), (2, 0), (3, 1)] {
+            g.apply(seat(s), Action::Bid(b)).unwrap();
+        }
+        while g.status() == Status::Act {
+            let s = g.to_act().first().unwrap();
+            let a = g.legal_actions(s)[0];
+            g.apply(s, a).unwrap();
+        }
+        assert_eq!(g.status(), Status::Over);
+        assert_eq!(g.result().unwrap().winners(), [seat(0)]);
+    }
+
+    #[test]
+    fn parse_errors_differ_from_illegal_actions() {
+        let g = dealt(&[]);
+        assert!(g.parse_action("declare").is_err());
+        assert!(g.parse_action("garbage").is_err());
+        assert!(matches!(
+            g.resolve(seat(1), "AS"),
+            Err(crate::error::ActionError::Illegal(_))
+        ));
+        assert!(matches!(
+            g.resolve(seat(1), "open-null"),
+            Err(crate::error::ActionError::Parse(_))
+        ));
+    }
+}

@@ -1,0 +1,58 @@
+//! # whistle-rules
+//!
+//! The pure rules engine of whistle: cards, decks, seeded dealing, tricks, and
+//! one module per game behind one trait, [`Game`]. No IO, no async, no clock,
+//! no randomness except the seeds it is given. Same seed and same actions give
+//! the same everything, forever (golden vectors pin the deal).
+//!
+//! ```
+//! use whistle_rules::{dealing, Game, Options, Seat, Status, Variant};
+//!
+//! let mut game = Variant::Israeli.new_game(&Options::parse(&["hands=1"]).unwrap()).unwrap();
+//! let seed = dealing::Seed::from_u64(7);
+//! while !game.is_over() {
+//!     if dealing::deal_if_needed(&mut game, seed).unwrap() {
+//!         continue;
+//!     }
+//!     // Everyone plays their first legal action.
+//!     let seat: Seat = game.to_act().first().unwrap();
+//!     let action = game.legal_actions(seat)[0];
+//!     game.apply(seat, action).unwrap();
+//! }
+//! assert_eq!(game.status(), Status::Over);
+//! println!("{:?}", game.result().unwrap().totals);
+//! ```
+//!
+//! Features: `serde` derives serialization for cards, actions, observations
+//! and results (cards and actions as their canonical text).
+
+mod action;
+mod card;
+mod card_set;
+pub mod dealing;
+mod error;
+mod game;
+pub mod games;
+mod options;
+mod outcome;
+mod seat;
+mod trick;
+mod variants;
+mod view;
+
+pub use action::{
+    Action, ActionKind, ActionList, Exchange, Feat, MAX_ACTIONS, ParseActionError, Strain, Target,
+};
+pub use card::{Card, ParseCardError, Rank, Suit};
+pub use card_set::{CardSet, CardSetIter, decks};
+pub use error::{ActionError, DealError, IllegalAction, IllegalReason, OptionError};
+pub use game::{Game, Status};
+pub use options::{OptionReader, OptionSpec, Options};
+pub use outcome::{HandResult, MatchResult, ScoreOrder, ranks_by};
+pub use seat::{MAX_SEATS, Player, Seat, SeatSet};
+pub use trick::{MAX_TRICK, Trick, TrickRules, suit_id};
+pub use variants::{AnyGame, Variant};
+pub use view::{
+    Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
+    visible_events,
+};

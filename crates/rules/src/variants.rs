@@ -1,0 +1,176 @@
+//! [`Variant`] (which game) and [`AnyGame`] (a game chosen at run time).
+//!
+//! Code outside `games/` never names a concrete game type: it builds an
+//! [`AnyGame`] from a [`Variant`] and options, and drives it through [`Game`].
+
+use std::{fmt, str::FromStr};
+
+use crate::{
+    action::{Action, ActionKind, ActionList},
+    card::Card,
+    card_set::CardSet,
+    error::{IllegalReason, OptionError},
+    game::{Game, Status},
+    games::israeli::Israeli,
+    options::{OptionSpec, Options},
+    outcome::{HandResult, MatchResult, ScoreOrder},
+    seat::{Seat, SeatSet},
+    view::{LogEntry, Observation},
+};
+
+/// The games the engine plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Variant {
+    /// Israeli Whist (RULES.md section 3).
+    Israeli,
+}
+
+impl Variant {
+    /// Every game, in the order `whistle games` lists them.
+    pub const ALL: [Variant; 1] = [Variant::Israeli];
+
+    /// The game's canonical name (e.g. `israeli`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Israeli => "israeli",
+        }
+    }
+
+    /// One line describing the game.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::Israeli => "Israeli Whist: 4 players, trump auction, exact contract bids",
+        }
+    }
+
+    /// The options the game accepts, with defaults.
+    pub fn option_specs(self) -> &'static [OptionSpec] {
+        match self {
+            Variant::Israeli => crate::games::israeli::OPTIONS,
+        }
+    }
+
+    /// A new match of this game under `options`.
+    ///
+    /// # Errors
+    /// [`OptionError`] for an unknown option or a bad value.
+    pub fn new_game(self, options: &Options) -> Result<AnyGame, OptionError> {
+        Ok(match self {
+            Variant::Israeli => AnyGame::Israeli(Israeli::new(options)?),
+        })
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = OptionError;
+
+    fn from_str(s: &str) -> Result<Variant, OptionError> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| OptionError::UnknownGame(s.to_string()))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Variant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Variant {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Any game, chosen at run time; implements [`Game`] by delegation.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum AnyGame {
+    /// Israeli Whist.
+    Israeli(Israeli),
+}
+
+macro_rules! delegate {
+    ($self:ident, $g:ident => $e:expr) => {
+        match $self {
+            AnyGame::Israeli($g) => $e,
+        }
+    };
+}
+
+impl Game for AnyGame {
+    fn variant(&self) -> Variant {
+        delegate!(self, g => g.variant())
+    }
+    fn options(&self) -> Options {
+        delegate!(self, g => g.options())
+    }
+    fn seats(&self) -> usize {
+        delegate!(self, g => g.seats())
+    }
+    fn status(&self) -> Status {
+        delegate!(self, g => g.status())
+    }
+    fn to_act(&self) -> SeatSet {
+        delegate!(self, g => g.to_act())
+    }
+    fn simultaneous(&self) -> bool {
+        delegate!(self, g => g.simultaneous())
+    }
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        delegate!(self, g => g.legal_actions_into(seat, out))
+    }
+    fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        delegate!(self, g => g.check(seat, action))
+    }
+    fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        delegate!(self, g => g.apply_unchecked(seat, action))
+    }
+    fn deck(&self) -> CardSet {
+        delegate!(self, g => g.deck())
+    }
+    fn deal_unchecked(&mut self, order: &[Card]) {
+        delegate!(self, g => g.deal_unchecked(order))
+    }
+    fn deals(&self) -> u32 {
+        delegate!(self, g => g.deals())
+    }
+    fn dealer(&self) -> Seat {
+        delegate!(self, g => g.dealer())
+    }
+    fn observe(&self, seat: Seat) -> Observation {
+        delegate!(self, g => g.observe(seat))
+    }
+    fn seen_by(&self, seat: Seat) -> CardSet {
+        delegate!(self, g => g.seen_by(seat))
+    }
+    fn log(&self) -> &[LogEntry] {
+        delegate!(self, g => g.log())
+    }
+    fn hand_results(&self) -> &[HandResult] {
+        delegate!(self, g => g.hand_results())
+    }
+    fn result(&self) -> Option<MatchResult> {
+        delegate!(self, g => g.result())
+    }
+    fn accepts(&self, kind: ActionKind) -> bool {
+        delegate!(self, g => g.accepts(kind))
+    }
+    fn teams(&self) -> Vec<u8> {
+        delegate!(self, g => g.teams())
+    }
+    fn score_order(&self) -> ScoreOrder {
+        delegate!(self, g => g.score_order())
+    }
+}
