@@ -1,0 +1,24 @@
+//! Generates the gRPC code from `proto/whistle/v1/whistle.proto`.
+//!
+//! `protoc` comes from the `protoc-bin-vendored` crate so that a fresh machine
+//! needs nothing but the Rust toolchain; a `PROTOC` environment variable
+//! overrides it.
+
+use std::{env, path::PathBuf};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
+    let proto = root.join("whistle/v1/whistle.proto");
+    let out = PathBuf::from(env::var("OUT_DIR")?);
+    let mut config = tonic_prost_build::Config::new();
+    match env::var_os("PROTOC") {
+        Some(p) => config.protoc_executable(p),
+        None => config.protoc_executable(protoc_bin_vendored::protoc_bin_path()?),
+    };
+    println!("cargo:rerun-if-env-changed=PROTOC");
+    println!("cargo:rerun-if-changed={}", proto.display());
+    tonic_prost_build::configure()
+        .file_descriptor_set_path(out.join("whistle_v1_descriptor.bin"))
+        .compile_with_config(config, &[proto], &[root])?;
+    Ok(())
+}

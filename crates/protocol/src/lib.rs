@@ -1,0 +1,21 @@
+//! # whistle-protocol
+//!
+//! The only crate that knows the wire types. `pb` holds the code generated from
+//! `proto/whistle/v1/whistle.proto`; `convert` turns engine values into wire
+//! messages and decodes bot answers (syntax only: legality is the referee's
+//! business, through the engine).
+
+pub mod convert;
+
+/// Generated protobuf and gRPC code for package `whistle.v1`.
+#[allow(missing_docs, clippy::all, clippy::pedantic)]
+pub mod pb {
+    tonic::include_proto!("whistle.v1");
+
+    /// The encoded file descriptor set, for the gRPC reflection service.
+    pub const FILE_DESCRIPTOR_SET: &[u8] =
+        tonic::include_file_descriptor_set!("whistle_v1_descriptor");
+}
+
+/// The protocol version string bots send in `Hello.protocol`.
+pub const PROTOCOL: &str = "whistle.v1";
