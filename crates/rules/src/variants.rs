@@ -11,7 +11,7 @@ use crate::{
     card_set::CardSet,
     error::{IllegalReason, OptionError},
     game::{Game, Status},
-    games::israeli::Israeli,
+    games::{honeymoon::Honeymoon, israeli::Israeli},
     options::{OptionSpec, Options},
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
@@ -23,16 +23,19 @@ use crate::{
 pub enum Variant {
     /// Israeli Whist (RULES.md section 3).
     Israeli,
+    /// Honeymoon Whist (RULES.md section 4).
+    Honeymoon,
 }
 
 impl Variant {
     /// Every game, in the order `whistle games` lists them.
-    pub const ALL: [Variant; 1] = [Variant::Israeli];
+    pub const ALL: [Variant; 2] = [Variant::Israeli, Variant::Honeymoon];
 
     /// The game's canonical name (e.g. `israeli`).
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Israeli => "israeli",
+            Variant::Honeymoon => "honeymoon",
         }
     }
 
@@ -40,6 +43,9 @@ impl Variant {
     pub const fn title(self) -> &'static str {
         match self {
             Variant::Israeli => "Israeli Whist: 4 players, trump auction, exact contract bids",
+            Variant::Honeymoon => {
+                "Honeymoon Whist: 2 players, 54 cards, 14 tricks drawing from a stock, then 13"
+            }
         }
     }
 
@@ -47,6 +53,7 @@ impl Variant {
     pub fn option_specs(self) -> &'static [OptionSpec] {
         match self {
             Variant::Israeli => crate::games::israeli::OPTIONS,
+            Variant::Honeymoon => crate::games::honeymoon::OPTIONS,
         }
     }
 
@@ -57,6 +64,7 @@ impl Variant {
     pub fn new_game(self, options: &Options) -> Result<AnyGame, OptionError> {
         Ok(match self {
             Variant::Israeli => AnyGame::Israeli(Israeli::new(options)?),
+            Variant::Honeymoon => AnyGame::Honeymoon(Honeymoon::new(options)?),
         })
     }
 }
@@ -99,12 +107,15 @@ impl<'de> serde::Deserialize<'de> for Variant {
 pub enum AnyGame {
     /// Israeli Whist.
     Israeli(Israeli),
+    /// Honeymoon Whist.
+    Honeymoon(Honeymoon),
 }
 
 macro_rules! delegate {
     ($self:ident, $g:ident => $e:expr) => {
         match $self {
             AnyGame::Israeli($g) => $e,
+            AnyGame::Honeymoon($g) => $e,
         }
     };
 }

@@ -1,4 +1,5 @@
 //! One module per game. Each holds the game's state type, its options, its
 //! [`Game`](crate::Game) implementation and its scenario tests.
 
+pub mod honeymoon;
 pub mod israeli;

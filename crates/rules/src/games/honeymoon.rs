@@ -1,0 +1,1711 @@
+//! Honeymoon Whist (RULES.md section 4, decisions H1–H7).
+//!
+//! Two players, 52 cards and both jokers. The dealer deals 13 cards each, one
+//! at a time, starting with the non-dealer; the other 28 cards are the stock,
+//! kept in deck order, and its top card is turned face up. Its suit is trump; a
+//! turned joker makes `joker-trump` trump, spades by default, or no trump (H1).
+//! In the trump suit BJ > LJ > A > K > ... > 2 and the jokers are trump-suit
+//! cards for every purpose, following included; at no trump the two jokers form
+//! a suit of their own that beats everything, BJ > LJ (H2).
+//!
+//! Phase 1 lasts while the stock holds cards: 14 tricks. The non-dealer leads
+//! the first trick, the winner of a trick leads the next, and nobody has to
+//! follow suit. After each trick the winner takes the face-up stock card (every
+//! seat sees which), the loser takes the next card face down (only the loser
+//! sees it), and the new top card is turned face up, except after the 14th
+//! trick, which empties the stock (H3). Phase 2 plays out the 13 cards each seat
+//! then holds: follow suit if able, no need to trump (H4). A seat scores one
+//! point per trick above 13 of the 27; the first to `target` (14) wins; if both
+//! reach it on the same deal the higher total wins, and equal totals play
+//! another deal. The deal alternates (H5).
+//!
+//! Options: `jokers=equal` makes the jokers equal: either beats any other card,
+//! and of two jokers the one led wins (H6). `phase1-follow=true` is German
+//! Whist's follow rule in phase 1; `scoring` chooses `standard` (H5),
+//! `phase2-only` (only phase-2 tricks count; the seat with more of them scores
+//! those above 6), `per-trick` (one point a trick, both seats score) or
+//! `parlett` (one point a phase-1 trick, two a phase-2 trick, both seats score);
+//! `phase1-trumps=false` plays phase 1 at no trump, and `scoring=parlett` makes
+//! that the default (H7). The `target` default follows the scoring: 14
+//! (`standard`), 7 (`phase2-only`), 100 (`per-trick`, `parlett`); the option
+//! spec names this default `auto`.
+//!
+//! Notation: play `AS`, `BJ`. Playing is the only decision in this game.
+//!
+//! What a seat sees ([`Honeymoon::observe`](crate::Game::observe)): its own
+//! hand; the face-up stock card in `table` as `stock-top`, and the card that
+//! set trump as `turn-up` too while it still lies face up on the stock (until
+//! the first trick is won; from then on the trump is in `trump` and the card in
+//! the winner's `known` cards); the face-down part of the stock in
+//! `unseen_piles` as `stock`; in the opponent's `known`, the cards it took face
+//! up and has not played yet. `trump` is the trump of the trick being played:
+//! [`Trump::Jokers`] at no trump (H2), so in phase 1 under
+//! `phase1-trumps=false` it differs from the hand's trump in the `trump` note.
+//!
+//! Observation notes: `phase` (`1` while the stock holds cards, `2` after, `-`
+//! when no hand is being played), `stock` (cards left in the stock, the face-up
+//! one included), `trump` (the hand's trump as set by the turn-up and
+//! `joker-trump`: `C`, `D`, `H`, `S` or `NT`; `-` before the first deal),
+//! `phase1-tricks` and `phase2-tricks` (tricks of seat 0 and seat 1 in that
+//! phase, space-separated), `hands-played`, and the options `scoring`,
+//! `target`, `hands`, `jokers`, `phase1-follow`, `phase1-trumps`.
+//!
+//! Decisions beyond RULES.md:
+//! * `hands` (default unset) plays exactly that many deals, for tournaments;
+//!   the target is then ignored, the highest total wins and equal totals share
+//!   first place. With no `hands`, `max-hands` (default 100) ends a match that
+//!   is still undecided after that many deals (highest total wins, ties shared),
+//!   so that every match ends, even when per-trick totals keep tying.
+//! * `phase1-trumps=false` plays phase 1 at no trump, with the jokers as their
+//!   own trump suit (H7); the turn-up still sets phase 2's trump, so the jokers
+//!   are trump-suit cards again in phase 2 unless the hand itself is at no trump.
+//! * Phase 2 is led by the winner of the last phase-1 trick (the winner of a
+//!   trick leads the next, H3).
+//! * An illegal play in a trick led with a joker at no trump is refused as
+//!   `MustFollowSpecial("jokers")`; a joker led in a trump suit asks for that
+//!   printed suit, `MustFollow(suit)`.
+
+use arrayvec::ArrayVec;
+
+use crate::{
+    action::{Action, ActionKind, ActionList, Strain},
+    card::{Card, Suit},
+    card_set::{CardSet, decks},
+    error::{IllegalReason, OptionError},
+    game::{Game, Status},
+    options::{OptionReader, OptionSpec, Options},
+    outcome::{HandResult, MatchResult, ScoreOrder},
+    seat::{Player, Seat, SeatSet},
+    trick::{Trick, TrickRules, suit_id},
+    variants::Variant,
+    view::{
+        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
+        visible_events,
+    },
+};
+
+const SEATS: usize = 2;
+const HAND: usize = 13;
+/// H1: 54 cards less two hands of 13.
+const STOCK: usize = 28;
+/// H3: each phase-1 trick takes two stock cards.
+const PHASE1_TRICKS: usize = STOCK / 2;
+/// H5: 14 tricks in phase 1 and 13 in phase 2.
+const TRICKS: usize = PHASE1_TRICKS + HAND;
+/// Events in one hand: a start, two deals, 14 turn-ups, 54 plays, 27 tricks
+/// won, 28 takes and an end (127). The log keeps this capacity across hands.
+const LOG_CAPACITY: usize = 128;
+
+/// The options of Honeymoon Whist.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "joker-trump",
+        default: "S",
+        values: "S|H|D|C|NT",
+        doc: "H1: trump when a joker is turned up (NT: the jokers are a trump suit of their own, H2)",
+    },
+    OptionSpec {
+        key: "jokers",
+        default: "distinct",
+        values: "distinct|equal",
+        doc: "H6: equal jokers: a joker beats any other card; of two jokers the one led wins",
+    },
+    OptionSpec {
+        key: "phase1-follow",
+        default: "false",
+        values: "true|false",
+        doc: "H7: follow suit in phase 1 too (German Whist)",
+    },
+    OptionSpec {
+        key: "phase1-trumps",
+        default: "true",
+        values: "true|false",
+        doc: "H7: trumps in phase 1 (false: no trump, jokers their own suit); scoring=parlett makes it false unless given",
+    },
+    OptionSpec {
+        key: "scoring",
+        default: "standard",
+        values: "standard|phase2-only|per-trick|parlett",
+        doc: "H5, H7: tricks above 13; phase-2 tricks above 6; 1 a trick; 1 a phase-1 and 2 a phase-2 trick",
+    },
+    OptionSpec {
+        key: "target",
+        default: "auto",
+        values: "auto or 1..=100000",
+        doc: "H5: a total that wins; auto = 14 (standard), 7 (phase2-only), 100 (per-trick, parlett)",
+    },
+    OptionSpec {
+        key: "hands",
+        default: "unset",
+        values: "1..=10000 or unset",
+        doc: "play exactly this many deals instead of playing to the target (tournaments)",
+    },
+    OptionSpec {
+        key: "max-hands",
+        default: "100",
+        values: "1..=10000",
+        doc: "with no `hands`, end after this many deals even if the target has not decided the match",
+    },
+];
+
+/// How a hand scores (H5, H7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// H5: one point per trick above 13 of the 27; only one seat can score.
+    Standard,
+    /// H7 (German Whist after Holdsworth): only the 13 phase-2 tricks count;
+    /// the seat that took more of them scores those above 6.
+    Phase2Only,
+    /// H7 (McLeod): one point per trick; both seats score.
+    PerTrick,
+    /// H7 (Parlett): one point per phase-1 trick and two per phase-2 trick;
+    /// both seats score.
+    Parlett,
+}
+
+impl Scoring {
+    /// Every scoring, in the order of the option's values.
+    pub const ALL: [Scoring; 4] = [
+        Scoring::Standard,
+        Scoring::Phase2Only,
+        Scoring::PerTrick,
+        Scoring::Parlett,
+    ];
+
+    /// The option value naming this scoring.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scoring::Standard => "standard",
+            Scoring::Phase2Only => "phase2-only",
+            Scoring::PerTrick => "per-trick",
+            Scoring::Parlett => "parlett",
+        }
+    }
+
+    /// H5: the target when the `target` option is `auto`.
+    pub const fn default_target(self) -> i32 {
+        match self {
+            Scoring::Standard => 14,
+            Scoring::Phase2Only => 7,
+            Scoring::PerTrick | Scoring::Parlett => 100,
+        }
+    }
+}
+
+/// Honeymoon Whist's options, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// H1: trump (or no trump) when a joker is turned up.
+    pub joker_trump: Strain,
+    /// H6: jokers of equal power (the one led wins between them).
+    pub equal_jokers: bool,
+    /// H7: follow suit in phase 1 too.
+    pub phase1_follow: bool,
+    /// H7: whether phase 1 is played with the hand's trump (else at no trump).
+    pub phase1_trumps: bool,
+    /// H5, H7: how hands score.
+    pub scoring: Scoring,
+    /// H5: the winning total (resolved from `auto` by the scoring).
+    pub target: i32,
+    /// Fixed number of deals, if set (the target is then ignored).
+    pub hands: Option<u32>,
+    /// Cap on deals when `hands` is unset.
+    pub max_hands: u32,
+}
+
+impl Config {
+    /// Reads the options.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn from_options(options: &Options) -> Result<Config, OptionError> {
+        let r = OptionReader::new("honeymoon", OPTIONS, options)?;
+        let scoring = Scoring::ALL[r.choice("scoring", &Scoring::ALL.map(Scoring::name))?];
+        let joker_trump = match r.choice("joker-trump", &["S", "H", "D", "C", "NT"])? {
+            0 => Strain::Suit(Suit::Spades),
+            1 => Strain::Suit(Suit::Hearts),
+            2 => Strain::Suit(Suit::Diamonds),
+            3 => Strain::Suit(Suit::Clubs),
+            _ => Strain::NoTrump,
+        };
+        let target = match r.raw("target") {
+            "auto" => scoring.default_target(),
+            value => match r.int("target", 1, 100_000)? {
+                Some(n) => n as i32,
+                None => {
+                    return Err(OptionError::BadValue {
+                        key: "target".to_string(),
+                        value: value.to_string(),
+                        expected: "auto or 1..=100000".to_string(),
+                    });
+                }
+            },
+        };
+        // H7: Parlett recommends phase 1 at no trump, so his scoring implies it
+        // unless the option is given explicitly.
+        let phase1_trumps = if r.given("phase1-trumps") {
+            r.bool("phase1-trumps")?
+        } else {
+            scoring != Scoring::Parlett
+        };
+        Ok(Config {
+            joker_trump,
+            equal_jokers: r.choice("jokers", &["distinct", "equal"])? == 1,
+            phase1_follow: r.bool("phase1-follow")?,
+            phase1_trumps,
+            scoring,
+            target,
+            hands: r.int("hands", 1, 10_000)?.map(|n| n as u32),
+            max_hands: r.int("max-hands", 1, 10_000)?.unwrap_or(100) as u32,
+        })
+    }
+
+    /// Every option with its effective value. Reading these back gives the
+    /// same config: the target and `phase1-trumps` are written out resolved.
+    fn to_options(self) -> Options {
+        let mut o = Options::new();
+        o.set("joker-trump", &self.joker_trump.to_string());
+        o.set(
+            "jokers",
+            if self.equal_jokers {
+                "equal"
+            } else {
+                "distinct"
+            },
+        );
+        o.set("phase1-follow", &self.phase1_follow.to_string());
+        o.set("phase1-trumps", &self.phase1_trumps.to_string());
+        o.set("scoring", self.scoring.name());
+        o.set("target", &self.target.to_string());
+        o.set("hands", &hands_text(self.hands));
+        o.set("max-hands", &self.max_hands.to_string());
+        o
+    }
+}
+
+fn hands_text(hands: Option<u32>) -> String {
+    hands.map_or("unset".to_string(), |h| h.to_string())
+}
+
+/// H5, H7: the points of seat 0 and seat 1 for a hand in which they took
+/// `phase1[s]` phase-1 tricks and `phase2[s]` phase-2 tricks.
+pub fn score(scoring: Scoring, phase1: [u8; SEATS], phase2: [u8; SEATS]) -> [i32; SEATS] {
+    let (p1, p2) = (phase1.map(i32::from), phase2.map(i32::from));
+    match scoring {
+        // Of 27 tricks (13 in phase 2) at most one seat can take more than half,
+        // so at most one seat scores.
+        Scoring::Standard => [0, 1].map(|s| (p1[s] + p2[s] - HAND as i32).max(0)),
+        Scoring::Phase2Only => [0, 1].map(|s| (p2[s] - 6).max(0)),
+        Scoring::PerTrick => [0, 1].map(|s| p1[s] + p2[s]),
+        Scoring::Parlett => [0, 1].map(|s| p1[s] + 2 * p2[s]),
+    }
+}
+
+/// H2, H6: how cards follow and win under `trump`.
+///
+/// With a trump suit the jokers join it above its ace, BJ > LJ; at no trump
+/// they form a suit of their own ([`suit_id::JOKERS`]) that is trump. With
+/// `equal_jokers` both jokers get the same power, and [`TrickRules`] gives a
+/// tie to the card played first, so the joker led wins.
+pub fn trick_rules(trump: Strain, equal_jokers: bool) -> TrickRules {
+    let (suit, mut rules) = match trump {
+        Strain::Suit(s) => (s as u8, TrickRules::plain(Some(s))),
+        Strain::NoTrump => {
+            let mut rules = TrickRules::plain(None);
+            rules.set_trump(suit_id::JOKERS);
+            (suit_id::JOKERS, rules)
+        }
+    };
+    // Suited cards have powers 1 (two) to 13 (ace); the jokers rank above.
+    rules.set(Card::BIG_JOKER, suit, 15);
+    rules.set(Card::LITTLE_JOKER, suit, if equal_jokers { 15 } else { 14 });
+    rules
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Deal,
+    Play,
+    Over,
+}
+
+/// A completed trick: who led, the two cards in play order, who won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Played {
+    leader: Seat,
+    cards: [Card; SEATS],
+    winner: Seat,
+}
+
+/// A match of Honeymoon Whist.
+#[derive(Debug, Clone)]
+pub struct Honeymoon {
+    cfg: Config,
+    totals: [i32; SEATS],
+    dealer: Seat,
+    deals: u32,
+    results: Vec<HandResult>,
+    stage: Stage,
+    // The hand.
+    /// The hand's trump (H1); phase 1 may be at no trump instead (H7).
+    trump: Strain,
+    /// Trick rules for phase 1 and phase 2 (index 0 and 1).
+    rules: [TrickRules; 2],
+    hands: [CardSet; SEATS],
+    dealt: [CardSet; SEATS],
+    /// Every card a seat took from the stock, face up or face down.
+    drawn: [CardSet; SEATS],
+    /// The cards a seat took face up (public, H3).
+    taken_up: [CardSet; SEATS],
+    /// Every card ever turned face up on the stock.
+    shown: CardSet,
+    /// Every card played this hand.
+    played: CardSet,
+    /// The stock in deck order; `stock[top]` is the face-up card.
+    stock: ArrayVec<Card, STOCK>,
+    top: usize,
+    turn: Seat,
+    trick: Trick,
+    tricks: ArrayVec<Played, TRICKS>,
+    /// Tricks won by phase (index 0 and 1), then by seat.
+    won: [[u8; SEATS]; 2],
+    log: Vec<LogEntry>,
+}
+
+impl Honeymoon {
+    /// A new match under `options`, waiting for its first deal; seat 0 deals first.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn new(options: &Options) -> Result<Honeymoon, OptionError> {
+        Ok(Honeymoon::with_config(Config::from_options(options)?))
+    }
+
+    /// A new match with a resolved config.
+    pub fn with_config(cfg: Config) -> Honeymoon {
+        let rules = trick_rules(Strain::Suit(Suit::Spades), cfg.equal_jokers);
+        Honeymoon {
+            cfg,
+            totals: [0; SEATS],
+            dealer: Seat::new(0),
+            deals: 0,
+            results: Vec::new(),
+            stage: Stage::Deal,
+            trump: Strain::Suit(Suit::Spades),
+            rules: [rules.clone(), rules],
+            hands: [CardSet::EMPTY; SEATS],
+            dealt: [CardSet::EMPTY; SEATS],
+            drawn: [CardSet::EMPTY; SEATS],
+            taken_up: [CardSet::EMPTY; SEATS],
+            shown: CardSet::EMPTY,
+            played: CardSet::EMPTY,
+            stock: ArrayVec::new(),
+            top: 0,
+            turn: Seat::new(1),
+            trick: Trick::new(),
+            tricks: ArrayVec::new(),
+            won: [[0; SEATS]; 2],
+            log: Vec::with_capacity(LOG_CAPACITY),
+        }
+    }
+
+    /// The resolved options.
+    pub fn config(&self) -> Config {
+        self.cfg
+    }
+
+    /// Whether the stock still holds cards, which is what phase 1 means (H3).
+    #[inline]
+    fn in_phase1(&self) -> bool {
+        self.top < self.stock.len()
+    }
+
+    /// 0 in phase 1, 1 in phase 2.
+    #[inline]
+    fn phase_index(&self) -> usize {
+        usize::from(!self.in_phase1())
+    }
+
+    /// The trick rules of the current phase.
+    #[inline]
+    fn current_rules(&self) -> &TrickRules {
+        &self.rules[self.phase_index()]
+    }
+
+    /// H3, H4, H7: whether the follow-suit rule applies now.
+    #[inline]
+    fn must_follow(&self) -> bool {
+        !self.in_phase1() || self.cfg.phase1_follow
+    }
+
+    /// The cards of `hand` that may be played to the current trick.
+    #[inline]
+    fn allowed(&self, hand: CardSet) -> CardSet {
+        if self.must_follow() {
+            self.current_rules().follow(hand, &self.trick)
+        } else {
+            hand
+        }
+    }
+
+    /// The trump of the current phase (H7: phase 1 may be at no trump).
+    fn current_trump(&self) -> Strain {
+        if self.in_phase1() && !self.cfg.phase1_trumps {
+            Strain::NoTrump
+        } else {
+            self.trump
+        }
+    }
+
+    fn public(&mut self, event: Event) {
+        self.log.push(LogEntry::public(event, SEATS));
+    }
+
+    fn finish_trick(&mut self) {
+        let phase = self.phase_index();
+        let winner = self.rules[phase]
+            .winner(&self.trick)
+            .seat()
+            .expect("no dummy in Honeymoon Whist");
+        let (first, second) = (self.trick.cards()[0], self.trick.cards()[1]);
+        let leader = first.0.seat().expect("no dummy in Honeymoon Whist");
+        let index = self.tricks.len() as u8;
+        self.tricks.push(Played {
+            leader,
+            cards: [first.1, second.1],
+            winner,
+        });
+        self.won[phase][winner.index()] += 1;
+        self.trick.clear();
+        self.turn = winner;
+        self.public(Event::TrickWon {
+            index,
+            winner: Player::Seat(winner),
+        });
+        if phase == 0 {
+            self.draw(winner);
+        }
+        if self.tricks.len() == TRICKS {
+            self.end_hand();
+        }
+    }
+
+    /// H3: the winner takes the face-up card, the loser the next one face
+    /// down; then the new top card is turned, unless the stock is empty.
+    fn draw(&mut self, winner: Seat) {
+        let loser = winner.next(SEATS);
+        let up = self.stock[self.top];
+        let down = self.stock[self.top + 1];
+        self.top += 2;
+        for (seat, card) in [(winner, up), (loser, down)] {
+            self.hands[seat.index()].insert(card);
+            self.drawn[seat.index()].insert(card);
+        }
+        self.taken_up[winner.index()].insert(up);
+        self.public(Event::Take {
+            seat: winner,
+            card: Some(up),
+            from: Source::Stock,
+        });
+        self.log.push(LogEntry::redacted(
+            Event::Take {
+                seat: loser,
+                card: Some(down),
+                from: Source::Stock,
+            },
+            SeatSet::single(loser),
+            Event::Take {
+                seat: loser,
+                card: None,
+                from: Source::Stock,
+            },
+        ));
+        if let Some(&card) = self.stock.get(self.top) {
+            self.shown.insert(card);
+            self.public(Event::TurnUp { card });
+        }
+    }
+
+    fn end_hand(&mut self) {
+        let points = score(self.cfg.scoring, self.won[0], self.won[1]);
+        for (total, p) in self.totals.iter_mut().zip(points) {
+            *total += p;
+        }
+        let tricks = [0, 1].map(|s| self.won[0][s] + self.won[1][s]);
+        let deal = self.deals - 1;
+        self.results.push(HandResult {
+            deal,
+            dealer: self.dealer,
+            misdeal: false,
+            bids: vec![None; SEATS],
+            tricks: tricks.to_vec(),
+            made: vec![None; SEATS],
+            points: points.to_vec(),
+            totals: self.totals.to_vec(),
+            summary: self.summary(tricks, points),
+        });
+        self.public(Event::HandEnd { deal });
+        // H5: the deal alternates.
+        self.dealer = self.dealer.next(SEATS);
+        let played = self.results.len() as u32;
+        let over = match self.cfg.hands {
+            Some(h) => played >= h,
+            None => {
+                // H5: the target decides unless both totals reached it and are
+                // equal; then (and only then) another deal is played. A single
+                // seat at or above the target is always strictly ahead.
+                let [a, b] = self.totals;
+                (a.max(b) >= self.cfg.target && a != b) || played >= self.cfg.max_hands
+            }
+        };
+        self.stage = if over { Stage::Over } else { Stage::Deal };
+    }
+
+    /// One line for people, e.g. `trump S; tricks 15-12 (phase 2 8-5); +2 to 0`.
+    fn summary(&self, tricks: [u8; SEATS], points: [i32; SEATS]) -> String {
+        let trump = match (self.trump, self.cfg.phase1_trumps) {
+            (Strain::Suit(s), false) => format!("{s} (phase 1 NT)"),
+            (strain, _) => strain.to_string(),
+        };
+        let scored = match points {
+            [0, 0] => "no score".to_string(),
+            [p, 0] => format!("+{p} to 0"),
+            [0, p] => format!("+{p} to 1"),
+            [a, b] => format!("+{a} to 0, +{b} to 1"),
+        };
+        format!(
+            "trump {trump}; tricks {}-{} (phase 2 {}-{}); {scored}",
+            tricks[0], tricks[1], self.won[1][0], self.won[1][1]
+        )
+    }
+
+    fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Deal => Phase::Deal,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
+        }
+    }
+
+    fn trick_view(played: &Played) -> TrickView {
+        let follower = played.leader.next(SEATS);
+        TrickView {
+            cards: vec![
+                (Player::Seat(played.leader), played.cards[0]),
+                (Player::Seat(follower), played.cards[1]),
+            ],
+            winner: Some(Player::Seat(played.winner)),
+        }
+    }
+
+    /// The face-up cards on the table (see the module documentation).
+    fn table(&self) -> Vec<TableCard> {
+        let mut table = Vec::new();
+        if let Some(&card) = self.stock.get(self.top) {
+            if self.top == 0 {
+                table.push(TableCard {
+                    label: "turn-up",
+                    owner: None,
+                    card,
+                });
+            }
+            table.push(TableCard {
+                label: "stock-top",
+                owner: None,
+                card,
+            });
+        }
+        table
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
+        let phase = match (self.stage, self.in_phase1()) {
+            (Stage::Play, true) => "1",
+            (Stage::Play, false) => "2",
+            _ => "-",
+        };
+        let trump = if self.deals == 0 {
+            "-".to_string()
+        } else {
+            self.trump.to_string()
+        };
+        let by_seat = |w: [u8; SEATS]| format!("{} {}", w[0], w[1]);
+        vec![
+            ("phase", phase.to_string()),
+            ("stock", (self.stock.len() - self.top).to_string()),
+            ("trump", trump),
+            ("phase1-tricks", by_seat(self.won[0])),
+            ("phase2-tricks", by_seat(self.won[1])),
+            ("hands-played", self.results.len().to_string()),
+            ("scoring", self.cfg.scoring.name().to_string()),
+            ("target", self.cfg.target.to_string()),
+            ("hands", hands_text(self.cfg.hands)),
+            (
+                "jokers",
+                if self.cfg.equal_jokers {
+                    "equal"
+                } else {
+                    "distinct"
+                }
+                .to_string(),
+            ),
+            ("phase1-follow", self.cfg.phase1_follow.to_string()),
+            ("phase1-trumps", self.cfg.phase1_trumps.to_string()),
+        ]
+    }
+}
+
+impl Game for Honeymoon {
+    fn variant(&self) -> Variant {
+        Variant::Honeymoon
+    }
+
+    fn options(&self) -> Options {
+        self.cfg.to_options()
+    }
+
+    fn seats(&self) -> usize {
+        SEATS
+    }
+
+    fn status(&self) -> Status {
+        match self.stage {
+            Stage::Deal => Status::Deal,
+            Stage::Play => Status::Act,
+            Stage::Over => Status::Over,
+        }
+    }
+
+    fn to_act(&self) -> SeatSet {
+        match self.stage {
+            Stage::Play => SeatSet::single(self.turn),
+            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+        }
+    }
+
+    fn simultaneous(&self) -> bool {
+        false
+    }
+
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        if self.stage != Stage::Play || seat != self.turn {
+            return;
+        }
+        let allowed = self.allowed(self.hands[seat.index()]);
+        out.extend(allowed.iter().map(Action::Play));
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        let (Stage::Play, Action::Play(card)) = (self.stage, action) else {
+            return Err(IllegalReason::WrongPhase);
+        };
+        let hand = self.hands[seat.index()];
+        if !hand.contains(card) {
+            return Err(IllegalReason::NotInHand(card));
+        }
+        if self.allowed(hand).contains(card) {
+            return Ok(());
+        }
+        // H2, H4: the suit to follow is the led card's effective suit: a joker
+        // led asks for the trump suit, or for the jokers at no trump.
+        let led = self.current_rules().led_suit(&self.trick);
+        Err(if (led as usize) < Suit::ALL.len() {
+            IllegalReason::MustFollow(Suit::from_index(led as usize))
+        } else {
+            IllegalReason::MustFollowSpecial("jokers")
+        })
+    }
+
+    fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        let (Stage::Play, Action::Play(card)) = (self.stage, action) else {
+            panic!("apply_unchecked: {action} in {:?}", self.stage);
+        };
+        self.public(Event::Action { seat, action });
+        self.hands[seat.index()].remove(card);
+        self.played.insert(card);
+        self.trick.push(Player::Seat(seat), card);
+        if self.trick.len() == SEATS {
+            self.finish_trick();
+        } else {
+            self.turn = seat.next(SEATS);
+        }
+    }
+
+    fn deck(&self) -> CardSet {
+        decks::WITH_TWO_JOKERS
+    }
+
+    fn deal_unchecked(&mut self, order: &[Card]) {
+        self.log.clear();
+        // H1: one card at a time, alternately, the non-dealer first.
+        let first = self.dealer.next(SEATS);
+        self.hands = [CardSet::EMPTY; SEATS];
+        for (i, &c) in order[..SEATS * HAND].iter().enumerate() {
+            self.hands[first.left(i, SEATS).index()].insert(c);
+        }
+        self.dealt = self.hands;
+        self.drawn = [CardSet::EMPTY; SEATS];
+        self.taken_up = [CardSet::EMPTY; SEATS];
+        // H1: the rest is the stock in deck order; its top card is turned up.
+        self.stock.clear();
+        self.stock.extend(order[SEATS * HAND..].iter().copied());
+        self.top = 0;
+        let turn_up = self.stock[0];
+        self.trump = turn_up.suit().map_or(self.cfg.joker_trump, Strain::Suit);
+        let phase2 = trick_rules(self.trump, self.cfg.equal_jokers);
+        self.rules[0] = if self.cfg.phase1_trumps {
+            phase2.clone()
+        } else {
+            trick_rules(Strain::NoTrump, self.cfg.equal_jokers)
+        };
+        self.rules[1] = phase2;
+        self.shown = CardSet::single(turn_up);
+        self.played = CardSet::EMPTY;
+        self.trick.clear();
+        self.tricks.clear();
+        self.won = [[0; SEATS]; 2];
+        self.public(Event::HandStart {
+            deal: self.deals,
+            dealer: self.dealer,
+        });
+        for s in Seat::all(SEATS) {
+            self.log.push(LogEntry::private(
+                Event::Dealt {
+                    seat: s,
+                    cards: self.hands[s.index()],
+                },
+                SeatSet::single(s),
+            ));
+        }
+        self.public(Event::TurnUp { card: turn_up });
+        self.deals += 1;
+        self.stage = Stage::Play;
+        // H3: the non-dealer leads the first trick.
+        self.turn = first;
+    }
+
+    fn deals(&self) -> u32 {
+        self.deals
+    }
+
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    fn observe(&self, seat: Seat) -> Observation {
+        let in_hand = self.stage == Stage::Play;
+        let players = Seat::all(SEATS)
+            .map(|s| {
+                let hand = self.hands[s.index()];
+                SeatView {
+                    seat: s,
+                    held: hand.len() as u8,
+                    // H3: a card taken face up stays public until it is played.
+                    known: if s == seat {
+                        hand
+                    } else {
+                        hand.and(self.taken_up[s.index()])
+                    },
+                    bid: None,
+                    tricks: self.won[0][s.index()] + self.won[1][s.index()],
+                    total: self.totals[s.index()],
+                    team: s.index() as u8,
+                    active: true,
+                }
+            })
+            .collect();
+        let trump = match (self.stage, self.current_trump()) {
+            (Stage::Deal, _) => Trump::Undecided,
+            (_, Strain::Suit(s)) => Trump::Suit(s),
+            (_, Strain::NoTrump) => Trump::Jokers,
+        };
+        let face_down = (self.stock.len() - self.top).saturating_sub(1);
+        Observation {
+            game: Variant::Honeymoon,
+            seat,
+            seats: SEATS as u8,
+            deal: self.deals.saturating_sub(1),
+            dealer: if in_hand {
+                self.dealer
+            } else {
+                self.results.last().map_or(self.dealer, |r| r.dealer)
+            },
+            phase: self.phase(),
+            to_act: self.to_act(),
+            simultaneous: false,
+            hand: self.hands[seat.index()],
+            players,
+            trump,
+            contract: None,
+            table: self.table(),
+            unseen_piles: vec![("stock", face_down as u8)],
+            trick: TrickView {
+                cards: self.trick.cards().to_vec(),
+                winner: None,
+            },
+            tricks: self.tricks.iter().map(Honeymoon::trick_view).collect(),
+            history: visible_events(&self.log, seat),
+            notes: self.notes(),
+        }
+    }
+
+    fn seen_by(&self, seat: Seat) -> CardSet {
+        self.dealt[seat.index()]
+            .or(self.drawn[seat.index()])
+            .or(self.shown)
+            .or(self.played)
+    }
+
+    fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    fn hand_results(&self) -> &[HandResult] {
+        &self.results
+    }
+
+    fn result(&self) -> Option<MatchResult> {
+        (self.stage == Stage::Over).then(|| {
+            MatchResult::by_totals(
+                self.totals.to_vec(),
+                self.teams(),
+                ScoreOrder::HigherIsBetter,
+                self.results.len() as u32,
+            )
+        })
+    }
+
+    fn accepts(&self, kind: ActionKind) -> bool {
+        kind == ActionKind::Play
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dealing::{Seed, Shuffler, deck_order};
+
+    fn seat(i: usize) -> Seat {
+        Seat::new(i)
+    }
+
+    fn card(text: &str) -> Card {
+        text.parse().unwrap()
+    }
+
+    fn cards(text: &str) -> CardSet {
+        text.parse().unwrap()
+    }
+
+    /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals and
+    /// leaves `stock` (top first, order kept) as the stock.
+    fn order_for(hands: [&str; 2], stock: &str, dealer: usize) -> Vec<Card> {
+        let hands = hands.map(|h| cards(h).to_vec());
+        assert!(hands.iter().all(|h| h.len() == HAND));
+        let first = 1 - dealer;
+        let mut order: Vec<Card> = (0..SEATS * HAND)
+            .map(|i| hands[(first + i) % 2][i / 2])
+            .collect();
+        order.extend(stock.split_whitespace().map(card));
+        assert_eq!(order.len(), 54);
+        order
+    }
+
+    fn game(options: &[&str]) -> Honeymoon {
+        Honeymoon::new(&Options::parse(options).unwrap()).unwrap()
+    }
+
+    fn act(g: &mut Honeymoon, s: usize, text: &str) {
+        let a = g.parse_action(text).unwrap();
+        g.apply(seat(s), a).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    fn legal(g: &Honeymoon, s: usize) -> CardSet {
+        g.legal_actions(seat(s))
+            .iter()
+            .map(|a| a.card().unwrap())
+            .collect()
+    }
+
+    fn play_first_legal_to_end_of_hand(g: &mut Honeymoon) {
+        while g.status() == Status::Act {
+            let s = g.to_act().first().unwrap();
+            let a = g.legal_actions(s)[0];
+            g.apply(s, a).unwrap();
+        }
+    }
+
+    const SPADES: &str = "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS";
+    const CLUBS: &str = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC";
+
+    /// Dealer 0. Seat 1 leads spades and seat 0 throws clubs for 13 tricks, so
+    /// seat 1 takes the even stock cards (the hearts, 2H turned up: hearts are
+    /// trump) and seat 0 the odd ones (LJ and 2D..KD). Then AD lies face up and
+    /// BJ under it.
+    const HEARTS_STOCK: &str =
+        "2H LJ 3H 2D 4H 3D 5H 4D 6H 5D 7H 6D 8H 7D 9H 8D TH 9D JH TD QH JD KH QD AH KD AD BJ";
+
+    fn hearts_deal(options: &[&str]) -> Honeymoon {
+        let mut g = game(options);
+        g.deal(&order_for([CLUBS, SPADES], HEARTS_STOCK, 0))
+            .unwrap();
+        g
+    }
+
+    /// Dealer 0, the same shape with LJ turned up: seat 1 draws LJ and 2H..KH,
+    /// seat 0 draws 2D..AD; then AH lies face up and BJ under it.
+    const JOKER_STOCK: &str =
+        "LJ 2D 2H 3D 3H 4D 4H 5D 5H 6D 6H 7D 7H 8D 8H 9D 9H TD TH JD JH QD QH KD KH AD AH BJ";
+
+    fn joker_deal(options: &[&str]) -> Honeymoon {
+        let mut g = game(options);
+        g.deal(&order_for([CLUBS, SPADES], JOKER_STOCK, 0)).unwrap();
+        g
+    }
+
+    /// The first 13 tricks of both shapes: seat 1 leads 2S..AS, seat 0 throws
+    /// 2C..AC; seat 1 wins every one (spades led, no trump played).
+    fn spades_against_clubs(g: &mut Honeymoon) {
+        for (s, c) in cards(SPADES).iter().zip(cards(CLUBS).iter()) {
+            act(g, 1, &s.to_string());
+            act(g, 0, &c.to_string());
+            assert_eq!(g.tricks.last().unwrap().winner, seat(1));
+        }
+    }
+
+    /// The whole hearts hand: 13 spade tricks; 2H beats 2D (seat 1 takes AD,
+    /// seat 0 BJ); in phase 2 LJ beats 3H, BJ beats AH, AD beats 3D, and seat 1
+    /// takes the last ten with hearts. Tricks: phase 1 0-14, phase 2 2-11.
+    fn play_hearts_hand(g: &mut Honeymoon) {
+        spades_against_clubs(g);
+        for (s, c) in [
+            (1, "2H"),
+            (0, "2D"),
+            (1, "3H"),
+            (0, "LJ"),
+            (0, "BJ"),
+            (1, "AH"),
+        ] {
+            act(g, s, c);
+        }
+        act(g, 0, "3D");
+        act(g, 1, "AD");
+        play_first_legal_to_end_of_hand(g);
+        assert_eq!(g.won, [[0, 14], [2, 11]]);
+    }
+
+    /// A sweep: the non-dealer holds BJ LJ AS..4S and, winning every phase-1
+    /// trick, draws 3S (turned up: spades are trump), 2S and AH..3H; the dealer
+    /// holds the clubs and draws 2H and the diamonds. The non-dealer then holds
+    /// every trump and every heart above 2H, so it wins all 27 tricks whatever
+    /// either seat plays.
+    fn sweep_order(dealer: usize) -> Vec<Card> {
+        let strong = "BJ LJ AS KS QS JS TS 9S 8S 7S 6S 5S 4S";
+        let stock =
+            "3S 2H 2S 2D AH 3D KH 4D QH 5D JH 6D TH 7D 9H 8D 8H 9D 7H TD 6H JD 5H QD 4H KD 3H AD";
+        let mut hands = [CLUBS; 2];
+        hands[1 - dealer] = strong;
+        order_for(hands, stock, dealer)
+    }
+
+    #[test]
+    fn h5_worked_number_from_the_source() {
+        // "A player who wins 15 tricks scores 2 points (15-13 = 2)."
+        assert_eq!(score(Scoring::Standard, [8, 6], [7, 6]), [2, 0]);
+        // 13 or fewer score nothing; all 27 score 14, the game.
+        assert_eq!(score(Scoring::Standard, [7, 7], [6, 7]), [0, 1]);
+        assert_eq!(score(Scoring::Standard, [0, 14], [0, 13]), [0, 14]);
+    }
+
+    #[test]
+    fn h7_scoring_modes_by_hand() {
+        // Phase 1 6-8, phase 2 4-9: 10 and 17 tricks.
+        let (p1, p2) = ([6, 8], [4, 9]);
+        assert_eq!(score(Scoring::Standard, p1, p2), [0, 4]);
+        assert_eq!(score(Scoring::Phase2Only, p1, p2), [0, 3]);
+        assert_eq!(score(Scoring::PerTrick, p1, p2), [10, 17]);
+        assert_eq!(score(Scoring::Parlett, p1, p2), [6 + 8, 8 + 18]);
+        // Phase 2 7-6: the seat with more phase-2 tricks scores one, even with
+        // fewer tricks in all.
+        assert_eq!(score(Scoring::Phase2Only, [2, 12], [7, 6]), [1, 0]);
+    }
+
+    #[test]
+    fn h1_deal_alternates_from_the_non_dealer_and_turns_up_the_stock_top() {
+        let order: Vec<Card> = decks::WITH_TWO_JOKERS.to_vec();
+        let mut g = game(&[]);
+        g.deal(&order).unwrap();
+        // Seat 0 deals: seat 1 gets the 1st, 3rd, ... card, seat 0 the 2nd, 4th, ...
+        assert_eq!(g.hands[1], cards("2C 4C 6C 8C TC QC AC 3D 5D 7D 9D JD KD"));
+        assert_eq!(g.hands[0], cards("3C 5C 7C 9C JC KC 2D 4D 6D 8D TD QD AD"));
+        // The 27th card tops the 28-card stock, face up: hearts are trump.
+        assert_eq!(g.stock.as_slice(), &order[26..]);
+        let o = g.observe(seat(0));
+        assert_eq!(o.trump, Trump::Suit(Suit::Hearts));
+        assert!(o.notes.contains(&("trump", "H".to_string())));
+        assert_eq!(
+            o.table,
+            [
+                TableCard {
+                    label: "turn-up",
+                    owner: None,
+                    card: card("2H")
+                },
+                TableCard {
+                    label: "stock-top",
+                    owner: None,
+                    card: card("2H")
+                }
+            ]
+        );
+        assert_eq!(o.unseen_piles, [("stock", 27)]);
+        assert!(o.notes.contains(&("stock", "28".to_string())));
+        assert!(o.notes.contains(&("phase", "1".to_string())));
+        assert_eq!(
+            o.history[..2],
+            [
+                Event::HandStart {
+                    deal: 0,
+                    dealer: seat(0)
+                },
+                Event::Dealt {
+                    seat: seat(0),
+                    cards: g.hands[0]
+                },
+            ]
+        );
+        assert_eq!(o.history[2], Event::TurnUp { card: card("2H") });
+        assert_eq!(
+            g.seen_by(seat(0)),
+            g.hands[0].or(CardSet::single(card("2H")))
+        );
+    }
+
+    #[test]
+    fn h1_a_joker_turned_up_makes_spades_trump_or_the_option() {
+        let g = joker_deal(&[]);
+        assert_eq!(g.observe(seat(1)).trump, Trump::Suit(Suit::Spades));
+        let g = joker_deal(&["joker-trump=D"]);
+        assert_eq!(g.observe(seat(1)).trump, Trump::Suit(Suit::Diamonds));
+        // At NT the jokers are a trump suit of their own (H2).
+        let g = joker_deal(&["joker-trump=NT"]);
+        let o = g.observe(seat(1));
+        assert_eq!(o.trump, Trump::Jokers);
+        assert!(o.notes.contains(&("trump", "NT".to_string())));
+        assert_eq!(g.rules[1].suit_of(Card::BIG_JOKER), suit_id::JOKERS);
+    }
+
+    #[test]
+    fn h2_joker_ranking_in_trumps_and_at_no_trump() {
+        let winner = |rules: &TrickRules, text: &str| {
+            let mut t = Trick::new();
+            for (i, c) in text.split_whitespace().enumerate() {
+                t.push(Player::Seat(seat(i)), card(c));
+            }
+            rules.winning_index(&t)
+        };
+        let spades = trick_rules(Strain::Suit(Suit::Spades), false);
+        assert_eq!(winner(&spades, "AS LJ"), 1);
+        assert_eq!(winner(&spades, "LJ BJ"), 1);
+        assert_eq!(winner(&spades, "BJ LJ"), 0);
+        assert_eq!(winner(&spades, "AH 2S"), 1);
+        // A joker is a spade: led against a heart, it wins as a trump.
+        assert_eq!(winner(&spades, "LJ AH"), 0);
+        let nt = trick_rules(Strain::NoTrump, false);
+        assert_eq!(winner(&nt, "AS LJ"), 1);
+        assert_eq!(winner(&nt, "LJ BJ"), 1);
+        assert_eq!(winner(&nt, "AS KS"), 0);
+        assert_eq!(winner(&nt, "AS 2H"), 0);
+    }
+
+    #[test]
+    fn h2_h4_jokers_follow_and_beat_trumps_in_phase_2() {
+        let mut g = hearts_deal(&["hands=1"]);
+        play_hearts_hand(&mut g);
+        // The same hand, step by step.
+        let mut g = hearts_deal(&["hands=1"]);
+        spades_against_clubs(&mut g);
+        // Trick 14: 2H (trump) beats 2D; seat 1 takes AD, seat 0 takes BJ.
+        act(&mut g, 1, "2H");
+        act(&mut g, 0, "2D");
+        assert_eq!(g.hands[1], cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD"));
+        assert_eq!(g.hands[0], cards("3D 4D 5D 6D 7D 8D 9D TD JD QD KD LJ BJ"));
+        // H4: a heart led; seat 0 has no printed heart, but the jokers are hearts.
+        act(&mut g, 1, "3H");
+        assert_eq!(legal(&g, 0), cards("LJ BJ"));
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("3D"))),
+            Err(IllegalReason::MustFollow(Suit::Hearts))
+        );
+        act(&mut g, 0, "LJ");
+        assert_eq!(g.tricks.last().unwrap().winner, seat(0), "LJ > 3H");
+        // A joker led asks for hearts; BJ beats the ace of trumps.
+        act(&mut g, 0, "BJ");
+        assert_eq!(legal(&g, 1), cards("4H 5H 6H 7H 8H 9H TH JH QH KH AH"));
+        assert_eq!(
+            g.check(seat(1), Action::Play(card("AD"))),
+            Err(IllegalReason::MustFollow(Suit::Hearts))
+        );
+        act(&mut g, 1, "AH");
+        assert_eq!(g.tricks.last().unwrap().winner, seat(0), "BJ > AH");
+        // Plain suits follow as usual.
+        act(&mut g, 0, "3D");
+        assert_eq!(legal(&g, 1), cards("AD"));
+        act(&mut g, 1, "AD");
+        play_first_legal_to_end_of_hand(&mut g);
+        // Seat 1: 14 in phase 1, 11 in phase 2; seat 0: the two joker tricks.
+        let r = &g.hand_results()[0];
+        assert_eq!(r.tricks, [2, 25]);
+        assert_eq!(r.points, [0, 12]);
+        assert_eq!(r.bids, [None, None]);
+        assert_eq!(r.summary, "trump H; tricks 2-25 (phase 2 2-11); +12 to 1");
+    }
+
+    #[test]
+    fn h2_h4_no_trump_jokers_are_a_suit_of_their_own() {
+        let mut g = joker_deal(&["joker-trump=NT"]);
+        spades_against_clubs(&mut g);
+        act(&mut g, 1, "2H");
+        act(&mut g, 0, "2D");
+        assert_eq!(g.tricks.last().unwrap().winner, seat(1));
+        assert!(g.hands[1].contains(Card::LITTLE_JOKER));
+        assert!(g.hands[0].contains(Card::BIG_JOKER));
+        // LJ led: seat 0 must follow with the other joker, which beats it.
+        act(&mut g, 1, "LJ");
+        assert_eq!(legal(&g, 0), cards("BJ"));
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("3D"))),
+            Err(IllegalReason::MustFollowSpecial("jokers"))
+        );
+        act(&mut g, 0, "BJ");
+        assert_eq!(g.tricks.last().unwrap().winner, seat(0));
+    }
+
+    #[test]
+    fn h1_h4_a_turned_joker_is_a_spade_when_spades_are_trump() {
+        let mut g = joker_deal(&[]);
+        spades_against_clubs(&mut g);
+        act(&mut g, 1, "2H");
+        act(&mut g, 0, "2D");
+        act(&mut g, 1, "LJ");
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("3D"))),
+            Err(IllegalReason::MustFollow(Suit::Spades))
+        );
+        act(&mut g, 0, "BJ");
+        assert_eq!(g.tricks.last().unwrap().winner, seat(0), "BJ > LJ");
+    }
+
+    #[test]
+    fn h6_equal_jokers_the_one_led_wins() {
+        for options in [&["jokers=equal"][..], &["jokers=equal", "joker-trump=NT"]] {
+            let mut g = joker_deal(options);
+            spades_against_clubs(&mut g);
+            act(&mut g, 1, "2H");
+            act(&mut g, 0, "2D");
+            act(&mut g, 1, "LJ");
+            assert_eq!(legal(&g, 0), cards("BJ"), "jokers still follow jokers");
+            act(&mut g, 0, "BJ");
+            assert_eq!(g.tricks.last().unwrap().winner, seat(1), "{options:?}");
+        }
+        // A joker still beats any other card, the ace of trumps included.
+        let rules = trick_rules(Strain::Suit(Suit::Hearts), true);
+        let mut t = Trick::new();
+        t.push(Player::Seat(seat(0)), card("AH"));
+        t.push(Player::Seat(seat(1)), Card::LITTLE_JOKER);
+        assert_eq!(rules.winning_index(&t), 1);
+        let mut t = Trick::new();
+        t.push(Player::Seat(seat(0)), Card::BIG_JOKER);
+        t.push(Player::Seat(seat(1)), Card::LITTLE_JOKER);
+        assert_eq!(rules.winning_index(&t), 0);
+    }
+
+    #[test]
+    fn h3_the_non_dealer_leads_and_need_not_follow_in_phase_1() {
+        let mut g = game(&[]);
+        g.deal(&decks::WITH_TWO_JOKERS.to_vec()).unwrap();
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        assert_eq!(
+            g.validate(seat(0), Action::Play(card("3C"))),
+            Err(IllegalReason::NotYourTurn)
+        );
+        act(&mut g, 1, "2C");
+        // Seat 0 holds clubs but may play anything.
+        assert_eq!(legal(&g, 0), g.hands[0]);
+        assert!(g.check(seat(0), Action::Play(card("2D"))).is_ok());
+        act(&mut g, 0, "2D");
+        assert_eq!(g.tricks[0].winner, seat(1), "2D neither follows nor trumps");
+    }
+
+    #[test]
+    fn h3_winner_takes_the_face_up_card_and_the_losers_draw_is_hidden() {
+        let mut g = hearts_deal(&[]);
+        act(&mut g, 1, "2S");
+        act(&mut g, 0, "2C");
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)), "the winner leads");
+        assert!(g.hands[1].contains(card("2H")));
+        assert!(g.hands[0].contains(Card::LITTLE_JOKER));
+        let winner = g.observe(seat(1));
+        let loser = g.observe(seat(0));
+        // Everyone sees which card the winner took; it stays known until played.
+        assert_eq!(loser.players[1].known, cards("2H"));
+        assert_eq!(winner.players[0].known, CardSet::EMPTY);
+        let take = |s: usize, c: Option<&str>| Event::Take {
+            seat: seat(s),
+            card: c.map(card),
+            from: Source::Stock,
+        };
+        let tail = [
+            Event::TrickWon {
+                index: 0,
+                winner: Player::Seat(seat(1)),
+            },
+            take(1, Some("2H")),
+            take(0, None),
+            Event::TurnUp { card: card("3H") },
+        ];
+        assert!(winner.history.ends_with(&tail));
+        let mut seen_by_loser = tail;
+        seen_by_loser[2] = take(0, Some("LJ"));
+        assert!(loser.history.ends_with(&seen_by_loser));
+        // The winner sees nothing of the loser's card.
+        assert!(!format!("{winner:?}").contains("LJ"));
+        assert!(!g.seen_by(seat(1)).contains(Card::LITTLE_JOKER));
+        assert!(g.seen_by(seat(0)).contains(Card::LITTLE_JOKER));
+        // The new top card is face up; the turn-up is no longer on the table.
+        assert_eq!(
+            winner.table,
+            [TableCard {
+                label: "stock-top",
+                owner: None,
+                card: card("3H")
+            }]
+        );
+        assert_eq!(winner.unseen_piles, [("stock", 25)]);
+        assert!(g.seen_by(seat(1)).contains(card("3H")));
+        // Once played, a card taken face up is no longer "known in hand".
+        act(&mut g, 1, "2H");
+        assert_eq!(g.observe(seat(0)).players[1].known, CardSet::EMPTY);
+    }
+
+    #[test]
+    fn h3_the_last_phase_1_trick_turns_nothing() {
+        let mut g = hearts_deal(&[]);
+        spades_against_clubs(&mut g);
+        assert_eq!(g.observe(seat(0)).table[0].card, card("AD"));
+        act(&mut g, 1, "2H");
+        act(&mut g, 0, "2D");
+        let o = g.observe(seat(1));
+        assert!(matches!(
+            o.history.last(),
+            Some(Event::Take {
+                card: None,
+                from: Source::Stock,
+                ..
+            })
+        ));
+        assert_eq!(
+            o.history
+                .iter()
+                .filter(|e| matches!(e, Event::TurnUp { .. }))
+                .count(),
+            14
+        );
+        assert!(o.table.is_empty());
+        assert_eq!(o.unseen_piles, [("stock", 0)]);
+        assert!(o.notes.contains(&("phase", "2".to_string())));
+        assert!(o.notes.contains(&("phase1-tricks", "0 14".to_string())));
+        assert_eq!(
+            o.players[1].known,
+            cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD")
+        );
+        assert_eq!(o.players[0].known, CardSet::EMPTY);
+        assert_eq!(g.hands.map(CardSet::len), [13, 13]);
+        assert_eq!(
+            g.to_act(),
+            SeatSet::single(seat(1)),
+            "the last winner leads phase 2"
+        );
+    }
+
+    #[test]
+    fn h5_a_sweep_scores_fourteen_and_wins_at_once() {
+        let mut g = game(&[]);
+        g.deal(&sweep_order(0)).unwrap();
+        play_first_legal_to_end_of_hand(&mut g);
+        assert_eq!(g.status(), Status::Over);
+        let r = &g.hand_results()[0];
+        assert_eq!(r.tricks, [0, 27]);
+        assert_eq!(r.summary, "trump S; tricks 0-27 (phase 2 0-13); +14 to 1");
+        let m = g.result().unwrap();
+        assert_eq!(m.totals, [0, 14]);
+        assert_eq!(m.winners(), [seat(1)]);
+        assert_eq!(m.hands, 1);
+    }
+
+    #[test]
+    fn h5_the_deal_alternates() {
+        let mut g = game(&["scoring=per-trick"]);
+        g.deal(&sweep_order(0)).unwrap();
+        play_first_legal_to_end_of_hand(&mut g);
+        assert_eq!(g.status(), Status::Deal, "27 < 100");
+        assert_eq!(g.dealer(), seat(1));
+        g.deal(&sweep_order(1)).unwrap();
+        assert_eq!(g.to_act(), SeatSet::single(seat(0)));
+        play_first_legal_to_end_of_hand(&mut g);
+        assert_eq!(g.totals, [27, 27]);
+        assert_eq!(g.dealer(), seat(0));
+    }
+
+    #[test]
+    fn h5_both_reach_the_target_equal_totals_play_another_deal() {
+        // Per-trick scoring: the hearts hand gives 2 and 25.
+        let mut g = game(&["scoring=per-trick", "target=30"]);
+        g.totals = [28, 5];
+        g.deal(&order_for([CLUBS, SPADES], HEARTS_STOCK, 0))
+            .unwrap();
+        play_hearts_hand(&mut g);
+        assert_eq!(g.totals, [30, 30]);
+        assert_eq!(g.status(), Status::Deal, "both at 30: another deal");
+        g.deal(&sweep_order(1)).unwrap();
+        play_first_legal_to_end_of_hand(&mut g);
+        let m = g.result().unwrap();
+        assert_eq!(m.totals, [57, 30]);
+        assert_eq!(m.ranks, [1, 2]);
+    }
+
+    #[test]
+    fn h5_both_reach_the_target_the_higher_total_wins() {
+        let mut g = game(&["scoring=per-trick", "target=30"]);
+        g.totals = [29, 5];
+        g.deal(&order_for([CLUBS, SPADES], HEARTS_STOCK, 0))
+            .unwrap();
+        play_hearts_hand(&mut g);
+        // 31 and 30: seat 0 wins although seat 1 scored more on the deal.
+        let m = g.result().unwrap();
+        assert_eq!(m.totals, [31, 30]);
+        assert_eq!(m.winners(), [seat(0)]);
+    }
+
+    #[test]
+    fn hands_fixes_the_number_of_deals_and_ties_share() {
+        let mut g = game(&["hands=2"]);
+        g.deal(&sweep_order(0)).unwrap();
+        play_first_legal_to_end_of_hand(&mut g);
+        assert_eq!(
+            g.status(),
+            Status::Deal,
+            "the target is ignored with `hands`"
+        );
+        g.deal(&sweep_order(1)).unwrap();
+        play_first_legal_to_end_of_hand(&mut g);
+        let m = g.result().unwrap();
+        assert_eq!(m.totals, [14, 14]);
+        assert_eq!(m.ranks, [1, 1]);
+        assert_eq!(m.hands, 2);
+    }
+
+    #[test]
+    fn max_hands_ends_an_undecided_match() {
+        let mut g = game(&["scoring=per-trick", "max-hands=1"]);
+        g.deal(&sweep_order(0)).unwrap();
+        play_first_legal_to_end_of_hand(&mut g);
+        assert_eq!(g.result().unwrap().winners(), [seat(1)]);
+    }
+
+    #[test]
+    fn h7_phase1_follow_is_german_whist() {
+        let mut g = game(&["phase1-follow=true"]);
+        g.deal(&decks::WITH_TWO_JOKERS.to_vec()).unwrap();
+        act(&mut g, 1, "2C");
+        assert_eq!(legal(&g, 0), cards("3C 5C 7C 9C JC KC"));
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("2D"))),
+            Err(IllegalReason::MustFollow(Suit::Clubs))
+        );
+    }
+
+    #[test]
+    fn h7_each_scoring_mode_on_the_hearts_deal() {
+        // Phase 1 0-14, phase 2 2-11: 2 and 25 tricks. (Parlett's phase 1 at
+        // no trump changes no trick here: no trump is played to a plain lead.)
+        for (scoring, points) in [
+            ("standard", [0, 25 - 13]),
+            ("phase2-only", [0, 11 - 6]),
+            ("per-trick", [2, 25]),
+            ("parlett", [2 * 2, 14 + 2 * 11]),
+        ] {
+            let opt = format!("scoring={scoring}");
+            let mut g = hearts_deal(&[opt.as_str()]);
+            play_hearts_hand(&mut g);
+            assert_eq!(g.hand_results()[0].points, points, "{scoring}");
+            assert_eq!(g.totals, points);
+            assert!(!g.is_over(), "{scoring}: below the default target");
+        }
+    }
+
+    #[test]
+    fn h7_a_sweep_under_each_scoring_and_its_default_target() {
+        for (scoring, points, target, over) in [
+            ("standard", [0, 14], 14, true),
+            ("phase2-only", [0, 7], 7, true),
+            ("per-trick", [0, 27], 100, false),
+            ("parlett", [0, 14 + 26], 100, false),
+        ] {
+            let opt = format!("scoring={scoring}");
+            let mut g = game(&[opt.as_str()]);
+            assert_eq!(g.config().target, target);
+            g.deal(&sweep_order(0)).unwrap();
+            play_first_legal_to_end_of_hand(&mut g);
+            assert_eq!(g.totals, points, "{scoring}");
+            assert_eq!(g.is_over(), over, "{scoring}");
+        }
+    }
+
+    /// Dealer 0: seat 0 holds 2H and clubs, seat 1 spades; 3H is turned up, LJ
+    /// lies under it.
+    fn no_trump_phase_deal(options: &[&str]) -> Honeymoon {
+        let stock = "3H LJ AC 4H 5H 6H 7H 8H 9H TH JH QH KH AH \
+                     2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD BJ";
+        let seat0 = "2H 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC";
+        let mut g = game(options);
+        g.deal(&order_for([seat0, SPADES], stock, 0)).unwrap();
+        g
+    }
+
+    #[test]
+    fn h7_phase1_trumps_false_and_parletts_implied_default() {
+        // With trumps, 2H beats AS.
+        let mut g = no_trump_phase_deal(&[]);
+        act(&mut g, 1, "AS");
+        act(&mut g, 0, "2H");
+        assert_eq!(g.tricks[0].winner, seat(0));
+        // At no trump in phase 1 it does not; the jokers are the only trumps.
+        for options in [&["phase1-trumps=false"][..], &["scoring=parlett"]] {
+            let mut g = no_trump_phase_deal(options);
+            let o = g.observe(seat(0));
+            assert_eq!(o.trump, Trump::Jokers);
+            assert!(o.notes.contains(&("trump", "H".to_string())));
+            act(&mut g, 1, "AS");
+            act(&mut g, 0, "2H");
+            assert_eq!(g.tricks[0].winner, seat(1), "{options:?}");
+            assert!(g.hands[0].contains(Card::LITTLE_JOKER));
+            act(&mut g, 1, "KS");
+            act(&mut g, 0, "LJ");
+            assert_eq!(g.tricks[1].winner, seat(0), "a joker beats everything");
+        }
+        assert!(!game(&["scoring=parlett"]).config().phase1_trumps);
+        assert!(
+            game(&["scoring=parlett", "phase1-trumps=true"])
+                .config()
+                .phase1_trumps
+        );
+        assert!(game(&["scoring=per-trick"]).config().phase1_trumps);
+    }
+
+    #[test]
+    fn h7_phase_2_keeps_the_hands_trump_after_a_no_trump_phase_1() {
+        let mut g = hearts_deal(&["phase1-trumps=false"]);
+        spades_against_clubs(&mut g);
+        act(&mut g, 1, "2H");
+        act(&mut g, 0, "2D");
+        assert_eq!(g.observe(seat(0)).trump, Trump::Suit(Suit::Hearts));
+        act(&mut g, 1, "3H");
+        assert_eq!(legal(&g, 0), cards("LJ BJ"), "jokers are hearts again");
+        let mut g = hearts_deal(&["phase1-trumps=false"]);
+        play_hearts_hand(&mut g);
+        assert_eq!(
+            g.hand_results()[0].summary,
+            "trump H (phase 1 NT); tricks 2-25 (phase 2 2-11); +12 to 1"
+        );
+    }
+
+    #[test]
+    fn options_resolve_and_round_trip() {
+        let g = game(&[]);
+        assert_eq!(
+            g.options().to_string(),
+            "hands=unset joker-trump=S jokers=distinct max-hands=100 phase1-follow=false \
+             phase1-trumps=true scoring=standard target=14"
+        );
+        for given in [
+            &["scoring=parlett"][..],
+            &[
+                "scoring=phase2-only",
+                "joker-trump=NT",
+                "jokers=equal",
+                "hands=3",
+            ],
+            &["target=50", "phase1-follow=true", "phase1-trumps=false"],
+        ] {
+            let g = game(given);
+            let again = Honeymoon::new(&g.options()).unwrap();
+            assert_eq!(again.config(), g.config(), "{given:?}");
+        }
+        for bad in [
+            "target=0",
+            "target=unset",
+            "scoring=x",
+            "jokers=same",
+            "joker-trump=X",
+            "phase1-trumps=yes",
+            "colour=red",
+        ] {
+            assert!(
+                Honeymoon::new(&Options::parse(&[bad]).unwrap()).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn illegal_actions_have_precise_reasons() {
+        let mut g = game(&[]);
+        assert_eq!(
+            g.validate(seat(1), Action::Play(card("2C"))),
+            Err(IllegalReason::AwaitingDeal)
+        );
+        g.deal(&decks::WITH_TWO_JOKERS.to_vec()).unwrap();
+        assert_eq!(
+            g.check(seat(1), Action::Play(card("AS"))),
+            Err(IllegalReason::NotInHand(card("AS")))
+        );
+        assert_eq!(
+            g.check(seat(1), Action::Pass),
+            Err(IllegalReason::WrongPhase)
+        );
+        assert!(g.parse_action("pass").is_err());
+        assert!(matches!(
+            g.resolve(seat(1), "bid 7D"),
+            Err(crate::error::ActionError::Parse(_))
+        ));
+    }
+
+    /// Plays random legal actions from a seeded shuffler; returns what was played.
+    fn random_steps(g: &mut Honeymoon, rng: &mut Shuffler, steps: usize) -> Vec<(Seat, Action)> {
+        let mut done = Vec::new();
+        while g.status() == Status::Act && done.len() < steps {
+            let s = g.to_act().first().unwrap();
+            let legal = g.legal_actions(s);
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            g.apply(s, a).unwrap();
+            done.push((s, a));
+        }
+        done
+    }
+
+    const OPTION_SETS: [&[&str]; 5] = [
+        &[],
+        &["phase1-follow=true", "jokers=equal"],
+        &["scoring=parlett", "joker-trump=NT"],
+        &[
+            "scoring=phase2-only",
+            "phase1-trumps=false",
+            "joker-trump=H",
+        ],
+        &["scoring=per-trick", "hands=3"],
+    ];
+
+    #[test]
+    fn legal_actions_agree_with_check() {
+        for (n, options) in OPTION_SETS.iter().enumerate() {
+            for seed in 0..20u64 {
+                let mut g = game(options);
+                let order = deck_order(Seed::from_u64(seed * 7 + n as u64), g.deck());
+                g.deal(&order).unwrap();
+                let mut rng = Shuffler::new(Seed::from_u64(1000 + seed));
+                while g.status() == Status::Act {
+                    for s in Seat::all(SEATS) {
+                        let legal = g.legal_actions(s);
+                        for c in decks::WITH_TWO_JOKERS {
+                            let a = Action::Play(c);
+                            assert_eq!(
+                                g.validate(s, a).is_ok(),
+                                legal.contains(&a),
+                                "{options:?} seed {seed}: {s} {a}"
+                            );
+                        }
+                    }
+                    random_steps(&mut g, &mut rng, 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn observations_do_not_depend_on_unseen_cards() {
+        for (n, options) in OPTION_SETS.iter().enumerate() {
+            for seed in 0..30u64 {
+                let mut g = game(options);
+                let order = deck_order(Seed::from_u64(seed * 11 + n as u64), g.deck());
+                g.deal(&order).unwrap();
+                let mut rng = Shuffler::new(Seed::from_u64(seed));
+                let steps = rng.below(55) as usize;
+                let done = random_steps(&mut g, &mut rng, steps);
+                for s in Seat::all(SEATS) {
+                    let seen = g.seen_by(s);
+                    // Re-deal the unseen cards among their own positions.
+                    let hidden: Vec<usize> = (0..order.len())
+                        .filter(|&i| !seen.contains(order[i]))
+                        .collect();
+                    let mut other = order.clone();
+                    let mut moved: Vec<Card> = hidden.iter().map(|&i| order[i]).collect();
+                    rng.shuffle(&mut moved);
+                    if !moved.is_empty() {
+                        moved.rotate_left(1);
+                    }
+                    for (&i, &c) in hidden.iter().zip(&moved) {
+                        other[i] = c;
+                    }
+                    let mut h = game(options);
+                    h.deal(&other).unwrap();
+                    for &(who, a) in &done {
+                        h.apply_unchecked(who, a);
+                    }
+                    assert_eq!(
+                        h.observe(s),
+                        g.observe(s),
+                        "{options:?} seed {seed} seat {s}"
+                    );
+                    assert_eq!(h.seen_by(s), seen);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_matches_end_and_totals_add_up() {
+        for (n, options) in OPTION_SETS.iter().enumerate() {
+            let mut g = game(options);
+            let seed = Seed::from_u64(n as u64);
+            let mut rng = Shuffler::new(seed);
+            let log_buffer = g.log.as_ptr();
+            while !g.is_over() {
+                if crate::dealing::deal_if_needed(&mut g, seed).unwrap() {
+                    continue;
+                }
+                random_steps(&mut g, &mut rng, usize::MAX);
+                assert_eq!(g.log.len(), 127);
+            }
+            // The log never reallocated: one buffer for every hand.
+            assert_eq!(g.log.as_ptr(), log_buffer);
+            let results = g.hand_results();
+            for r in results {
+                assert_eq!(r.tricks.iter().map(|&t| t as usize).sum::<usize>(), TRICKS);
+            }
+            let sum = |s: usize| results.iter().map(|r| r.points[s]).sum::<i32>();
+            assert_eq!(g.result().unwrap().totals, [sum(0), sum(1)]);
+        }
+    }
+
+    #[test]
+    fn registered_as_a_variant() {
+        let mut g = Variant::Honeymoon.new_game(&Options::new()).unwrap();
+        assert_eq!("honeymoon".parse::<Variant>().unwrap(), Variant::Honeymoon);
+        assert_eq!(g.seats(), 2);
+        assert_eq!(g.deck().len(), 54);
+        let seed = Seed::from_u64(3);
+        crate::dealing::deal_if_needed(&mut g, seed).unwrap();
+        assert_eq!(g.observe(seat(0)).game, Variant::Honeymoon);
+    }
+}
