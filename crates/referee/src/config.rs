@@ -1,0 +1,137 @@
+//! What a table is made of: the game, the seed, the seats, the clocks and the
+//! fault policy.
+
+use std::time::Duration;
+
+use whistle_rules::{Card, Options, Variant, dealing::Seed};
+
+/// How the referee picks the action it plays for a seat that faulted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fallback {
+    /// The first legal action in the game's fixed order.
+    First,
+    /// Uniform over the legal actions, drawn with `Shuffler::below` from the
+    /// match seed derived with `Domain::Fallback` and the table's fallback
+    /// count so far (docs/dealing.md). Deterministic, and checkable from the log.
+    #[default]
+    Random,
+}
+
+impl Fallback {
+    /// The policy's name on the wire (`first`, `random`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fallback::First => "first",
+            Fallback::Random => "random",
+        }
+    }
+
+    /// The policy for a name.
+    pub fn from_name(s: &str) -> Option<Fallback> {
+        match s {
+            "first" => Some(Fallback::First),
+            "random" => Some(Fallback::Random),
+            _ => None,
+        }
+    }
+}
+
+/// Time allowed to each seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time per decision before the bank is drawn on.
+    pub per_action: Duration,
+    /// Extra time for the whole match, drawn on when a decision takes longer
+    /// than `per_action`.
+    pub time_bank: Duration,
+    /// How long a disconnected seat may take to reconnect before it forfeits.
+    pub reconnect_grace: Duration,
+}
+
+impl Default for TimeControl {
+    fn default() -> TimeControl {
+        TimeControl {
+            per_action: Duration::from_secs(1),
+            time_bank: Duration::from_secs(30),
+            reconnect_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+/// When a seat forfeits, and what is played for it after a fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaultPolicy {
+    /// The seat forfeits when its fault count reaches this number.
+    pub max_faults: u32,
+    /// How the fallback action is chosen.
+    pub fallback: Fallback,
+    /// Unsolicited messages (out of turn, stale, unknown ids) a stream may send
+    /// per second before it is closed as a flood.
+    pub flood_per_second: u32,
+}
+
+impl Default for FaultPolicy {
+    fn default() -> FaultPolicy {
+        FaultPolicy {
+            max_faults: 10,
+            fallback: Fallback::Random,
+            flood_per_second: 50,
+        }
+    }
+}
+
+/// One seat of a table.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SeatSpec {
+    /// The token that authorises the seat; `None`: the referee makes one.
+    pub token: Option<String>,
+    /// The bot's name, for logs and for routing seats to a bot token.
+    pub bot_name: String,
+}
+
+/// Everything needed to create a table: one match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableSpec {
+    /// The table id; `None`: the referee picks one.
+    pub table_id: Option<String>,
+    /// The game.
+    pub game: Variant,
+    /// Its options.
+    pub options: Options,
+    /// The match seed: deals and fallbacks derive from it.
+    pub match_seed: Seed,
+    /// The seats, one per seat of the game.
+    pub seats: Vec<SeatSpec>,
+    /// The clocks.
+    pub time: TimeControl,
+    /// The fault policy.
+    pub faults: FaultPolicy,
+    /// How long to wait for every seat to connect before starting anyway.
+    pub start_timeout: Duration,
+    /// Deck orders to deal instead of seeded ones, by deal index.
+    pub deals: Vec<Vec<Card>>,
+}
+
+impl TableSpec {
+    /// A table of `game` under default options, clocks and policy, with one
+    /// seat per name.
+    pub fn new(game: Variant, match_seed: Seed, bot_names: &[&str]) -> TableSpec {
+        TableSpec {
+            table_id: None,
+            game,
+            options: Options::new(),
+            match_seed,
+            seats: bot_names
+                .iter()
+                .map(|n| SeatSpec {
+                    token: None,
+                    bot_name: n.to_string(),
+                })
+                .collect(),
+            time: TimeControl::default(),
+            faults: FaultPolicy::default(),
+            start_timeout: Duration::from_secs(30),
+            deals: Vec::new(),
+        }
+    }
+}

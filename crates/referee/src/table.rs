@@ -1,0 +1,869 @@
+//! One table: a task that owns one match and its seats.
+//!
+//! Everything that touches the game happens in this task, in the order its
+//! commands arrive, so the match is a plain sequential function of the bots'
+//! answers and of time. The gRPC layer only forwards messages here
+//! ([`TableCmd`]) and relays what the table sends back.
+//!
+//! Decisions: for each seat the game waits on, the table sends a
+//! `DecisionRequest` with a fresh id and starts its clock. The answer must
+//! name that id. Anything else from a seat is a fault of a documented kind
+//! (docs/protocol.md), answered in-band with a `Fault`; when a decision was
+//! due, the fallback action is played for it. A seat forfeits when its fault
+//! count reaches the policy's maximum, or when it stays disconnected longer
+//! than the grace period; from then on its decisions are fallbacks played at
+//! once, and the match goes on to its end so the other seats' results stand.
+
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use tokio::{
+    sync::{broadcast, mpsc, oneshot},
+    time::{Instant, sleep_until},
+};
+use tonic::Status;
+use tracing::{debug, info, warn};
+use whistle_protocol::{PROTOCOL, convert, pb};
+use whistle_rules::{
+    Action, ActionList, AnyGame, Game, Seat, Status as GameStatus,
+    dealing::{self, Domain, Shuffler},
+};
+
+use crate::{
+    config::{Fallback, TableSpec},
+    record::{FaultKind, FaultRecord, TableRecord},
+};
+
+/// Messages from the gRPC layer to a table.
+#[derive(Debug)]
+pub(crate) enum TableCmd {
+    /// A stream authenticated for `seat`.
+    Attach {
+        seat: Seat,
+        conn: Conn,
+        reply: oneshot::Sender<Result<(), Status>>,
+    },
+    /// A message from the stream `conn_id` of `seat`.
+    Message {
+        seat: Seat,
+        conn_id: u64,
+        msg: pb::BotMessage,
+        at: Instant,
+    },
+    /// The stream `conn_id` of `seat` ended.
+    Detach { seat: Seat, conn_id: u64 },
+}
+
+/// The sending half of a seat's stream.
+#[derive(Debug)]
+pub(crate) struct Conn {
+    pub id: u64,
+    pub tx: mpsc::Sender<Result<pb::RefereeMessage, Status>>,
+    pub quiet: bool,
+    pub bot_name: String,
+}
+
+/// What a table shows to `GetTable`/`ListTables`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableSnapshot {
+    /// The table id.
+    pub table_id: String,
+    /// The game's name.
+    pub game: String,
+    /// Waiting, playing or over.
+    pub state: TableState,
+    /// Which seats have a live stream.
+    pub connected: Vec<bool>,
+    /// Faults per seat.
+    pub faults: Vec<u32>,
+    /// Hands completed.
+    pub hands_done: u32,
+    /// The result, once over.
+    pub result: Option<(whistle_rules::MatchResult, Vec<Seat>)>,
+}
+
+/// A table's life stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableState {
+    /// Waiting for seats to connect.
+    Waiting,
+    /// Playing.
+    Playing,
+    /// Over (or aborted).
+    Over,
+}
+
+#[derive(Debug)]
+struct Pending {
+    id: u64,
+    issued: Instant,
+    deadline: Instant,
+    legal: ActionList,
+}
+
+#[derive(Debug)]
+struct SeatState {
+    conn: Option<Conn>,
+    ever_connected: bool,
+    faults: u32,
+    forfeited: bool,
+    bank: Duration,
+    pending: Option<Pending>,
+    issued: HashSet<u64>,
+    cancelled: HashSet<u64>,
+    disconnected_at: Option<Instant>,
+    unsolicited: (Instant, u32),
+}
+
+pub(crate) struct Table {
+    id: String,
+    spec: TableSpec,
+    game: AnyGame,
+    seats: Vec<SeatState>,
+    next_id: u64,
+    fallbacks: u64,
+    pushed: usize,
+    pushed_deals: u32,
+    hands_recorded: usize,
+    state: TableState,
+    created: Instant,
+    records: mpsc::UnboundedSender<TableRecord>,
+    watch: broadcast::Sender<TableRecord>,
+    snapshot: Arc<Mutex<TableSnapshot>>,
+}
+
+impl Table {
+    pub(crate) fn new(
+        id: String,
+        spec: TableSpec,
+        game: AnyGame,
+        records: mpsc::UnboundedSender<TableRecord>,
+        watch: broadcast::Sender<TableRecord>,
+        snapshot: Arc<Mutex<TableSnapshot>>,
+    ) -> Table {
+        let now = Instant::now();
+        let seats = (0..game.seats())
+            .map(|_| SeatState {
+                conn: None,
+                ever_connected: false,
+                faults: 0,
+                forfeited: false,
+                bank: spec.time.time_bank,
+                pending: None,
+                issued: HashSet::new(),
+                cancelled: HashSet::new(),
+                disconnected_at: None,
+                unsolicited: (now, 0),
+            })
+            .collect();
+        Table {
+            id,
+            spec,
+            game,
+            seats,
+            next_id: 1,
+            fallbacks: 0,
+            pushed: 0,
+            pushed_deals: 0,
+            hands_recorded: 0,
+            state: TableState::Waiting,
+            created: now,
+            records,
+            watch,
+            snapshot,
+        }
+    }
+
+    /// Runs the table to the end of its match.
+    pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>) {
+        info!(table = %self.id, game = %self.game.variant(), "table created");
+        let mut closed = false;
+        loop {
+            if self.state == TableState::Playing {
+                if let Err(reason) = self.advance() {
+                    warn!(table = %self.id, %reason, "table aborted");
+                    self.record(TableRecord::Aborted { reason });
+                    self.finish_streams();
+                    break;
+                }
+                if self.game.is_over() {
+                    self.finish();
+                    break;
+                }
+            }
+            let wake = self.next_wake();
+            tokio::select! {
+                cmd = rx.recv(), if !closed => match cmd {
+                    Some(cmd) => self.handle(cmd),
+                    None => {
+                        // Every handle to the table is gone: nobody can connect any
+                        // more, so the match plays on with what it has.
+                        closed = true;
+                        if self.state == TableState::Waiting {
+                            self.start();
+                        }
+                    }
+                },
+                () = sleep_until(wake.unwrap_or_else(far_future)), if wake.is_some() => self.on_timer(),
+                else => {
+                    self.record(TableRecord::Aborted { reason: "no seat can act and no one can connect".into() });
+                    self.finish_streams();
+                    break;
+                }
+            }
+        }
+        self.update_snapshot();
+        // Dropping the table closes its record channel, which tells the creator
+        // that the record is complete.
+        drop(self);
+        // Keep answering late messages (Detach, stray answers) until every
+        // stream is gone, so the gRPC side never blocks on a dead table.
+        while let Some(cmd) = rx.recv().await {
+            if let TableCmd::Attach { reply, .. } = cmd {
+                let _ = reply.send(Err(Status::failed_precondition("the table is over")));
+            }
+        }
+    }
+
+    fn record(&self, r: TableRecord) {
+        let _ = self.records.send(r.clone());
+        let _ = self.watch.send(r);
+    }
+
+    fn update_snapshot(&self) {
+        let mut s = self.snapshot.lock().expect("snapshot lock");
+        s.state = self.state;
+        s.connected = self.seats.iter().map(|x| x.conn.is_some()).collect();
+        s.faults = self.seats.iter().map(|x| x.faults).collect();
+        s.hands_done = self.game.hand_results().len() as u32;
+        s.result = self.game.result().map(|r| (r, self.forfeited()));
+    }
+
+    fn forfeited(&self) -> Vec<Seat> {
+        Seat::all(self.seats.len())
+            .filter(|s| self.seats[s.index()].forfeited)
+            .collect()
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        let mut wake: Option<Instant> = None;
+        let mut consider = |t: Instant| {
+            wake = Some(wake.map_or(t, |w| w.min(t)));
+        };
+        match self.state {
+            TableState::Waiting => consider(self.created + self.spec.start_timeout),
+            TableState::Playing => {
+                for s in &self.seats {
+                    if let Some(p) = &s.pending {
+                        consider(p.deadline);
+                    }
+                    if let (Some(at), false) = (s.disconnected_at, s.forfeited) {
+                        consider(at + self.spec.time.reconnect_grace);
+                    }
+                }
+            }
+            TableState::Over => {}
+        }
+        wake
+    }
+
+    fn handle(&mut self, cmd: TableCmd) {
+        match cmd {
+            TableCmd::Attach { seat, conn, reply } => {
+                let result = self.attach(seat, conn);
+                let _ = reply.send(result);
+            }
+            TableCmd::Message {
+                seat,
+                conn_id,
+                msg,
+                at,
+            } => {
+                let current = self.seats[seat.index()].conn.as_ref().map(|c| c.id);
+                if current == Some(conn_id) {
+                    self.on_message(seat, msg, at);
+                }
+            }
+            TableCmd::Detach { seat, conn_id } => {
+                let s = &mut self.seats[seat.index()];
+                if s.conn.as_ref().map(|c| c.id) == Some(conn_id) {
+                    s.conn = None;
+                    if self.state != TableState::Over {
+                        s.disconnected_at = Some(Instant::now());
+                    }
+                    info!(table = %self.id, seat = seat.index(), "seat disconnected");
+                }
+            }
+        }
+        self.update_snapshot();
+    }
+
+    fn attach(&mut self, seat: Seat, conn: Conn) -> Result<(), Status> {
+        if self.state == TableState::Over {
+            return Err(Status::failed_precondition("the table is over"));
+        }
+        let s = &mut self.seats[seat.index()];
+        if s.forfeited {
+            return Err(Status::failed_precondition("this seat has forfeited"));
+        }
+        if let Some(old) = s.conn.take() {
+            // Documented: the newer stream takes over; the older one ends.
+            let _ = old.tx.try_send(Err(Status::aborted(
+                "superseded by a newer stream for the same seat",
+            )));
+            info!(table = %self.id, seat = seat.index(), "seat taken over by a new stream");
+        }
+        let resumed = s.ever_connected;
+        s.ever_connected = true;
+        s.disconnected_at = None;
+        info!(table = %self.id, seat = seat.index(), bot = %conn.bot_name, resumed, "seat connected");
+        let welcome = pb::RefereeMessage {
+            msg: Some(pb::referee_message::Msg::Welcome(pb::Welcome {
+                protocol: PROTOCOL.to_string(),
+                table_id: self.id.clone(),
+                seat: seat.index() as u32,
+                seats: self.game.seats() as u32,
+                game: self.game.variant().name().to_string(),
+                options: convert::options(&self.game.options()),
+                time_control: Some(pb::TimeControl {
+                    per_action_ms: millis(self.spec.time.per_action),
+                    time_bank_ms: millis(self.spec.time.time_bank),
+                    reconnect_grace_ms: millis(self.spec.time.reconnect_grace),
+                }),
+                fault_policy: Some(pb::FaultPolicy {
+                    max_faults: self.spec.faults.max_faults,
+                    fallback: self.spec.faults.fallback.name().to_string(),
+                }),
+                bot_names: self.spec.seats.iter().map(|x| x.bot_name.clone()).collect(),
+                resumed,
+            })),
+        };
+        let _ = conn.tx.try_send(Ok(welcome));
+        s.conn = Some(conn);
+        match self.state {
+            TableState::Waiting => {
+                if self.seats.iter().all(|x| x.conn.is_some()) {
+                    self.start();
+                }
+            }
+            TableState::Playing => {
+                // A resumed seat gets its pending request again, with the time left.
+                if self.seats[seat.index()].pending.is_some() {
+                    self.send_request(seat);
+                }
+            }
+            TableState::Over => {}
+        }
+        Ok(())
+    }
+
+    fn start(&mut self) {
+        let now = Instant::now();
+        let connected: Vec<bool> = self.seats.iter().map(|s| s.conn.is_some()).collect();
+        for s in &mut self.seats {
+            if s.conn.is_none() {
+                s.disconnected_at = Some(now);
+            }
+        }
+        info!(table = %self.id, ?connected, "match starts");
+        self.state = TableState::Playing;
+        self.record(TableRecord::Started { connected });
+    }
+
+    /// Plays everything that needs no answer: deals, fallbacks for forfeited
+    /// seats; and sends requests to seats that must act.
+    fn advance(&mut self) -> Result<(), String> {
+        loop {
+            match self.game.status() {
+                GameStatus::Over => return Ok(()),
+                GameStatus::Deal => {
+                    let deal = self.game.deals();
+                    let order: Vec<_> = match self.spec.deals.get(deal as usize) {
+                        Some(o) => o.clone(),
+                        None => dealing::deck_order(
+                            dealing::deal_seed(self.spec.match_seed, deal),
+                            self.game.deck(),
+                        )
+                        .to_vec(),
+                    };
+                    self.game
+                        .deal(&order)
+                        .map_err(|e| format!("deal {deal}: {e}"))?;
+                    self.record(TableRecord::Deal { deal, order });
+                    self.push_events();
+                }
+                GameStatus::Act => {
+                    let to_act = self.game.to_act();
+                    let forfeit = to_act.iter().find(|s| self.seats[s.index()].forfeited);
+                    if let Some(seat) = forfeit {
+                        let action = self.fallback(seat);
+                        self.seats[seat.index()].pending = None;
+                        self.apply(seat, action, Duration::ZERO, true);
+                        continue;
+                    }
+                    for seat in to_act.iter() {
+                        if self.seats[seat.index()].pending.is_none() {
+                            self.issue(seat);
+                        }
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn issue(&mut self, seat: Seat) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let now = Instant::now();
+        let s = &mut self.seats[seat.index()];
+        let allowance = self.spec.time.per_action + s.bank;
+        s.issued.insert(id);
+        s.pending = Some(Pending {
+            id,
+            issued: now,
+            deadline: now + allowance,
+            legal: self.game.legal_actions(seat),
+        });
+        self.send_request(seat);
+    }
+
+    fn send_request(&mut self, seat: Seat) {
+        let s = &self.seats[seat.index()];
+        let (Some(p), Some(conn)) = (&s.pending, &s.conn) else {
+            return;
+        };
+        let now = Instant::now();
+        let used = now.saturating_duration_since(p.issued);
+        let per_action = self.spec.time.per_action;
+        let (deadline, bank) = if used <= per_action {
+            (per_action - used, s.bank)
+        } else {
+            (Duration::ZERO, s.bank.saturating_sub(used - per_action))
+        };
+        let obs = self.game.observe(seat);
+        let msg = pb::RefereeMessage {
+            msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {
+                request_id: p.id,
+                observation: Some(convert::observation(&obs, self.game.hand_results())),
+                legal: convert::legal(&p.legal),
+                deadline_ms: millis(deadline),
+                time_bank_ms: millis(bank),
+            })),
+        };
+        if conn.tx.try_send(Ok(msg)).is_err() {
+            self.drop_slow_reader(seat);
+        }
+    }
+
+    /// A stream whose outgoing buffer is full is not reading: it is cut off
+    /// (documented), and the seat counts as disconnected.
+    fn drop_slow_reader(&mut self, seat: Seat) {
+        let s = &mut self.seats[seat.index()];
+        if let Some(conn) = s.conn.take() {
+            warn!(table = %self.id, seat = seat.index(), "stream not reading; disconnected");
+            let _ = conn.tx.try_send(Err(Status::resource_exhausted(
+                "the stream stopped reading its messages",
+            )));
+            s.disconnected_at = Some(Instant::now());
+        }
+    }
+
+    fn on_message(&mut self, seat: Seat, msg: pb::BotMessage, at: Instant) {
+        if self.seats[seat.index()].forfeited {
+            self.count_unsolicited(seat, at);
+            return;
+        }
+        let answer = match msg.msg {
+            Some(pb::bot_message::Msg::Answer(a)) => a,
+            Some(pb::bot_message::Msg::Hello(_)) | None => {
+                // A second Hello or an empty message on an authenticated stream.
+                if !self.count_unsolicited(seat, at) {
+                    self.fault(
+                        seat,
+                        FaultKind::Malformed,
+                        None,
+                        "expected an Answer".into(),
+                    );
+                }
+                return;
+            }
+        };
+        let id = answer.request_id;
+        let pending_id = self.seats[seat.index()].pending.as_ref().map(|p| p.id);
+        if pending_id != Some(id) {
+            if self.seats[seat.index()].cancelled.contains(&id) {
+                debug!(table = %self.id, seat = seat.index(), id, "answer to a withdrawn request ignored");
+                return;
+            }
+            if self.count_unsolicited(seat, at) {
+                return;
+            }
+            let issued = self.seats[seat.index()].issued.contains(&id);
+            let (kind, detail) = match (pending_id, issued) {
+                (_, true) => (
+                    FaultKind::Stale,
+                    format!("request {id} was already settled"),
+                ),
+                (None, false) => (
+                    FaultKind::OutOfTurn,
+                    "no decision of this seat is pending".to_string(),
+                ),
+                (Some(_), false) => (FaultKind::Malformed, format!("unknown request id {id}")),
+            };
+            self.fault(seat, kind, Some(id), detail);
+            return;
+        }
+        let p = self.seats[seat.index()]
+            .pending
+            .take()
+            .expect("the pending request");
+        let elapsed = at.saturating_duration_since(p.issued);
+        if at > p.deadline {
+            // The timer lost a race with the answer: the answer is late all the same.
+            self.seats[seat.index()].pending = Some(p);
+            self.late(seat, at);
+            return;
+        }
+        let chosen = match convert::answer(&answer) {
+            Err(e) => Err((FaultKind::Malformed, e.to_string())),
+            Ok((_, convert::Choice::Index(i))) => p.legal.get(i as usize).copied().ok_or((
+                FaultKind::Malformed,
+                format!(
+                    "index {i} is out of range ({} legal actions)",
+                    p.legal.len()
+                ),
+            )),
+            Ok((_, convert::Choice::Text(t))) => match self.game.parse_action(&t) {
+                Err(e) => Err((FaultKind::Malformed, e.to_string())),
+                Ok(a) if p.legal.contains(&a) => Ok(a),
+                Ok(a) => Err((
+                    FaultKind::Illegal,
+                    match self.game.validate(seat, a) {
+                        Err(reason) => format!("`{a}`: {reason}"),
+                        Ok(()) => format!("`{a}` is not legal now"),
+                    },
+                )),
+            },
+        };
+        self.charge(seat, elapsed);
+        match chosen {
+            Ok(action) => self.apply(seat, action, elapsed, false),
+            Err((kind, detail)) => {
+                self.seats[seat.index()].pending = Some(p);
+                self.fault(seat, kind, Some(id), detail);
+            }
+        }
+    }
+
+    /// Counts an unsolicited message; returns true (and closes the stream with
+    /// a flood fault) when the seat has sent too many in the last second.
+    fn count_unsolicited(&mut self, seat: Seat, at: Instant) -> bool {
+        let limit = self.spec.faults.flood_per_second;
+        let s = &mut self.seats[seat.index()];
+        if at.saturating_duration_since(s.unsolicited.0) >= Duration::from_secs(1) {
+            s.unsolicited = (at, 0);
+        }
+        s.unsolicited.1 += 1;
+        if s.unsolicited.1 <= limit {
+            return false;
+        }
+        if let Some(conn) = s.conn.take() {
+            let _ = conn.tx.try_send(Err(Status::resource_exhausted(format!(
+                "more than {limit} unsolicited messages in one second"
+            ))));
+            s.disconnected_at = Some(Instant::now());
+            s.unsolicited = (at, 0);
+            if !s.forfeited {
+                self.fault(
+                    seat,
+                    FaultKind::Flood,
+                    None,
+                    format!("more than {limit} unsolicited messages in one second; stream closed"),
+                );
+            }
+        }
+        true
+    }
+
+    fn charge(&mut self, seat: Seat, elapsed: Duration) {
+        let per_action = self.spec.time.per_action;
+        let s = &mut self.seats[seat.index()];
+        if elapsed > per_action {
+            s.bank = s.bank.saturating_sub(elapsed - per_action);
+        }
+    }
+
+    fn on_timer(&mut self) {
+        let now = Instant::now();
+        if self.state == TableState::Waiting {
+            if now >= self.created + self.spec.start_timeout {
+                self.start();
+            }
+            return;
+        }
+        for seat in Seat::all(self.seats.len()) {
+            let s = &self.seats[seat.index()];
+            if s.pending.as_ref().is_some_and(|p| p.deadline <= now) {
+                self.late(seat, now);
+            }
+            let s = &self.seats[seat.index()];
+            if let (Some(at), false) = (s.disconnected_at, s.forfeited)
+                && at + self.spec.time.reconnect_grace <= now
+            {
+                self.forfeit(
+                    seat,
+                    FaultKind::Absent,
+                    format!(
+                        "not connected within the {} ms grace period",
+                        millis(self.spec.time.reconnect_grace)
+                    ),
+                );
+            }
+        }
+    }
+
+    fn late(&mut self, seat: Seat, now: Instant) {
+        let s = &mut self.seats[seat.index()];
+        let Some(p) = &s.pending else { return };
+        let id = p.id;
+        let waited = now.saturating_duration_since(p.issued);
+        s.bank = Duration::ZERO;
+        let (kind, detail) = if s.conn.is_none() {
+            (
+                FaultKind::Absent,
+                "disconnected when the decision was due".to_string(),
+            )
+        } else {
+            (
+                FaultKind::Late,
+                format!("no answer within {} ms", millis(waited)),
+            )
+        };
+        self.fault(seat, kind, Some(id), detail);
+    }
+
+    /// Records a fault, plays the fallback if a decision was due, and applies
+    /// the forfeit rule.
+    fn fault(&mut self, seat: Seat, kind: FaultKind, request_id: Option<u64>, detail: String) {
+        let due = self.seats[seat.index()]
+            .pending
+            .as_ref()
+            .is_some_and(|p| Some(p.id) == request_id);
+        let s = &mut self.seats[seat.index()];
+        s.faults += 1;
+        let forfeited = s.faults >= self.spec.faults.max_faults;
+        if forfeited {
+            s.forfeited = true;
+        }
+        let fallback = if due || forfeited {
+            s.pending.take().map(|_| ())
+        } else {
+            None
+        };
+        let fallback = fallback.map(|()| self.fallback(seat));
+        self.report_fault(FaultRecord {
+            seat,
+            kind,
+            request_id,
+            detail,
+            fallback,
+            faults: self.seats[seat.index()].faults,
+            forfeited,
+        });
+        if let Some(action) = fallback {
+            self.apply(seat, action, Duration::ZERO, true);
+        }
+    }
+
+    fn forfeit(&mut self, seat: Seat, kind: FaultKind, detail: String) {
+        let s = &mut self.seats[seat.index()];
+        s.forfeited = true;
+        s.faults += 1;
+        let fallback = s.pending.take().map(|_| ());
+        let fallback = fallback.map(|()| self.fallback(seat));
+        self.report_fault(FaultRecord {
+            seat,
+            kind,
+            request_id: None,
+            detail,
+            fallback,
+            faults: self.seats[seat.index()].faults,
+            forfeited: true,
+        });
+        if let Some(action) = fallback {
+            self.apply(seat, action, Duration::ZERO, true);
+        }
+    }
+
+    fn report_fault(&mut self, f: FaultRecord) {
+        warn!(
+            table = %self.id,
+            seat = f.seat.index(),
+            kind = %f.kind,
+            detail = %f.detail,
+            fallback = ?f.fallback.map(|a| a.to_string()),
+            faults = f.faults,
+            forfeited = f.forfeited,
+            "fault"
+        );
+        if let Some(conn) = &self.seats[f.seat.index()].conn {
+            let msg = pb::RefereeMessage {
+                msg: Some(pb::referee_message::Msg::Fault(pb::Fault {
+                    kind: fault_kind(f.kind) as i32,
+                    request_id: f.request_id.unwrap_or(0),
+                    detail: f.detail.clone(),
+                    fallback: f.fallback.map(|a| a.to_string()).unwrap_or_default(),
+                    faults: f.faults,
+                    max_faults: self.spec.faults.max_faults,
+                    forfeited: f.forfeited,
+                })),
+            };
+            let _ = conn.tx.try_send(Ok(msg));
+        }
+        self.record(TableRecord::Fault(f));
+    }
+
+    /// The deterministic fallback for `seat` now (docs/protocol.md).
+    fn fallback(&mut self, seat: Seat) -> Action {
+        let legal = self.game.legal_actions(seat);
+        let n = self.fallbacks;
+        self.fallbacks += 1;
+        match self.spec.faults.fallback {
+            Fallback::First => legal[0],
+            Fallback::Random => {
+                let seed = self.spec.match_seed.derive(Domain::Fallback, n);
+                legal[Shuffler::new(seed).below(legal.len() as u32) as usize]
+            }
+        }
+    }
+
+    fn apply(&mut self, seat: Seat, action: Action, elapsed: Duration, fallback: bool) {
+        if let Err(e) = self.game.apply(seat, action) {
+            // Unreachable for actions taken from the legal list; keep the table alive.
+            warn!(table = %self.id, error = %e, "engine refused a validated action");
+            return;
+        }
+        self.record(TableRecord::Action {
+            seat,
+            action,
+            elapsed,
+            fallback,
+        });
+        self.push_events();
+        let results = self.game.hand_results();
+        while self.hands_recorded < results.len() {
+            let r = results[self.hands_recorded].clone();
+            self.hands_recorded += 1;
+            self.record(TableRecord::Hand(r));
+        }
+        // Requests that no longer match the game (a step ended) are withdrawn.
+        let to_act = self.game.to_act();
+        for s in Seat::all(self.seats.len()) {
+            let stale = match &self.seats[s.index()].pending {
+                Some(p) => !to_act.contains(s) || self.game.legal_actions(s) != p.legal,
+                None => false,
+            };
+            if stale {
+                let st = &mut self.seats[s.index()];
+                let p = st.pending.take().expect("checked");
+                st.cancelled.insert(p.id);
+            }
+        }
+        self.update_snapshot();
+    }
+
+    /// Sends every seat the new log entries it may see.
+    fn push_events(&mut self) {
+        if self.game.deals() != self.pushed_deals {
+            self.pushed_deals = self.game.deals();
+            self.pushed = 0;
+        }
+        let log = self.game.log();
+        if self.pushed >= log.len() {
+            return;
+        }
+        let results = self.game.hand_results();
+        let mut slow = Vec::new();
+        for seat in Seat::all(self.seats.len()) {
+            let Some(conn) = &self.seats[seat.index()].conn else {
+                continue;
+            };
+            if conn.quiet {
+                continue;
+            }
+            for entry in &log[self.pushed..] {
+                if let Some(ev) = entry.seen_by(seat) {
+                    let msg = pb::RefereeMessage {
+                        msg: Some(pb::referee_message::Msg::Event(convert::event(
+                            &ev, results,
+                        ))),
+                    };
+                    if conn.tx.try_send(Ok(msg)).is_err() {
+                        slow.push(seat);
+                        break;
+                    }
+                }
+            }
+        }
+        self.pushed = log.len();
+        for seat in slow {
+            self.drop_slow_reader(seat);
+        }
+    }
+
+    fn finish(&mut self) {
+        self.state = TableState::Over;
+        let result = self.game.result().expect("the match is over");
+        let forfeited = self.forfeited();
+        info!(table = %self.id, totals = ?result.totals, ?forfeited, "match over");
+        let msg = pb::MatchEnd {
+            result: Some(convert::match_result(&result, &forfeited)),
+        };
+        for s in &self.seats {
+            if let Some(conn) = &s.conn {
+                let _ = conn.tx.try_send(Ok(pb::RefereeMessage {
+                    msg: Some(pb::referee_message::Msg::MatchEnd(msg.clone())),
+                }));
+            }
+        }
+        self.record(TableRecord::End {
+            result,
+            forfeited,
+            faults: self.seats.iter().map(|s| s.faults).collect(),
+        });
+        self.finish_streams();
+    }
+
+    /// Drops every stream's sender, which ends the streams after what is queued.
+    fn finish_streams(&mut self) {
+        self.state = TableState::Over;
+        for s in &mut self.seats {
+            s.conn = None;
+            s.pending = None;
+        }
+    }
+}
+
+fn far_future() -> Instant {
+    Instant::now() + Duration::from_secs(86_400 * 365)
+}
+
+pub(crate) fn millis(d: Duration) -> u64 {
+    d.as_millis().min(u64::MAX as u128) as u64
+}
+
+pub(crate) fn fault_kind(k: FaultKind) -> pb::fault::Kind {
+    match k {
+        FaultKind::Late => pb::fault::Kind::Late,
+        FaultKind::Illegal => pb::fault::Kind::Illegal,
+        FaultKind::Malformed => pb::fault::Kind::Malformed,
+        FaultKind::OutOfTurn => pb::fault::Kind::OutOfTurn,
+        FaultKind::Stale => pb::fault::Kind::Stale,
+        FaultKind::Absent => pb::fault::Kind::Absent,
+        FaultKind::Flood => pb::fault::Kind::Flood,
+    }
+}
