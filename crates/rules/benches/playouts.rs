@@ -1,1 +1,220 @@
-fn main() {}
+//! Uniform-random complete hands, per game: how fast the engine plays, and
+//! whether it allocates per action.
+//!
+//! Each iteration plays one hand: deal from a seed (the real derivation and
+//! shuffle of `dealing`), then, while the hand lasts, a seat to act plays a
+//! uniformly random legal action through the checked `Game::apply`. Criterion
+//! reports the throughput in hands per second (`elem/s`). The bench side draws
+//! its random choices from a small xorshift generator so that the engine's
+//! cost dominates.
+//!
+//! Before the timings, a counting global allocator (`stats_alloc`) measures
+//! allocations in the steady state: after a warm-up, over many hands, split
+//! into allocations inside `apply` calls that do not end a hand (the target
+//! is none at all) and allocations per hand (dealing, and the hand result
+//! pushed when a hand ends). A plain timed loop then prints hands and actions
+//! per second on one core, for the notes in `docs/benchmarks.md`.
+//!
+//! Run: `cargo bench -p whistle-rules --bench playouts`.
+
+use std::{
+    alloc::System,
+    hint::black_box,
+    time::{Duration, Instant},
+};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+use whistle_rules::{
+    ActionList, AnyGame, Game, Options, Status, Variant,
+    dealing::{self, Seed},
+};
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// The options each game is benchmarked under: a long match, so that a
+/// measurement never has to start a new one.
+fn options(variant: Variant) -> Options {
+    let pairs: &[&str] = match variant {
+        Variant::Israeli => &["hands=10000"],
+        Variant::Honeymoon => &["hands=10000"],
+    };
+    Options::parse(pairs).expect("valid options")
+}
+
+/// xorshift64*: a few instructions per draw.
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (((x >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// A game being played hand after hand, with its seed and the bench's RNG.
+struct Table {
+    variant: Variant,
+    fresh: AnyGame,
+    game: AnyGame,
+    seed: Seed,
+    rng: XorShift,
+    legal: ActionList,
+}
+
+impl Table {
+    fn new(variant: Variant, seed: u64) -> Table {
+        let fresh = variant.new_game(&options(variant)).expect("valid options");
+        Table {
+            variant,
+            game: fresh.clone(),
+            fresh,
+            seed: Seed::from_u64(seed),
+            rng: XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
+            legal: ActionList::new(),
+        }
+    }
+
+    /// Deals the next hand (starting a new match if the last one ended).
+    fn deal(&mut self) {
+        if self.game.is_over() {
+            self.game = self.fresh.clone();
+            self.seed = Seed::from_u64(self.rng.below(1 << 30) as u64);
+        }
+        dealing::deal_if_needed(&mut self.game, self.seed).expect("a deal");
+    }
+
+    /// One random action; returns false if the hand is over (no one to act).
+    #[inline]
+    fn act(&mut self) -> bool {
+        if self.game.status() != Status::Act {
+            return false;
+        }
+        let to_act = self.game.to_act();
+        let seat = if to_act.len() == 1 {
+            to_act.first().expect("a seat")
+        } else {
+            to_act
+                .iter()
+                .nth(self.rng.below(to_act.len()))
+                .expect("a seat")
+        };
+        self.legal.clear();
+        self.game.legal_actions_into(seat, &mut self.legal);
+        let action = self.legal[self.rng.below(self.legal.len())];
+        self.game.apply(seat, action).expect("a legal action");
+        true
+    }
+
+    /// Plays one complete hand; returns the number of actions.
+    fn hand(&mut self) -> usize {
+        self.deal();
+        let mut actions = 0;
+        while self.act() {
+            actions += 1;
+        }
+        actions
+    }
+}
+
+/// Whether this run is `cargo test`/`--test` mode (run everything once, fast).
+fn quick() -> bool {
+    std::env::args().any(|a| a == "--test") || cfg!(debug_assertions)
+}
+
+/// Counts allocations in the steady state and prints them; fails if any
+/// action that does not end a hand allocates.
+fn allocations(_c: &mut Criterion) {
+    let hands = if quick() { 50 } else { 5_000 };
+    for variant in Variant::ALL {
+        let mut t = Table::new(variant, 1);
+        // Warm up: the log and the result list reach their working capacity.
+        for _ in 0..200 {
+            t.hand();
+        }
+        let (mut mid_actions, mut mid_allocs) = (0u64, 0u64);
+        let (mut hand_allocs, mut bytes) = (0u64, 0u64);
+        for _ in 0..hands {
+            let region = Region::new(GLOBAL);
+            t.deal();
+            let dealt = region.change();
+            hand_allocs += (dealt.allocations + dealt.reallocations) as u64;
+            loop {
+                let region = Region::new(GLOBAL);
+                if !t.act() {
+                    break;
+                }
+                let change = region.change();
+                let n = (change.allocations + change.reallocations) as u64;
+                if t.game.status() == Status::Act {
+                    mid_actions += 1;
+                    mid_allocs += n;
+                } else {
+                    // The action that ends the hand records its result.
+                    hand_allocs += n;
+                    bytes += change.bytes_allocated as u64;
+                }
+            }
+        }
+        println!(
+            "allocations {variant}: {:.4} per action over {mid_actions} actions that do not end \
+             a hand; {:.1} per hand for dealing and the hand's result ({:.0} bytes)",
+            mid_allocs as f64 / mid_actions as f64,
+            hand_allocs as f64 / hands as f64,
+            bytes as f64 / hands as f64,
+        );
+        assert_eq!(
+            mid_allocs, 0,
+            "{variant}: actions allocate in the steady state"
+        );
+    }
+}
+
+/// A plain timed loop on this thread: hands and actions per second.
+fn plain_rate(_c: &mut Criterion) {
+    let budget = if quick() {
+        Duration::from_millis(20)
+    } else {
+        Duration::from_secs(3)
+    };
+    for variant in Variant::ALL {
+        let mut t = Table::new(variant, 2);
+        for _ in 0..1_000 {
+            t.hand();
+        }
+        let start = Instant::now();
+        let (mut hands, mut actions) = (0u64, 0u64);
+        while start.elapsed() < budget {
+            for _ in 0..256 {
+                actions += t.hand() as u64;
+                hands += 1;
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "rate {variant}: {:.0} hands/s, {:.0} actions/s ({hands} hands, {:.1} actions a hand, \
+             one core)",
+            hands as f64 / secs,
+            actions as f64 / secs,
+            actions as f64 / hands as f64,
+        );
+    }
+}
+
+fn hands(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random-hand");
+    group.throughput(Throughput::Elements(1));
+    for variant in Variant::ALL {
+        let mut t = Table::new(variant, 3);
+        group.bench_function(variant.name(), |b| b.iter(|| black_box(t.hand())));
+        assert_eq!(t.variant, variant);
+    }
+    group.finish();
+}
+
+criterion_group!(benches, allocations, plain_rate, hands);
+criterion_main!(benches);
