@@ -296,6 +296,8 @@ impl Action {
 
 /// The kinds of [`Action`], without their payloads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 #[allow(missing_docs)]
 pub enum ActionKind {
     Play,

@@ -1,0 +1,69 @@
+//! The [`Bot`] trait.
+
+use whistle_rules::{Action, Event, HandResult, MatchResult, Observation, Seat};
+
+/// A player for one seat of one match.
+///
+/// The driver (in-process [`play_match`](crate::play_match) now, the referee's
+/// gRPC connection loop later) calls the hooks in this order:
+///
+/// 1. [`Bot::new_match`] once, before anything else;
+/// 2. for every event of a hand that the seat may see, [`Bot::on_event`], as it
+///    happens (the deal, other seats' public actions, tricks won, ...);
+/// 3. [`Bot::choose`] whenever the seat must decide;
+/// 4. [`Bot::hand_over`] after each hand, [`Bot::match_over`] at the end.
+///
+/// Only [`Bot::choose`] is required. A request carries everything needed to act
+/// without memory, so a stateless bot ignores every other hook; a stateful bot
+/// can follow the events instead of comparing observations.
+///
+/// A bot is `Send` so that a driver may run each seat on its own task.
+pub trait Bot: Send {
+    /// Picks one of `legal` (never empty) for the seat described by `obs`,
+    /// returning its index. The order of `legal` is fixed by the game and part
+    /// of the protocol; an index out of range is a fault of the bot.
+    fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize;
+
+    /// A new match begins and this bot plays `seat` at a table of `seats`.
+    fn new_match(&mut self, seat: Seat, seats: usize) {
+        let _ = (seat, seats);
+    }
+
+    /// Something happened that this seat may see. Hidden content arrives
+    /// redacted (e.g. [`Event::Hidden`]), exactly as in the seat's observation.
+    fn on_event(&mut self, event: &Event) {
+        let _ = event;
+    }
+
+    /// A hand is over; `result` is its result for every seat.
+    fn hand_over(&mut self, result: &HandResult) {
+        let _ = result;
+    }
+
+    /// The match is over.
+    fn match_over(&mut self, result: &MatchResult) {
+        let _ = result;
+    }
+}
+
+impl<B: Bot + ?Sized> Bot for Box<B> {
+    fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize {
+        (**self).choose(obs, legal)
+    }
+
+    fn new_match(&mut self, seat: Seat, seats: usize) {
+        (**self).new_match(seat, seats);
+    }
+
+    fn on_event(&mut self, event: &Event) {
+        (**self).on_event(event);
+    }
+
+    fn hand_over(&mut self, result: &HandResult) {
+        (**self).hand_over(result);
+    }
+
+    fn match_over(&mut self, result: &MatchResult) {
+        (**self).match_over(result);
+    }
+}

@@ -1,0 +1,150 @@
+//! The built-in bots and the factory that builds them by name.
+
+use std::fmt;
+
+use whistle_rules::{
+    Action, Observation,
+    dealing::{Domain, Seed, Shuffler},
+};
+
+use crate::bot::Bot;
+
+/// The names [`bot_by_name`] knows, in the order error messages list them.
+pub const BOT_NAMES: [&str; 2] = ["random", "first"];
+
+/// Plays a uniformly random legal action, drawn from its own seed.
+///
+/// Deterministic: the same seed and the same sequence of legal-action counts
+/// give the same choices. Each choice is `Shuffler::below(legal.len())` on the
+/// raw ChaCha20 stream of the seed (`docs/dealing.md`), so a bot in another
+/// language can reproduce it.
+#[derive(Debug, Clone)]
+pub struct RandomBot {
+    rng: Shuffler,
+}
+
+impl RandomBot {
+    /// A random bot drawing from `seed` (normally [`bot_seed`]).
+    pub fn new(seed: Seed) -> RandomBot {
+        RandomBot {
+            rng: Shuffler::new(seed),
+        }
+    }
+}
+
+impl Bot for RandomBot {
+    fn choose(&mut self, _obs: &Observation, legal: &[Action]) -> usize {
+        // The cast cannot truncate: a decision has at most MAX_ACTIONS choices.
+        self.rng.below(legal.len() as u32) as usize
+    }
+}
+
+/// Always plays the first legal action (index 0).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FirstBot;
+
+impl Bot for FirstBot {
+    fn choose(&mut self, _obs: &Observation, _legal: &[Action]) -> usize {
+        0
+    }
+}
+
+/// The seed of the built-in bot in `seat` of the match with `match_seed`:
+/// `match_seed.derive(Domain::Bot, seat)`.
+pub fn bot_seed(match_seed: Seed, seat: usize) -> Seed {
+    match_seed.derive(Domain::Bot, seat as u64)
+}
+
+/// A bot name that [`bot_by_name`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownBot(pub String);
+
+impl fmt::Display for UnknownBot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown bot `{}` (known: {})",
+            self.0,
+            BOT_NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownBot {}
+
+/// A built-in bot by name (case-insensitive, see [`BOT_NAMES`]); `seed` feeds
+/// the bots that draw randomness and is ignored by the others.
+///
+/// # Errors
+/// [`UnknownBot`] if no built-in bot has this name.
+pub fn bot_by_name(name: &str, seed: Seed) -> Result<Box<dyn Bot>, UnknownBot> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        "first" => Ok(Box::new(FirstBot)),
+        _ => Err(UnknownBot(name.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use whistle_rules::{Game, Options, Seat, Variant, dealing};
+
+    use super::*;
+
+    fn observation() -> (Observation, Vec<Action>) {
+        let mut g = Variant::Israeli.new_game(&Options::new()).unwrap();
+        dealing::deal_if_needed(&mut g, Seed::from_u64(3)).unwrap();
+        let seat: Seat = g.to_act().first().unwrap();
+        (g.observe(seat), g.legal_actions(seat).to_vec())
+    }
+
+    #[test]
+    fn factory_knows_every_listed_name_and_nothing_else() {
+        for name in BOT_NAMES {
+            assert!(bot_by_name(name, Seed::default()).is_ok(), "{name}");
+        }
+        assert!(bot_by_name(" Random ", Seed::default()).is_ok());
+        let err = bot_by_name("clever", Seed::default()).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "unknown bot `clever` (known: random, first)"
+        );
+    }
+
+    #[test]
+    fn first_bot_picks_index_zero() {
+        let (obs, legal) = observation();
+        assert_eq!(FirstBot.choose(&obs, &legal), 0);
+    }
+
+    #[test]
+    fn random_bot_is_in_range_deterministic_and_varied() {
+        let (obs, legal) = observation();
+        let draws = |seed| {
+            let mut bot = RandomBot::new(seed);
+            (0..200)
+                .map(|_| bot.choose(&obs, &legal))
+                .collect::<Vec<_>>()
+        };
+        let a = draws(Seed::from_u64(9));
+        assert!(a.iter().all(|&i| i < legal.len()));
+        assert_eq!(a, draws(Seed::from_u64(9)));
+        assert_ne!(a, draws(Seed::from_u64(10)));
+        assert!(a.iter().any(|&i| i != a[0]));
+    }
+
+    #[test]
+    fn random_bot_draws_below_on_its_seed() {
+        // The documented derivation: seat seed from the match seed, then one
+        // bounded draw per decision on that seed's raw stream.
+        let (obs, legal) = observation();
+        let seed = bot_seed(Seed::from_u64(5), 2);
+        assert_eq!(seed, Seed::from_u64(5).derive(Domain::Bot, 2));
+        let mut reference = Shuffler::new(seed);
+        let mut bot = RandomBot::new(seed);
+        for _ in 0..20 {
+            let expected = reference.below(legal.len() as u32) as usize;
+            assert_eq!(bot.choose(&obs, &legal), expected);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! # whistle-bot
+//!
+//! The Rust bot kit of whistle: the [`Bot`] trait a bot implements, the
+//! built-in bots (`random` and `first`, see [`bot_by_name`]), and
+//! [`play_match`], a driver that plays one match in-process with no referee
+//! and no network.
+//!
+//! A bot decides from what its seat may see: every request carries the seat's
+//! full [`Observation`](whistle_rules::Observation) and the list of legal
+//! actions, and the bot answers with an index into that list. The same trait
+//! will be driven over gRPC by the referee's connection loop, so a bot written
+//! against it runs in-process for tests and remotely in a tournament alike.
+//!
+//! ```
+//! use whistle_bot::{Bot, bot_by_name, bot_seed, play_match};
+//! use whistle_rules::{Game, Options, Variant, dealing::Seed};
+//!
+//! let mut game = Variant::Israeli
+//!     .new_game(&Options::parse(&["hands=2"]).unwrap())
+//!     .unwrap();
+//! let match_seed = Seed::from_u64(1);
+//! let mut bots: Vec<Box<dyn Bot>> = (0..game.seats())
+//!     .map(|s| bot_by_name(if s % 2 == 0 { "random" } else { "first" }, bot_seed(match_seed, s)))
+//!     .collect::<Result<_, _>>()
+//!     .unwrap();
+//! let record = play_match(&mut game, match_seed, &mut bots).unwrap();
+//! assert_eq!(record.hands.len(), 2);
+//! println!("{:?}", record.result.ranks);
+//! ```
+
+mod bot;
+mod builtin;
+mod driver;
+
+pub use bot::Bot;
+pub use builtin::{BOT_NAMES, FirstBot, RandomBot, UnknownBot, bot_by_name, bot_seed};
+pub use driver::{HandRecord, MatchError, MatchRecord, play_match};

@@ -1,0 +1,87 @@
+//! `whistle`: the command-line front end of whistle.
+//!
+//! A thin layer over the crates: it parses arguments, builds games and bots,
+//! and prints what the libraries return. Usage errors (an unknown game,
+//! option, value or bot) print one line on stderr and exit with code 2; other
+//! failures exit with code 1.
+
+mod games;
+mod play;
+
+use std::{
+    fmt,
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use clap::{Parser, Subcommand};
+
+/// whistle: a headless referee and bot-tournament harness for whist-family
+/// card games.
+#[derive(Debug, Parser)]
+#[command(name = "whistle", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every game with its options: key, default, allowed values and
+    /// what each does.
+    Games(games::GamesArgs),
+    /// Play one match in-process between built-in bots and print a
+    /// hand-by-hand account and the final standing.
+    Play(play::PlayArgs),
+}
+
+/// A mistake in the command line that clap's own checks do not catch: an
+/// unknown game, option, value or bot. Reported on one line, exit code 2.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl fmt::Display for Usage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Shorthand for a [`Usage`] error.
+pub fn usage(message: impl fmt::Display) -> anyhow::Error {
+    Usage(message.to_string()).into()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let output = match cli.command {
+        Command::Games(args) => games::run(&args),
+        Command::Play(args) => play::run(&args),
+    };
+    let written = output.and_then(|text| {
+        let mut out = io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        Ok(())
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            if e.is::<Usage>() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+/// Whether the reader of our output went away (`whistle play | head`), which
+/// is not worth an error message.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
