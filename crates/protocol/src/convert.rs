@@ -7,8 +7,8 @@
 use std::fmt;
 
 use whistle_rules::{
-    Action, Card, CardSet, Event, HandResult, MatchResult, Observation, Options, Phase, Player,
-    ScoreOrder, Seat, SeatView, Source, TableCard, TrickView, Trump,
+    Action, ActionKind, Card, CardSet, Event, HandResult, MatchResult, Observation, Options, Phase,
+    Player, ScoreOrder, Seat, SeatView, Source, TableCard, TrickView, Trump,
 };
 
 use crate::pb;
@@ -117,7 +117,7 @@ fn seat_view(v: &SeatView) -> pb::SeatView {
 
 fn table_card(t: &TableCard) -> pb::TableCard {
     pb::TableCard {
-        label: t.label.to_string(),
+        label: t.label.clone(),
         has_owner: t.owner.is_some(),
         owner: t.owner.map_or(0, seat),
         card: t.card.to_string(),
@@ -205,7 +205,7 @@ pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
         }),
         Event::Hidden { seat: s, kind } => Kind::Hidden(pb::HiddenAction {
             seat: seat(s),
-            kind: format!("{kind:?}").to_ascii_lowercase(),
+            kind: kind.name().to_string(),
         }),
         Event::DummyPlay { card } => Kind::DummyPlay(pb::DummyPlay {
             card: card.to_string(),
@@ -269,9 +269,9 @@ pub fn observation(o: &Observation, results: &[HandResult]) -> pb::Observation {
         piles: o
             .unseen_piles
             .iter()
-            .map(|&(name, count)| pb::Pile {
-                name: name.to_string(),
-                count: count as u32,
+            .map(|(name, count)| pb::Pile {
+                name: name.clone(),
+                count: *count as u32,
             })
             .collect(),
         trick: Some(trick(&o.trick)),
@@ -281,7 +281,7 @@ pub fn observation(o: &Observation, results: &[HandResult]) -> pb::Observation {
             .notes
             .iter()
             .map(|(k, v)| pb::Note {
-                key: k.to_string(),
+                key: k.clone(),
                 value: v.clone(),
             })
             .collect(),
@@ -316,6 +316,310 @@ pub fn legal(actions: &[Action]) -> Vec<String> {
     actions.iter().map(|a| a.to_string()).collect()
 }
 
+// ---------------------------------------------------------------------------
+// Wire → engine, for bot kits: the same Observation a bot sees in-process.
+// ---------------------------------------------------------------------------
+
+fn bad(what: &str, value: impl fmt::Display) -> DecodeError {
+    DecodeError(format!("bad {what}: `{value}`"))
+}
+
+fn seat_from(i: u32) -> Result<Seat, DecodeError> {
+    if (i as usize) < whistle_rules::MAX_SEATS {
+        Ok(Seat::new(i as usize))
+    } else {
+        Err(bad("seat", i))
+    }
+}
+
+fn card_from(s: &str) -> Result<Card, DecodeError> {
+    s.parse().map_err(|_| bad("card", s))
+}
+
+fn cards_from(v: &[String]) -> Result<CardSet, DecodeError> {
+    v.iter().map(|c| card_from(c)).collect()
+}
+
+fn action_from(s: &str) -> Result<Action, DecodeError> {
+    s.parse().map_err(|_| bad("action", s))
+}
+
+fn small(i: u32, what: &str) -> Result<u8, DecodeError> {
+    u8::try_from(i).map_err(|_| bad(what, i))
+}
+
+fn phase_from(i: i32) -> Result<Phase, DecodeError> {
+    Ok(match pb::Phase::try_from(i).map_err(|_| bad("phase", i))? {
+        pb::Phase::Deal => Phase::Deal,
+        pb::Phase::Auction => Phase::Auction,
+        pb::Phase::Bid => Phase::Bid,
+        pb::Phase::Pass => Phase::Pass,
+        pb::Phase::Declare => Phase::Declare,
+        pb::Phase::Choose => Phase::Choose,
+        pb::Phase::Exchange => Phase::Exchange,
+        pb::Phase::Play => Phase::Play,
+        pb::Phase::Over => Phase::Over,
+        pb::Phase::Unspecified => return Err(bad("phase", i)),
+    })
+}
+
+fn trump_from(t: Option<&pb::Trump>) -> Result<Trump, DecodeError> {
+    use pb::trump::Kind;
+    let t = t.ok_or_else(|| DecodeError("missing trump".into()))?;
+    Ok(
+        match Kind::try_from(t.kind).map_err(|_| bad("trump", t.kind))? {
+            Kind::Undecided => Trump::Undecided,
+            Kind::Suit => {
+                let c = t.suit.chars().next().unwrap_or(' ');
+                Trump::Suit(whistle_rules::Suit::from_char(c).ok_or_else(|| bad("suit", &t.suit))?)
+            }
+            Kind::NoTrump => Trump::NoTrump,
+            Kind::Nines => Trump::Nines,
+            Kind::Jokers => Trump::Jokers,
+            Kind::Unspecified => return Err(bad("trump", t.kind)),
+        },
+    )
+}
+
+fn player_from(dummy: bool, seat: u32) -> Result<Player, DecodeError> {
+    if dummy {
+        Ok(Player::Dummy)
+    } else {
+        seat_from(seat).map(Player::Seat)
+    }
+}
+
+fn trick_from(t: &pb::Trick) -> Result<TrickView, DecodeError> {
+    Ok(TrickView {
+        cards: t
+            .cards
+            .iter()
+            .map(|c| Ok((player_from(c.dummy, c.seat)?, card_from(&c.card)?)))
+            .collect::<Result<_, DecodeError>>()?,
+        winner: if t.complete {
+            Some(player_from(t.winner_dummy, t.winner_seat)?)
+        } else {
+            None
+        },
+    })
+}
+
+/// A wire hand result as the engine's.
+///
+/// # Errors
+/// [`DecodeError`] for a bad seat or bid.
+pub fn hand_result_from(r: &pb::HandResult) -> Result<HandResult, DecodeError> {
+    Ok(HandResult {
+        deal: r.deal,
+        dealer: seat_from(r.dealer)?,
+        misdeal: r.misdeal,
+        bids: r
+            .bids
+            .iter()
+            .map(|b| {
+                if b.is_empty() {
+                    Ok(None)
+                } else {
+                    action_from(b).map(Some)
+                }
+            })
+            .collect::<Result<_, _>>()?,
+        tricks: r
+            .tricks
+            .iter()
+            .map(|&t| small(t, "tricks"))
+            .collect::<Result<_, _>>()?,
+        made: vec![None; r.points.len()],
+        points: r.points.clone(),
+        totals: r.totals.clone(),
+        summary: r.summary.clone(),
+    })
+}
+
+/// A wire match result as the engine's, with the forfeited seats.
+///
+/// # Errors
+/// [`DecodeError`] for a bad seat, team or rank.
+pub fn match_result_from(r: &pb::MatchResult) -> Result<(MatchResult, Vec<Seat>), DecodeError> {
+    Ok((
+        MatchResult {
+            totals: r.totals.clone(),
+            teams: r
+                .teams
+                .iter()
+                .map(|&t| small(t, "team"))
+                .collect::<Result<_, _>>()?,
+            order: if r.lower_is_better {
+                ScoreOrder::LowerIsBetter
+            } else {
+                ScoreOrder::HigherIsBetter
+            },
+            ranks: r
+                .ranks
+                .iter()
+                .map(|&t| small(t, "rank"))
+                .collect::<Result<_, _>>()?,
+            hands: r.hands,
+            note: r.note.clone(),
+        },
+        r.forfeited
+            .iter()
+            .map(|&s| seat_from(s))
+            .collect::<Result<_, _>>()?,
+    ))
+}
+
+/// A wire event as the engine's. A `HandEnd` keeps only its deal index; its
+/// result is available through [`hand_result_from`].
+///
+/// # Errors
+/// [`DecodeError`] for a missing or malformed event.
+pub fn event_from(e: &pb::Event) -> Result<Event, DecodeError> {
+    use pb::event::Kind;
+    let kind = e
+        .kind
+        .as_ref()
+        .ok_or_else(|| DecodeError("an event of unknown kind".into()))?;
+    Ok(match kind {
+        Kind::HandStart(h) => Event::HandStart {
+            deal: h.deal,
+            dealer: seat_from(h.dealer)?,
+        },
+        Kind::Dealt(d) => Event::Dealt {
+            seat: seat_from(d.seat)?,
+            cards: cards_from(&d.cards)?,
+        },
+        Kind::TurnUp(t) => Event::TurnUp {
+            card: card_from(&t.card)?,
+        },
+        Kind::Action(a) => Event::Action {
+            seat: seat_from(a.seat)?,
+            action: action_from(&a.action)?,
+        },
+        Kind::Hidden(h) => Event::Hidden {
+            seat: seat_from(h.seat)?,
+            kind: ActionKind::from_name(&h.kind).ok_or_else(|| bad("action kind", &h.kind))?,
+        },
+        Kind::DummyPlay(d) => Event::DummyPlay {
+            card: card_from(&d.card)?,
+        },
+        Kind::TrickWon(t) => Event::TrickWon {
+            index: small(t.index, "trick index")?,
+            winner: player_from(t.dummy, t.seat)?,
+        },
+        Kind::Take(t) => Event::Take {
+            seat: seat_from(t.seat)?,
+            card: if t.card.is_empty() {
+                None
+            } else {
+                Some(card_from(&t.card)?)
+            },
+            from: match t.from.as_str() {
+                "stock" => Source::Stock,
+                "kitty" => Source::Kitty,
+                "seat" => Source::Seat(seat_from(t.from_seat)?),
+                other => return Err(bad("source", other)),
+            },
+        },
+        Kind::Reveal(r) => Event::Reveal {
+            seat: seat_from(r.seat)?,
+            cards: cards_from(&r.cards)?,
+        },
+        Kind::Misdeal(_) => Event::Misdeal,
+        Kind::HandEnd(h) => Event::HandEnd {
+            deal: h.result.as_ref().map_or(0, |r| r.deal),
+        },
+    })
+}
+
+/// A wire observation as the engine's [`Observation`]: a Rust bot sees over
+/// the wire exactly what it would see in-process.
+///
+/// # Errors
+/// [`DecodeError`] for any malformed field.
+pub fn observation_from(o: &pb::Observation) -> Result<Observation, DecodeError> {
+    Ok(Observation {
+        game: o.game.parse().map_err(|_| bad("game", &o.game))?,
+        seat: seat_from(o.seat)?,
+        seats: small(o.seats, "seats")?,
+        deal: o.deal,
+        dealer: seat_from(o.dealer)?,
+        phase: phase_from(o.phase)?,
+        to_act: o
+            .to_act
+            .iter()
+            .map(|&s| seat_from(s))
+            .collect::<Result<_, _>>()?,
+        simultaneous: o.simultaneous,
+        hand: cards_from(&o.hand)?,
+        players: o
+            .players
+            .iter()
+            .map(|p| {
+                Ok(SeatView {
+                    seat: seat_from(p.seat)?,
+                    held: small(p.held, "held")?,
+                    known: cards_from(&p.known)?,
+                    bid: if p.bid.is_empty() {
+                        None
+                    } else {
+                        Some(action_from(&p.bid)?)
+                    },
+                    tricks: small(p.tricks, "tricks")?,
+                    total: p.total,
+                    team: small(p.team, "team")?,
+                    active: p.active,
+                })
+            })
+            .collect::<Result<_, DecodeError>>()?,
+        trump: trump_from(o.trump.as_ref())?,
+        contract: match &o.contract {
+            Some(c) => Some((seat_from(c.seat)?, action_from(&c.action)?)),
+            None => None,
+        },
+        table: o
+            .table
+            .iter()
+            .map(|t| {
+                Ok(TableCard {
+                    label: t.label.clone(),
+                    owner: if t.has_owner {
+                        Some(seat_from(t.owner)?)
+                    } else {
+                        None
+                    },
+                    card: card_from(&t.card)?,
+                })
+            })
+            .collect::<Result<_, DecodeError>>()?,
+        unseen_piles: o
+            .piles
+            .iter()
+            .map(|p| Ok((p.name.clone(), small(p.count, "pile count")?)))
+            .collect::<Result<_, DecodeError>>()?,
+        trick: trick_from(
+            o.trick
+                .as_ref()
+                .ok_or_else(|| DecodeError("missing trick".into()))?,
+        )?,
+        tricks: o.tricks.iter().map(trick_from).collect::<Result<_, _>>()?,
+        history: o.history.iter().map(event_from).collect::<Result<_, _>>()?,
+        notes: o
+            .notes
+            .iter()
+            .map(|n| (n.key.clone(), n.value.clone()))
+            .collect(),
+    })
+}
+
+/// The legal actions of a request as engine actions.
+///
+/// # Errors
+/// [`DecodeError`] for text that is not an action.
+pub fn legal_from(legal: &[String]) -> Result<Vec<Action>, DecodeError> {
+    legal.iter().map(|a| action_from(a)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use prost::Message;
@@ -337,6 +641,42 @@ mod tests {
         assert_eq!(back.hand.len(), 13);
         assert_eq!(back.phase, pb::Phase::Auction as i32);
         assert_eq!(back.to_act, [1]);
+    }
+
+    #[test]
+    fn observations_round_trip_through_the_wire_for_every_game() {
+        for variant in Variant::ALL {
+            let mut g = variant
+                .new_game(&Options::parse(&["hands=2"]).unwrap())
+                .unwrap();
+            let seed = dealing::Seed::from_u64(9);
+            let mut step = 0usize;
+            while !g.is_over() {
+                if dealing::deal_if_needed(&mut g, seed).unwrap() {
+                    continue;
+                }
+                for s in Seat::all(g.seats()) {
+                    let o = g.observe(s);
+                    let back = observation_from(&observation(&o, g.hand_results())).unwrap();
+                    assert_eq!(back, o, "{variant} step {step} seat {s}");
+                }
+                let seat = g.to_act().first().unwrap();
+                let actions = g.legal_actions(seat);
+                assert_eq!(legal_from(&legal(&actions)).unwrap(), actions.to_vec());
+                g.apply(seat, actions[step % actions.len()]).unwrap();
+                step += 1;
+            }
+            for r in g.hand_results() {
+                let mut back = hand_result_from(&hand_result(r)).unwrap();
+                back.made = r.made.clone();
+                assert_eq!(&back, r);
+            }
+            let result = g.result().unwrap();
+            let (back, forfeited) =
+                match_result_from(&match_result(&result, &[Seat::new(1)])).unwrap();
+            assert_eq!(back, result);
+            assert_eq!(forfeited, [Seat::new(1)]);
+        }
     }
 
     #[test]

@@ -324,6 +324,67 @@ pub enum ActionKind {
     Redouble,
 }
 
+impl ActionKind {
+    /// Every kind.
+    pub const ALL: [ActionKind; 22] = [
+        ActionKind::Play,
+        ActionKind::Pass,
+        ActionKind::Contract,
+        ActionKind::Bid,
+        ActionKind::Null,
+        ActionKind::OpenNull,
+        ActionKind::DoubleBid,
+        ActionKind::DoubleNull,
+        ActionKind::Give,
+        ActionKind::Place,
+        ActionKind::Discard,
+        ActionKind::Declare,
+        ActionKind::Reveal,
+        ActionKind::No,
+        ActionKind::Leader,
+        ActionKind::HandSize,
+        ActionKind::Count,
+        ActionKind::Vote,
+        ActionKind::Exchange,
+        ActionKind::Announce,
+        ActionKind::Double,
+        ActionKind::Redouble,
+    ];
+
+    /// The kind's name in kebab case (`play`, `double-bid`, ...), as on the wire.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ActionKind::Play => "play",
+            ActionKind::Pass => "pass",
+            ActionKind::Contract => "contract",
+            ActionKind::Bid => "bid",
+            ActionKind::Null => "null",
+            ActionKind::OpenNull => "open-null",
+            ActionKind::DoubleBid => "double-bid",
+            ActionKind::DoubleNull => "double-null",
+            ActionKind::Give => "give",
+            ActionKind::Place => "place",
+            ActionKind::Discard => "discard",
+            ActionKind::Declare => "declare",
+            ActionKind::Reveal => "reveal",
+            ActionKind::No => "no",
+            ActionKind::Leader => "leader",
+            ActionKind::HandSize => "hand-size",
+            ActionKind::Count => "count",
+            ActionKind::Vote => "vote",
+            ActionKind::Exchange => "exchange",
+            ActionKind::Announce => "announce",
+            ActionKind::Double => "double",
+            ActionKind::Redouble => "redouble",
+        }
+    }
+
+    /// The kind with this name.
+    pub fn from_name(s: &str) -> Option<ActionKind> {
+        ActionKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

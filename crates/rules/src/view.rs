@@ -223,11 +223,11 @@ pub struct SeatView {
 }
 
 /// A face-up card on the table, with what it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TableCard {
     /// What the card is, e.g. `turn-up`, `stock-top`, `kitty`, `bid-card`.
-    pub label: &'static str,
+    pub label: String,
     /// Whose it is, if it belongs to a seat (a bid card).
     pub owner: Option<Seat>,
     /// The card.
@@ -280,7 +280,7 @@ pub struct Observation {
     /// Face-up cards on the table that are not in a trick.
     pub table: Vec<TableCard>,
     /// Cards not in any hand or trick and not face up (stock, kitty, dummy pile), by count.
-    pub unseen_piles: Vec<(&'static str, u8)>,
+    pub unseen_piles: Vec<(String, u8)>,
     /// The trick being played (may be empty).
     pub trick: TrickView,
     /// The completed tricks of this hand, in order.
@@ -288,13 +288,21 @@ pub struct Observation {
     /// This hand's events the viewer may see, in order.
     pub history: Vec<Event>,
     /// Game-specific facts as `key`/`value` text (documented per game).
-    pub notes: Vec<(&'static str, String)>,
+    pub notes: Vec<(String, String)>,
 }
 
 impl Observation {
     /// The viewer's own [`SeatView`].
     pub fn me(&self) -> &SeatView {
         &self.players[self.seat.index()]
+    }
+
+    /// The value of a game-specific note, if present.
+    pub fn note(&self, key: &str) -> Option<&str> {
+        self.notes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 }
 

@@ -604,13 +604,13 @@ impl Honeymoon {
         if let Some(&card) = self.stock.get(self.top) {
             if self.top == 0 {
                 table.push(TableCard {
-                    label: "turn-up",
+                    label: "turn-up".into(),
                     owner: None,
                     card,
                 });
             }
             table.push(TableCard {
-                label: "stock-top",
+                label: "stock-top".into(),
                 owner: None,
                 card,
             });
@@ -838,14 +838,18 @@ impl Game for Honeymoon {
             trump,
             contract: None,
             table: self.table(),
-            unseen_piles: vec![("stock", face_down as u8)],
+            unseen_piles: vec![("stock".to_string(), face_down as u8)],
             trick: TrickView {
                 cards: self.trick.cards().to_vec(),
                 winner: None,
             },
             tricks: self.tricks.iter().map(Honeymoon::trick_view).collect(),
             history: visible_events(&self.log, seat),
-            notes: self.notes(),
+            notes: self
+                .notes()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
         }
     }
 
@@ -1042,25 +1046,25 @@ mod tests {
         assert_eq!(g.stock.as_slice(), &order[26..]);
         let o = g.observe(seat(0));
         assert_eq!(o.trump, Trump::Suit(Suit::Hearts));
-        assert!(o.notes.contains(&("trump", "H".to_string())));
+        assert_eq!(o.note("trump"), Some("H"));
         assert_eq!(
             o.table,
             [
                 TableCard {
-                    label: "turn-up",
+                    label: "turn-up".into(),
                     owner: None,
                     card: card("2H")
                 },
                 TableCard {
-                    label: "stock-top",
+                    label: "stock-top".into(),
                     owner: None,
                     card: card("2H")
                 }
             ]
         );
-        assert_eq!(o.unseen_piles, [("stock", 27)]);
-        assert!(o.notes.contains(&("stock", "28".to_string())));
-        assert!(o.notes.contains(&("phase", "1".to_string())));
+        assert_eq!(o.unseen_piles, [("stock".to_string(), 27)]);
+        assert_eq!(o.note("stock"), Some("28"));
+        assert_eq!(o.note("phase"), Some("1"));
         assert_eq!(
             o.history[..2],
             [
@@ -1091,7 +1095,7 @@ mod tests {
         let g = joker_deal(&["joker-trump=NT"]);
         let o = g.observe(seat(1));
         assert_eq!(o.trump, Trump::Jokers);
-        assert!(o.notes.contains(&("trump", "NT".to_string())));
+        assert_eq!(o.note("trump"), Some("NT"));
         assert_eq!(g.rules[1].suit_of(Card::BIG_JOKER), suit_id::JOKERS);
     }
 
@@ -1276,12 +1280,12 @@ mod tests {
         assert_eq!(
             winner.table,
             [TableCard {
-                label: "stock-top",
+                label: "stock-top".into(),
                 owner: None,
                 card: card("3H")
             }]
         );
-        assert_eq!(winner.unseen_piles, [("stock", 25)]);
+        assert_eq!(winner.unseen_piles, [("stock".to_string(), 25)]);
         assert!(g.seen_by(seat(1)).contains(card("3H")));
         // Once played, a card taken face up is no longer "known in hand".
         act(&mut g, 1, "2H");
@@ -1312,9 +1316,9 @@ mod tests {
             14
         );
         assert!(o.table.is_empty());
-        assert_eq!(o.unseen_piles, [("stock", 0)]);
-        assert!(o.notes.contains(&("phase", "2".to_string())));
-        assert!(o.notes.contains(&("phase1-tricks", "0 14".to_string())));
+        assert_eq!(o.unseen_piles, [("stock".to_string(), 0)]);
+        assert_eq!(o.note("phase"), Some("2"));
+        assert_eq!(o.note("phase1-tricks"), Some("0 14"));
         assert_eq!(
             o.players[1].known,
             cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD")
@@ -1485,7 +1489,7 @@ mod tests {
             let mut g = no_trump_phase_deal(options);
             let o = g.observe(seat(0));
             assert_eq!(o.trump, Trump::Jokers);
-            assert!(o.notes.contains(&("trump", "H".to_string())));
+            assert_eq!(o.note("trump"), Some("H"));
             act(&mut g, 1, "AS");
             act(&mut g, 0, "2H");
             assert_eq!(g.tricks[0].winner, seat(1), "{options:?}");

@@ -690,7 +690,7 @@ impl Game for Israeli {
                 .map(|(t, w)| Israeli::trick_view(t, Some(*w)))
                 .collect(),
             history: visible_events(&self.log, seat),
-            notes,
+            notes: notes.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         }
     }
 
@@ -961,7 +961,7 @@ mod tests {
         // I5: the auction winner leads.
         assert_eq!(g.to_act(), SeatSet::single(seat(1)));
         let o = g.observe(seat(2));
-        assert!(o.notes.contains(&("over-under", "over".to_string())));
+        assert_eq!(o.note("over-under"), Some("over"));
     }
 
     #[test]
