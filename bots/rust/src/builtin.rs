@@ -10,7 +10,7 @@ use whistle_rules::{
 use crate::bot::Bot;
 
 /// The names [`bot_by_name`] knows, in the order error messages list them.
-pub const BOT_NAMES: [&str; 2] = ["random", "first"];
+pub const BOT_NAMES: [&str; 3] = ["random", "first", "heuristic"];
 
 /// Plays a uniformly random legal action, drawn from its own seed.
 ///
@@ -81,6 +81,7 @@ pub fn bot_by_name(name: &str, seed: Seed) -> Result<Box<dyn Bot>, UnknownBot> {
     match name.trim().to_ascii_lowercase().as_str() {
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "first" => Ok(Box::new(FirstBot)),
+        "heuristic" => Ok(Box::new(crate::heuristic::HeuristicBot)),
         _ => Err(UnknownBot(name.to_string())),
     }
 }
@@ -107,7 +108,7 @@ mod tests {
         let err = bot_by_name("clever", Seed::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown bot `clever` (known: random, first)"
+            "unknown bot `clever` (known: random, first, heuristic)"
         );
     }
 

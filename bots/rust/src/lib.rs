@@ -1,9 +1,10 @@
 //! # whistle-bot
 //!
 //! The Rust bot kit of whistle: the [`Bot`] trait a bot implements, the
-//! built-in bots (`random` and `first`, see [`bot_by_name`]), and
+//! built-in bots (`random`, `first` and `heuristic`, see [`bot_by_name`]),
 //! [`play_match`], a driver that plays one match in-process with no referee
-//! and no network.
+//! and no network, and [`client`], the loop that plays a bot against a
+//! referee over gRPC.
 //!
 //! A bot decides from what its seat may see: every request carries the seat's
 //! full [`Observation`](whistle_rules::Observation) and the list of legal
@@ -30,8 +31,11 @@
 
 mod bot;
 mod builtin;
+pub mod client;
 mod driver;
+mod heuristic;
 
 pub use bot::Bot;
 pub use builtin::{BOT_NAMES, FirstBot, RandomBot, UnknownBot, bot_by_name, bot_seed};
 pub use driver::{HandRecord, MatchError, MatchRecord, play_match};
+pub use heuristic::HeuristicBot;

@@ -7,6 +7,7 @@
 
 mod games;
 mod play;
+mod serve;
 
 use std::{
     fmt,
@@ -33,6 +34,11 @@ enum Command {
     /// Play one match in-process between built-in bots and print a
     /// hand-by-hand account and the final standing.
     Play(play::PlayArgs),
+    /// Run the referee: a gRPC server that bots connect to (see
+    /// docs/protocol.md). Prints `listening on ADDR admin-token TOKEN`.
+    Serve(serve::ServeArgs),
+    /// Create a table on a running referee and print its seat tokens.
+    Table(serve::TableArgs),
 }
 
 /// A mistake in the command line that clap's own checks do not catch: an
@@ -58,6 +64,8 @@ fn main() -> ExitCode {
     let output = match cli.command {
         Command::Games(args) => games::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Table(args) => serve::table(&args),
     };
     let written = output.and_then(|text| {
         let mut out = io::stdout().lock();

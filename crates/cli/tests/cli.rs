@@ -207,7 +207,7 @@ fn unknown_game_option_value_or_bot_is_one_line_and_exit_code_2() {
             "--bots",
             "random,clever",
         ],
-        "error: unknown bot `clever` (known: random, first)",
+        "error: unknown bot `clever` (known: random, first, heuristic)",
     );
     usage_error(
         &[

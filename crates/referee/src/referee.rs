@@ -464,21 +464,16 @@ impl pb::referee_server::Referee for BotService {
             .await
             .map_err(|_| Status::failed_precondition("the table is over"))??;
         tokio::spawn(async move {
-            loop {
-                match inbound.message().await {
-                    Ok(Some(msg)) => {
-                        let at = Instant::now();
-                        let m = TableCmd::Message {
-                            seat,
-                            conn_id,
-                            msg,
-                            at,
-                        };
-                        if cmd.send(m).await.is_err() {
-                            break;
-                        }
-                    }
-                    Ok(None) | Err(_) => break,
+            while let Ok(Some(msg)) = inbound.message().await {
+                let at = Instant::now();
+                let m = TableCmd::Message {
+                    seat,
+                    conn_id,
+                    msg,
+                    at,
+                };
+                if cmd.send(m).await.is_err() {
+                    break;
                 }
             }
             let _ = cmd.send(TableCmd::Detach { seat, conn_id }).await;

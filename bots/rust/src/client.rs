@@ -1,0 +1,319 @@
+//! The connection loop: plays a [`Bot`] against a referee over gRPC.
+//!
+//! The launch contract (docs/protocol.md), the same for every bot process in
+//! any language: the process finds the referee's address and its token in the
+//! environment variables `WHISTLE_ADDRESS` and `WHISTLE_TOKEN` (or in
+//! `--address` / `--token` arguments, which win), and optionally its name in
+//! `WHISTLE_BOT_NAME`. It calls `Subscribe` with the token, and plays every
+//! seat it is assigned, each on its own `Play` stream, until the assignments
+//! end. A seat token yields one seat; a bot token yields a seat per table.
+//!
+//! Bots see over the wire exactly the [`Observation`](whistle_rules::Observation)
+//! they would see in-process: the request's observation is decoded into the
+//! engine's type. A stream cut by the network is resumed with the same seat
+//! token (the referee allows a grace period); a refusal is final.
+
+use std::{fmt, sync::Arc, time::Duration};
+
+use tokio::sync::mpsc;
+use tokio_stream::{StreamExt, wrappers::ReceiverStream};
+use tonic::{Code, transport::Channel};
+use tracing::{debug, info, warn};
+use whistle_protocol::{PROTOCOL, convert, pb};
+use whistle_rules::{MatchResult, Seat};
+
+use crate::bot::Bot;
+
+/// Where to connect and as whom: the launch contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+    /// The referee's address, e.g. `http://127.0.0.1:50051`.
+    pub address: String,
+    /// A seat token or a bot token.
+    pub token: String,
+    /// The bot's name for the referee's logs.
+    pub bot_name: String,
+}
+
+/// The launch contract could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchError(pub String);
+
+impl fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LaunchError {}
+
+impl Launch {
+    /// Reads `WHISTLE_ADDRESS`, `WHISTLE_TOKEN` and `WHISTLE_BOT_NAME`;
+    /// `address` and `token` given here take precedence.
+    ///
+    /// # Errors
+    /// [`LaunchError`] naming what is missing.
+    pub fn resolve(
+        address: Option<String>,
+        token: Option<String>,
+        default_name: &str,
+    ) -> Result<Launch, LaunchError> {
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let address = address.or_else(|| env("WHISTLE_ADDRESS")).ok_or_else(|| {
+            LaunchError("no referee address: set WHISTLE_ADDRESS or pass --address".into())
+        })?;
+        let token = token
+            .or_else(|| env("WHISTLE_TOKEN"))
+            .ok_or_else(|| LaunchError("no token: set WHISTLE_TOKEN or pass --token".into()))?;
+        let bot_name = env("WHISTLE_BOT_NAME").unwrap_or_else(|| default_name.to_string());
+        Ok(Launch {
+            address: normalize(&address),
+            token,
+            bot_name,
+        })
+    }
+}
+
+fn normalize(address: &str) -> String {
+    if address.contains("://") {
+        address.to_string()
+    } else {
+        format!("http://{address}")
+    }
+}
+
+/// Why the connection loop stopped.
+#[derive(Debug)]
+pub enum ClientError {
+    /// The address is not a valid URI or cannot be reached.
+    Connect(String),
+    /// The referee refused or ended a call.
+    Status(tonic::Status),
+    /// The referee sent something that does not decode.
+    Decode(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Connect(e) => write!(f, "cannot connect: {e}"),
+            ClientError::Status(s) => write!(f, "referee: {} ({:?})", s.message(), s.code()),
+            ClientError::Decode(e) => write!(f, "undecodable message from the referee: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// How one seat ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatOutcome {
+    /// The table.
+    pub table_id: String,
+    /// The seat played.
+    pub seat: Seat,
+    /// The match result, if the match ended normally for this seat.
+    pub result: Option<MatchResult>,
+    /// Faults the referee reported for this seat.
+    pub faults: u32,
+    /// Whether the seat forfeited.
+    pub forfeited: bool,
+}
+
+/// A connected channel to `address`.
+///
+/// # Errors
+/// [`ClientError::Connect`].
+pub async fn channel(address: &str) -> Result<Channel, ClientError> {
+    Channel::from_shared(normalize(address))
+        .map_err(|e| ClientError::Connect(e.to_string()))?
+        .tcp_nodelay(true)
+        .connect()
+        .await
+        .map_err(|e| ClientError::Connect(e.to_string()))
+}
+
+/// Plays every seat the launch token is assigned, each with a fresh bot from
+/// `make_bot(seat assignment)`, until the referee ends the assignments.
+///
+/// # Errors
+/// [`ClientError`] if the referee cannot be reached or refuses the token.
+/// Errors of single seats are logged and reported in their outcomes.
+pub async fn run<F>(launch: &Launch, make_bot: F) -> Result<Vec<SeatOutcome>, ClientError>
+where
+    F: Fn(&pb::SeatAssignment) -> Box<dyn Bot> + Send + Sync + 'static,
+{
+    let channel = channel(&launch.address).await?;
+    let mut client = pb::referee_client::RefereeClient::new(channel.clone());
+    let mut assignments = client
+        .subscribe(pb::SubscribeRequest {
+            token: launch.token.clone(),
+            bot_name: launch.bot_name.clone(),
+        })
+        .await
+        .map_err(ClientError::Status)?
+        .into_inner();
+    let make_bot = Arc::new(make_bot);
+    let mut seats = tokio::task::JoinSet::new();
+    while let Some(a) = assignments.next().await {
+        let a = a.map_err(ClientError::Status)?;
+        info!(table = %a.table_id, seat = a.seat, "assigned a seat");
+        let bot = make_bot(&a);
+        let channel = channel.clone();
+        let name = launch.bot_name.clone();
+        seats.spawn(async move {
+            let outcome = play_seat(channel, &a.seat_token, &name, bot).await;
+            (a, outcome)
+        });
+    }
+    let mut outcomes = Vec::new();
+    while let Some(joined) = seats.join_next().await {
+        let Ok((a, outcome)) = joined else { continue };
+        match outcome {
+            Ok(o) => outcomes.push(o),
+            Err(e) => {
+                warn!(table = %a.table_id, seat = a.seat, error = %e, "seat ended with an error")
+            }
+        }
+    }
+    Ok(outcomes)
+}
+
+/// Whether a stream that ended with `code` may be resumed by reconnecting.
+fn resumable(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Unavailable
+            | Code::Unknown
+            | Code::Internal
+            | Code::Cancelled
+            | Code::ResourceExhausted
+    )
+}
+
+/// Plays one seat with `bot` to the end of its match, reconnecting with the
+/// same token when the network cuts the stream.
+///
+/// # Errors
+/// [`ClientError`] when the referee refuses the seat or a message does not decode.
+pub async fn play_seat(
+    channel: Channel,
+    seat_token: &str,
+    bot_name: &str,
+    mut bot: Box<dyn Bot>,
+) -> Result<SeatOutcome, ClientError> {
+    let mut state = SeatState {
+        outcome: SeatOutcome {
+            table_id: String::new(),
+            seat: Seat::new(0),
+            result: None,
+            faults: 0,
+            forfeited: false,
+        },
+        started: false,
+    };
+    let mut retries = 0;
+    loop {
+        match play_stream(
+            channel.clone(),
+            seat_token,
+            bot_name,
+            bot.as_mut(),
+            &mut state,
+        )
+        .await
+        {
+            Ok(()) => return Ok(state.outcome),
+            Err(ClientError::Status(s)) if resumable(s.code()) && state.started && retries < 20 => {
+                retries += 1;
+                warn!(error = %s, retries, "stream cut; reconnecting");
+                tokio::time::sleep(Duration::from_millis(100 * retries)).await;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+struct SeatState {
+    outcome: SeatOutcome,
+    started: bool,
+}
+
+async fn play_stream(
+    channel: Channel,
+    seat_token: &str,
+    bot_name: &str,
+    bot: &mut dyn Bot,
+    state: &mut SeatState,
+) -> Result<(), ClientError> {
+    let mut client = pb::referee_client::RefereeClient::new(channel);
+    let (tx, rx) = mpsc::channel(64);
+    let hello = pb::BotMessage {
+        msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
+            token: seat_token.to_string(),
+            bot_name: bot_name.to_string(),
+            protocol: PROTOCOL.to_string(),
+            quiet: false,
+        })),
+    };
+    tx.send(hello).await.expect("the receiver is alive");
+    let mut inbound = client
+        .play(ReceiverStream::new(rx))
+        .await
+        .map_err(ClientError::Status)?
+        .into_inner();
+    let decode = |e: convert::DecodeError| ClientError::Decode(e.0);
+    while let Some(msg) = inbound.next().await {
+        let msg = msg.map_err(ClientError::Status)?;
+        match msg.msg {
+            Some(pb::referee_message::Msg::Welcome(w)) => {
+                state.outcome.table_id = w.table_id.clone();
+                state.outcome.seat = Seat::new(w.seat as usize);
+                if !w.resumed || !state.started {
+                    bot.new_match(state.outcome.seat, w.seats as usize);
+                }
+                state.started = true;
+                debug!(table = %w.table_id, seat = w.seat, resumed = w.resumed, "welcome");
+            }
+            Some(pb::referee_message::Msg::Request(r)) => {
+                let obs = r
+                    .observation
+                    .as_ref()
+                    .ok_or_else(|| ClientError::Decode("a request without observation".into()))?;
+                let obs = convert::observation_from(obs).map_err(decode)?;
+                let legal = convert::legal_from(&r.legal).map_err(decode)?;
+                let index = bot.choose(&obs, &legal);
+                let answer = pb::BotMessage {
+                    msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
+                        request_id: r.request_id,
+                        choice: Some(pb::answer::Choice::Index(index as u32)),
+                    })),
+                };
+                if tx.send(answer).await.is_err() {
+                    break;
+                }
+            }
+            Some(pb::referee_message::Msg::Event(e)) => {
+                if let Some(pb::event::Kind::HandEnd(pb::HandEnd { result: Some(r) })) = &e.kind {
+                    bot.hand_over(&convert::hand_result_from(r).map_err(decode)?);
+                }
+                bot.on_event(&convert::event_from(&e).map_err(decode)?);
+            }
+            Some(pb::referee_message::Msg::Fault(f)) => {
+                state.outcome.faults = f.faults;
+                state.outcome.forfeited |= f.forfeited;
+                warn!(kind = f.kind, detail = %f.detail, fallback = %f.fallback, "fault");
+            }
+            Some(pb::referee_message::Msg::MatchEnd(end)) => {
+                if let Some(r) = end.result {
+                    let (result, _) = convert::match_result_from(&r).map_err(decode)?;
+                    bot.match_over(&result);
+                    state.outcome.result = Some(result);
+                }
+                return Ok(());
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! `heuristic`: a simple, deterministic bot that plays every game sensibly
+//! from the generic parts of the observation alone.
+//!
+//! It estimates its tricks from high cards and trump length, bids close to
+//! that estimate, and in play tries to win a trick while it still needs tricks
+//! for its bid (or always, where there is no bid), with the cheapest card that
+//! wins; otherwise it throws its cheapest card. It does not count cards or
+//! read other seats' bids. It is a yardstick that beats `random` clearly, not a
+//! strong player.
+
+use whistle_rules::{Action, Card, CardSet, Observation, Player, Rank, Strain, Suit, Trump};
+
+use crate::bot::Bot;
+
+/// The heuristic bot. Stateless: every decision comes from the observation.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeuristicBot;
+
+/// Whether `card` is a trump under `trump` (jokers count as trumps wherever
+/// a suit is trump or the jokers form the trump suit).
+fn is_trump(card: Card, trump: Trump) -> bool {
+    match (trump, card.suit()) {
+        (Trump::Suit(t), Some(s)) => s == t,
+        (Trump::Suit(_), None) | (Trump::Jokers, None) => true,
+        (Trump::Nines, Some(_)) => card.rank() == Some(Rank::Nine),
+        _ => false,
+    }
+}
+
+/// A rough power: trumps above everything, then rank; jokers high.
+fn power(card: Card, trump: Trump) -> u16 {
+    let rank = match card.rank() {
+        Some(r) => r.index() as u16,
+        None if card == Card::BIG_JOKER => 14,
+        None => 13,
+    };
+    if is_trump(card, trump) {
+        100 + rank
+    } else {
+        rank
+    }
+}
+
+/// Whether `card` would beat the trick's current best card `best`, given the
+/// suit led.
+fn beats(card: Card, best: Card, led: Option<Suit>, trump: Trump) -> bool {
+    let ct = is_trump(card, trump);
+    let bt = is_trump(best, trump);
+    match (ct, bt) {
+        (true, false) => true,
+        (false, true) => false,
+        (true, true) => power(card, trump) > power(best, trump),
+        (false, false) => card.suit() == led && power(card, trump) > power(best, trump),
+    }
+}
+
+/// The current winning card of a trick under the approximation above.
+fn winning_card(cards: &[(Player, Card)], trump: Trump) -> Option<Card> {
+    let led = cards.first()?.1.suit();
+    let mut best = cards[0].1;
+    for &(_, c) in &cards[1..] {
+        if beats(c, best, led, trump) {
+            best = c;
+        }
+    }
+    Some(best)
+}
+
+/// Expected tricks of `hand` with `trump`: aces, guarded kings and queens,
+/// and trump length beyond three.
+fn estimate(hand: CardSet, trump: Trump) -> f32 {
+    let mut tricks = 0.0;
+    for suit in Suit::ALL {
+        let cards: Vec<Card> = hand.iter().filter(|c| c.suit() == Some(suit)).collect();
+        let len = cards.len();
+        for c in &cards {
+            tricks += match c.rank() {
+                Some(Rank::Ace) => 1.0,
+                Some(Rank::King) if len >= 2 => 0.7,
+                Some(Rank::Queen) if len >= 3 => 0.35,
+                _ => 0.0,
+            };
+        }
+        if Trump::Suit(suit) == trump && len > 3 {
+            tricks += 0.8 * (len - 3) as f32;
+        }
+    }
+    tricks + hand.and(CardSet::JOKERS).len() as f32
+}
+
+fn strain_trump(strain: Strain) -> Trump {
+    match strain {
+        Strain::Suit(s) => Trump::Suit(s),
+        Strain::NoTrump => Trump::NoTrump,
+    }
+}
+
+impl HeuristicBot {
+    fn play(&self, obs: &Observation, legal: &[Action]) -> usize {
+        let trump = obs.trump;
+        let me = obs.me();
+        let wants = match me.bid {
+            Some(Action::Bid(n)) => me.tricks < n,
+            Some(Action::Null(_)) => false,
+            _ => true,
+        };
+        let cards: Vec<(usize, Card)> = legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Play(c) => Some((i, *c)),
+                _ => None,
+            })
+            .collect();
+        let cheapest = |it: &mut dyn Iterator<Item = &(usize, Card)>| {
+            it.min_by_key(|(_, c)| power(*c, trump)).map(|&(i, _)| i)
+        };
+        let dearest = |it: &mut dyn Iterator<Item = &(usize, Card)>| {
+            it.max_by_key(|(_, c)| power(*c, trump)).map(|&(i, _)| i)
+        };
+        let Some(best) = winning_card(&obs.trick.cards, trump) else {
+            // Leading: cash a top card when tricks are wanted, else lead low.
+            let pick = if wants {
+                dearest(&mut cards.iter().filter(|(_, c)| c.rank() == Some(Rank::Ace)))
+                    .or_else(|| cheapest(&mut cards.iter()))
+            } else {
+                cheapest(&mut cards.iter())
+            };
+            return pick.unwrap_or(0);
+        };
+        let led = obs.trick.cards[0].1.suit();
+        let mut winners = cards.iter().filter(|(_, c)| beats(*c, best, led, trump));
+        let pick = if wants {
+            cheapest(&mut winners).or_else(|| cheapest(&mut cards.iter()))
+        } else {
+            // Duck: the highest card that still loses, else the cheapest.
+            dearest(&mut cards.iter().filter(|(_, c)| !beats(*c, best, led, trump)))
+                .or_else(|| cheapest(&mut cards.iter()))
+        };
+        pick.unwrap_or(0)
+    }
+
+    fn bid(&self, obs: &Observation, legal: &[Action]) -> usize {
+        let est = estimate(obs.hand, obs.trump).round() as i32;
+        legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Bid(n) => Some((i, (*n as i32 - est).abs())),
+                _ => None,
+            })
+            .min_by_key(|&(_, d)| d)
+            .map_or(0, |(i, _)| i)
+    }
+
+    fn auction(&self, obs: &Observation, legal: &[Action]) -> usize {
+        let pass = legal.iter().position(|a| *a == Action::Pass);
+        let best = Strain::ALL
+            .into_iter()
+            .map(|s| (s, estimate(obs.hand, strain_trump(s))))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let Some((strain, est)) = best else {
+            return pass.unwrap_or(0);
+        };
+        // Bid only what the hand is worth, in its best strain, as low as allowed.
+        let bid = legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Contract { tricks, strain: s }
+                    if *s == strain && (*tricks as f32) <= est =>
+                {
+                    Some((i, *tricks))
+                }
+                _ => None,
+            })
+            .min_by_key(|&(_, t)| t);
+        bid.map(|(i, _)| i).or(pass).unwrap_or(0)
+    }
+}
+
+impl Bot for HeuristicBot {
+    fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize {
+        match legal.first() {
+            Some(Action::Play(_)) => self.play(obs, legal),
+            Some(Action::Bid(_)) => self.bid(obs, legal),
+            Some(Action::Pass) if legal.iter().any(|a| matches!(a, Action::Contract { .. })) => {
+                self.auction(obs, legal)
+            }
+            Some(Action::Give(_) | Action::Discard(_) | Action::Place(_)) => {
+                // Part with the weakest card.
+                legal
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, a)| a.card().map(|c| (i, power(c, obs.trump))))
+                    .min_by_key(|&(_, p)| p)
+                    .map_or(0, |(i, _)| i)
+            }
+            _ => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn trumps_beat_the_suit_led_and_rank_decides_within_a_suit() {
+        let t = Trump::Suit(Suit::Hearts);
+        assert!(beats(c("2H"), c("AS"), Some(Suit::Spades), t));
+        assert!(!beats(c("KS"), c("AS"), Some(Suit::Spades), t));
+        assert!(!beats(c("AD"), c("2S"), Some(Suit::Spades), t));
+        assert!(beats(c("BJ"), c("AH"), Some(Suit::Spades), t));
+    }
+
+    #[test]
+    fn estimates_count_top_cards_and_long_trumps() {
+        let hand: CardSet = "AS KS 2S AH 2H 3H 4H 5H 6H".parse().unwrap();
+        let e = estimate(hand, Trump::Suit(Suit::Hearts));
+        assert!((e - (1.0 + 0.7 + 1.0 + 0.8 * 3.0)).abs() < 1e-4, "{e}");
+    }
+}
