@@ -352,7 +352,7 @@ impl Table {
             TableState::Playing => {
                 // A resumed seat gets its pending request again, with the time left.
                 if self.seats[seat.index()].pending.is_some() {
-                    self.send_request(seat);
+                    self.send_request(seat, true);
                 }
             }
             TableState::Over => {}
@@ -428,17 +428,24 @@ impl Table {
             deadline: now + allowance,
             legal: self.game.legal_actions(seat),
         });
-        self.send_request(seat);
+        self.send_request(seat, false);
     }
 
-    fn send_request(&mut self, seat: Seat) {
+    /// Sends the seat its pending request. A fresh request states the full
+    /// allowance (so that the bytes sent depend on the game alone, not on
+    /// scheduling); a request sent again after a reconnection states what is
+    /// left of it.
+    fn send_request(&mut self, seat: Seat, resent: bool) {
         let s = &self.seats[seat.index()];
         let (Some(p), Some(conn)) = (&s.pending, &s.conn) else {
             return;
         };
-        let now = Instant::now();
-        let used = now.saturating_duration_since(p.issued);
         let per_action = self.spec.time.per_action;
+        let used = if resent {
+            Instant::now().saturating_duration_since(p.issued)
+        } else {
+            Duration::ZERO
+        };
         let (deadline, bank) = if used <= per_action {
             (per_action - used, s.bank)
         } else {
