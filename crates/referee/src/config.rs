@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use whistle_rules::{Card, Options, Variant, dealing::Seed};
+use whistle_rules::{Action, Card, Options, Seat, Variant, dealing::Seed};
 
 /// How the referee picks the action it plays for a seat that faulted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -110,6 +110,25 @@ pub struct TableSpec {
     pub start_timeout: Duration,
     /// Deck orders to deal instead of seeded ones, by deal index.
     pub deals: Vec<Vec<Card>>,
+    /// A match already partly played, to continue rather than start.
+    pub resume: Option<Resume>,
+}
+
+/// The completed hands of a match that was interrupted (a resumed
+/// tournament). The table re-applies them silently, with the same fault
+/// counts, and play continues with the next deal; nothing is sent to the
+/// seats or recorded for them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Resume {
+    /// The deck orders of the completed deals, by deal index.
+    pub deals: Vec<Vec<Card>>,
+    /// Every action of those deals in order: seat, action, whether it was a
+    /// fallback played by the referee.
+    pub actions: Vec<(Seat, Action, bool)>,
+    /// Each seat's fault count so far.
+    pub faults: Vec<u32>,
+    /// Which seats had forfeited.
+    pub forfeited: Vec<bool>,
 }
 
 impl TableSpec {
@@ -132,6 +151,7 @@ impl TableSpec {
             faults: FaultPolicy::default(),
             start_timeout: Duration::from_secs(30),
             deals: Vec::new(),
+            resume: None,
         }
     }
 }

@@ -14,7 +14,7 @@ mod record;
 mod referee;
 mod table;
 
-pub use config::{Fallback, FaultPolicy, SeatSpec, TableSpec, TimeControl};
+pub use config::{Fallback, FaultPolicy, Resume, SeatSpec, TableSpec, TimeControl};
 pub use record::{FaultKind, FaultRecord, TableRecord};
 pub use referee::{
     AdminService, BotService, CreateError, Referee, ServerHandle, TableHandle, new_token,

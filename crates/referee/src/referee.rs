@@ -152,6 +152,10 @@ impl Referee {
                 .deal(order)
                 .map_err(|e| CreateError(format!("deal {i}: {e}")))?;
         }
+        let mut game = game;
+        if let Some(r) = &spec.resume {
+            replay_prefix(&mut game, r)?;
+        }
         let tokens: Vec<String> = spec
             .seats
             .iter()
@@ -331,6 +335,45 @@ impl Referee {
             ))
         }
     }
+}
+
+/// Re-applies the completed hands of an interrupted match.
+fn replay_prefix(
+    game: &mut whistle_rules::AnyGame,
+    r: &crate::config::Resume,
+) -> Result<(), CreateError> {
+    let seats = game.seats();
+    if r.faults.len() != seats || r.forfeited.len() != seats {
+        return Err(CreateError(format!(
+            "resume: fault counts and forfeits must have {seats} entries"
+        )));
+    }
+    let deal = |game: &mut whistle_rules::AnyGame| -> Result<(), CreateError> {
+        while game.status() == whistle_rules::Status::Deal {
+            let d = game.deals() as usize;
+            let order = r
+                .deals
+                .get(d)
+                .ok_or_else(|| CreateError(format!("resume: deal {d} is missing")))?;
+            game.deal(order)
+                .map_err(|e| CreateError(format!("resume: deal {d}: {e}")))?;
+        }
+        Ok(())
+    };
+    for (i, &(seat, action, _)) in r.actions.iter().enumerate() {
+        deal(game)?;
+        game.apply(seat, action)
+            .map_err(|e| CreateError(format!("resume: action {i}: {e}")))?;
+    }
+    if game.status() == whistle_rules::Status::Act {
+        return Err(CreateError(
+            "resume: the recorded actions stop in the middle of a hand".into(),
+        ));
+    }
+    if game.is_over() {
+        return Err(CreateError("resume: the match is already over".into()));
+    }
+    Ok(())
 }
 
 fn deliver(q: &mut BotQueue, assignment: pb::SeatAssignment) {

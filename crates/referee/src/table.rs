@@ -145,12 +145,13 @@ impl Table {
         snapshot: Arc<Mutex<TableSnapshot>>,
     ) -> Table {
         let now = Instant::now();
+        let resume = spec.resume.clone().unwrap_or_default();
         let seats = (0..game.seats())
-            .map(|_| SeatState {
+            .map(|i| SeatState {
                 conn: None,
                 ever_connected: false,
-                faults: 0,
-                forfeited: false,
+                faults: resume.faults.get(i).copied().unwrap_or(0),
+                forfeited: resume.forfeited.get(i).copied().unwrap_or(false),
                 bank: spec.time.time_bank,
                 pending: None,
                 issued: HashSet::new(),
@@ -159,16 +160,22 @@ impl Table {
                 unsolicited: (now, 0),
             })
             .collect();
+        // A resumed match continues where its record stopped: the fallback
+        // count (which seeds random fallbacks) and the hands already recorded
+        // carry on; old events are not pushed again.
+        let fallbacks = resume.actions.iter().filter(|a| a.2).count() as u64;
+        let (pushed, pushed_deals) = (game.log().len(), game.deals());
+        let hands_recorded = game.hand_results().len();
         Table {
             id,
             spec,
             game,
             seats,
             next_id: 1,
-            fallbacks: 0,
-            pushed: 0,
-            pushed_deals: 0,
-            hands_recorded: 0,
+            fallbacks,
+            pushed,
+            pushed_deals,
+            hands_recorded,
             state: TableState::Waiting,
             created: now,
             records,

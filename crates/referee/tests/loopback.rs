@@ -27,6 +27,15 @@ async fn channel(addr: SocketAddr) -> Channel {
 
 /// Plays one seat: always the legal action at index `(request_id * 7) % n`.
 async fn play_seat(addr: SocketAddr, token: String) -> Option<pb::MatchResult> {
+    play_seat_with(addr, token, |r| (r.request_id * 7) % r.legal.len() as u64).await
+}
+
+/// Plays one seat with `policy` choosing the index to answer.
+async fn play_seat_with(
+    addr: SocketAddr,
+    token: String,
+    policy: impl Fn(&pb::DecisionRequest) -> u64,
+) -> Option<pb::MatchResult> {
     let mut client = RefereeClient::new(channel(addr).await);
     let (tx, rx) = mpsc::channel(16);
     tx.send(BotMessage {
@@ -47,7 +56,7 @@ async fn play_seat(addr: SocketAddr, token: String) -> Option<pb::MatchResult> {
     while let Some(msg) = inbound.next().await {
         match msg.unwrap().msg {
             Some(Msg::Request(r)) => {
-                let i = (r.request_id * 7) % r.legal.len() as u64;
+                let i = policy(&r);
                 tx.send(BotMessage {
                     msg: Some(BotMsg::Answer(Answer {
                         request_id: r.request_id,
@@ -165,5 +174,85 @@ async fn unknown_tokens_are_refused_and_admin_needs_its_token() {
         status.status,
         tonic_health::pb::health_check_response::ServingStatus::Serving as i32
     );
+    server.shutdown().await;
+}
+
+/// A policy that depends on the observation only (not on request ids), so a
+/// resumed match makes the same choices as an uninterrupted one.
+fn by_observation(r: &pb::DecisionRequest) -> u64 {
+    let o = r.observation.as_ref().unwrap();
+    (o.deal as u64 * 31 + o.history.len() as u64 * 7) % r.legal.len() as u64
+}
+
+async fn play_table(
+    referee: &Referee,
+    addr: SocketAddr,
+    spec: TableSpec,
+) -> (Vec<TableRecord>, whistle_rules::MatchResult) {
+    let mut handle = referee.create_table(spec).unwrap();
+    let seats: Vec<_> = handle
+        .tokens
+        .iter()
+        .map(|t| tokio::spawn(play_seat_with(addr, t.clone(), by_observation)))
+        .collect();
+    let mut records = Vec::new();
+    while let Some(r) = handle.records.recv().await {
+        records.push(r);
+    }
+    for s in seats {
+        s.await.unwrap();
+    }
+    let end = records
+        .iter()
+        .find_map(|r| match r {
+            TableRecord::End { result, .. } => Some(result.clone()),
+            _ => None,
+        })
+        .expect("the match ended");
+    (records, end)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_match_ends_as_the_uninterrupted_one() {
+    let referee = Referee::new(None);
+    let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let seed = Seed::from_u64(5).derive(dealing::Domain::Match, 2);
+    let mut spec = TableSpec::new(Variant::Israeli, seed, &["a", "b", "c", "d"]);
+    spec.options = Options::parse(&["hands=3"]).unwrap();
+    let (records, full) = play_table(&referee, addr, spec.clone()).await;
+
+    // Keep the first hand (its deal and actions), as a log would after a crash
+    // during the second hand.
+    let mut resume = whistle_referee::Resume {
+        faults: vec![0; 4],
+        forfeited: vec![false; 4],
+        ..Default::default()
+    };
+    for r in &records {
+        match r {
+            TableRecord::Deal { order, .. } => resume.deals.push(order.clone()),
+            TableRecord::Action {
+                seat,
+                action,
+                fallback,
+                ..
+            } => resume.actions.push((*seat, *action, *fallback)),
+            TableRecord::Hand(_) => break,
+            _ => {}
+        }
+    }
+    let mut resumed_spec = spec;
+    resumed_spec.resume = Some(resume);
+    let (resumed_records, resumed) = play_table(&referee, addr, resumed_spec).await;
+    assert_eq!(resumed, full);
+    // Nothing of the first hand is played again.
+    let hands: Vec<u32> = resumed_records
+        .iter()
+        .filter_map(|r| match r {
+            TableRecord::Hand(h) => Some(h.deal),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hands, [1, 2]);
     server.shutdown().await;
 }
