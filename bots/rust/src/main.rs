@@ -22,8 +22,10 @@ struct Args {
     #[arg(long, default_value = "heuristic")]
     bot: String,
     /// Seed of the random bot: a number, or 64 hex digits. With a seat token
-    /// it is the bot's seed as is; with a bot token, the n-th seat assigned
-    /// (from 0) uses `seed.derive(Bot, n)` (docs/dealing.md).
+    /// it is the bot's seed as is; with a bot token, each seat assigned uses
+    /// `seed.derive(Bot, k)` where k is the FNV-1a hash of `TABLE/SEAT`
+    /// (64 bits, top 8 cleared), so every seat's choices are reproducible
+    /// whatever order the tables come in.
     #[arg(long, default_value = "0")]
     seed: String,
     /// The referee's address (default: $WHISTLE_ADDRESS).
@@ -42,6 +44,16 @@ fn parse_seed(s: &str) -> Result<Seed, String> {
         return Ok(Seed::from_u64(n));
     }
     Seed::from_hex(s)
+}
+
+/// FNV-1a (64 bits) of `TABLE/SEAT`, top 8 bits cleared to fit a seed index.
+fn seat_key(table_id: &str, seat: u32) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in format!("{table_id}/{seat}").bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h & ((1 << 56) - 1)
 }
 
 #[tokio::main]
@@ -73,15 +85,14 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let seat_token = launch.token.starts_with("seat-");
-    let counter = std::sync::atomic::AtomicU64::new(0);
     let name = args.bot.clone();
-    let outcome = run(&launch, move |_| {
-        let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let seed = if seat_token && n == 0 {
+    let own_token = launch.token.clone();
+    let outcome = run(&launch, move |a| {
+        // Subscribing with a seat token yields that very token as the seat's.
+        let seed = if a.seat_token == own_token {
             seed
         } else {
-            seed.derive(Domain::Bot, n)
+            seed.derive(Domain::Bot, seat_key(&a.table_id, a.seat))
         };
         bot_by_name(&name, seed).expect("checked above")
     })
