@@ -25,7 +25,7 @@ impl ScoreOrder {
 
 /// The outcome of one hand (one deal).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HandResult {
     /// Index of the deal in the match (0-based, misdeals included).
     pub deal: u32,
@@ -50,7 +50,7 @@ pub struct HandResult {
 
 /// The outcome of a whole match.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MatchResult {
     /// Final total of each seat (in team games, its team's total).
     pub totals: Vec<i32>,
