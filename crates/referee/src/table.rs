@@ -113,6 +113,8 @@ struct SeatState {
     bank: Duration,
     pending: Option<Pending>,
     issued: HashSet<u64>,
+    /// Requests withdrawn (the step moved on) or expired (timed out): an
+    /// answer to one of them is ignored.
     cancelled: HashSet<u64>,
     disconnected_at: Option<Instant>,
     unsolicited: (Instant, u32),
@@ -510,7 +512,7 @@ impl Table {
         let pending_id = self.seats[seat.index()].pending.as_ref().map(|p| p.id);
         if pending_id != Some(id) {
             if self.seats[seat.index()].cancelled.contains(&id) {
-                debug!(table = %self.id, seat = seat.index(), id, "answer to a withdrawn request ignored");
+                debug!(table = %self.id, seat = seat.index(), id, "answer to a withdrawn or expired request ignored");
                 return;
             }
             if self.count_unsolicited(seat, at) {
@@ -646,6 +648,11 @@ impl Table {
         let id = p.id;
         let waited = now.saturating_duration_since(p.issued);
         s.bank = Duration::ZERO;
+        // If the answer still comes, it is this same late answer: the fault
+        // below covers it and the fallback stands, so it is ignored rather
+        // than faulted again as stale. One late answer is one fault, whether
+        // the timer or the answer reaches the table first.
+        s.cancelled.insert(id);
         let (kind, detail) = if s.conn.is_none() {
             (
                 FaultKind::Absent,
@@ -879,5 +886,125 @@ pub(crate) fn fault_kind(k: FaultKind) -> pb::fault::Kind {
         FaultKind::Stale => pb::fault::Kind::Stale,
         FaultKind::Absent => pb::fault::Kind::Absent,
         FaultKind::Flood => pb::fault::Kind::Flood,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use whistle_rules::{Options, Variant, dealing::Seed};
+
+    use super::*;
+    use crate::config::TableSpec;
+
+    type Stream = mpsc::Receiver<Result<pb::RefereeMessage, Status>>;
+
+    /// An Israeli table with every seat attached (quiet), on paused time.
+    async fn table() -> (
+        mpsc::Sender<TableCmd>,
+        Vec<Stream>,
+        mpsc::UnboundedReceiver<TableRecord>,
+    ) {
+        let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(1), &["a", "b", "c", "d"]);
+        spec.options = Options::parse(&["hands=1"]).unwrap();
+        spec.time.per_action = Duration::from_millis(100);
+        spec.time.time_bank = Duration::ZERO;
+        let game = spec.game.new_game(&spec.options).unwrap();
+        let snapshot = Arc::new(Mutex::new(TableSnapshot {
+            table_id: "t".into(),
+            game: "israeli".into(),
+            state: TableState::Waiting,
+            connected: vec![false; 4],
+            faults: vec![0; 4],
+            hands_done: 0,
+            result: None,
+        }));
+        let (rec_tx, rec_rx) = mpsc::unbounded_channel();
+        let (watch, _) = broadcast::channel(16);
+        let table = Table::new("t".into(), spec, game, rec_tx, watch, snapshot);
+        let (cmd, cmd_rx) = mpsc::channel(64);
+        tokio::spawn(table.run(cmd_rx));
+        let mut streams = Vec::new();
+        for i in 0..4 {
+            let (tx, rx) = mpsc::channel(1024);
+            let (reply, ok) = oneshot::channel();
+            let conn = Conn {
+                id: i as u64,
+                tx,
+                quiet: true,
+                bot_name: "t".into(),
+            };
+            cmd.send(TableCmd::Attach {
+                seat: Seat::new(i),
+                conn,
+                reply,
+            })
+            .await
+            .unwrap();
+            ok.await.unwrap().unwrap();
+            streams.push(rx);
+        }
+        (cmd, streams, rec_rx)
+    }
+
+    async fn request(stream: &mut Stream) -> pb::DecisionRequest {
+        loop {
+            let msg = stream.recv().await.unwrap().unwrap();
+            if let Some(pb::referee_message::Msg::Request(r)) = msg.msg {
+                return r;
+            }
+        }
+    }
+
+    fn answer(seat: usize, request_id: u64, at: Instant) -> TableCmd {
+        TableCmd::Message {
+            seat: Seat::new(seat),
+            conn_id: seat as u64,
+            msg: pb::BotMessage {
+                msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
+                    request_id,
+                    choice: Some(pb::answer::Choice::Index(0)),
+                })),
+            },
+            at,
+        }
+    }
+
+    /// Seat 1 opens the auction and answers 150 ms into its 100 ms; seat 2
+    /// then answers in time. Returns the faults recorded up to seat 2's action.
+    async fn late_answer(timer_first: bool) -> Vec<FaultRecord> {
+        let (cmd, mut streams, mut records) = table().await;
+        let r = request(&mut streams[1]).await;
+        let issued = Instant::now();
+        if timer_first {
+            // Paused time: the table's deadline fires during this sleep.
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+        let late = issued + Duration::from_millis(150);
+        cmd.send(answer(1, r.request_id, late)).await.unwrap();
+        let r2 = request(&mut streams[2]).await;
+        cmd.send(answer(2, r2.request_id, Instant::now()))
+            .await
+            .unwrap();
+        let mut faults = Vec::new();
+        loop {
+            match records.recv().await.unwrap() {
+                TableRecord::Fault(f) => faults.push(f),
+                TableRecord::Action { seat, fallback, .. } if seat.index() == 2 => {
+                    assert!(!fallback);
+                    return faults;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_late_answer_is_one_late_fault_whether_the_timer_or_the_answer_comes_first() {
+        for timer_first in [true, false] {
+            let faults = late_answer(timer_first).await;
+            let kinds: Vec<FaultKind> = faults.iter().map(|f| f.kind).collect();
+            assert_eq!(kinds, [FaultKind::Late], "timer first: {timer_first}");
+            assert!(faults[0].fallback.is_some());
+        }
     }
 }
