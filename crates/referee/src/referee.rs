@@ -20,7 +20,10 @@ use tokio::{
     time::{Instant, timeout},
 };
 use tokio_stream::{Stream, wrappers::ReceiverStream};
-use tonic::{Request, Response, Status, Streaming, transport::Server};
+use tonic::{
+    Request, Response, Status, Streaming,
+    transport::{Server, server::TcpIncoming},
+};
 use tracing::{info, warn};
 use whistle_protocol::{convert, pb};
 use whistle_rules::{Game, Seat, Variant, dealing::Seed};
@@ -283,7 +286,10 @@ impl Referee {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send,
     ) -> Result<(), tonic::transport::Error> {
-        let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+        // `Server::tcp_nodelay` applies only to listeners tonic binds itself:
+        // set it on every accepted socket here, or Nagle's algorithm holds a
+        // request queued behind an event until the bot's delayed ACK.
+        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
         self.router()
             .serve_with_incoming_shutdown(incoming, shutdown)
             .await
