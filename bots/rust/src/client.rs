@@ -317,3 +317,105 @@ async fn play_stream(
     }
     Ok(())
 }
+
+/// Arguments of a bundled-bot process (`whistle-bot`, `whistle bot`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct BotArgs {
+    /// Which bot: random, first or heuristic.
+    #[arg(long, default_value = "heuristic")]
+    pub bot: String,
+    /// Seed of the random bot: a number, or 64 hex digits. With a seat token
+    /// it is the bot's seed as is; with a bot token, each seat assigned uses
+    /// `seed.derive(Bot, k)` where k is the FNV-1a hash of `TABLE/SEAT`
+    /// (64 bits, top 8 cleared), so every seat's choices are reproducible
+    /// whatever order the tables come in.
+    #[arg(long, default_value = "0")]
+    pub seed: String,
+    /// The referee's address (default: $WHISTLE_ADDRESS).
+    #[arg(long)]
+    pub address: Option<String>,
+    /// The seat or bot token (default: $WHISTLE_TOKEN).
+    #[arg(long)]
+    pub token: Option<String>,
+    /// Log filter for stderr, e.g. `info` or `debug`.
+    #[arg(long, default_value = "warn")]
+    pub log: String,
+}
+
+fn parse_seed(s: &str) -> Result<whistle_rules::dealing::Seed, String> {
+    if let Ok(n) = s.parse::<u64>() {
+        return Ok(whistle_rules::dealing::Seed::from_u64(n));
+    }
+    whistle_rules::dealing::Seed::from_hex(s)
+}
+
+/// FNV-1a (64 bits) of `TABLE/SEAT`, top 8 bits cleared to fit a seed index.
+pub fn seat_key(table_id: &str, seat: u32) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in format!("{table_id}/{seat}").bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h & ((1 << 56) - 1)
+}
+
+/// Runs a bundled bot process to the end: usage errors exit with 2, a
+/// referee that cannot be reached or refuses the token with 1.
+pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(tracing_subscriber::EnvFilter::new(&args.log))
+        .try_init();
+    let seed = match parse_seed(&args.seed) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: --seed: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = crate::bot_by_name(&args.bot, seed) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let launch = match Launch::resolve(args.address.clone(), args.token.clone(), &args.bot) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let name = args.bot.clone();
+    let own_token = launch.token.clone();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(run(&launch, move |a| {
+        // Subscribing with a seat token yields that very token as the seat's.
+        let seed = if a.seat_token == own_token {
+            seed
+        } else {
+            seed.derive(
+                whistle_rules::dealing::Domain::Bot,
+                seat_key(&a.table_id, a.seat),
+            )
+        };
+        crate::bot_by_name(&name, seed).expect("checked above")
+    }));
+    match outcome {
+        Ok(seats) => {
+            for s in &seats {
+                info!(table = %s.table_id, seat = s.seat.index(), result = ?s.result.as_ref().map(|r| &r.totals), faults = s.faults, "seat done");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

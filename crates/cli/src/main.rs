@@ -8,6 +8,7 @@
 mod games;
 mod play;
 mod serve;
+mod tournament;
 
 use std::{
     fmt,
@@ -39,6 +40,14 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Create a table on a running referee and print its seat tokens.
     Table(serve::TableArgs),
+    /// Run a tournament file: bot processes, parallel tables, replay logs,
+    /// ratings; prints the standings.
+    Tournament(tournament::TournamentArgs),
+    /// Merge the output folders of a sharded tournament into one set of results.
+    Merge(tournament::MergeArgs),
+    /// Play a bundled bot (random, first, heuristic) against a referee, with
+    /// the launch contract ($WHISTLE_ADDRESS, $WHISTLE_TOKEN).
+    Bot(whistle_bot::client::BotArgs),
 }
 
 /// A mistake in the command line that clap's own checks do not catch: an
@@ -66,6 +75,9 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Table(args) => serve::table(&args),
+        Command::Tournament(args) => tournament::run(&args),
+        Command::Merge(args) => tournament::merge(&args),
+        Command::Bot(args) => return whistle_bot::client::bot_main(args),
     };
     let written = output.and_then(|text| {
         let mut out = io::stdout().lock();

@@ -105,14 +105,15 @@ pub struct Duplicate {
 }
 
 /// One decision as applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActionLog {
     /// The seat.
     pub seat: Seat,
     /// The action, in canonical notation.
     pub action: Action,
-    /// Milliseconds from request to answer (0 for a fallback without asking).
-    pub ms: u64,
+    /// Milliseconds from request to answer, to the microsecond (0 for a
+    /// fallback played without asking).
+    pub ms: f64,
     /// Whether the referee played it as a fallback.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fallback: bool,
@@ -141,7 +142,7 @@ pub struct FaultLog {
 }
 
 /// One hand (one deal): the explicit deal, every action, faults and result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HandLog {
     /// SHA-256 of the previous line.
     pub prev: String,
@@ -176,7 +177,7 @@ pub struct EndLog {
 }
 
 /// Any line of a log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Line {
     /// The header.
@@ -188,7 +189,7 @@ pub enum Line {
 }
 
 /// A match log as read back.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MatchLog {
     /// The header.
     pub header: Header,
@@ -410,7 +411,7 @@ mod tests {
             actions: vec![ActionLog {
                 seat: Seat::new(1),
                 action: Action::Pass,
-                ms: 3,
+                ms: 3.25,
                 fallback: false,
             }],
             faults: vec![],

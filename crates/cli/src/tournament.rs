@@ -1,0 +1,94 @@
+//! `whistle tournament`, `whistle merge` and `whistle bot`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use whistle_tournament::{ProgressMode, RunOptions, Shard, Tournament, report};
+
+use crate::usage;
+
+/// How progress is shown.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Progress {
+    /// A bar on a terminal, plain lines otherwise.
+    Auto,
+    /// Plain lines every few seconds.
+    Plain,
+    /// Nothing.
+    Quiet,
+}
+
+/// Arguments of `whistle tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// The tournament file (TOML), e.g. tournaments/demo.toml.
+    file: PathBuf,
+    /// Output folder (default: the file's `out`, else replays/<name>/).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue an interrupted run from the logs in the output folder.
+    #[arg(long)]
+    resume: bool,
+    /// Run only the slice `i/n` of the schedule (matches whose index is i mod n).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Progress display on stderr.
+    #[arg(long, value_enum, default_value = "auto")]
+    progress: Progress,
+    /// Log filter for stderr (tracing syntax).
+    #[arg(long, default_value = "warn")]
+    log: String,
+}
+
+/// Runs a tournament and returns its standings as text.
+pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
+    crate::serve::init_logging(&args.log);
+    let t = Tournament::load(&args.file).map_err(usage)?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(usage)?;
+    let opts = RunOptions {
+        out: args.out.clone(),
+        resume: args.resume,
+        shard,
+        progress: match args.progress {
+            Progress::Auto => ProgressMode::Auto,
+            Progress::Plain => ProgressMode::Plain,
+            Progress::Quiet => ProgressMode::Quiet,
+        },
+    };
+    let rt = tokio::runtime::Runtime::new()?;
+    let summary = rt.block_on(whistle_tournament::run(&t, &opts))?;
+    let mut out = report::text(&summary.results);
+    if !summary.crashed.is_empty() {
+        out.push_str(&format!(
+            "bot processes that ended during the run (see their stderr logs): {}\n",
+            summary.crashed.join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "written to {} (results.json, standings.md, standings.csv, matches/, logs/)\n",
+        summary.out.display()
+    ));
+    Ok(out)
+}
+
+/// Arguments of `whistle merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard output folders of one tournament.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Where to write the merged logs and results.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Merges shard folders into one set of results.
+pub fn merge(args: &MergeArgs) -> anyhow::Result<String> {
+    let results = whistle_tournament::merge(&args.dirs, &args.out)?;
+    Ok(report::text(&results))
+}

@@ -1,0 +1,608 @@
+//! Tournament files (TOML): what they hold, and errors that name the key and
+//! the line.
+//!
+//! ```toml
+//! name = "demo"
+//! game = "israeli"
+//! seed = 2026
+//! format = "round-robin"      # round-robin | duplicate | gauntlet
+//! hands = 4                   # hands per match (the game's `hands` option)
+//! rounds = 1                  # repeat the schedule with fresh deals
+//! parallel = 4                # tables at once
+//! # out = "replays/demo"      # default: replays/<name>/ (beside the file's folder)
+//! # listen = "127.0.0.1:0"    # where bots connect; remote bots need a reachable address
+//! # challenger = "heuristic"  # gauntlet only
+//!
+//! [options]                   # any game option
+//! target = 300
+//!
+//! [time]
+//! per_action_ms = 1000
+//! time_bank_ms = 10000
+//! reconnect_grace_ms = 5000
+//! start_timeout_ms = 30000
+//!
+//! [faults]
+//! max_faults = 10
+//! fallback = "random"         # first | random
+//!
+//! [[bots]]
+//! name = "random"
+//! command = ["whistle", "bot", "--bot", "random"]
+//!
+//! [[bots]]
+//! name = "alice"
+//! remote = true               # connects by itself with its token
+//! token = "bot-alice-secret"
+//! ```
+
+use std::{
+    collections::BTreeMap,
+    fmt,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use serde::Deserialize;
+use toml::Spanned;
+use whistle_referee::{Fallback, FaultPolicy, TimeControl};
+use whistle_rules::{Game, Options, Variant, dealing::Seed};
+
+/// A tournament file that cannot be used: where and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line, if known.
+    pub line: Option<usize>,
+    /// The key concerned, if known.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if let Some(k) = &self.key {
+            write!(f, ": key `{k}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The tournament formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Every group of k bots, every seat rotation, fresh deals for each match.
+    RoundRobin,
+    /// Every group, every rotation, the same deals for all rotations of a group.
+    Duplicate,
+    /// One bot (the challenger) against every group of the others.
+    Gauntlet,
+}
+
+impl Format {
+    /// The format's name in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Duplicate => "duplicate",
+            Format::Gauntlet => "gauntlet",
+        }
+    }
+}
+
+/// How a bot takes part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BotKind {
+    /// The runner starts this program (with the launch contract's environment).
+    Local {
+        /// Program and arguments. The program `whistle` means the running
+        /// `whistle` binary.
+        command: Vec<String>,
+    },
+    /// The bot connects by itself with this token.
+    Remote {
+        /// Its bot token.
+        token: String,
+    },
+}
+
+/// One bot of the tournament.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotSpec {
+    /// Its unique name.
+    pub name: String,
+    /// How it takes part.
+    pub kind: BotKind,
+}
+
+/// A tournament, read and checked.
+#[derive(Debug, Clone)]
+pub struct Tournament {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// Its name (also the default output folder's name).
+    pub name: String,
+    /// The game.
+    pub game: Variant,
+    /// Game options, with `hands` set from the file's `hands`.
+    pub options: Options,
+    /// The tournament seed.
+    pub seed: Seed,
+    /// The number the seed came from.
+    pub seed_number: u64,
+    /// The format.
+    pub format: Format,
+    /// Repetitions of the schedule, each with fresh deals.
+    pub rounds: u32,
+    /// Tables at once.
+    pub parallel: usize,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Where the referee listens.
+    pub listen: SocketAddr,
+    /// The gauntlet's challenger (index into `bots`).
+    pub challenger: Option<usize>,
+    /// Clocks.
+    pub time: TimeControl,
+    /// How long a table waits for its seats.
+    pub start_timeout: Duration,
+    /// Fault policy.
+    pub faults: FaultPolicy,
+    /// The bots.
+    pub bots: Vec<BotSpec>,
+    /// Seats per table.
+    pub seats: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: Spanned<String>,
+    game: Spanned<String>,
+    seed: u64,
+    format: Option<Spanned<String>>,
+    hands: Option<Spanned<u32>>,
+    rounds: Option<u32>,
+    parallel: Option<Spanned<usize>>,
+    out: Option<String>,
+    listen: Option<Spanned<String>>,
+    challenger: Option<Spanned<String>>,
+    #[serde(default)]
+    options: BTreeMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    time: RawTime,
+    #[serde(default)]
+    faults: RawFaults,
+    bots: Vec<Spanned<RawBot>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    per_action_ms: Option<u64>,
+    time_bank_ms: Option<u64>,
+    reconnect_grace_ms: Option<u64>,
+    start_timeout_ms: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFaults {
+    max_faults: Option<u32>,
+    fallback: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: Spanned<String>,
+    command: Option<Spanned<Command>>,
+    #[serde(default)]
+    remote: bool,
+    token: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Command {
+    Line(String),
+    Words(Vec<String>),
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source[..offset.min(source.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
+}
+
+impl Tournament {
+    /// Reads and checks a tournament file.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the key and line of the first problem.
+    pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
+        let source = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            line: None,
+            key: None,
+            message: e.to_string(),
+        })?;
+        Tournament::parse(path, &source)
+    }
+
+    /// Checks a tournament given as text (`path` is used for messages and
+    /// for resolving the output folder).
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the key and line of the first problem.
+    pub fn parse(path: &Path, source: &str) -> Result<Tournament, ConfigError> {
+        let err = |span: Option<std::ops::Range<usize>>, key: &str, message: String| ConfigError {
+            path: path.to_path_buf(),
+            line: span.map(|s| line_of(source, s.start)),
+            key: (!key.is_empty()).then(|| key.to_string()),
+            message,
+        };
+        let raw: RawFile = toml::from_str(source).map_err(|e| {
+            let msg = e.message().to_string();
+            err(e.span(), "", msg)
+        })?;
+        let name = raw.name.get_ref().trim().to_string();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        {
+            return Err(err(
+                Some(raw.name.span()),
+                "name",
+                "a name needs letters, digits, `-`, `_` or `.` only (it names the output folder)"
+                    .into(),
+            ));
+        }
+        let game: Variant =
+            raw.game
+                .get_ref()
+                .parse()
+                .map_err(|e: whistle_rules::OptionError| {
+                    err(Some(raw.game.span()), "game", e.to_string())
+                })?;
+        let mut options = Options::new();
+        for (k, v) in &raw.options {
+            let text = match v.get_ref() {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                _ => {
+                    return Err(err(
+                        Some(v.span()),
+                        &format!("options.{k}"),
+                        "an option value must be a string, number or boolean".into(),
+                    ));
+                }
+            };
+            options.set(k, &text);
+        }
+        if let Some(h) = &raw.hands {
+            if options.get("hands").is_some() {
+                return Err(err(
+                    Some(h.span()),
+                    "hands",
+                    "give `hands` or `options.hands`, not both".into(),
+                ));
+            }
+            options.set("hands", &h.get_ref().to_string());
+        }
+        let probe = game.new_game(&options).map_err(|e| {
+            let key = match &e {
+                whistle_rules::OptionError::UnknownOption { key, .. }
+                | whistle_rules::OptionError::BadValue { key, .. } => key.clone(),
+                _ => String::new(),
+            };
+            let span = raw.options.get(&key).map(|v| v.span()).or_else(|| {
+                (key == "hands")
+                    .then(|| raw.hands.as_ref().map(|h| h.span()))
+                    .flatten()
+            });
+            err(span, &format!("options.{key}"), e.to_string())
+        })?;
+        let options = probe.options();
+        let seats = probe.seats();
+        let format = match raw.format.as_ref().map(|f| f.get_ref().as_str()) {
+            None | Some("round-robin") => Format::RoundRobin,
+            Some("duplicate") => Format::Duplicate,
+            Some("gauntlet") => Format::Gauntlet,
+            Some(other) => {
+                return Err(err(
+                    raw.format.as_ref().map(|f| f.span()),
+                    "format",
+                    format!("unknown format `{other}` (round-robin, duplicate, gauntlet)"),
+                ));
+            }
+        };
+        if format == Format::Duplicate && options.get("hands").is_none_or(|h| h == "unset") {
+            return Err(err(
+                raw.format.as_ref().map(|f| f.span()),
+                "hands",
+                "a duplicate event needs a fixed number of hands per match (`hands`)".into(),
+            ));
+        }
+        let mut bots = Vec::new();
+        for b in &raw.bots {
+            let span = b.span();
+            let b = b.get_ref();
+            let name = b.name.get_ref().trim().to_string();
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return Err(err(
+                    Some(b.name.span()),
+                    "bots.name",
+                    "a bot name must be one word".into(),
+                ));
+            }
+            if bots.iter().any(|x: &BotSpec| x.name == name) {
+                return Err(err(
+                    Some(b.name.span()),
+                    "bots.name",
+                    format!("two bots are named `{name}`"),
+                ));
+            }
+            let kind = match (&b.command, b.remote) {
+                (Some(c), false) => {
+                    let words = match c.get_ref() {
+                        Command::Line(s) => s.split_whitespace().map(str::to_string).collect(),
+                        Command::Words(w) => w.clone(),
+                    };
+                    if words.is_empty() {
+                        return Err(err(
+                            Some(c.span()),
+                            "bots.command",
+                            "the command is empty".into(),
+                        ));
+                    }
+                    BotKind::Local { command: words }
+                }
+                (None, true) => BotKind::Remote {
+                    token: b
+                        .token
+                        .clone()
+                        .unwrap_or_else(|| whistle_referee::new_token("bot")),
+                },
+                (Some(c), true) => {
+                    return Err(err(
+                        Some(c.span()),
+                        "bots.command",
+                        "a remote bot has no command".into(),
+                    ));
+                }
+                (None, false) => {
+                    return Err(err(
+                        Some(span),
+                        "bots.command",
+                        format!("bot `{name}` needs a `command` (or `remote = true`)"),
+                    ));
+                }
+            };
+            bots.push(BotSpec { name, kind });
+        }
+        if bots.is_empty() {
+            return Err(err(None, "bots", "no bots".into()));
+        }
+        let challenger = match (&raw.challenger, format) {
+            (Some(c), Format::Gauntlet) => Some(
+                bots.iter()
+                    .position(|b| b.name == *c.get_ref())
+                    .ok_or_else(|| {
+                        err(
+                            Some(c.span()),
+                            "challenger",
+                            format!("no bot is named `{}`", c.get_ref()),
+                        )
+                    })?,
+            ),
+            (None, Format::Gauntlet) => {
+                return Err(err(
+                    raw.format.as_ref().map(|f| f.span()),
+                    "challenger",
+                    "a gauntlet needs `challenger = \"<bot name>\"`".into(),
+                ));
+            }
+            (Some(c), _) => {
+                return Err(err(
+                    Some(c.span()),
+                    "challenger",
+                    "`challenger` is for the gauntlet format".into(),
+                ));
+            }
+            (None, _) => None,
+        };
+        if format == Format::Gauntlet && bots.len() < 2 {
+            return Err(err(
+                None,
+                "bots",
+                "a gauntlet needs at least two bots".into(),
+            ));
+        }
+        let parallel = match &raw.parallel {
+            Some(p) if *p.get_ref() == 0 => {
+                return Err(err(Some(p.span()), "parallel", "must be at least 1".into()));
+            }
+            Some(p) => *p.get_ref(),
+            None => 4,
+        };
+        let listen = match &raw.listen {
+            Some(l) => l
+                .get_ref()
+                .parse()
+                .map_err(|e| err(Some(l.span()), "listen", format!("not an address: {e}")))?,
+            None => "127.0.0.1:0".parse().expect("a valid address"),
+        };
+        let defaults = TimeControl::default();
+        let time = TimeControl {
+            per_action: raw
+                .time
+                .per_action_ms
+                .map_or(defaults.per_action, Duration::from_millis),
+            time_bank: raw
+                .time
+                .time_bank_ms
+                .map_or(defaults.time_bank, Duration::from_millis),
+            reconnect_grace: raw
+                .time
+                .reconnect_grace_ms
+                .map_or(defaults.reconnect_grace, Duration::from_millis),
+        };
+        let mut faults = FaultPolicy::default();
+        if let Some(m) = raw.faults.max_faults {
+            faults.max_faults = m.max(1);
+        }
+        if let Some(f) = &raw.faults.fallback {
+            faults.fallback = Fallback::from_name(f.get_ref()).ok_or_else(|| {
+                err(
+                    Some(f.span()),
+                    "faults.fallback",
+                    "must be `first` or `random`".into(),
+                )
+            })?;
+        }
+        let base = path.parent().unwrap_or(Path::new("."));
+        let out = match raw.out {
+            Some(o) => base.join(o),
+            None => default_out(base, &name),
+        };
+        Ok(Tournament {
+            path: path.to_path_buf(),
+            name,
+            game,
+            options,
+            seed: Seed::from_u64(raw.seed),
+            seed_number: raw.seed,
+            format,
+            rounds: raw.rounds.unwrap_or(1).max(1),
+            parallel,
+            out,
+            listen,
+            challenger,
+            time,
+            start_timeout: Duration::from_millis(raw.time.start_timeout_ms.unwrap_or(30_000)),
+            faults,
+            bots,
+            seats,
+        })
+    }
+
+    /// The folder bot commands run in (the tournament file's folder).
+    pub fn base_dir(&self) -> PathBuf {
+        self.path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    }
+}
+
+/// `replays/<name>/` beside the folder holding the tournament file (so
+/// `tournaments/demo.toml` writes to `replays/demo/`).
+fn default_out(base: &Path, name: &str) -> PathBuf {
+    let root = if base.file_name().is_some_and(|n| n == "tournaments") {
+        base.parent().unwrap_or(Path::new(".")).to_path_buf()
+    } else {
+        base.to_path_buf()
+    };
+    root.join("replays").join(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+name = "t"
+game = "israeli"
+seed = 5
+hands = 2
+
+[[bots]]
+name = "a"
+command = "whistle bot --bot random"
+
+[[bots]]
+name = "b"
+command = ["whistle", "bot", "--bot", "first"]
+"#;
+
+    fn parse(text: &str) -> Result<Tournament, ConfigError> {
+        Tournament::parse(Path::new("tournaments/t.toml"), text)
+    }
+
+    #[test]
+    fn a_good_file_reads_with_defaults() {
+        let t = parse(GOOD).unwrap();
+        assert_eq!(t.game, Variant::Israeli);
+        assert_eq!(t.options.get("hands"), Some("2"));
+        assert_eq!(t.format, Format::RoundRobin);
+        assert_eq!(t.out, Path::new("replays/t"));
+        assert_eq!(t.seats, 4);
+        assert_eq!(
+            t.bots[0].kind,
+            BotKind::Local {
+                command: vec![
+                    "whistle".into(),
+                    "bot".into(),
+                    "--bot".into(),
+                    "random".into()
+                ]
+            }
+        );
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_line() {
+        let cases = [
+            (
+                GOOD.replace("game = \"israeli\"", "game = \"chess\""),
+                "game",
+                3,
+            ),
+            (
+                GOOD.replace("hands = 2", "hands = 2\n[options]\ncolour = \"red\""),
+                "options.colour",
+                7,
+            ),
+            (GOOD.replace("hands = 2", "hands = 0"), "options.hands", 5),
+            (
+                GOOD.replace("seed = 5", "seed = 5\nformat = \"swiss\""),
+                "format",
+                5,
+            ),
+            (
+                GOOD.replace("name = \"b\"", "name = \"a\""),
+                "bots.name",
+                12,
+            ),
+            (
+                GOOD.replace("seed = 5", "seed = 5\nparallel = 0"),
+                "parallel",
+                5,
+            ),
+        ];
+        for (text, key, line) in cases {
+            let e = parse(&text).unwrap_err();
+            assert_eq!(e.key.as_deref(), Some(key), "{e}");
+            assert_eq!(e.line, Some(line), "{e}");
+        }
+        let e = parse(&GOOD.replace("seed = 5", "seed = \"five\"")).unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        let e = parse(&GOOD.replace("seed = 5", "sede = 5")).unwrap_err();
+        assert!(e.to_string().contains("sede"), "{e}");
+    }
+}

@@ -1,0 +1,214 @@
+//! Bot processes: started with the launch contract, their stderr kept in a
+//! size-capped log, restarted after a crash (a few times), always stopped.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Stdio,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU32, Ordering},
+    },
+    time::Duration,
+};
+
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    process::{Child, Command},
+    sync::watch,
+    task::JoinHandle,
+};
+use tracing::{info, warn};
+
+/// Bytes of a bot's stderr kept per tournament; the rest is dropped with a note.
+pub const STDERR_CAP: u64 = 1 << 20;
+/// How many times a crashed bot is started again.
+pub const MAX_RESTARTS: u32 = 3;
+
+/// A supervised bot process.
+#[derive(Debug)]
+pub struct BotProcess {
+    name: String,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<()>,
+    restarts: Arc<AtomicU32>,
+    crashed: Arc<AtomicBool>,
+}
+
+/// Everything needed to start a bot.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    /// The bot's name.
+    pub name: String,
+    /// Program and arguments (`whistle` is the running whistle binary).
+    pub command: Vec<String>,
+    /// Working directory.
+    pub dir: PathBuf,
+    /// The referee's address for `WHISTLE_ADDRESS`.
+    pub address: String,
+    /// The bot token for `WHISTLE_TOKEN`.
+    pub token: String,
+    /// Where its stderr goes.
+    pub stderr_log: PathBuf,
+}
+
+fn program(word: &str) -> PathBuf {
+    if word == "whistle" {
+        if let Ok(me) = std::env::current_exe() {
+            return me;
+        }
+    }
+    PathBuf::from(word)
+}
+
+fn spawn(l: &Launch) -> std::io::Result<Child> {
+    let mut cmd = Command::new(program(&l.command[0]));
+    cmd.args(&l.command[1..])
+        .current_dir(&l.dir)
+        .env("WHISTLE_ADDRESS", &l.address)
+        .env("WHISTLE_TOKEN", &l.token)
+        .env("WHISTLE_BOT_NAME", &l.name)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    cmd.process_group(0);
+    cmd.spawn()
+}
+
+/// Copies `from` into the log until the cap, then drains the rest.
+async fn capture(mut from: tokio::process::ChildStderr, log: PathBuf) {
+    let file = tokio::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .await;
+    let Ok(mut file) = file else {
+        warn!(log = %log.display(), "cannot open the bot's stderr log");
+        return;
+    };
+    let mut written = file.metadata().await.map(|m| m.len()).unwrap_or(0);
+    let mut noted = written >= STDERR_CAP;
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        if written < STDERR_CAP {
+            let take = n.min((STDERR_CAP - written) as usize);
+            let _ = file.write_all(&buf[..take]).await;
+            written += take as u64;
+        } else if !noted {
+            let _ = file
+                .write_all(b"\n[whistle: stderr log reached its size cap; the rest is dropped]\n")
+                .await;
+            noted = true;
+        }
+    }
+    let _ = file.flush().await;
+}
+
+impl BotProcess {
+    /// Starts the bot and supervises it: a crash is logged and the bot is
+    /// started again (at most [`MAX_RESTARTS`] times) until [`BotProcess::stop`].
+    ///
+    /// # Errors
+    /// If the program cannot be started at all.
+    pub fn start(l: Launch) -> std::io::Result<BotProcess> {
+        let first = spawn(&l)?;
+        let (stop, mut stopped) = watch::channel(false);
+        let restarts = Arc::new(AtomicU32::new(0));
+        let crashed = Arc::new(AtomicBool::new(false));
+        let (r, c) = (restarts.clone(), crashed.clone());
+        let name = l.name.clone();
+        let task = tokio::spawn(async move {
+            let mut child = Some(first);
+            while let Some(mut ch) = child.take() {
+                if let Some(err) = ch.stderr.take() {
+                    tokio::spawn(capture(err, l.stderr_log.clone()));
+                }
+                tokio::select! {
+                    biased;
+                    _ = stopped.changed() => {
+                        // Give the bot a moment to finish on its own (its
+                        // assignments have ended), then make sure it is gone.
+                        let waited = tokio::time::timeout(Duration::from_secs(3), ch.wait()).await;
+                        if waited.is_err() {
+                            kill_group(&mut ch).await;
+                        }
+                        break;
+                    }
+                    status = ch.wait() => {
+                        if *stopped.borrow() {
+                            break;
+                        }
+                        c.store(true, Ordering::Relaxed);
+                        let n = r.fetch_add(1, Ordering::Relaxed) + 1;
+                        warn!(bot = %l.name, ?status, restart = n, "bot process ended during the tournament");
+                        if n > MAX_RESTARTS {
+                            warn!(bot = %l.name, "not restarted again");
+                            break;
+                        }
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        match spawn(&l) {
+                            Ok(next) => child = Some(next),
+                            Err(e) => warn!(bot = %l.name, error = %e, "cannot restart the bot"),
+                        }
+                    }
+                }
+            }
+        });
+        info!(bot = %name, "bot process started");
+        Ok(BotProcess {
+            name,
+            stop,
+            task,
+            restarts,
+            crashed,
+        })
+    }
+
+    /// The bot's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How often it was restarted after a crash.
+    pub fn restarts(&self) -> u32 {
+        self.restarts.load(Ordering::Relaxed)
+    }
+
+    /// Whether it ever ended during the tournament.
+    pub fn crashed(&self) -> bool {
+        self.crashed.load(Ordering::Relaxed)
+    }
+
+    /// Tells the supervisor that the tournament is over: from now on the
+    /// bot's exit is expected, not a crash.
+    pub fn finishing(&self) {
+        let _ = self.stop.send(true);
+    }
+
+    /// Stops the bot (after up to 3 s to exit by itself) and waits.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+    }
+}
+
+async fn kill_group(ch: &mut Child) {
+    #[cfg(unix)]
+    if let Some(pid) = ch.id() {
+        // The bot runs in its own process group: end its children too.
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &format!("-{pid}")])
+            .status();
+    }
+    let _ = ch.kill().await;
+}
+
+/// The stderr log of bot `name` in `out`.
+pub fn stderr_log(out: &Path, name: &str) -> PathBuf {
+    out.join("logs").join(format!("{name}.stderr.log"))
+}

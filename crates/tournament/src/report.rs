@@ -1,0 +1,226 @@
+//! Standings as text, Markdown and CSV, and the results file.
+
+use std::{fmt::Write as _, path::Path};
+
+use crate::stats::{BotStats, Interval, Results};
+
+fn interval(i: &Interval) -> String {
+    if i.n < 2 {
+        format!("{:.2}", i.mean)
+    } else {
+        format!("{:.2} [{:.2}, {:.2}]", i.mean, i.low, i.high)
+    }
+}
+
+fn rating(b: &BotStats) -> String {
+    b.rating.as_ref().map_or("-".into(), |r| {
+        format!("{:.1} ± {:.1}", r.value, r.uncertainty)
+    })
+}
+
+fn faults(b: &BotStats) -> String {
+    if b.faults.is_empty() {
+        "0".into()
+    } else {
+        b.faults
+            .iter()
+            .map(|(k, n)| format!("{k}:{n}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn bids(b: &BotStats) -> String {
+    let (made, of) = b.bids_made;
+    if of == 0 {
+        "-".into()
+    } else {
+        format!("{made}/{of} ({:.0}%)", 100.0 * made as f64 / of as f64)
+    }
+}
+
+/// The standings as a plain-text table for a terminal.
+pub fn text(r: &Results) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}): {} matches; ranked {}",
+        r.tournament,
+        r.game,
+        r.matches.len(),
+        r.ranking
+    );
+    let width = r
+        .bots
+        .iter()
+        .map(|b| b.name.len())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  {}",
+        "rank",
+        "bot",
+        "rating",
+        "hands",
+        "points/hand [95% CI]",
+        "bids made",
+        "wins",
+        "ms mean",
+        "ms max",
+        "faults"
+    );
+    for (i, b) in r.bots.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
+            i + 1,
+            b.name,
+            rating(b),
+            b.hands,
+            interval(&b.points),
+            bids(b),
+            b.wins,
+            b.mean_ms,
+            b.max_ms,
+            faults(b)
+        );
+    }
+    if let Some(d) = &r.duplicate {
+        let _ = writeln!(
+            out,
+            "duplicate: points per hand against par (same deal, same seat)"
+        );
+        for (name, i) in &d.versus_par {
+            let _ = writeln!(out, "  {name:<width$}  {}", interval(i));
+        }
+        let _ = writeln!(out, "duplicate: paired per-deal differences");
+        for p in &d.pairs {
+            let _ = writeln!(out, "  {} − {}: {}", p.a, p.b, interval(&p.difference));
+        }
+    }
+    out
+}
+
+/// The standings as Markdown.
+pub fn markdown(r: &Results) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {} — standings\n", r.tournament);
+    let _ = writeln!(
+        out,
+        "Game `{}`; {} matches; ranked {}. Intervals are 95 % confidence intervals.\n",
+        r.game,
+        r.matches.len(),
+        r.ranking
+    );
+    let _ = writeln!(
+        out,
+        "| rank | bot | rating | matches | hands | points/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |"
+    );
+    let _ = writeln!(
+        out,
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    );
+    for (i, b) in r.bots.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} |",
+            i + 1,
+            b.name,
+            rating(b),
+            b.matches,
+            b.hands,
+            interval(&b.points),
+            bids(b),
+            b.wins,
+            b.mean_place,
+            b.mean_ms,
+            b.max_ms,
+            b.forfeits,
+            faults(b)
+        );
+    }
+    if let Some(d) = &r.duplicate {
+        let _ = writeln!(out, "\n## Duplicate: against par\n");
+        let _ = writeln!(
+            out,
+            "Points per hand minus the mean of every bot's points on the same deal from the same seat.\n"
+        );
+        let _ = writeln!(out, "| bot | versus par [95% CI] | samples |");
+        let _ = writeln!(out, "|---|---:|---:|");
+        for (name, i) in &d.versus_par {
+            let _ = writeln!(out, "| {name} | {} | {} |", interval(i), i.n);
+        }
+        let _ = writeln!(out, "\n## Duplicate: paired per-deal differences\n");
+        let _ = writeln!(out, "| a | b | a − b [95% CI] | deals |");
+        let _ = writeln!(out, "|---|---|---:|---:|");
+        for p in &d.pairs {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                p.a,
+                p.b,
+                interval(&p.difference),
+                p.difference.n
+            );
+        }
+    }
+    out
+}
+
+/// The standings as CSV (one row per bot).
+pub fn csv(r: &Results) -> String {
+    let mut out = String::from(
+        "rank,bot,rating_system,rating,uncertainty,matches,hands,points_mean,points_low,points_high,bids_made,bids,wins,mean_place,ms_mean,ms_max,forfeits,faults\n",
+    );
+    for (i, b) in r.bots.iter().enumerate() {
+        let (sys, val, unc) = b
+            .rating
+            .as_ref()
+            .map_or(("", String::new(), String::new()), |x| {
+                (
+                    x.system.as_str(),
+                    format!("{:.3}", x.value),
+                    format!("{:.3}", x.uncertainty),
+                )
+            });
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{:.4},{:.3},{:.3},{},{}",
+            i + 1,
+            b.name,
+            sys,
+            val,
+            unc,
+            b.matches,
+            b.hands,
+            b.points.mean,
+            b.points.low,
+            b.points.high,
+            b.bids_made.0,
+            b.bids_made.1,
+            b.wins,
+            b.mean_place,
+            b.mean_ms,
+            b.max_ms,
+            b.forfeits,
+            faults(b).replace(' ', ";")
+        );
+    }
+    out
+}
+
+/// Writes `results.json`, `standings.md` and `standings.csv` into `out`.
+///
+/// # Errors
+/// IO errors.
+pub fn write_all(out: &Path, r: &Results) -> std::io::Result<()> {
+    std::fs::write(
+        out.join("results.json"),
+        serde_json::to_string_pretty(r).expect("results serialize") + "\n",
+    )?;
+    std::fs::write(out.join("standings.md"), markdown(r))?;
+    std::fs::write(out.join("standings.csv"), csv(r))?;
+    Ok(())
+}

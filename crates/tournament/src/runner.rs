@@ -1,0 +1,722 @@
+//! Runs a tournament: the embedded referee on loopback, the bot processes,
+//! tables in parallel, one replay log per match (flushed after every hand),
+//! then the results.
+
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use tokio::{sync::Semaphore, task::JoinSet};
+use tracing::{info, warn};
+use whistle_referee::{Referee, Resume, TableRecord, TableSpec};
+use whistle_replay::{
+    ActionLog, Clocks, Duplicate, EndLog, FaultLog, Faults, HandLog, Header, MatchLog, Writer,
+    seed_commitment,
+};
+use whistle_rules::{Game, Options, Seat, Status};
+
+use crate::{
+    config::{BotKind, Tournament},
+    procs::{self, BotProcess},
+    report,
+    schedule::{self, Planned, Shard},
+    stats::{self, Results},
+};
+
+/// The manifest's format name.
+pub const MANIFEST_FORMAT: &str = "whistle-tournament";
+
+/// What a run needs beyond the tournament file.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Output folder instead of the file's `out`.
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted run from its logs.
+    pub resume: bool,
+    /// Run only this slice of the schedule.
+    pub shard: Option<Shard>,
+    /// Progress display.
+    pub progress: ProgressMode,
+}
+
+/// How progress is shown on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProgressMode {
+    /// A bar on a terminal, plain lines otherwise.
+    #[default]
+    Auto,
+    /// Plain lines.
+    Plain,
+    /// Nothing.
+    Quiet,
+}
+
+/// Why a run failed.
+#[derive(Debug)]
+pub struct RunError(pub String);
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+fn fail(e: impl std::fmt::Display) -> RunError {
+    RunError(e.to_string())
+}
+
+/// `tournament.json`: what the output folder holds, written before play.
+/// It commits to the seed without revealing it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`MANIFEST_FORMAT`].
+    pub format: String,
+    /// Version 1.
+    pub version: u32,
+    /// The tournament's name.
+    pub name: String,
+    /// The game.
+    pub game: String,
+    /// Game options, resolved.
+    pub options: Options,
+    /// The event format.
+    pub event: String,
+    /// Rounds.
+    pub rounds: u32,
+    /// Bot names, in file order.
+    pub bots: Vec<String>,
+    /// SHA-256 of the tournament seed.
+    pub seed_commitment: String,
+    /// Matches in the whole schedule.
+    pub matches: u64,
+    /// The shard this folder holds, `i/n`, if any.
+    pub shard: Option<String>,
+}
+
+impl Manifest {
+    fn of(t: &Tournament, total: u64, shard: Option<Shard>) -> Manifest {
+        Manifest {
+            format: MANIFEST_FORMAT.into(),
+            version: 1,
+            name: t.name.clone(),
+            game: t.game.name().into(),
+            options: t.options.clone(),
+            event: t.format.name().into(),
+            rounds: t.rounds,
+            bots: t.bots.iter().map(|b| b.name.clone()).collect(),
+            seed_commitment: seed_commitment(t.seed),
+            matches: total,
+            shard: shard.map(|s| format!("{}/{}", s.index, s.count)),
+        }
+    }
+
+    /// Reads `tournament.json` from `dir`.
+    ///
+    /// # Errors
+    /// If it is missing or malformed.
+    pub fn read(dir: &Path) -> Result<Manifest, RunError> {
+        let path = dir.join("tournament.json");
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        serde_json::from_str(&text).map_err(|e| fail(format!("{}: {e}", path.display())))
+    }
+}
+
+/// The log file of match `index`.
+pub fn match_path(out: &Path, index: u64) -> PathBuf {
+    out.join("matches").join(format!("m{index:05}.jsonl"))
+}
+
+/// Reads every match log in `out/matches`, in schedule order.
+///
+/// # Errors
+/// If a log cannot be read.
+pub fn read_logs(out: &Path) -> Result<Vec<MatchLog>, RunError> {
+    let dir = out.join("matches");
+    let mut paths: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(fail(format!("{}: {e}", dir.display()))),
+    };
+    paths.sort();
+    let mut logs = Vec::new();
+    for p in paths {
+        logs.push(whistle_replay::read(&p).map_err(fail)?);
+    }
+    logs.sort_by_key(|l| l.header.match_index);
+    Ok(logs)
+}
+
+struct Progress {
+    bar: Option<ProgressBar>,
+    plain: bool,
+    started: Instant,
+    last_line: std::sync::Mutex<Instant>,
+    hands: std::sync::atomic::AtomicU64,
+    matches: std::sync::atomic::AtomicU64,
+    total_hands: Option<u64>,
+    total_matches: u64,
+}
+
+impl Progress {
+    fn new(mode: ProgressMode, total_matches: u64, total_hands: Option<u64>) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (mode == ProgressMode::Auto && terminal).then(|| {
+            let bar = ProgressBar::new(total_hands.unwrap_or(total_matches));
+            let unit = if total_hands.is_some() {
+                "hands"
+            } else {
+                "matches"
+            };
+            bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{{bar:40}} {{pos}}/{{len}} {unit}  {{per_sec}}  ETA {{eta}}  {{msg}}"
+                ))
+                .expect("a valid template"),
+            );
+            bar
+        });
+        Progress {
+            plain: mode == ProgressMode::Plain || (mode == ProgressMode::Auto && !terminal),
+            bar,
+            started: Instant::now(),
+            last_line: std::sync::Mutex::new(Instant::now()),
+            hands: 0.into(),
+            matches: 0.into(),
+            total_hands,
+            total_matches,
+        }
+    }
+
+    fn hand(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let h = self.hands.fetch_add(1, Relaxed) + 1;
+        if let Some(bar) = &self.bar {
+            if self.total_hands.is_some() {
+                bar.set_position(h);
+            }
+        }
+        self.line(false);
+    }
+
+    fn finished_match(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let m = self.matches.fetch_add(1, Relaxed) + 1;
+        if let Some(bar) = &self.bar {
+            if self.total_hands.is_none() {
+                bar.set_position(m);
+            }
+            bar.set_message(format!("{m}/{} matches", self.total_matches));
+        }
+        self.line(m == self.total_matches);
+    }
+
+    fn line(&self, force: bool) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if !self.plain {
+            return;
+        }
+        let mut last = self.last_line.lock().expect("progress lock");
+        if !force && last.elapsed() < Duration::from_secs(5) {
+            return;
+        }
+        *last = Instant::now();
+        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+        let h = self.hands.load(Relaxed);
+        let m = self.matches.load(Relaxed);
+        let rate = h as f64 / secs;
+        let eta = self
+            .total_hands
+            .filter(|_| rate > 0.0)
+            .map(|t| format!(", ETA {:.0} s", t.saturating_sub(h) as f64 / rate))
+            .unwrap_or_default();
+        eprintln!(
+            "progress: {m}/{} matches, {h} hands, {rate:.1} hands/s{eta}",
+            self.total_matches
+        );
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// What a finished run leaves.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// The output folder.
+    pub out: PathBuf,
+    /// The results.
+    pub results: Results,
+    /// Matches played in this run (not counting ones finished before a resume).
+    pub played: u64,
+    /// Bots whose process ended during the run.
+    pub crashed: Vec<String>,
+}
+
+/// Runs the tournament (or its shard) to the end.
+///
+/// # Errors
+/// [`RunError`] for an unusable output folder, a bot that cannot be started,
+/// or a log that cannot be written.
+pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError> {
+    let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
+    let all = schedule::plan(t);
+    let planned: Vec<Planned> = all
+        .iter()
+        .filter(|p| opts.shard.is_none_or(|s| s.owns(p.index)))
+        .cloned()
+        .collect();
+    std::fs::create_dir_all(out.join("matches"))
+        .map_err(|e| fail(format!("{}: {e}", out.display())))?;
+    std::fs::create_dir_all(out.join("logs")).map_err(fail)?;
+    let manifest = Manifest::of(t, all.len() as u64, opts.shard);
+    let existing = read_logs(&out)?;
+    if opts.resume {
+        let old = Manifest::read(&out)?;
+        if old != manifest {
+            return Err(fail(format!(
+                "{} holds a different tournament (or shard); resume needs the same file",
+                out.display()
+            )));
+        }
+    } else if !existing.is_empty() {
+        return Err(fail(format!(
+            "{} already holds match logs: use --resume to continue, or --out for a new folder",
+            out.display()
+        )));
+    }
+    std::fs::write(
+        out.join("tournament.json"),
+        serde_json::to_string_pretty(&manifest).expect("manifest serializes") + "\n",
+    )
+    .map_err(fail)?;
+    eprintln!(
+        "tournament {}: {} matches{}, seed commitment {}",
+        t.name,
+        planned.len(),
+        opts.shard
+            .map(|s| format!(" (shard {}/{} of {})", s.index, s.count, all.len()))
+            .unwrap_or_default(),
+        manifest.seed_commitment
+    );
+
+    let finished: std::collections::HashSet<u64> = existing
+        .iter()
+        .filter(|l| l.end.is_some())
+        .map(|l| l.header.match_index)
+        .collect();
+    let partial: std::collections::HashMap<u64, MatchLog> = existing
+        .into_iter()
+        .filter(|l| l.end.is_none())
+        .map(|l| (l.header.match_index, l))
+        .collect();
+    let todo: Vec<Planned> = planned
+        .iter()
+        .filter(|p| !finished.contains(&p.index))
+        .cloned()
+        .collect();
+
+    let referee = Referee::new(Some(whistle_referee::new_token("admin")));
+    let (addr, server) = referee
+        .spawn(t.listen)
+        .await
+        .map_err(|e| fail(format!("cannot listen on {}: {e}", t.listen)))?;
+    let address = format!("http://{addr}");
+    let mut procs = Vec::new();
+    for b in &t.bots {
+        match &b.kind {
+            BotKind::Remote { token } => {
+                referee.register_bot(&b.name, Some(token.clone()));
+                eprintln!("remote bot {}: connect to {address} with its token", b.name);
+            }
+            BotKind::Local { command } => {
+                let token = referee.register_bot(&b.name, None);
+                if todo.is_empty() {
+                    continue;
+                }
+                let p = BotProcess::start(procs::Launch {
+                    name: b.name.clone(),
+                    command: command.clone(),
+                    dir: t.base_dir(),
+                    address: address.clone(),
+                    token,
+                    stderr_log: procs::stderr_log(&out, &b.name),
+                })
+                .map_err(|e| {
+                    fail(format!(
+                        "bot `{}`: cannot start `{}`: {e}",
+                        b.name, command[0]
+                    ))
+                })?;
+                procs.push(p);
+            }
+        }
+    }
+
+    let hands_per_match = t.options.get("hands").and_then(|h| h.parse::<u64>().ok());
+    let progress = Arc::new(Progress::new(
+        opts.progress,
+        todo.len() as u64,
+        hands_per_match.map(|h| h * todo.len() as u64),
+    ));
+    let slots = Arc::new(Semaphore::new(t.parallel));
+    let mut tasks = JoinSet::new();
+    let t_shared = Arc::new(t.clone());
+    let mut partial = partial;
+    for p in todo.iter().cloned() {
+        let permit = slots.clone().acquire_owned().await.expect("never closed");
+        let referee = referee.clone();
+        let t = t_shared.clone();
+        let path = match_path(&out, p.index);
+        let resume = partial.remove(&p.index);
+        let progress = progress.clone();
+        tasks.spawn(async move {
+            let r = play_match(&referee, &t, &p, &path, resume, &progress).await;
+            drop(permit);
+            progress.finished_match();
+            (p.index, r)
+        });
+        // Surface errors early rather than after the whole schedule.
+        while let Some(done) = tasks.try_join_next() {
+            check(done)?;
+        }
+    }
+    while let Some(done) = tasks.join_next().await {
+        check(done)?;
+    }
+    progress.done();
+
+    let mut crashed = Vec::new();
+    for p in &procs {
+        p.finishing();
+    }
+    for b in &t.bots {
+        referee.retire_bot(&b.name);
+    }
+    for p in procs {
+        if p.crashed() {
+            crashed.push(p.name().to_string());
+        }
+        p.stop().await;
+    }
+    server.shutdown().await;
+
+    let logs: Vec<MatchLog> = read_logs(&out)?
+        .into_iter()
+        .filter(|l| opts.shard.is_none_or(|s| s.owns(l.header.match_index)))
+        .collect();
+    let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+    let results = stats::compute(&t.name, t.game.name(), &names, &logs);
+    report::write_all(&out, &results).map_err(fail)?;
+    Ok(Summary {
+        out,
+        results,
+        played: todo.len() as u64,
+        crashed,
+    })
+}
+
+fn check(
+    done: Result<(u64, Result<(), RunError>), tokio::task::JoinError>,
+) -> Result<(), RunError> {
+    match done {
+        Ok((_, Ok(()))) => Ok(()),
+        Ok((i, Err(e))) => Err(fail(format!("match {i}: {e}"))),
+        Err(e) => Err(fail(format!("a match task failed: {e}"))),
+    }
+}
+
+fn header(t: &Tournament, p: &Planned) -> Header {
+    Header {
+        format: whistle_replay::FORMAT.into(),
+        version: whistle_replay::VERSION,
+        tournament: t.name.clone(),
+        match_index: p.index,
+        table: format!("{}-m{:05}", t.name, p.index),
+        game: t.game.name().into(),
+        options: t.options.clone(),
+        seats: p.seats.iter().map(|&b| t.bots[b].name.clone()).collect(),
+        seed_commitment: seed_commitment(t.seed),
+        clocks: Clocks {
+            per_action_ms: t.time.per_action.as_millis() as u64,
+            time_bank_ms: t.time.time_bank.as_millis() as u64,
+            reconnect_grace_ms: t.time.reconnect_grace.as_millis() as u64,
+        },
+        faults: Faults {
+            max_faults: t.faults.max_faults,
+            fallback: t.faults.fallback.name().into(),
+        },
+        duplicate: p
+            .duplicate
+            .map(|(group, rotation)| Duplicate { group, rotation }),
+    }
+}
+
+/// The resume state of a partly played match log.
+fn resume_of(log: &MatchLog, seats: usize) -> Resume {
+    let mut r = Resume {
+        faults: vec![0; seats],
+        forfeited: vec![false; seats],
+        ..Resume::default()
+    };
+    for h in &log.hands {
+        r.deals.push(h.deck.clone());
+        r.actions
+            .extend(h.actions.iter().map(|a| (a.seat, a.action, a.fallback)));
+        for f in &h.faults {
+            let s = f.seat.index();
+            r.faults[s] = r.faults[s].max(f.faults);
+            r.forfeited[s] |= f.forfeited;
+        }
+    }
+    r
+}
+
+async fn play_match(
+    referee: &Referee,
+    t: &Tournament,
+    p: &Planned,
+    path: &Path,
+    resume: Option<MatchLog>,
+    progress: &Progress,
+) -> Result<(), RunError> {
+    let header = header(t, p);
+    let names: Vec<&str> = header.seats.iter().map(String::as_str).collect();
+    let mut spec = TableSpec::new(t.game, p.match_seed, &names);
+    spec.table_id = Some(header.table.clone());
+    spec.options = t.options.clone();
+    spec.time = t.time;
+    spec.faults = t.faults;
+    spec.start_timeout = t.start_timeout;
+    let mut writer = match &resume {
+        Some(log) if log.header == header => {
+            let r = resume_of(log, names.len());
+            let mut game = t.game.new_game(&t.options).map_err(fail)?;
+            replay(&mut game, &r)?;
+            let mut w = Writer::append(path, log).map_err(fail)?;
+            if game.is_over() {
+                // Every hand was logged but not the end: write it from the game.
+                w.end(EndLog {
+                    prev: String::new(),
+                    result: game.result().expect("over"),
+                    forfeited: Seat::all(names.len())
+                        .filter(|s| r.forfeited[s.index()])
+                        .collect(),
+                    faults: r.faults.clone(),
+                    match_seed: p.match_seed,
+                })
+                .map_err(fail)?;
+                return Ok(());
+            }
+            if !r.actions.is_empty() {
+                spec.resume = Some(r);
+            }
+            w
+        }
+        Some(_) => {
+            return Err(fail(format!(
+                "{}: its header does not match the tournament file",
+                path.display()
+            )));
+        }
+        None => Writer::create(path, &header).map_err(fail)?,
+    };
+    let mut table = referee.create_table(spec).map_err(fail)?;
+    let mut hand: Option<HandLog> = None;
+    let mut early_faults: Vec<FaultLog> = Vec::new();
+    while let Some(rec) = table.records.recv().await {
+        match rec {
+            TableRecord::Started { connected } => {
+                if connected.iter().any(|c| !c) {
+                    warn!(table = %header.table, ?connected, "started without every seat");
+                }
+            }
+            TableRecord::Deal { deal, order } => {
+                hand = Some(HandLog {
+                    prev: String::new(),
+                    deal,
+                    dealer: Seat::new(0),
+                    deck: order,
+                    actions: Vec::new(),
+                    faults: std::mem::take(&mut early_faults),
+                    result: whistle_rules::HandResult {
+                        deal,
+                        dealer: Seat::new(0),
+                        misdeal: false,
+                        bids: vec![],
+                        tricks: vec![],
+                        made: vec![],
+                        points: vec![],
+                        totals: vec![],
+                        summary: String::new(),
+                    },
+                });
+            }
+            TableRecord::Action {
+                seat,
+                action,
+                elapsed,
+                fallback,
+            } => {
+                if let Some(h) = hand.as_mut() {
+                    h.actions.push(ActionLog {
+                        seat,
+                        action,
+                        ms: elapsed.as_micros() as f64 / 1000.0,
+                        fallback,
+                    });
+                }
+            }
+            TableRecord::Fault(f) => {
+                let entry = FaultLog {
+                    seat: f.seat,
+                    kind: f.kind.name().into(),
+                    detail: f.detail,
+                    fallback: f.fallback,
+                    faults: f.faults,
+                    forfeited: f.forfeited,
+                    at: hand.as_ref().map_or(0, |h| h.actions.len()),
+                };
+                match hand.as_mut() {
+                    Some(h) => h.faults.push(entry),
+                    None => early_faults.push(entry),
+                }
+            }
+            TableRecord::Hand(result) => {
+                let mut h = hand
+                    .take()
+                    .ok_or_else(|| fail("a hand result without a deal"))?;
+                h.dealer = result.dealer;
+                h.result = result;
+                writer.hand(h).map_err(fail)?;
+                progress.hand();
+            }
+            TableRecord::End {
+                result,
+                forfeited,
+                faults,
+            } => {
+                writer
+                    .end(EndLog {
+                        prev: String::new(),
+                        result,
+                        forfeited,
+                        faults,
+                        match_seed: p.match_seed,
+                    })
+                    .map_err(fail)?;
+                info!(table = %header.table, "match logged");
+                return Ok(());
+            }
+            TableRecord::Aborted { reason } => {
+                return Err(fail(format!("table {} aborted: {reason}", header.table)));
+            }
+        }
+    }
+    Err(fail(format!(
+        "table {} ended without a result",
+        header.table
+    )))
+}
+
+/// Re-applies a resume state to a fresh game (to see whether it is over).
+fn replay(game: &mut whistle_rules::AnyGame, r: &Resume) -> Result<(), RunError> {
+    for &(seat, action, _) in &r.actions {
+        while game.status() == Status::Deal {
+            let d = game.deals() as usize;
+            let order = r
+                .deals
+                .get(d)
+                .ok_or_else(|| fail(format!("the log lacks deal {d}")))?;
+            game.deal(order).map_err(fail)?;
+        }
+        game.apply(seat, action).map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// Merges shard folders: the union of their match logs gives the same
+/// results as one run. Writes the results into `out`.
+///
+/// # Errors
+/// If folders hold different tournaments, a match appears twice, or a log
+/// cannot be read.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
+    let mut manifest: Option<Manifest> = None;
+    let mut logs = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for d in dirs {
+        let m = Manifest::read(d)?;
+        let base = Manifest {
+            shard: None,
+            ..m.clone()
+        };
+        match &manifest {
+            None => manifest = Some(base),
+            Some(first) if *first != base => {
+                return Err(fail(format!(
+                    "{} holds a different tournament than {}",
+                    d.display(),
+                    dirs[0].display()
+                )));
+            }
+            Some(_) => {}
+        }
+        for l in read_logs(d)? {
+            if l.end.is_none() {
+                return Err(fail(format!(
+                    "{}: match {} is unfinished (resume that shard first)",
+                    d.display(),
+                    l.header.match_index
+                )));
+            }
+            if !seen.insert(l.header.match_index) {
+                return Err(fail(format!(
+                    "match {} appears twice",
+                    l.header.match_index
+                )));
+            }
+            logs.push(l);
+        }
+    }
+    let m = manifest.ok_or_else(|| fail("nothing to merge"))?;
+    if (logs.len() as u64) < m.matches {
+        eprintln!(
+            "merge: {} of {} matches present; the results cover those only",
+            logs.len(),
+            m.matches
+        );
+    }
+    std::fs::create_dir_all(out.join("matches")).map_err(fail)?;
+    for d in dirs {
+        for l in read_logs(d)? {
+            let from = match_path(d, l.header.match_index);
+            let to = match_path(out, l.header.match_index);
+            if from != to {
+                std::fs::copy(&from, &to).map_err(fail)?;
+            }
+        }
+    }
+    std::fs::write(
+        out.join("tournament.json"),
+        serde_json::to_string_pretty(&m).expect("manifest serializes") + "\n",
+    )
+    .map_err(fail)?;
+    logs.sort_by_key(|l| l.header.match_index);
+    let results = stats::compute(&m.name, &m.game, &m.bots, &logs);
+    report::write_all(out, &results).map_err(fail)?;
+    Ok(results)
+}

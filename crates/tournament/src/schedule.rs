@@ -1,0 +1,226 @@
+//! The schedule: which bots sit where in every match, and which deals they
+//! play. A pure function of the tournament file, so shards and resumed runs
+//! agree on it without talking to each other.
+
+use whistle_rules::dealing::{Domain, Seed};
+
+use crate::config::{Format, Tournament};
+
+/// One scheduled match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// Its index in the schedule (names its table and log).
+    pub index: u64,
+    /// The bot in each seat (indices into the tournament's bots).
+    pub seats: Vec<usize>,
+    /// The match seed: every deal and random fallback derives from it.
+    pub match_seed: Seed,
+    /// Duplicate events: the group sharing these deals, and this rotation.
+    pub duplicate: Option<(u64, u32)>,
+}
+
+/// `k`-element combinations of `0..n`, in lexicographic order.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut c: Vec<usize> = (0..k).collect();
+    if k > n {
+        return out;
+    }
+    loop {
+        out.push(c.clone());
+        let Some(i) = (0..k).rev().find(|&i| c[i] != i + n - k) else {
+            return out;
+        };
+        c[i] += 1;
+        for j in i + 1..k {
+            c[j] = c[j - 1] + 1;
+        }
+    }
+}
+
+/// The groups of bots that meet: every group of `k` from `pool` (or, with
+/// fewer bots than seats, the pool repeated to fill the seats).
+fn groups(pool: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if pool.len() >= k {
+        combinations(pool.len(), k)
+            .into_iter()
+            .map(|c| c.into_iter().map(|i| pool[i]).collect())
+            .collect()
+    } else {
+        vec![(0..k).map(|i| pool[i % pool.len()]).collect()]
+    }
+}
+
+/// Every match of the tournament, in schedule order.
+///
+/// Round robin: every group of k bots (k = seats per table), each in every
+/// seat rotation, each match with its own deals. Duplicate: the same, but the
+/// rotations of a group share their deals. Gauntlet: the challenger with
+/// every group of k − 1 others, every rotation. One-seat games: every bot on
+/// the same deals. The whole schedule repeats `rounds` times with fresh deals.
+pub fn plan(t: &Tournament) -> Vec<Planned> {
+    let k = t.seats;
+    let n = t.bots.len();
+    let all: Vec<usize> = (0..n).collect();
+    let table_groups: Vec<Vec<usize>> = match (t.format, t.challenger) {
+        _ if k == 1 => all.iter().map(|&b| vec![b]).collect(),
+        (Format::Gauntlet, Some(c)) => {
+            let field: Vec<usize> = all.iter().copied().filter(|&b| b != c).collect();
+            groups(&field, k - 1)
+                .into_iter()
+                .map(|mut g| {
+                    g.insert(0, c);
+                    g
+                })
+                .collect()
+        }
+        _ => groups(&all, k),
+    };
+    let mut out = Vec::new();
+    let mut index = 0u64;
+    let mut group_id = 0u64;
+    for _round in 0..t.rounds {
+        if k == 1 {
+            // Solitaire: every bot plays the same deals, as in a duplicate event.
+            let seed = t.seed.derive(Domain::Match, group_id);
+            for g in &table_groups {
+                out.push(Planned {
+                    index,
+                    seats: g.clone(),
+                    match_seed: seed,
+                    duplicate: Some((group_id, g[0] as u32)),
+                });
+                index += 1;
+            }
+            group_id += 1;
+            continue;
+        }
+        for g in &table_groups {
+            let shared = t.seed.derive(Domain::Match, group_id);
+            for r in 0..k {
+                let seats: Vec<usize> = (0..k).map(|s| g[(s + r) % k]).collect();
+                let (match_seed, duplicate) = match t.format {
+                    Format::Duplicate => (shared, Some((group_id, r as u32))),
+                    _ => (t.seed.derive(Domain::Match, index), None),
+                };
+                out.push(Planned {
+                    index,
+                    seats,
+                    match_seed,
+                    duplicate,
+                });
+                index += 1;
+            }
+            group_id += 1;
+        }
+    }
+    out
+}
+
+/// A shard `i/n`: the matches whose index is `i` modulo `n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, 0-based.
+    pub index: u64,
+    /// Number of shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `i/n` with `0 <= i < n`.
+    ///
+    /// # Errors
+    /// A message for a malformed shard.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("shard `{s}` is not of the form i/n"))?;
+        let index: u64 = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad shard index `{i}`"))?;
+        let count: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad shard count `{n}`"))?;
+        if count == 0 || index >= count {
+            return Err(format!("shard {index}/{count}: need 0 <= i < n"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether match `index` belongs to this shard.
+    pub fn owns(self, index: u64) -> bool {
+        index % self.count == self.index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn tournament(extra: &str, bots: usize, game: &str) -> Tournament {
+        let mut text = format!("name = \"t\"\ngame = \"{game}\"\nseed = 1\nhands = 1\n{extra}\n");
+        for i in 0..bots {
+            text.push_str(&format!("[[bots]]\nname = \"b{i}\"\ncommand = \"x\"\n"));
+        }
+        Tournament::parse(Path::new("t.toml"), &text).unwrap()
+    }
+
+    #[test]
+    fn combinations_are_lexicographic() {
+        assert_eq!(
+            combinations(4, 2),
+            [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+        );
+        assert_eq!(combinations(3, 3), [[0, 1, 2]]);
+    }
+
+    #[test]
+    fn round_robin_covers_every_group_and_rotation_with_fresh_deals() {
+        let t = tournament("", 5, "israeli");
+        let p = plan(&t);
+        assert_eq!(p.len(), 5 * 4); // C(5,4) groups × 4 rotations
+        let seeds: std::collections::HashSet<_> = p.iter().map(|m| m.match_seed).collect();
+        assert_eq!(seeds.len(), p.len());
+        // Every bot sits in every seat equally often.
+        for b in 0..5 {
+            for s in 0..4 {
+                let n = p.iter().filter(|m| m.seats[s] == b).count();
+                assert_eq!(n, 4, "bot {b} seat {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn duplicate_rotations_share_deals() {
+        let t = tournament("format = \"duplicate\"", 4, "israeli");
+        let p = plan(&t);
+        assert_eq!(p.len(), 4);
+        assert!(p.iter().all(|m| m.match_seed == p[0].match_seed));
+        assert_eq!(p[1].seats, [1, 2, 3, 0]);
+        assert_eq!(p[1].duplicate, Some((0, 1)));
+    }
+
+    #[test]
+    fn gauntlet_puts_the_challenger_in_every_match() {
+        let t = tournament("format = \"gauntlet\"\nchallenger = \"b2\"", 5, "honeymoon");
+        let p = plan(&t);
+        assert_eq!(p.len(), 4 * 2);
+        assert!(p.iter().all(|m| m.seats.contains(&2)));
+    }
+
+    #[test]
+    fn shards_are_disjoint_and_cover_the_schedule() {
+        let shards: Vec<Shard> = (0..3)
+            .map(|i| Shard::parse(&format!("{i}/3")).unwrap())
+            .collect();
+        for i in 0..30 {
+            assert_eq!(shards.iter().filter(|s| s.owns(i)).count(), 1);
+        }
+        assert!(Shard::parse("3/3").is_err());
+        assert!(Shard::parse("x").is_err());
+    }
+}

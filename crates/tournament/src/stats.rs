@@ -1,0 +1,461 @@
+//! Results from match logs: per-bot statistics with confidence intervals,
+//! ratings, and the paired per-deal comparison of duplicate events.
+//!
+//! A pure function of the logs, taken in schedule order, so one run, a
+//! resumed run and merged shards give the same results.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use skillratings::{
+    MultiTeamOutcome, Outcomes,
+    glicko2::{Glicko2Config, Glicko2Rating, glicko2},
+    weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team},
+};
+use whistle_replay::MatchLog;
+use whistle_rules::ScoreOrder;
+
+/// The results file's format name and version.
+pub const RESULTS_FORMAT: &str = "whistle-results";
+/// Version of the results format.
+pub const RESULTS_VERSION: u32 = 1;
+
+/// A mean with its 95 % confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// Number of samples.
+    pub n: u64,
+    /// The mean.
+    pub mean: f64,
+    /// Lower end of the 95 % interval.
+    pub low: f64,
+    /// Upper end of the 95 % interval.
+    pub high: f64,
+}
+
+/// Two-sided 97.5 % quantiles of Student's t for 1..=30 degrees of freedom.
+const T975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+impl Interval {
+    /// The mean of `xs` with a 95 % interval from Student's t (normal beyond
+    /// 30 degrees of freedom). One sample gives an unbounded interval.
+    pub fn of(xs: &[f64]) -> Interval {
+        let n = xs.len();
+        if n == 0 {
+            return Interval {
+                n: 0,
+                mean: 0.0,
+                low: 0.0,
+                high: 0.0,
+            };
+        }
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        if n == 1 {
+            return Interval {
+                n: 1,
+                mean,
+                low: f64::NEG_INFINITY,
+                high: f64::INFINITY,
+            };
+        }
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        let t = T975.get(n - 2).copied().unwrap_or(1.96);
+        let half = t * (var / n as f64).sqrt();
+        Interval {
+            n: n as u64,
+            mean,
+            low: mean - half,
+            high: mean + half,
+        }
+    }
+
+    /// Whether the two intervals share no point.
+    pub fn disjoint(&self, other: &Interval) -> bool {
+        self.high < other.low || other.high < self.low
+    }
+}
+
+/// A rating with its uncertainty.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    /// `weng-lin` or `glicko-2`.
+    pub system: String,
+    /// The rating (Weng-Lin mu, Glicko-2 rating).
+    pub value: f64,
+    /// Its uncertainty (Weng-Lin sigma, Glicko-2 deviation).
+    pub uncertainty: f64,
+}
+
+/// One bot's statistics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BotStats {
+    /// The bot.
+    pub name: String,
+    /// Matches played (counting each seat it held).
+    pub matches: u64,
+    /// Hands played (each seat it held).
+    pub hands: u64,
+    /// Points (or fines) per hand.
+    pub points: Interval,
+    /// Hands where its bid was made, and hands where it had a bid to make.
+    pub bids_made: (u64, u64),
+    /// First places (ties included).
+    pub wins: u64,
+    /// Mean place (1 = first).
+    pub mean_place: f64,
+    /// Matches it forfeited.
+    pub forfeits: u64,
+    /// Faults by kind.
+    pub faults: BTreeMap<String, u64>,
+    /// Mean milliseconds per decision it answered itself.
+    pub mean_ms: f64,
+    /// Slowest decision, in milliseconds.
+    pub max_ms: f64,
+    /// Its rating, where the game has one (not for solitaire).
+    pub rating: Option<Rating>,
+}
+
+/// A comparison of two bots on the same deals from the same seat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairStats {
+    /// First bot.
+    pub a: String,
+    /// Second bot.
+    pub b: String,
+    /// Per-deal differences (a − b) of points from the same seat on the same cards.
+    pub difference: Interval,
+}
+
+/// Duplicate analysis: each bot against the par of the same deal and seat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DuplicateStats {
+    /// Per bot: its points minus the mean of every bot's points on the same
+    /// deal from the same seat.
+    pub versus_par: Vec<(String, Interval)>,
+    /// Per pair of bots: paired per-deal differences.
+    pub pairs: Vec<PairStats>,
+}
+
+/// One match in the results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchSummary {
+    /// Schedule index.
+    #[serde(rename = "match")]
+    pub index: u64,
+    /// Bot per seat.
+    pub seats: Vec<String>,
+    /// Final totals per seat.
+    pub totals: Vec<i32>,
+    /// Places per seat.
+    pub ranks: Vec<u8>,
+    /// Seats that forfeited.
+    pub forfeited: Vec<u8>,
+    /// Hands played.
+    pub hands: u64,
+}
+
+/// Everything a tournament produced, as written to `results.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// Always [`RESULTS_FORMAT`].
+    pub format: String,
+    /// [`RESULTS_VERSION`].
+    pub version: u32,
+    /// The tournament.
+    pub tournament: String,
+    /// The game.
+    pub game: String,
+    /// Whether lower totals are better.
+    pub lower_is_better: bool,
+    /// Matches finished, in schedule order.
+    pub matches: Vec<MatchSummary>,
+    /// Per-bot statistics, best first.
+    pub bots: Vec<BotStats>,
+    /// For duplicate and solitaire events.
+    pub duplicate: Option<DuplicateStats>,
+    /// How the ranking was derived, for people.
+    pub ranking: String,
+}
+
+#[derive(Default)]
+struct Acc {
+    matches: u64,
+    points: Vec<f64>,
+    made: u64,
+    bids: u64,
+    wins: u64,
+    places: Vec<f64>,
+    forfeits: u64,
+    faults: BTreeMap<String, u64>,
+    ms: Vec<f64>,
+}
+
+/// Computes the results of `logs` (finished matches; unfinished ones are
+/// ignored), ordered by schedule index. `bots` lists every bot name so that
+/// bots without a finished match still appear.
+pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog]) -> Results {
+    let mut logs: Vec<&MatchLog> = logs.iter().filter(|l| l.end.is_some()).collect();
+    logs.sort_by_key(|l| l.header.match_index);
+    let lower = logs.first().is_some_and(|l| {
+        l.end.as_ref().expect("finished").result.order == ScoreOrder::LowerIsBetter
+    });
+    let mut acc: BTreeMap<String, Acc> = bots.iter().map(|b| (b.clone(), Acc::default())).collect();
+    let mut matches = Vec::new();
+    let seats = logs.first().map_or(0, |l| l.header.seats.len());
+    let mut wl: BTreeMap<String, WengLinRating> = BTreeMap::new();
+    let mut g2: BTreeMap<String, Glicko2Rating> = BTreeMap::new();
+    for log in &logs {
+        let end = log.end.as_ref().expect("finished");
+        let names = &log.header.seats;
+        let forfeited: Vec<usize> = end.forfeited.iter().map(|s| s.index()).collect();
+        // Forfeiting seats rank after everyone else.
+        let places: Vec<usize> = (0..names.len())
+            .map(|s| {
+                if forfeited.contains(&s) {
+                    names.len()
+                } else {
+                    end.result.ranks[s] as usize
+                }
+            })
+            .collect();
+        for (s, name) in names.iter().enumerate() {
+            let a = acc.entry(name.clone()).or_default();
+            a.matches += 1;
+            a.places.push(places[s] as f64);
+            if places[s] == 1 {
+                a.wins += 1;
+            }
+            if forfeited.contains(&s) {
+                a.forfeits += 1;
+            }
+        }
+        for hand in &log.hands {
+            for (s, name) in names.iter().enumerate() {
+                let a = acc.get_mut(name).expect("every seat's bot");
+                a.points.push(hand.result.points[s] as f64);
+                if let Some(m) = hand.result.made.get(s).copied().flatten() {
+                    a.bids += 1;
+                    a.made += m as u64;
+                }
+            }
+            for act in &hand.actions {
+                if !act.fallback {
+                    acc.get_mut(&names[act.seat.index()])
+                        .expect("every seat's bot")
+                        .ms
+                        .push(act.ms);
+                }
+            }
+            for f in &hand.faults {
+                *acc.get_mut(&names[f.seat.index()])
+                    .expect("every seat's bot")
+                    .faults
+                    .entry(f.kind.clone())
+                    .or_default() += 1;
+            }
+        }
+        rate(&mut wl, &mut g2, names, &places);
+        matches.push(MatchSummary {
+            index: log.header.match_index,
+            seats: names.clone(),
+            totals: end.result.totals.clone(),
+            ranks: end.result.ranks.clone(),
+            forfeited: forfeited.iter().map(|&s| s as u8).collect(),
+            hands: log.hands.len() as u64,
+        });
+    }
+    let mut stats: Vec<BotStats> = acc
+        .into_iter()
+        .map(|(name, a)| {
+            let rating = match seats {
+                0 | 1 => None,
+                2 => g2.get(&name).map(|r| Rating {
+                    system: "glicko-2".into(),
+                    value: r.rating,
+                    uncertainty: r.deviation,
+                }),
+                _ => wl.get(&name).map(|r| Rating {
+                    system: "weng-lin".into(),
+                    value: r.rating,
+                    uncertainty: r.uncertainty,
+                }),
+            };
+            BotStats {
+                matches: a.matches,
+                hands: a.points.len() as u64,
+                points: Interval::of(&a.points),
+                bids_made: (a.made, a.bids),
+                wins: a.wins,
+                mean_place: if a.places.is_empty() {
+                    0.0
+                } else {
+                    a.places.iter().sum::<f64>() / a.places.len() as f64
+                },
+                forfeits: a.forfeits,
+                faults: a.faults,
+                mean_ms: if a.ms.is_empty() {
+                    0.0
+                } else {
+                    a.ms.iter().sum::<f64>() / a.ms.len() as f64
+                },
+                max_ms: a.ms.iter().copied().fold(0.0, f64::max),
+                rating,
+                name,
+            }
+        })
+        .collect();
+    let ranking = if seats <= 1 {
+        if lower {
+            "by mean score per hand (lower is better)"
+        } else {
+            "by mean score per hand"
+        }
+    } else if seats == 2 {
+        "by Glicko-2 rating (one rating period per match; forfeits rank last)"
+    } else {
+        "by Weng-Lin rating (one multi-player game per match ranked by final totals; forfeits rank last; a bot in two seats of one match counts once, at its better place)"
+    };
+    stats.sort_by(|x, y| {
+        let key = |b: &BotStats| match &b.rating {
+            Some(r) => r.value,
+            None if lower => -b.points.mean,
+            None => b.points.mean,
+        };
+        key(y).total_cmp(&key(x)).then_with(|| x.name.cmp(&y.name))
+    });
+    let duplicate = logs
+        .iter()
+        .any(|l| l.header.duplicate.is_some())
+        .then(|| duplicate_stats(&logs, bots));
+    Results {
+        format: RESULTS_FORMAT.into(),
+        version: RESULTS_VERSION,
+        tournament: tournament.into(),
+        game: game.into(),
+        lower_is_better: lower,
+        matches,
+        bots: stats,
+        duplicate,
+        ranking: ranking.into(),
+    }
+}
+
+fn rate(
+    wl: &mut BTreeMap<String, WengLinRating>,
+    g2: &mut BTreeMap<String, Glicko2Rating>,
+    names: &[String],
+    places: &[usize],
+) {
+    // A bot in several seats counts once, at its better place.
+    let mut best: BTreeMap<&String, usize> = BTreeMap::new();
+    for (s, n) in names.iter().enumerate() {
+        let p = best.entry(n).or_insert(places[s]);
+        *p = (*p).min(places[s]);
+    }
+    if best.len() < 2 {
+        return;
+    }
+    if names.len() == 2 {
+        let (a, b) = (&names[0], &names[1]);
+        let ra = *g2.entry(a.clone()).or_default();
+        let rb = *g2.entry(b.clone()).or_default();
+        let outcome = match places[0].cmp(&places[1]) {
+            std::cmp::Ordering::Less => Outcomes::WIN,
+            std::cmp::Ordering::Greater => Outcomes::LOSS,
+            std::cmp::Ordering::Equal => Outcomes::DRAW,
+        };
+        let (na, nb) = glicko2(&ra, &rb, &outcome, &Glicko2Config::new());
+        g2.insert(a.clone(), na);
+        g2.insert(b.clone(), nb);
+        return;
+    }
+    let teams: Vec<(String, [WengLinRating; 1], usize)> = best
+        .iter()
+        .map(|(n, &p)| ((*n).clone(), [*wl.entry((*n).clone()).or_default()], p))
+        .collect();
+    let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+        .iter()
+        .map(|(_, r, p)| (&r[..], MultiTeamOutcome::new(*p)))
+        .collect();
+    let out = weng_lin_multi_team(&input, &WengLinConfig::new());
+    for ((name, _, _), new) in teams.iter().zip(out) {
+        wl.insert(name.clone(), new[0]);
+    }
+}
+
+fn duplicate_stats(logs: &[&MatchLog], bots: &[String]) -> DuplicateStats {
+    // (group, deal, seat) → [(bot, points)]
+    let mut cells: BTreeMap<(u64, u32, usize), Vec<(String, f64)>> = BTreeMap::new();
+    for log in logs {
+        let Some(d) = log.header.duplicate else {
+            continue;
+        };
+        for hand in &log.hands {
+            for (s, name) in log.header.seats.iter().enumerate() {
+                cells
+                    .entry((d.group, hand.deal, s))
+                    .or_default()
+                    .push((name.clone(), hand.result.points[s] as f64));
+            }
+        }
+    }
+    let mut vs_par: BTreeMap<&String, Vec<f64>> = bots.iter().map(|b| (b, Vec::new())).collect();
+    let mut pairs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+    for entries in cells.values() {
+        if entries.len() < 2 {
+            continue;
+        }
+        let par = entries.iter().map(|(_, p)| p).sum::<f64>() / entries.len() as f64;
+        for (name, p) in entries {
+            if let Some(v) = vs_par.get_mut(name) {
+                v.push(p - par);
+            }
+        }
+        for (i, a) in bots.iter().enumerate() {
+            for (j, b) in bots.iter().enumerate().skip(i + 1) {
+                let pa = entries.iter().find(|(n, _)| n == a).map(|x| x.1);
+                let pb = entries.iter().find(|(n, _)| n == b).map(|x| x.1);
+                if let (Some(pa), Some(pb)) = (pa, pb) {
+                    pairs.entry((i, j)).or_default().push(pa - pb);
+                }
+            }
+        }
+    }
+    DuplicateStats {
+        versus_par: vs_par
+            .into_iter()
+            .map(|(n, v)| (n.clone(), Interval::of(&v)))
+            .collect(),
+        pairs: pairs
+            .into_iter()
+            .map(|((i, j), v)| PairStats {
+                a: bots[i].clone(),
+                b: bots[j].clone(),
+                difference: Interval::of(&v),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_use_students_t_and_shrink_with_samples() {
+        let i = Interval::of(&[1.0, 2.0, 3.0]);
+        assert_eq!(i.n, 3);
+        assert!((i.mean - 2.0).abs() < 1e-12);
+        // sd = 1, t(2) = 4.303: half width 4.303 / sqrt(3).
+        assert!((i.high - 2.0 - 4.303 / 3f64.sqrt()).abs() < 1e-9);
+        let many: Vec<f64> = (0..1000).map(|k| (k % 3) as f64 + 1.0).collect();
+        let j = Interval::of(&many);
+        assert!(j.high - j.low < i.high - i.low);
+        assert!(Interval::of(&[5.0]).high.is_infinite());
+        assert!(!i.disjoint(&j));
+    }
+}
