@@ -202,6 +202,63 @@ pub fn deal_if_needed<G: Game>(game: &mut G, match_seed: Seed) -> Result<bool, D
     Ok(true)
 }
 
+/// The deck order that deals `hands[s]` to seat `s` and puts `rest` (in deck
+/// order) in every other position (stock, kitty, turn-up, dummy), for the
+/// next deal of `game`. This is how a hand typed in by a person (its hands,
+/// not a deck order) becomes a deal.
+///
+/// The positions are found by dealing the deck in its canonical order to a
+/// copy of the game and seeing where each card lands; within a hand, cards are
+/// placed in ascending order (the order of a hand does not matter to play).
+///
+/// # Errors
+/// [`DealError`] if no deal is expected, a hand has the wrong number of
+/// cards, or the cards are not exactly the game's deck.
+pub fn deck_from_hands<G: Game>(
+    game: &G,
+    hands: &[CardSet],
+    rest: &[Card],
+) -> Result<Vec<Card>, DealError> {
+    if game.status() != Status::Deal {
+        return Err(DealError::NotExpected);
+    }
+    let canonical: Vec<Card> = game.deck().iter().collect();
+    let mut probe = game.clone();
+    probe.deal(&canonical)?;
+    let mut order: Vec<Option<Card>> = vec![None; canonical.len()];
+    for (s, hand) in hands.iter().enumerate() {
+        let dealt = probe.observe(crate::Seat::new(s)).hand;
+        if dealt.len() != hand.len() {
+            return Err(DealError::WrongCards {
+                expected: dealt.len(),
+                got: hand.len(),
+            });
+        }
+        let positions = canonical
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| dealt.contains(**c))
+            .map(|(i, _)| i);
+        for (i, c) in positions.zip(hand.iter()) {
+            order[i] = Some(c);
+        }
+    }
+    let open: Vec<usize> = (0..order.len()).filter(|&i| order[i].is_none()).collect();
+    if open.len() != rest.len() {
+        return Err(DealError::WrongCards {
+            expected: open.len(),
+            got: rest.len(),
+        });
+    }
+    for (i, &c) in open.into_iter().zip(rest) {
+        order[i] = Some(c);
+    }
+    let order: Vec<Card> = order.into_iter().map(|c| c.expect("filled")).collect();
+    // The same checks as a real deal: exactly the game's deck.
+    game.clone().deal(&order)?;
+    Ok(order)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +283,36 @@ mod tests {
             order.iter().copied().collect::<CardSet>(),
             decks::WITH_TWO_JOKERS
         );
+    }
+
+    #[test]
+    fn hands_become_the_deck_order_that_deals_them() {
+        use crate::{Options, Seat, Variant};
+        for variant in Variant::ALL {
+            let mut g = variant.new_game(&Options::new()).unwrap();
+            let order = deck_order(Seed::from_u64(4), g.deck());
+            let mut dealt = g.clone();
+            dealt.deal(&order).unwrap();
+            let hands: Vec<CardSet> = (0..g.seats())
+                .map(|s| dealt.observe(Seat::new(s)).hand)
+                .collect();
+            let in_hands = hands.iter().fold(CardSet::EMPTY, |a, h| a.or(*h));
+            let rest: Vec<Card> = order
+                .iter()
+                .copied()
+                .filter(|c| !in_hands.contains(*c))
+                .collect();
+            let rebuilt = deck_from_hands(&g, &hands, &rest).unwrap();
+            g.deal(&rebuilt).unwrap();
+            for s in 0..g.seats() {
+                assert_eq!(g.observe(Seat::new(s)).hand, hands[s], "{variant}");
+            }
+            assert_eq!(
+                format!("{:?}", g.observe(Seat::new(0)).table),
+                format!("{:?}", dealt.observe(Seat::new(0)).table),
+                "{variant}: the rest lands where it did"
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,107 @@
+//! Judging a seat's answer: the one place that decides whether an answer is
+//! malformed, illegal, or a legal action. The referee judges live answers
+//! with it and the replay verifier re-judges logged ones, so both always
+//! agree.
+
+use std::fmt;
+
+use crate::{action::Action, game::Game, seat::Seat};
+
+/// An answer as a seat gave it: an index into its legal actions, or text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Answer {
+    /// An index into the legal actions (0-based).
+    Index(u32),
+    /// Canonical action text.
+    Text(String),
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Index(i) => write!(f, "index {i}"),
+            Answer::Text(t) => write!(f, "text {t:?}"),
+        }
+    }
+}
+
+/// Why an answer is not accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rejection {
+    /// Not an action of the game at all: unparsable text or an index out of range.
+    Malformed(String),
+    /// A well-formed action that is not legal now.
+    Illegal(String),
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Malformed(s) | Rejection::Illegal(s) => f.write_str(s),
+        }
+    }
+}
+
+/// Judges `answer` from `seat` against `game` now.
+///
+/// # Errors
+/// [`Rejection::Malformed`] for text that does not parse in this game or an
+/// index outside the legal list; [`Rejection::Illegal`] for a parsed action
+/// that is not legal now (with the engine's reason).
+pub fn judge<G: Game>(game: &G, seat: Seat, answer: &Answer) -> Result<Action, Rejection> {
+    let legal = game.legal_actions(seat);
+    match answer {
+        Answer::Index(i) => legal.get(*i as usize).copied().ok_or_else(|| {
+            Rejection::Malformed(format!(
+                "index {i} is out of range ({} legal actions)",
+                legal.len()
+            ))
+        }),
+        Answer::Text(t) => match game.parse_action(t) {
+            Err(e) => Err(Rejection::Malformed(e.to_string())),
+            Ok(a) if legal.contains(&a) => Ok(a),
+            Ok(a) => Err(Rejection::Illegal(match game.validate(seat, a) {
+                Err(reason) => format!("`{a}`: {reason}"),
+                Ok(()) => format!("`{a}` is not legal now"),
+            })),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Options, Variant, dealing};
+
+    #[test]
+    fn answers_are_judged_by_kind() {
+        let mut g = Variant::Israeli.new_game(&Options::new()).unwrap();
+        dealing::deal_if_needed(&mut g, dealing::Seed::from_u64(1)).unwrap();
+        let s = Seat::new(1);
+        assert_eq!(judge(&g, s, &Answer::Index(0)), Ok(Action::Pass));
+        assert_eq!(judge(&g, s, &Answer::Text("PASS".into())), Ok(Action::Pass));
+        assert!(matches!(
+            judge(&g, s, &Answer::Index(99)),
+            Err(Rejection::Malformed(_))
+        ));
+        assert!(matches!(
+            judge(&g, s, &Answer::Text("xyzzy".into())),
+            Err(Rejection::Malformed(_))
+        ));
+        assert!(matches!(
+            judge(&g, s, &Answer::Text("declare".into())),
+            Err(Rejection::Malformed(_))
+        ));
+        let illegal = judge(&g, s, &Answer::Text("bid 4S".into()));
+        assert!(
+            matches!(illegal, Err(Rejection::Illegal(ref m)) if m.contains("out of range")),
+            "{illegal:?}"
+        );
+        assert!(matches!(
+            judge(&g, Seat::new(2), &Answer::Index(0)),
+            Err(Rejection::Malformed(_))
+        ));
+    }
+}
