@@ -304,8 +304,8 @@ mod tests {
                 .collect();
             let rebuilt = deck_from_hands(&g, &hands, &rest).unwrap();
             g.deal(&rebuilt).unwrap();
-            for s in 0..g.seats() {
-                assert_eq!(g.observe(Seat::new(s)).hand, hands[s], "{variant}");
+            for (s, hand) in hands.iter().enumerate() {
+                assert_eq!(g.observe(Seat::new(s)).hand, *hand, "{variant}");
             }
             assert_eq!(
                 format!("{:?}", g.observe(Seat::new(0)).table),
