@@ -931,7 +931,11 @@ mod tests {
         assert_eq!(r.points, [0, 0, 0, 0]);
         assert_eq!(g.dealer(), seat(1), "the deal passes left");
         assert_eq!(g.scored_hands(), 0, "a misdeal scores nothing");
-        assert_eq!(g.hand_results().len(), 1, "a misdeal counts towards `hands`");
+        assert_eq!(
+            g.hand_results().len(),
+            1,
+            "a misdeal counts towards `hands`"
+        );
     }
 
     #[test]
