@@ -1,0 +1,369 @@
+"""The Python kit against a real referee: `whistle serve`, a table made with
+`whistle table`, a Python example bot in seat 0 and `whistle-bot --bot random`
+in seats 1-3, all as separate processes.
+
+The binaries come from $WHISTLE_BIN_DIR (default: target/debug of the
+repository; a relative path is taken from the repository root). Build them
+first: `cargo build --workspace --bins`. Every process is killed at the end of
+its test, and every wait has a time limit.
+
+Run with pytest (`python -m pytest bots/python/tests`), or as a plain script.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+PYTHON_KIT = REPO / "bots" / "python"
+EXAMPLES = PYTHON_KIT / "examples"
+ADMIN_TOKEN = "python-kit-test"
+MATCH_TIMEOUT_S = 120.0
+
+# The bots generate the protocol modules into a fresh cache, so that the first
+# run (generation included) is what is tested.
+if not os.environ.get("WHISTLE_BOT_CACHE"):
+    os.environ["WHISTLE_BOT_CACHE"] = tempfile.mkdtemp(prefix="whistle-bot-cache-")
+    atexit.register(shutil.rmtree, os.environ["WHISTLE_BOT_CACHE"], True)
+# An installed kit comes first; from a checkout, the kit beside this file.
+sys.path.append(str(PYTHON_KIT))
+
+import grpc  # noqa: E402
+
+from whistle_bot import pb, pb_grpc  # noqa: E402
+
+
+def bin_dir() -> Path:
+    d = Path(os.environ.get("WHISTLE_BIN_DIR") or "target/debug")
+    return d if d.is_absolute() else REPO / d
+
+
+def binary(name: str) -> Path:
+    path = bin_dir() / name
+    if not path.is_file():
+        raise AssertionError(f"{path} is missing: run `cargo build --workspace --bins` first (or set WHISTLE_BIN_DIR)")
+    return path
+
+
+class Processes:
+    """Child processes with their output in files; all killed by close()."""
+
+    def __init__(self, logs: Path):
+        self.logs = logs
+        self.procs: dict[str, subprocess.Popen] = {}
+
+    def start(self, name: str, args: list, env: dict | None = None, stdout=None) -> subprocess.Popen:
+        err = open(self.logs / f"{name}.err", "wb")
+        out = stdout if stdout is not None else open(self.logs / f"{name}.out", "wb")
+        p = subprocess.Popen(
+            [str(a) for a in args],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env={**os.environ, **(env or {})},
+            cwd=REPO,
+        )
+        self.procs[name] = p
+        return p
+
+    def stderr(self, name: str) -> str:
+        text = (self.logs / f"{name}.err").read_text(errors="replace")
+        return re.sub(r"\x1b\[[0-9;]*m", "", text)  # colours from tracing
+
+    def wait_all(self, names: list, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        codes = {}
+        for n in names:
+            left = max(0.1, deadline - time.monotonic())
+            try:
+                codes[n] = self.procs[n].wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"{n} did not finish within {timeout:.0f} s\n{self.dump()}") from None
+        return codes
+
+    def dump(self) -> str:
+        parts = []
+        for n in self.procs:
+            parts.append(f"--- {n} stderr ---\n{self.stderr(n)[-3000:]}")
+        return "\n".join(parts)
+
+    def close(self) -> None:
+        for p in self.procs.values():
+            if p.poll() is None:
+                p.terminate()
+        for p in self.procs.values():
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(timeout=5)
+
+
+def start_referee(procs: Processes) -> str:
+    """Starts `whistle serve` on a free port; returns its address."""
+    serve = procs.start(
+        "serve",
+        [binary("whistle"), "serve", "--listen", "127.0.0.1:0", "--admin-token", ADMIN_TOKEN, "--log", "info"],
+        stdout=subprocess.PIPE,
+    )
+    line: list = []
+    reader = threading.Thread(target=lambda: line.append(serve.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(30)
+    text = line[0].decode() if line else ""
+    m = re.match(r"listening on (\S+) admin-token (\S+)", text)
+    if not m:
+        raise AssertionError(f"whistle serve printed {text!r}\n{procs.dump()}")
+    assert m.group(2) == ADMIN_TOKEN
+    return m.group(1)
+
+
+def create_table(address: str, game: str, seed: int, hands: int, bots: str) -> tuple:
+    """`whistle table`; returns (table id, [(token, bot seed)] by seat)."""
+    out = subprocess.run(
+        [
+            str(binary("whistle")), "table", "--server", f"http://{address}", "--admin-token", ADMIN_TOKEN,
+            "--game", game, "--seed", str(seed), "--hands", str(hands), "--bots", bots,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    lines = out.splitlines()
+    table = re.fullmatch(r"table (\S+)", lines[0]).group(1)
+    seats = []
+    for i, line in enumerate(lines[1:]):
+        m = re.fullmatch(r"seat (\d+) (\S+) bot-seed ([0-9a-f]{64})", line)
+        assert m and int(m.group(1)) == i, out
+        seats.append((m.group(2), m.group(3)))
+    return table, seats
+
+
+def table_status(address: str, table: str):
+    with grpc.insecure_channel(address) as ch:
+        admin = pb_grpc.AdminStub(ch)
+        return admin.GetTable(
+            pb.GetTableRequest(table_id=table),
+            metadata=[("authorization", f"Bearer {ADMIN_TOKEN}")],
+            timeout=10,
+        )
+
+
+def match_end_line(stderr: str) -> dict:
+    """The kit's `match-end key=value ...` log line, as a dict."""
+    lines = [line for line in stderr.splitlines() if " match-end " in f" {line} "]
+    assert len(lines) == 1, f"expected one match-end line in:\n{stderr}"
+    fields = lines[0].split("match-end ", 1)[1].split()
+    return dict(f.split("=", 1) for f in fields)
+
+
+class CuttableProxy:
+    """A TCP proxy on loopback whose connections can be cut at will: a
+    network failure between a bot and the referee."""
+
+    def __init__(self, target: str):
+        host, port = target.rsplit(":", 1)
+        self.target = (host, int(port))
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.address = "127.0.0.1:%d" % self.server.getsockname()[1]
+        self.sockets: list = []
+        self.lock = threading.Lock()
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                continue
+            upstream = socket.create_connection(self.target, timeout=5)
+            upstream.settimeout(None)
+            with self.lock:
+                self.sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        with self.lock:
+            for s in self.sockets:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+                except OSError:
+                    pass
+            self.sockets.clear()
+
+    def close(self) -> None:
+        self.closed = True
+        self.cut()
+        self.server.close()
+
+
+# A bot that tells the test (by creating a file) when it is at its fifth
+# decision, then waits a little, so that the test can cut its connection
+# while a decision is pending.
+SIGNALLING_BOT = """
+import os, sys, time
+sys.path.append(os.environ["KIT_DIR"])
+from whistle_bot import run
+n = 0
+def choose(observation, legal):
+    global n
+    n += 1
+    if n == 5:
+        open(os.environ["SIGNAL_FILE"], "w").close()
+        time.sleep(0.5)
+    return 0
+run(choose)
+"""
+
+
+def play_israeli(logs: Path, launch, seed: int, during=None) -> tuple:
+    """A 2-hand Israeli match: a Python bot in seat 0, `whistle-bot --bot
+    random` in seats 1-3. `launch(address, seat token)` gives the Python bot's
+    arguments and environment. Returns (what the kit logged at the match end,
+    the table's status, the processes' stderr)."""
+    procs = Processes(logs)
+    try:
+        address = start_referee(procs)
+        table, seats = create_table(address, "israeli", seed, 2, "python,random,random,random")
+        args, env = launch(address, seats[0][0], procs)
+        procs.start("python-bot", [sys.executable, *args], env=env)
+        for s in (1, 2, 3):
+            token, bot_seed = seats[s]
+            procs.start(
+                f"whistle-bot-{s}",
+                [binary("whistle-bot"), "--bot", "random", "--seed", bot_seed, "--address", address,
+                 "--token", token, "--log", "info"],
+            )
+        names = ["python-bot", "whistle-bot-1", "whistle-bot-2", "whistle-bot-3"]
+        if during is not None:
+            during()
+        codes = procs.wait_all(names, MATCH_TIMEOUT_S)
+        assert all(c == 0 for c in codes.values()), f"exit codes {codes}\n{procs.dump()}"
+        status = table_status(address, table)
+        errs = {n: procs.stderr(n) for n in names}
+        return match_end_line(errs["python-bot"]), status, errs
+    finally:
+        procs.close()
+
+
+def check_match(end: dict, status, errs: dict) -> None:
+    # The match completed for every seat.
+    assert status.state == pb.TableStatus.OVER, status
+    assert status.result.hands == 2, status.result
+    assert list(status.result.forfeited) == [], status.result
+    for s in (1, 2, 3):
+        assert "seat done" in errs[f"whistle-bot-{s}"] and "result=Some(" in errs[f"whistle-bot-{s}"], errs
+    # The Python seat got a MatchEnd with four totals, the table's, and made no fault.
+    totals = [int(t) for t in end["totals"].split(",")]
+    assert len(totals) == 4, end
+    assert totals == list(status.result.totals), (end, status.result)
+    assert end["seat"] == "0" and end["hands"] == "2" and end["forfeited"] == "-", end
+    assert end["faults"] == "0" and status.faults[0] == 0, (end, status)
+    assert "WARNING fault" not in errs["python-bot"], errs["python-bot"]
+    assert int(end["answers"]) > 0, end
+
+
+def test_random_bot_plays_a_match(tmp_path):
+    """examples/random_bot.py, launched with --address and --token,
+    answering by index."""
+    end, status, errs = play_israeli(
+        tmp_path,
+        lambda address, token, _: (
+            [EXAMPLES / "random_bot.py", "--seed", "7", "--address", address, "--token", token],
+            {},
+        ),
+        seed=1,
+    )
+    check_match(end, status, errs)
+    assert end["text_answers"] == "0", end
+
+
+def test_answers_by_text(tmp_path):
+    """examples/lowest_card_bot.py, launched through the environment
+    (WHISTLE_ADDRESS, WHISTLE_TOKEN, WHISTLE_BOT_NAME), answering by text."""
+    end, status, errs = play_israeli(
+        tmp_path,
+        lambda address, token, _: (
+            [EXAMPLES / "lowest_card_bot.py"],
+            {"WHISTLE_ADDRESS": address, "WHISTLE_TOKEN": token, "WHISTLE_BOT_NAME": "lowest"},
+        ),
+        seed=2,
+    )
+    check_match(end, status, errs)
+    assert end["text_answers"] == end["answers"], end
+
+
+
+def test_a_cut_stream_is_resumed(tmp_path):
+    """The connection of the Python bot is cut while a decision is pending:
+    the kit reconnects with the same seat token, the referee resumes the seat
+    and sends the pending request again, and the match ends without a fault."""
+    signal = tmp_path / "fifth-decision"
+    proxies = []
+
+    def launch(address, token, _):
+        proxies.append(CuttableProxy(address))
+        env = {"SIGNAL_FILE": str(signal), "KIT_DIR": str(PYTHON_KIT)}
+        return ["-c", SIGNALLING_BOT, "--address", proxies[0].address, "--token", token], env
+
+    def cut_at_the_signal():
+        deadline = time.monotonic() + 60
+        while not signal.exists():
+            assert time.monotonic() < deadline, "the bot never reached its fifth decision"
+            time.sleep(0.02)
+        proxies[0].cut()
+
+    try:
+        end, status, errs = play_israeli(tmp_path, launch, seed=3, during=cut_at_the_signal)
+    finally:
+        for p in proxies:
+            p.close()
+    check_match(end, status, errs)
+    log = errs["python-bot"]
+    assert "stream cut" in log and "resumed" in log, log
+
+
+if __name__ == "__main__":  # without pytest
+    tests = [test_random_bot_plays_a_match, test_answers_by_text, test_a_cut_stream_is_resumed]
+    failed = 0
+    for t in tests:
+        with tempfile.TemporaryDirectory() as d:
+            try:
+                t(Path(d))
+                print(f"ok {t.__name__}")
+            except Exception as e:  # noqa: BLE001
+                failed += 1
+                print(f"FAILED {t.__name__}: {e}")
+    print(f"{len(tests) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
