@@ -7,6 +7,7 @@
 
 mod games;
 mod play;
+mod replay;
 mod serve;
 mod tournament;
 
@@ -45,6 +46,8 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Merge the output folders of a sharded tournament into one set of results.
     Merge(tournament::MergeArgs),
+    /// Check, show and replay match logs: settle disputes from the log alone.
+    Replay(replay::ReplayArgs),
     /// Play a bundled bot (random, first, heuristic) against a referee, with
     /// the launch contract ($WHISTLE_ADDRESS, $WHISTLE_TOKEN).
     Bot(whistle_bot::client::BotArgs),
@@ -78,6 +81,19 @@ fn main() -> ExitCode {
         Command::Tournament(args) => tournament::run(&args),
         Command::Merge(args) => tournament::merge(&args),
         Command::Bot(args) => return whistle_bot::client::bot_main(args),
+        Command::Replay(args) => match replay::run(&args) {
+            Ok((text, ok)) => {
+                let mut out = io::stdout().lock();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+                return if ok {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                };
+            }
+            Err(e) => Err(e),
+        },
     };
     let written = output.and_then(|text| {
         let mut out = io::stdout().lock();

@@ -20,6 +20,8 @@ use std::{
     path::{Path, PathBuf},
 };
 
+pub mod verify;
+
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use whistle_rules::{Action, Card, HandResult, MatchResult, Options, Seat, dealing::Seed};
@@ -139,6 +141,10 @@ pub struct FaultLog {
     pub forfeited: bool,
     /// Index into the hand's actions before which the fault happened.
     pub at: usize,
+    /// The answer that was judged malformed or illegal, as the seat gave it,
+    /// so that anyone can judge it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<whistle_rules::Answer>,
 }
 
 /// One hand (one deal): the explicit deal, every action, faults and result.

@@ -171,7 +171,7 @@ struct RawFile {
     seed: u64,
     format: Option<Spanned<String>>,
     hands: Option<Spanned<u32>>,
-    rounds: Option<u32>,
+    rounds: Option<Spanned<u32>>,
     parallel: Option<Spanned<usize>>,
     out: Option<String>,
     listen: Option<Spanned<String>>,
@@ -197,7 +197,7 @@ struct RawTime {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFaults {
-    max_faults: Option<u32>,
+    max_faults: Option<Spanned<u32>>,
     fallback: Option<Spanned<String>>,
 }
 
@@ -212,10 +212,69 @@ struct RawBot {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, expecting = "expected a string or an array of strings")]
 enum Command {
     Line(String),
     Words(Vec<String>),
+}
+
+/// The dotted key a TOML error at `line` (1-based) concerns: the key assigned
+/// on that line, or on the nearest line above (a value spanning lines), under
+/// the nearest table header above it; for a table header line, that table.
+fn key_at(source: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut key: Option<&str> = None;
+    let mut table: Option<&str> = None;
+    for text in lines[..line.min(lines.len())].iter().rev() {
+        let t = text.trim();
+        if t.starts_with('[') {
+            table = Some(t.trim_matches(|c| c == '[' || c == ']').trim());
+            break;
+        }
+        if key.is_none() {
+            if let Some((k, _)) = t.split_once('=') {
+                let k = k.trim();
+                let plausible = !k.is_empty()
+                    && k.chars().all(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"' | '\'' | ' ')
+                    });
+                if plausible && !t.starts_with('#') {
+                    key = Some(k);
+                }
+            }
+        }
+    }
+    match (table, key) {
+        (Some(t), Some(k)) => Some(format!("{t}.{k}")),
+        (None, Some(k)) => Some(k.to_string()),
+        (Some(t), None) => Some(t.to_string()),
+        (None, None) => None,
+    }
+}
+
+/// The key of a `toml` deserialization error: a missing field is named by
+/// the message (under the table whose header the error points at); anything
+/// else by where it points.
+fn key_of_toml_error(source: &str, line: Option<usize>, message: &str) -> Option<String> {
+    let field = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.split_once('`'))
+        .map(|(f, _)| f);
+    match (field, line) {
+        (Some(f), Some(l)) => {
+            let header = source.lines().nth(l - 1).map(str::trim);
+            match header.filter(|h| h.starts_with('[')) {
+                Some(h) => Some(format!(
+                    "{}.{f}",
+                    h.trim_matches(|c| c == '[' || c == ']').trim()
+                )),
+                None => Some(f.to_string()),
+            }
+        }
+        (Some(f), None) => Some(f.to_string()),
+        (None, Some(l)) => key_at(source, l),
+        (None, None) => None,
+    }
 }
 
 fn line_of(source: &str, offset: usize) -> usize {
@@ -254,8 +313,10 @@ impl Tournament {
             message,
         };
         let raw: RawFile = toml::from_str(source).map_err(|e| {
-            let msg = e.message().to_string();
-            err(e.span(), "", msg)
+            let msg = e.message().trim().to_string();
+            let line = e.span().map(|s| line_of(source, s.start));
+            let key = key_of_toml_error(source, line, &msg).unwrap_or_default();
+            err(e.span(), &key, msg)
         })?;
         let name = raw.name.get_ref().trim().to_string();
         if name.is_empty()
@@ -463,9 +524,23 @@ impl Tournament {
                 .map_or(defaults.reconnect_grace, Duration::from_millis),
         };
         let mut faults = FaultPolicy::default();
-        if let Some(m) = raw.faults.max_faults {
-            faults.max_faults = m.max(1);
+        if let Some(m) = &raw.faults.max_faults {
+            if *m.get_ref() == 0 {
+                return Err(err(
+                    Some(m.span()),
+                    "faults.max_faults",
+                    "must be at least 1".into(),
+                ));
+            }
+            faults.max_faults = *m.get_ref();
         }
+        let rounds = match &raw.rounds {
+            Some(r) if *r.get_ref() == 0 => {
+                return Err(err(Some(r.span()), "rounds", "must be at least 1".into()));
+            }
+            Some(r) => *r.get_ref(),
+            None => 1,
+        };
         if let Some(f) = &raw.faults.fallback {
             faults.fallback = Fallback::from_name(f.get_ref()).ok_or_else(|| {
                 err(
@@ -488,7 +563,7 @@ impl Tournament {
             seed: Seed::from_u64(raw.seed),
             seed_number: raw.seed,
             format,
-            rounds: raw.rounds.unwrap_or(1).max(1),
+            rounds,
             parallel,
             out,
             listen,
@@ -604,5 +679,62 @@ command = ["whistle", "bot", "--bot", "first"]
         assert_eq!(e.line, Some(4), "{e}");
         let e = parse(&GOOD.replace("seed = 5", "sede = 5")).unwrap_err();
         assert!(e.to_string().contains("sede"), "{e}");
+    }
+
+    #[test]
+    fn errors_found_while_reading_the_toml_name_the_key_too() {
+        let cases = [
+            // Unknown keys, at the top level, in a table, in a bot.
+            (
+                GOOD.replace("seed = 5", "seed = 5\ncolour = 1"),
+                "colour",
+                5,
+            ),
+            (
+                format!("{GOOD}[time]\nper_action = 5\n"),
+                "time.per_action",
+                15,
+            ),
+            (
+                GOOD.replace("name = \"b\"", "name = \"b\"\nkolor = 1"),
+                "bots.kolor",
+                13,
+            ),
+            // Values of the wrong type or out of range.
+            (GOOD.replace("hands = 2", "hands = -3"), "hands", 5),
+            (
+                GOOD.replace("seed = 5", "seed = 5\nparallel = \"many\""),
+                "parallel",
+                5,
+            ),
+            (
+                format!("{GOOD}[time]\nper_action_ms = \"fast\"\n"),
+                "time.per_action_ms",
+                15,
+            ),
+            (GOOD.replace("\"first\"]", "\n  3]"), "bots.command", 14),
+            (
+                GOOD.replace("seed = 5", "seed = 5\nrounds = 0"),
+                "rounds",
+                5,
+            ),
+            (
+                format!("{GOOD}[faults]\nmax_faults = 0\n"),
+                "faults.max_faults",
+                15,
+            ),
+            // Missing keys.
+            (GOOD.replace("seed = 5", ""), "seed", 1),
+            (GOOD.replace("name = \"b\"", ""), "bots.name", 11),
+        ];
+        for (text, key, line) in cases {
+            let e = parse(&text).unwrap_err();
+            assert_eq!(
+                (e.key.as_deref(), e.line),
+                (Some(key), Some(line)),
+                "{e}\n{text}"
+            );
+            assert!(!e.to_string().contains('\n'), "one line: {e}");
+        }
     }
 }

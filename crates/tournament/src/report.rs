@@ -59,7 +59,7 @@ pub fn text(r: &Results) -> String {
         .max(3);
     let _ = writeln!(
         out,
-        "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  {}",
+        "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
         "rank",
         "bot",
         "rating",
@@ -69,7 +69,6 @@ pub fn text(r: &Results) -> String {
         "wins",
         "ms mean",
         "ms max",
-        "faults"
     );
     for (i, b) in r.bots.iter().enumerate() {
         let _ = writeln!(

@@ -419,7 +419,8 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         .filter(|l| opts.shard.is_none_or(|s| s.owns(l.header.match_index)))
         .collect();
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-    let results = stats::compute(&t.name, t.game.name(), &names, &logs);
+    let mut results = stats::compute(&t.name, t.game.name(), &names, &logs);
+    results.seed = Some(t.seed_number);
     report::write_all(&out, &results).map_err(fail)?;
     Ok(Summary {
         out,
@@ -589,6 +590,7 @@ async fn play_match(
                     faults: f.faults,
                     forfeited: f.forfeited,
                     at: hand.as_ref().map_or(0, |h| h.actions.len()),
+                    answer: None,
                 };
                 match hand.as_mut() {
                     Some(h) => h.faults.push(entry),
@@ -716,7 +718,12 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
     )
     .map_err(fail)?;
     logs.sort_by_key(|l| l.header.match_index);
-    let results = stats::compute(&m.name, &m.game, &m.bots, &logs);
+    let mut results = stats::compute(&m.name, &m.game, &m.bots, &logs);
+    // The seed as revealed by the shards (they all ran the same file).
+    results.seed = dirs.iter().find_map(|d| {
+        let text = std::fs::read_to_string(d.join("results.json")).ok()?;
+        serde_json::from_str::<Results>(&text).ok()?.seed
+    });
     report::write_all(out, &results).map_err(fail)?;
     Ok(results)
 }

@@ -179,6 +179,9 @@ pub struct Results {
     pub duplicate: Option<DuplicateStats>,
     /// How the ranking was derived, for people.
     pub ranking: String,
+    /// The tournament seed, revealed once play is over (check it against the
+    /// commitment in `tournament.json` and in every log header).
+    pub seed: Option<u64>,
 }
 
 #[derive(Default)]
@@ -341,6 +344,7 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
         bots: stats,
         duplicate,
         ranking: ranking.into(),
+        seed: None,
     }
 }
 

@@ -1,0 +1,326 @@
+//! `whistle replay verify | show`: settle disputes from the log alone.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context as _, bail};
+use clap::{Args, Subcommand};
+use prost::Message;
+use whistle_replay::verify::{self, Context, Report};
+use whistle_rules::{Event, Game, Player, Seat, Status, dealing::Seed};
+
+use crate::usage;
+
+/// `whistle replay ...`
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    #[command(subcommand)]
+    command: ReplayCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ReplayCommand {
+    /// Re-deal each hand from its seed, re-apply and re-judge every action,
+    /// re-score, and check the hash chain and the seed commitment. Exit code
+    /// 1 names the first mismatches (hand, step, both values).
+    Verify(VerifyArgs),
+    /// Print a hand trick by trick, or (with --seat and --step) exactly what
+    /// one seat was sent at one decision.
+    Show(ShowArgs),
+}
+
+/// Arguments of `whistle replay verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Match logs (a folder stands for every `*.jsonl` under its `matches/`,
+    /// or in it).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The tournament seed, to check against the commitment. Default: the
+    /// seed revealed in the tournament folder's results.json, if any.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print the verdict on every action.
+    #[arg(long)]
+    steps: bool,
+    /// Machine-readable output (one JSON document).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `whistle replay show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A match log.
+    file: PathBuf,
+    /// The hand (deal index, from 0); default every hand.
+    #[arg(long)]
+    hand: Option<u32>,
+    /// With --step: the seat whose view to show (default: the seat acting at that step).
+    #[arg(long)]
+    seat: Option<usize>,
+    /// The step (action index within the hand, from 0): show the observation
+    /// just before that action, as the referee sent it.
+    #[arg(long)]
+    step: Option<usize>,
+    /// With --step: print the observation as the hex of its protobuf encoding,
+    /// byte for byte what the referee sent.
+    #[arg(long)]
+    raw: bool,
+}
+
+/// Runs `whistle replay ...`. Returns the text and whether everything verified.
+pub fn run(args: &ReplayArgs) -> anyhow::Result<(String, bool)> {
+    match &args.command {
+        ReplayCommand::Verify(a) => verify_cmd(a),
+        ReplayCommand::Show(a) => show(a).map(|t| (t, true)),
+    }
+}
+
+fn expand(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for f in files {
+        if f.is_dir() {
+            let dir = if f.join("matches").is_dir() {
+                f.join("matches")
+            } else {
+                f.clone()
+            };
+            let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .with_context(|| dir.display().to_string())?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+                .collect();
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(f.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The seed revealed in `<tournament>/results.json` for a log at
+/// `<tournament>/matches/<m>.jsonl`.
+fn revealed_seed(log: &Path) -> Option<u64> {
+    let dir = log.parent()?.parent()?;
+    let text = std::fs::read_to_string(dir.join("results.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("seed")?.as_u64()
+}
+
+fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
+    let files = expand(&a.files)?;
+    if files.is_empty() {
+        return Err(usage("no log files given"));
+    }
+    let mut reports = Vec::new();
+    for f in &files {
+        let seed = a.seed.or_else(|| revealed_seed(f)).map(Seed::from_u64);
+        let r = verify::verify_file(
+            f,
+            Context {
+                tournament_seed: seed,
+            },
+        )
+        .with_context(|| f.display().to_string())?;
+        reports.push(r);
+    }
+    let ok = reports.iter().all(Report::ok);
+    if a.json {
+        return Ok((serde_json::to_string_pretty(&reports)? + "\n", ok));
+    }
+    let mut out = String::new();
+    for r in &reports {
+        let typed_in = !r.sealed
+            && r.hands
+                .iter()
+                .all(|h| !h.steps.is_empty() || h.result.is_some());
+        if r.ok() {
+            let mut checks = vec![format!("{} hands re-played", r.hands.len())];
+            if r.sealed {
+                checks.push("hash chain intact".into());
+            }
+            if r.seed_checked {
+                checks.push("deals match the match seed".into());
+            }
+            if r.commitment_checked {
+                checks.push("seed commitment holds".into());
+            }
+            let _ = writeln!(out, "{}: ok ({})", r.file, checks.join(", "));
+        } else {
+            let _ = writeln!(out, "{}: {} problem(s)", r.file, r.problems.len());
+            for p in &r.problems {
+                let mut at = format!("line {}", p.line);
+                if let Some(d) = p.deal {
+                    let _ = write!(at, ", hand {d}");
+                }
+                if let Some(s) = p.step {
+                    let _ = write!(at, ", step {s}");
+                }
+                let _ = writeln!(
+                    out,
+                    "  {at}: {}: expected {}, found {}",
+                    p.what, p.expected, p.found
+                );
+            }
+        }
+        if a.steps || (typed_in && !r.sealed) {
+            for h in &r.hands {
+                let _ = writeln!(out, "  hand {}:", h.deal);
+                for s in &h.steps {
+                    let fb = if s.fallback { " (fallback)" } else { "" };
+                    let _ = writeln!(
+                        out,
+                        "    step {:>3}  seat {}  {:<14} {}{fb}",
+                        s.index, s.seat, s.action, s.verdict
+                    );
+                }
+                if let Some(res) = &h.result {
+                    let _ = writeln!(
+                        out,
+                        "    result: {}; points {:?}; totals {:?}",
+                        res.summary, res.points, res.totals
+                    );
+                }
+            }
+            if let Some(m) = &r.result {
+                let _ = writeln!(out, "  match: totals {:?}, places {:?}", m.totals, m.ranks);
+            }
+        }
+    }
+    Ok((out, ok))
+}
+
+/// A game re-played from a log up to a point.
+struct Replayed {
+    game: whistle_rules::AnyGame,
+    log: whistle_replay::MatchLog,
+}
+
+fn load(file: &Path) -> anyhow::Result<Replayed> {
+    let log = whistle_replay::read(file).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let game = log
+        .header
+        .game
+        .parse::<whistle_rules::Variant>()
+        .map_err(usage)?
+        .new_game(&log.header.options)
+        .map_err(usage)?;
+    Ok(Replayed { game, log })
+}
+
+fn show(a: &ShowArgs) -> anyhow::Result<String> {
+    let Replayed { mut game, log } = load(&a.file)?;
+    if a.step.is_some() && a.hand.is_none() {
+        return Err(usage("--step needs --hand"));
+    }
+    if let Some(h) = a.hand
+        && log.hands.iter().all(|x| x.deal != h)
+    {
+        return Err(usage(format!("no hand {h} in {}", a.file.display())));
+    }
+    let mut out = String::new();
+    for hand in &log.hands {
+        if game.status() != Status::Deal {
+            bail!(
+                "the log's hand {} does not follow a complete hand",
+                hand.deal
+            );
+        }
+        game.deal(&hand.deck)?;
+        let wanted = a.hand.is_none_or(|h| h == hand.deal);
+        if wanted && a.step.is_none() {
+            let _ = writeln!(out, "hand {} (dealer {})", hand.deal, game.dealer());
+            for s in Seat::all(game.seats()) {
+                let _ = writeln!(
+                    out,
+                    "  seat {s} ({}): {}",
+                    log.header.seats.get(s.index()).map_or("", |x| x),
+                    game.observe(s).hand
+                );
+            }
+        }
+        let mut line = String::new();
+        let mut calls = String::new();
+        for (i, act) in hand.actions.iter().enumerate() {
+            if wanted && a.step == Some(i) {
+                let seat = a.seat.map_or(act.seat, Seat::new);
+                if seat.index() >= game.seats() {
+                    return Err(usage(format!("no seat {} in {}", seat, log.header.game)));
+                }
+                let obs = game.observe(seat);
+                if a.raw {
+                    let msg = whistle_protocol::convert::observation(&obs, game.hand_results());
+                    let bytes = msg.encode_to_vec();
+                    return Ok(bytes.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n");
+                }
+                let legal: Vec<String> = game
+                    .legal_actions(seat)
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect();
+                let doc = serde_json::json!({ "observation": obs, "legal": legal });
+                return Ok(serde_json::to_string_pretty(&doc)? + "\n");
+            }
+            let before = game.log().len();
+            game.apply(act.seat, act.action)
+                .with_context(|| format!("hand {} step {i}", hand.deal))?;
+            if !wanted {
+                continue;
+            }
+            let fb = if act.fallback { "*" } else { "" };
+            if matches!(act.action, whistle_rules::Action::Play(_)) {
+                if !calls.is_empty() {
+                    let _ = writeln!(out, "  calls:{calls}");
+                    calls.clear();
+                }
+                let _ = write!(line, " {}:{}{fb}", act.seat, act.action);
+            } else {
+                let _ = write!(calls, " {}:{}{fb}", act.seat, act.action);
+            }
+            for e in &game.log()[before.min(game.log().len())..] {
+                if let Event::TrickWon { index, winner } = e.event {
+                    let who = match winner {
+                        Player::Seat(s) => s.to_string(),
+                        Player::Dummy => "dummy".into(),
+                    };
+                    let _ = writeln!(out, "  trick {:>2}:{line}  → {who}", index + 1);
+                    line.clear();
+                }
+            }
+        }
+        if wanted && a.step.is_some() {
+            return Err(usage(format!(
+                "hand {} has no step {}",
+                hand.deal,
+                a.step.unwrap_or(0)
+            )));
+        }
+        if wanted {
+            if !calls.is_empty() {
+                let _ = writeln!(out, "  calls:{calls}");
+            }
+            if !line.is_empty() {
+                let _ = writeln!(out, "  unfinished trick:{line}");
+            }
+            let r = &hand.result;
+            let _ = writeln!(
+                out,
+                "  result: {}; points {:?}; totals {:?}",
+                r.summary, r.points, r.totals
+            );
+            let _ = writeln!(out, "  (* marks a fallback played by the referee)");
+            for f in &hand.faults {
+                let _ = writeln!(
+                    out,
+                    "  fault: seat {} {} ({}) before step {}",
+                    f.seat, f.kind, f.detail, f.at
+                );
+            }
+        }
+    }
+    Ok(out)
+}

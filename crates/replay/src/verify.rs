@@ -1,0 +1,665 @@
+//! Verification: re-deal, re-apply, re-judge, re-score; check the hash chain
+//! and the seed commitment. Settles a dispute from the log alone.
+//!
+//! Input is either a match log as the tournament runner writes it (sealed:
+//! every line after the header carries `prev`), or a record typed by a
+//! person: a header naming the game and options, then hands given by their
+//! deal (a deck order, or each seat's cards plus the rest) and their actions,
+//! without hashes, seeds or results. For the latter the verifier reports the
+//! verdict on every action and the scores that result.
+
+use std::{collections::BTreeMap, path::Path};
+
+use serde::{Deserialize, Serialize};
+use whistle_rules::{
+    Action, AnyGame, Card, CardSet, Game, HandResult, MatchResult, Options, Seat, Status, Variant,
+    dealing::{self, Domain, Seed, Shuffler},
+};
+
+use crate::{Duplicate, EndLog, FORMAT, FaultLog, VERSION, seed_commitment, sha256_hex};
+
+/// A header as accepted for verification: only the game is required.
+#[derive(Debug, Clone, Deserialize)]
+struct HeaderIn {
+    format: String,
+    version: u32,
+    game: String,
+    #[serde(default)]
+    options: Options,
+    #[serde(rename = "match")]
+    match_index: Option<u64>,
+    seats: Option<Vec<String>>,
+    seed_commitment: Option<String>,
+    faults: Option<crate::Faults>,
+    duplicate: Option<Duplicate>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum CardsIn {
+    Text(String),
+    List(Vec<Card>),
+}
+
+impl CardsIn {
+    fn cards(&self) -> Result<Vec<Card>, String> {
+        match self {
+            CardsIn::List(v) => Ok(v.clone()),
+            CardsIn::Text(t) => t
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse::<Card>().map_err(|e| e.to_string()))
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum ActionIn {
+    Full {
+        seat: Seat,
+        action: Action,
+        #[serde(default)]
+        fallback: bool,
+    },
+    /// `"2 bid 7D"`: seat, then the action.
+    Short(String),
+}
+
+impl ActionIn {
+    fn parse(&self) -> Result<(Seat, String, bool), String> {
+        match self {
+            ActionIn::Full {
+                seat,
+                action,
+                fallback,
+            } => Ok((*seat, action.to_string(), *fallback)),
+            ActionIn::Short(s) => {
+                let (seat, rest) = s
+                    .trim()
+                    .split_once(char::is_whitespace)
+                    .ok_or_else(|| format!("`{s}` is not `SEAT ACTION`"))?;
+                let seat: usize = seat
+                    .parse()
+                    .ok()
+                    .filter(|&n| n < whistle_rules::MAX_SEATS)
+                    .ok_or_else(|| format!("`{seat}` is not a seat"))?;
+                Ok((Seat::new(seat), rest.trim().to_string(), false))
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct HandIn {
+    prev: Option<String>,
+    deal: Option<u32>,
+    dealer: Option<Seat>,
+    deck: Option<CardsIn>,
+    hands: Option<Vec<CardsIn>>,
+    rest: Option<CardsIn>,
+    #[serde(default)]
+    actions: Vec<ActionIn>,
+    #[serde(default)]
+    faults: Vec<FaultLog>,
+    result: Option<HandResult>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+enum LineIn {
+    Header(HeaderIn),
+    Hand(HandIn),
+    End(EndLog),
+}
+
+/// The verdict on one action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// Index of the action in its hand.
+    pub index: usize,
+    /// The seat.
+    pub seat: Seat,
+    /// The action as given.
+    pub action: String,
+    /// Whether the referee played it as a fallback.
+    pub fallback: bool,
+    /// `legal`, or why not.
+    pub verdict: String,
+}
+
+/// A verified hand.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HandReport {
+    /// The deal index.
+    pub deal: u32,
+    /// Every action's verdict.
+    pub steps: Vec<Step>,
+    /// The result computed by the engine, if the hand was complete.
+    pub result: Option<HandResult>,
+}
+
+/// A mismatch between the log and what the rules give.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// 1-based line of the log.
+    pub line: usize,
+    /// The hand (deal index), if the problem is in one.
+    pub deal: Option<u32>,
+    /// The action index in that hand, if the problem is at one.
+    pub step: Option<usize>,
+    /// What was checked.
+    pub what: String,
+    /// What the rules (or the chain, or the seed) give.
+    pub expected: String,
+    /// What the log says.
+    pub found: String,
+}
+
+/// The result of verifying one log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The file.
+    pub file: String,
+    /// The game.
+    pub game: String,
+    /// Whether the log carries a hash chain (written by the runner).
+    pub sealed: bool,
+    /// Whether the match seed was checked against the deals.
+    pub seed_checked: bool,
+    /// Whether the tournament seed was checked against the commitment and the match seed.
+    pub commitment_checked: bool,
+    /// The hands.
+    pub hands: Vec<HandReport>,
+    /// The match result computed by the engine, if the match is over.
+    pub result: Option<MatchResult>,
+    /// Every problem found; empty means the log is correct.
+    pub problems: Vec<Problem>,
+}
+
+impl Report {
+    /// Whether no problem was found.
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// What the verifier may use beyond the log.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context {
+    /// The tournament seed, once revealed: checked against the header's
+    /// commitment and used to re-derive the match seed.
+    pub tournament_seed: Option<Seed>,
+}
+
+struct Checker {
+    problems: Vec<Problem>,
+}
+
+impl Checker {
+    fn add(
+        &mut self,
+        line: usize,
+        deal: Option<u32>,
+        step: Option<usize>,
+        what: &str,
+        expected: impl ToString,
+        found: impl ToString,
+    ) {
+        self.problems.push(Problem {
+            line,
+            deal,
+            step,
+            what: what.to_string(),
+            expected: expected.to_string(),
+            found: found.to_string(),
+        });
+    }
+
+    fn compare<T: PartialEq + std::fmt::Debug>(
+        &mut self,
+        line: usize,
+        deal: Option<u32>,
+        what: &str,
+        expected: &T,
+        found: &T,
+    ) {
+        if expected != found {
+            self.add(
+                line,
+                deal,
+                None,
+                what,
+                format!("{expected:?}"),
+                format!("{found:?}"),
+            );
+        }
+    }
+}
+
+fn cards_text(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Verifies the log in `path`.
+///
+/// # Errors
+/// Only for a file that cannot be read; everything wrong inside it is a
+/// [`Problem`] in the report.
+pub fn verify_file(path: &Path, ctx: Context) -> std::io::Result<Report> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(verify_text(&path.display().to_string(), &text, ctx))
+}
+
+/// Verifies a log given as text (`name` is for the report).
+pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
+    let mut c = Checker {
+        problems: Vec::new(),
+    };
+    let mut report = Report {
+        file: name.to_string(),
+        game: String::new(),
+        sealed: false,
+        seed_checked: false,
+        commitment_checked: false,
+        hands: Vec::new(),
+        result: None,
+        problems: Vec::new(),
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        let last = text.lines().count();
+        c.add(
+            last,
+            None,
+            None,
+            "last line",
+            "a complete line ending in a newline",
+            "a partial line (the log was cut)",
+        );
+    }
+    let raw: Vec<&str> = text.lines().collect();
+    let mut lines = Vec::new();
+    for (i, l) in raw.iter().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<LineIn>(l) {
+            Ok(x) => lines.push((i + 1, x)),
+            Err(e) => {
+                c.add(i + 1, None, None, "record", "a valid record", e.to_string());
+                report.problems = c.problems;
+                return report;
+            }
+        }
+    }
+    let Some((_, LineIn::Header(header))) = lines.first().cloned() else {
+        c.add(
+            1,
+            None,
+            None,
+            "header",
+            "a header as the first line",
+            "something else",
+        );
+        report.problems = c.problems;
+        return report;
+    };
+    if header.format != FORMAT || header.version != VERSION {
+        c.add(
+            1,
+            None,
+            None,
+            "format",
+            format!("{FORMAT} version {VERSION}"),
+            format!("{} version {}", header.format, header.version),
+        );
+    }
+    report.game = header.game.clone();
+    // The hash chain: sealed logs carry `prev` on every line after the header.
+    let prevs: Vec<Option<&String>> = lines
+        .iter()
+        .skip(1)
+        .map(|(_, l)| match l {
+            LineIn::Hand(h) => h.prev.as_ref(),
+            LineIn::End(e) => Some(&e.prev),
+            LineIn::Header(_) => None,
+        })
+        .collect();
+    report.sealed = header.seed_commitment.is_some() || prevs.iter().any(Option::is_some);
+    if report.sealed {
+        for (k, (line, _)) in lines.iter().enumerate().skip(1) {
+            let expected = sha256_hex(raw[lines[k - 1].0 - 1].as_bytes());
+            match prevs[k - 1] {
+                Some(p) if *p == expected => {}
+                Some(p) => c.add(*line, None, None, "hash chain (prev)", &expected, p),
+                None => c.add(*line, None, None, "hash chain (prev)", &expected, "missing"),
+            }
+        }
+    }
+    let variant: Variant = match header.game.parse() {
+        Ok(v) => v,
+        Err(e) => {
+            c.add(1, None, None, "game", "a known game", e);
+            report.problems = c.problems;
+            return report;
+        }
+    };
+    let mut game: AnyGame = match variant.new_game(&header.options) {
+        Ok(g) => g,
+        Err(e) => {
+            c.add(1, None, None, "options", "valid options", e);
+            report.problems = c.problems;
+            return report;
+        }
+    };
+    if let Some(seats) = &header.seats {
+        c.compare(1, None, "seats", &game.seats(), &seats.len());
+    }
+    let end = lines.iter().find_map(|(n, l)| match l {
+        LineIn::End(e) => Some((*n, e.clone())),
+        _ => None,
+    });
+    // The seeds: the tournament seed against its commitment, the match seed
+    // against its derivation.
+    let match_seed = end.as_ref().map(|(_, e)| e.match_seed);
+    if let (Some(seed), Some(commitment)) = (ctx.tournament_seed, &header.seed_commitment) {
+        report.commitment_checked = true;
+        c.compare(
+            1,
+            None,
+            "seed commitment (SHA-256 of the tournament seed)",
+            &seed_commitment(seed),
+            commitment,
+        );
+        if let (Some(ms), Some(index)) = (match_seed, header.match_index) {
+            let slot = header.duplicate.map_or(index, |d| d.group);
+            let expected = seed.derive(Domain::Match, slot);
+            let line = end.as_ref().map_or(1, |(n, _)| *n);
+            c.compare(
+                line,
+                None,
+                "match seed (derived from the tournament seed)",
+                &expected.to_hex(),
+                &ms.to_hex(),
+            );
+        }
+    }
+    report.seed_checked = match_seed.is_some();
+    let fallback_random = header.faults.as_ref().is_none_or(|f| f.fallback != "first");
+    let mut fallbacks = 0u64;
+    let mut faults: BTreeMap<Seat, (u32, bool)> = BTreeMap::new();
+    for (line, l) in lines.iter().skip(1) {
+        let line = *line;
+        let hand = match l {
+            LineIn::Hand(h) => h,
+            LineIn::End(_) => continue,
+            LineIn::Header(_) => {
+                c.add(
+                    line,
+                    None,
+                    None,
+                    "record",
+                    "a hand or the end",
+                    "a second header",
+                );
+                continue;
+            }
+        };
+        if game.status() != Status::Deal {
+            c.add(
+                line,
+                None,
+                None,
+                "hand",
+                "no more hands (the match is over or the previous hand is incomplete)",
+                "another hand",
+            );
+            break;
+        }
+        let deal = game.deals();
+        if let Some(d) = hand.deal {
+            c.compare(line, Some(deal), "deal index", &deal, &d);
+        }
+        if let Some(d) = hand.dealer {
+            c.compare(line, Some(deal), "dealer", &game.dealer(), &d);
+        }
+        let deck = match (&hand.deck, &hand.hands) {
+            (Some(d), _) => d.cards(),
+            (None, Some(hs)) => (|| {
+                let sets: Vec<CardSet> = hs
+                    .iter()
+                    .map(|h| h.cards().map(|v| v.into_iter().collect()))
+                    .collect::<Result<_, _>>()?;
+                let rest = hand.rest.as_ref().map_or(Ok(Vec::new()), CardsIn::cards)?;
+                dealing::deck_from_hands(&game, &sets, &rest).map_err(|e| e.to_string())
+            })(),
+            (None, None) => Err("a hand needs `deck`, or `hands` (and `rest`)".into()),
+        };
+        let deck = match deck {
+            Ok(d) => d,
+            Err(e) => {
+                c.add(line, Some(deal), None, "deal", "a valid deal", e);
+                break;
+            }
+        };
+        if let Some(ms) = match_seed {
+            let expected = dealing::deck_order(dealing::deal_seed(ms, deal), game.deck());
+            if expected.as_slice() != deck.as_slice() {
+                c.add(
+                    line,
+                    Some(deal),
+                    None,
+                    "deal (from the match seed)",
+                    cards_text(&expected),
+                    cards_text(&deck),
+                );
+            }
+        }
+        if let Err(e) = game.deal(&deck) {
+            c.add(line, Some(deal), None, "deal", "exactly the game's deck", e);
+            break;
+        }
+        let mut steps = Vec::new();
+        let results_before = game.hand_results().len();
+        let mut broken = false;
+        for (i, a) in hand.actions.iter().enumerate() {
+            for f in hand.faults.iter().filter(|f| f.at == i) {
+                check_fault(&mut c, &game, line, deal, i, f);
+                let e = faults.entry(f.seat).or_default();
+                e.0 = f.faults;
+                e.1 |= f.forfeited;
+            }
+            let (seat, text, fallback) = match a.parse() {
+                Ok(x) => x,
+                Err(e) => {
+                    c.add(line, Some(deal), Some(i), "action", "SEAT ACTION", e);
+                    broken = true;
+                    break;
+                }
+            };
+            let verdict =
+                match whistle_rules::judge(&game, seat, &whistle_rules::Answer::Text(text.clone()))
+                {
+                    Ok(action) => {
+                        if fallback {
+                            let legal = game.legal_actions(seat);
+                            let expected = if fallback_random {
+                                let seed =
+                                    match_seed.map(|m| m.derive(Domain::Fallback, fallbacks));
+                                seed.map(|s| {
+                                    legal[Shuffler::new(s).below(legal.len() as u32) as usize]
+                                })
+                            } else {
+                                Some(legal[0])
+                            };
+                            fallbacks += 1;
+                            if let Some(e) = expected
+                                && e != action
+                            {
+                                c.add(line, Some(deal), Some(i), "fallback action", e, action);
+                            }
+                        }
+                        game.apply(seat, action).expect("judged legal");
+                        "legal".to_string()
+                    }
+                    Err(r) => {
+                        c.add(
+                            line,
+                            Some(deal),
+                            Some(i),
+                            &format!("action `{text}` by seat {seat}"),
+                            "a legal action",
+                            &r,
+                        );
+                        broken = true;
+                        format!("rejected: {r}")
+                    }
+                };
+            steps.push(Step {
+                index: i,
+                seat,
+                action: text,
+                fallback,
+                verdict,
+            });
+            if broken {
+                break;
+            }
+        }
+        for f in hand.faults.iter().filter(|f| f.at >= hand.actions.len()) {
+            let e = faults.entry(f.seat).or_default();
+            e.0 = f.faults;
+            e.1 |= f.forfeited;
+        }
+        let computed = game.hand_results().get(results_before).cloned();
+        if !broken && computed.is_none() {
+            c.add(
+                line,
+                Some(deal),
+                None,
+                "hand",
+                "complete (the actions end the hand)",
+                "incomplete",
+            );
+        }
+        if let (Some(found), Some(expected)) = (&hand.result, &computed) {
+            for (what, e, f) in [
+                (
+                    "result: points",
+                    format!("{:?}", expected.points),
+                    format!("{:?}", found.points),
+                ),
+                (
+                    "result: totals",
+                    format!("{:?}", expected.totals),
+                    format!("{:?}", found.totals),
+                ),
+                (
+                    "result: tricks",
+                    format!("{:?}", expected.tricks),
+                    format!("{:?}", found.tricks),
+                ),
+                (
+                    "result: bids",
+                    format!("{:?}", expected.bids),
+                    format!("{:?}", found.bids),
+                ),
+                (
+                    "result: made",
+                    format!("{:?}", expected.made),
+                    format!("{:?}", found.made),
+                ),
+                (
+                    "result: misdeal",
+                    format!("{:?}", expected.misdeal),
+                    format!("{:?}", found.misdeal),
+                ),
+                (
+                    "result: dealer",
+                    format!("{:?}", expected.dealer),
+                    format!("{:?}", found.dealer),
+                ),
+                (
+                    "result: summary",
+                    expected.summary.clone(),
+                    found.summary.clone(),
+                ),
+            ] {
+                if e != f {
+                    c.add(line, Some(deal), None, what, e, f);
+                }
+            }
+        }
+        report.hands.push(HandReport {
+            deal,
+            steps,
+            result: computed,
+        });
+        if broken {
+            break;
+        }
+    }
+    report.result = game.result();
+    if let Some((line, e)) = &end {
+        match &report.result {
+            None => c.add(
+                *line,
+                None,
+                None,
+                "end",
+                "the match to be over after the logged hands",
+                "an end record",
+            ),
+            Some(r) => c.compare(*line, None, "match result", r, &e.result),
+        }
+        let forfeited: Vec<Seat> = faults
+            .iter()
+            .filter(|(_, v)| v.1)
+            .map(|(s, _)| *s)
+            .collect();
+        c.compare(*line, None, "forfeited seats", &forfeited, &e.forfeited);
+        let counts: Vec<u32> = (0..game.seats())
+            .map(|s| faults.get(&Seat::new(s)).map_or(0, |v| v.0))
+            .collect();
+        if e.faults.len() == counts.len() {
+            c.compare(*line, None, "fault counts", &counts, &e.faults);
+        }
+    } else if report.sealed && game.is_over() {
+        c.add(
+            raw.len(),
+            None,
+            None,
+            "end",
+            "an end record after the last hand",
+            "none",
+        );
+    }
+    report.problems = c.problems;
+    report
+}
+
+/// Re-judges a logged fault where its answer was recorded.
+fn check_fault(c: &mut Checker, game: &AnyGame, line: usize, deal: u32, step: usize, f: &FaultLog) {
+    let Some(answer) = &f.answer else { return };
+    let judged = whistle_rules::judge(game, f.seat, answer);
+    let kind = match &judged {
+        Ok(_) => "accepted",
+        Err(whistle_rules::Rejection::Malformed(_)) => "malformed",
+        Err(whistle_rules::Rejection::Illegal(_)) => "illegal",
+    };
+    if matches!(f.kind.as_str(), "malformed" | "illegal") && kind != f.kind {
+        c.add(
+            line,
+            Some(deal),
+            Some(step),
+            &format!("fault verdict on {answer} by seat {}", f.seat),
+            kind,
+            &f.kind,
+        );
+    }
+}
