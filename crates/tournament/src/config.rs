@@ -712,7 +712,7 @@ command = ["whistle", "bot", "--bot", "first"]
                 "time.per_action_ms",
                 15,
             ),
-            (GOOD.replace("\"first\"]", "\n  3]"), "bots.command", 14),
+            (GOOD.replace("\"first\"]", "\n  3]"), "bots.command", 13),
             (
                 GOOD.replace("seed = 5", "seed = 5\nrounds = 0"),
                 "rounds",
