@@ -13,7 +13,14 @@
 //! engine's type. A stream cut by the network is resumed with the same seat
 //! token (the referee allows a grace period); a refusal is final.
 
-use std::{fmt, sync::Arc, time::Duration};
+use std::{
+    fmt,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
 
 use tokio::sync::mpsc;
 use tokio_stream::{StreamExt, wrappers::ReceiverStream};
@@ -340,6 +347,84 @@ pub struct BotArgs {
     /// Log filter for stderr, e.g. `info` or `debug`.
     #[arg(long, default_value = "warn")]
     pub log: String,
+    /// Testing aid that simulates a crashing bot: after answering N decisions
+    /// in total (over all its seats), the process exits abruptly with code
+    /// 101 when the next decision is due, leaving that decision unanswered.
+    /// A restarted process counts from zero again.
+    #[arg(long, value_name = "N", hide = true)]
+    pub crash_after: Option<u64>,
+}
+
+/// The countdown of `--crash-after N`, shared by every seat of the process.
+#[derive(Debug, Clone)]
+pub struct CrashAfter {
+    limit: u64,
+    answered: Arc<AtomicU64>,
+}
+
+impl CrashAfter {
+    /// A countdown that lets `limit` decisions through.
+    pub fn new(limit: u64) -> CrashAfter {
+        CrashAfter {
+            limit,
+            answered: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Called when a decision is due: true while it may still be answered
+    /// (and counts it), false once `limit` decisions have been answered.
+    pub fn admit(&self) -> bool {
+        self.answered
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < self.limit).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    /// Decisions admitted so far.
+    pub fn answered(&self) -> u64 {
+        self.answered.load(Ordering::SeqCst)
+    }
+}
+
+/// A bot that ends the whole process (exit code 101, no clean-up) once its
+/// [`CrashAfter`] countdown runs out: `--crash-after`.
+struct Crashing {
+    inner: Box<dyn Bot>,
+    countdown: CrashAfter,
+}
+
+impl Bot for Crashing {
+    fn choose(
+        &mut self,
+        obs: &whistle_rules::Observation,
+        legal: &[whistle_rules::Action],
+    ) -> usize {
+        if !self.countdown.admit() {
+            eprintln!(
+                "whistle bot: --crash-after {}: exiting abruptly as asked",
+                self.countdown.limit
+            );
+            std::process::exit(101);
+        }
+        self.inner.choose(obs, legal)
+    }
+
+    fn new_match(&mut self, seat: Seat, seats: usize) {
+        self.inner.new_match(seat, seats);
+    }
+
+    fn on_event(&mut self, event: &whistle_rules::Event) {
+        self.inner.on_event(event);
+    }
+
+    fn hand_over(&mut self, result: &whistle_rules::HandResult) {
+        self.inner.hand_over(result);
+    }
+
+    fn match_over(&mut self, result: &MatchResult) {
+        self.inner.match_over(result);
+    }
 }
 
 fn parse_seed(s: &str) -> Result<whistle_rules::dealing::Seed, String> {
@@ -387,6 +472,7 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     };
     let name = args.bot.clone();
     let own_token = launch.token.clone();
+    let countdown = args.crash_after.map(CrashAfter::new);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -404,7 +490,14 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
                 seat_key(&a.table_id, a.seat),
             )
         };
-        crate::bot_by_name(&name, seed).expect("checked above")
+        let bot = crate::bot_by_name(&name, seed).expect("checked above");
+        match &countdown {
+            Some(c) => Box::new(Crashing {
+                inner: bot,
+                countdown: c.clone(),
+            }),
+            None => bot,
+        }
     }));
     match outcome {
         Ok(seats) => {
@@ -417,5 +510,38 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crash_after_admits_exactly_n_decisions_across_clones() {
+        let c = CrashAfter::new(3);
+        let other_seat = c.clone();
+        assert!(c.admit());
+        assert!(other_seat.admit());
+        assert!(c.admit());
+        assert!(!other_seat.admit(), "the fourth decision is refused");
+        assert!(!c.admit());
+        assert_eq!(c.answered(), 3);
+        assert!(!CrashAfter::new(0).admit());
+    }
+
+    #[test]
+    fn crash_after_is_a_hidden_option() {
+        use clap::{CommandFactory, Parser};
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            bot: BotArgs,
+        }
+        let cli = Cli::try_parse_from(["x", "--bot", "random", "--crash-after", "7"]).unwrap();
+        assert_eq!(cli.bot.crash_after, Some(7));
+        assert_eq!(Cli::try_parse_from(["x"]).unwrap().bot.crash_after, None);
+        let help = Cli::command().render_help().to_string();
+        assert!(!help.contains("crash-after"), "{help}");
     }
 }
