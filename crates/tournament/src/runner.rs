@@ -134,7 +134,21 @@ pub fn match_path(out: &Path, index: u64) -> PathBuf {
     out.join("matches").join(format!("m{index:05}.jsonl"))
 }
 
-/// Reads every match log in `out/matches`, in schedule order.
+/// Whether a log file holds its complete first line (the header). A runner
+/// killed between creating a log and flushing its header leaves an empty or
+/// cut header: that match had not started, and a resumed run starts it anew.
+fn has_header(path: &Path) -> Result<bool, RunError> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+    let mut first = Vec::new();
+    std::io::BufReader::new(file)
+        .read_until(b'\n', &mut first)
+        .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+    Ok(first.ends_with(b"\n"))
+}
+
+/// Reads every match log in `out/matches`, in schedule order. Logs without a
+/// complete header line (matches that had not started) are left out.
 ///
 /// # Errors
 /// If a log cannot be read.
@@ -151,6 +165,9 @@ pub fn read_logs(out: &Path) -> Result<Vec<MatchLog>, RunError> {
     paths.sort();
     let mut logs = Vec::new();
     for p in paths {
+        if !has_header(&p)? {
+            continue;
+        }
         logs.push(whistle_replay::read(&p).map_err(fail)?);
     }
     logs.sort_by_key(|l| l.header.match_index);
@@ -284,7 +301,10 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     std::fs::create_dir_all(out.join("logs")).map_err(fail)?;
     let manifest = Manifest::of(t, all.len() as u64, opts.shard);
     let existing = read_logs(&out)?;
-    if opts.resume {
+    let fresh = existing.is_empty() && !out.join("tournament.json").exists();
+    if opts.resume && !fresh {
+        // (A folder with nothing in it yet is simply started: `--resume` may
+        // be given to every attempt of a job, the first one included.)
         let old = Manifest::read(&out)?;
         if old != manifest {
             return Err(fail(format!(
