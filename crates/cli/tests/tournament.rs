@@ -1,0 +1,810 @@
+//! End-to-end tests of `whistle tournament` and `whistle merge`: the real
+//! binary, real bot processes (`whistle bot ...`, started by the runner with
+//! the launch contract), real gRPC on loopback, output folders in scratch
+//! directories under Cargo's target dir.
+//!
+//! Every tournament here is small (one to four hands per match, several
+//! tables at once) so that the whole file runs in well under two minutes in
+//! a debug build on two cores. Every wait is time-boxed.
+//!
+//! Timings are the only thing allowed to differ between two runs of the same
+//! file: `mean_ms`/`max_ms` in results.json, and `ms` in match logs (with
+//! `prev`, the SHA-256 chain over each previous line, which covers those
+//! `ms` values).
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    process::{Command, ExitStatus, Stdio},
+    sync::atomic::{AtomicUsize, Ordering},
+    time::{Duration, Instant},
+};
+
+use serde_json::Value;
+
+const WHISTLE: &str = env!("CARGO_BIN_EXE_whistle");
+
+/// A scratch directory, removed at the end of a passing test (kept, and
+/// named, when the test fails).
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("tournament-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch {
+            dir: std::fs::canonicalize(&dir).unwrap(),
+        }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.path(rel);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("scratch directory kept: {}", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// A finished `whistle` command.
+struct Ran {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `whistle ARGS` in `s` (its working directory), killing it after `limit`.
+fn whistle(s: &Scratch, args: &[&str], limit: Duration) -> Ran {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let (out_path, err_path) = (
+        s.path(&format!("cmd{n}.stdout")),
+        s.path(&format!("cmd{n}.stderr")),
+    );
+    let mut child = Command::new(WHISTLE)
+        .args(args)
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "`whistle {}` took more than {limit:?}; stderr:\n{}",
+                args.join(" "),
+                std::fs::read_to_string(&err_path).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran {
+        status,
+        stdout: std::fs::read_to_string(&out_path).unwrap(),
+        stderr: std::fs::read_to_string(&err_path).unwrap(),
+    }
+}
+
+/// Runs `whistle ARGS` and asserts that it succeeded.
+fn whistle_ok(s: &Scratch, args: &[&str]) -> Ran {
+    let r = whistle(s, args, Duration::from_secs(100));
+    assert!(
+        r.status.success(),
+        "`whistle {}` failed ({}):\n{}\n{}",
+        args.join(" "),
+        r.status,
+        r.stdout,
+        r.stderr
+    );
+    r
+}
+
+/// A `[[bots]]` entry playing `whistle bot ARGS`.
+fn bot(name: &str, args: &[&str]) -> String {
+    let words: Vec<String> = ["whistle", "bot"]
+        .iter()
+        .chain(args)
+        .map(|w| format!("{w:?}"))
+        .collect();
+    format!(
+        "\n[[bots]]\nname = \"{name}\"\ncommand = [{}]\n",
+        words.join(", ")
+    )
+}
+
+/// Generous clocks: nothing here may fault for being slow, or two runs of
+/// one file could differ.
+const CALM: &str = "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n";
+
+/// Removes every `keys` entry from every object in `v`.
+fn strip(v: &mut Value, keys: &[&str]) {
+    match v {
+        Value::Object(m) => {
+            for k in keys {
+                m.remove(*k);
+            }
+            m.values_mut().for_each(|x| strip(x, keys));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| strip(x, keys)),
+        _ => {}
+    }
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// results.json without its timing fields.
+fn results(out: &Path) -> Value {
+    let mut v = read_json(&out.join("results.json"));
+    strip(&mut v, &["mean_ms", "max_ms"]);
+    v
+}
+
+/// Every match log of `out` (file name → parsed lines), as written.
+fn raw_logs(out: &Path) -> BTreeMap<String, Vec<Value>> {
+    let mut logs = BTreeMap::new();
+    for e in std::fs::read_dir(out.join("matches")).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let lines = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+            .collect();
+        logs.insert(p.file_name().unwrap().to_string_lossy().into_owned(), lines);
+    }
+    logs
+}
+
+/// Every match log of `out` without timings (`ms`, and `prev`, which hashes
+/// lines holding `ms`).
+fn logs(out: &Path) -> BTreeMap<String, Vec<Value>> {
+    let mut logs = raw_logs(out);
+    for lines in logs.values_mut() {
+        lines.iter_mut().for_each(|l| strip(l, &["ms", "prev"]));
+    }
+    logs
+}
+
+/// Checks a finished match log's structure: a header, `hands` hands with
+/// deal indices 0, 1, 2 ..., and the end record; nothing else.
+fn check_structure(name: &str, lines: &[Value], hands: u64) {
+    assert_eq!(
+        lines.first().map(|l| &l["type"]),
+        Some(&"header".into()),
+        "{name}"
+    );
+    assert_eq!(
+        lines.len() as u64,
+        hands + 2,
+        "{name}: a header, {hands} hands and an end"
+    );
+    for (i, l) in lines[1..lines.len() - 1].iter().enumerate() {
+        assert_eq!(l["type"], "hand", "{name} line {}", i + 2);
+        assert_eq!(l["deal"], i as u64, "{name}: deals are consecutive");
+    }
+    assert_eq!(lines.last().unwrap()["type"], "end", "{name}");
+}
+
+/// Live processes whose working directory is `dir` (bot processes run in the
+/// tournament file's folder, which is unique to each test).
+fn processes_in(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let Ok(cwd) = std::fs::read_link(e.path().join("cwd")) else {
+            continue;
+        };
+        let state = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let zombie = state
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+        if cwd == dir && !zombie {
+            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            found.push(format!(
+                "{pid}: {}",
+                String::from_utf8_lossy(&cmd).replace('\0', " ")
+            ));
+        }
+    }
+    found
+}
+
+/// Waits (at most `limit`) until no process runs in `dir`; returns the ones left.
+fn wait_for_no_processes_in(dir: &Path, limit: Duration) -> Vec<String> {
+    let started = Instant::now();
+    loop {
+        let left = processes_in(dir);
+        if left.is_empty() || started.elapsed() > limit {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn bot_stats<'a>(results: &'a Value, name: &str) -> &'a Value {
+    results["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == name)
+        .unwrap_or_else(|| panic!("no bot {name} in {results}"))
+}
+
+/// A bot process that crashes in the middle of a match (`whistle bot
+/// --crash-after N` exits abruptly when its N+1st decision is due): the
+/// tournament still completes; the crashed bot's matches in progress end
+/// with its seat faulted `absent` and forfeited (in the logs and in the
+/// results); the runner starts it again and the new process plays every
+/// later match itself, without faults; its stderr log holds the crash; and
+/// no bot process is left running afterwards.
+#[test]
+fn a_crashing_bot_forfeits_its_matches_in_progress_and_plays_on_after_a_restart() {
+    let s = Scratch::new("crash");
+    // 16 matches of one hand, two at a time; the crasher takes about 16
+    // decisions a match, so it crashes around the tenth match, and the
+    // restarted process needs fewer than 170 decisions for the rest.
+    let mut text = String::from(
+        "name = \"crash\"\ngame = \"israeli\"\nseed = 7\nhands = 1\nrounds = 4\nparallel = 2\n\
+         [time]\nper_action_ms = 20000\ntime_bank_ms = 0\nreconnect_grace_ms = 300\n\
+         start_timeout_ms = 20000\n[faults]\nmax_faults = 3\n",
+    );
+    text += &bot(
+        "crasher",
+        &["--bot", "random", "--seed", "3", "--crash-after", "170"],
+    );
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("random", &["--bot", "random", "--seed", "4"]);
+    text += &bot("first", &["--bot", "first"]);
+    s.write("crash.toml", &text);
+
+    let r = whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "crash.toml",
+            "--out",
+            "out",
+            "--progress",
+            "plain",
+        ],
+    );
+    assert!(
+        r.stdout
+            .contains("bot processes that ended during the run (see their stderr logs): crasher"),
+        "{}",
+        r.stdout
+    );
+    let out = s.path("out");
+    let res = results(&out);
+    let matches = res["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 16, "every match finished");
+    assert!(matches.iter().all(|m| m["hands"] == 1));
+
+    let crasher = bot_stats(&res, "crasher");
+    let forfeits = crasher["forfeits"].as_u64().unwrap();
+    assert!(
+        (1..=2).contains(&forfeits),
+        "the matches in progress (at most `parallel`) are forfeited: {crasher}"
+    );
+    assert!(
+        crasher["faults"]["absent"].as_u64().unwrap() >= forfeits,
+        "{crasher}"
+    );
+    assert_eq!(crasher["hands"], 16, "forfeited hands still count");
+    for other in ["heuristic", "random", "first"] {
+        let b = bot_stats(&res, other);
+        assert_eq!(b["forfeits"], 0, "{b}");
+        assert_eq!(b["faults"], serde_json::json!({}), "{b}");
+    }
+
+    // The logs say the same, seat by seat.
+    let logs = raw_logs(&out);
+    let mut last_forfeit = None;
+    for (name, lines) in &logs {
+        check_structure(name, lines, 1);
+        let header = &lines[0];
+        let seat = header["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|b| b == "crasher")
+            .unwrap() as u64;
+        let end = lines.last().unwrap();
+        let hand = &lines[1];
+        let faults = hand["faults"].as_array().cloned().unwrap_or_default();
+        if end["forfeited"].as_array().unwrap().is_empty() {
+            continue;
+        }
+        assert_eq!(end["forfeited"], serde_json::json!([seat]), "{name}");
+        assert!(
+            faults
+                .iter()
+                .any(|f| f["seat"] == seat && f["kind"] == "absent" && f["forfeited"] == true),
+            "{name}: the forfeit is an absent fault: {faults:?}"
+        );
+        assert!(faults.iter().all(|f| f["seat"] == seat), "{name}");
+        last_forfeit = last_forfeit.max(header["match"].as_u64());
+    }
+    let last_forfeit = last_forfeit.expect("a match with a forfeit");
+
+    // Every later match was played by the restarted process, with no fault.
+    let later: Vec<&Vec<Value>> = logs
+        .values()
+        .filter(|l| l[0]["match"].as_u64().unwrap() > last_forfeit)
+        .collect();
+    assert!(!later.is_empty(), "matches after the crash");
+    for lines in later {
+        let seat = lines[0]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|b| b == "crasher")
+            .unwrap() as u64;
+        let hand = &lines[1];
+        assert!(hand.get("faults").is_none(), "{hand}");
+        let own: Vec<&Value> = hand["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["seat"] == seat)
+            .collect();
+        assert!(!own.is_empty());
+        assert!(own.iter().all(|a| a.get("fallback").is_none()), "{hand}");
+    }
+
+    // The crash is in its stderr log, once: the restarted process did not crash.
+    let log = std::fs::read_to_string(out.join("logs/crasher.stderr.log")).unwrap();
+    assert_eq!(
+        log.matches("--crash-after 170: exiting abruptly").count(),
+        1,
+        "{log}"
+    );
+    for b in ["heuristic", "random", "first"] {
+        assert!(out.join(format!("logs/{b}.stderr.log")).exists());
+    }
+    assert_eq!(
+        processes_in(&s.dir),
+        Vec::<String>::new(),
+        "bot processes left"
+    );
+}
+
+/// The same tournament file run twice (into two folders) gives identical
+/// results.json and identical match logs, timings aside.
+#[test]
+fn the_same_file_twice_gives_the_same_results() {
+    let s = Scratch::new("determinism");
+    let mut text =
+        format!("name = \"det\"\ngame = \"israeli\"\nseed = 99\nhands = 1\nparallel = 8\n{CALM}");
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("random", &["--bot", "random", "--seed", "1"]);
+    text += &bot("random-2", &["--bot", "random", "--seed", "2"]);
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("heuristic-2", &["--bot", "heuristic"]);
+    s.write("det.toml", &text);
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "det.toml",
+            "--out",
+            "one",
+            "--progress",
+            "quiet",
+        ],
+    );
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "det.toml",
+            "--out",
+            "two",
+            "--progress",
+            "quiet",
+        ],
+    );
+    let (one, two) = (s.path("one"), s.path("two"));
+    let r1 = results(&one);
+    assert_eq!(
+        r1["matches"].as_array().unwrap().len(),
+        20,
+        "5 groups × 4 rotations"
+    );
+    assert_eq!(r1, results(&two));
+    let (l1, l2) = (logs(&one), logs(&two));
+    assert_eq!(l1.len(), 20);
+    assert_eq!(l1, l2);
+    assert_eq!(
+        std::fs::read_to_string(one.join("standings.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        6
+    );
+}
+
+/// A runner killed with SIGKILL in the middle of a tournament: its bot
+/// processes exit by themselves (the referee went away); `--resume` then
+/// finishes the run. Every hand logged before the kill is kept byte for
+/// byte (not played again), every match ends with exactly its hands, deal
+/// indices consecutive (none lost, none twice), and the results and logs
+/// equal those of an uninterrupted run, timings aside.
+#[test]
+fn a_killed_run_resumes_to_the_results_of_an_uninterrupted_one() {
+    let s = Scratch::new("resume");
+    let mut text = format!(
+        "name = \"kill\"\ngame = \"israeli\"\nseed = 31\nhands = 3\nrounds = 2\nparallel = 3\n{CALM}"
+    );
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("random", &["--bot", "random", "--seed", "4"]);
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("heuristic-2", &["--bot", "heuristic"]);
+    s.write("kill.toml", &text);
+    let killed = s.path("killed");
+
+    let mut child = Command::new(WHISTLE)
+        .args([
+            "tournament",
+            "kill.toml",
+            "--out",
+            "killed",
+            "--progress",
+            "quiet",
+        ])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for some hands to be logged, then kill the runner.
+    let hand_lines = |dir: &Path| -> usize {
+        let Ok(entries) = std::fs::read_dir(dir.join("matches")) else {
+            return 0;
+        };
+        entries
+            .flatten()
+            .map(|e| {
+                std::fs::read_to_string(e.path())
+                    .unwrap_or_default()
+                    .matches("{\"type\":\"hand\"")
+                    .count()
+            })
+            .sum()
+    };
+    let started = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            panic!("the run ended ({st}) before it could be killed");
+        }
+        if hand_lines(&killed) >= 2 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no hands logged"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(
+        !killed.join("results.json").exists(),
+        "killed before the end"
+    );
+
+    // Its bots notice that the referee is gone and exit.
+    let left = wait_for_no_processes_in(&s.dir, Duration::from_secs(15));
+    assert!(
+        left.is_empty(),
+        "bot processes outlived the killed runner: {left:?}"
+    );
+
+    // What the kill left: complete lines only count.
+    let before: BTreeMap<String, String> = std::fs::read_dir(killed.join("matches"))
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            let complete = text.rfind('\n').map_or(0, |i| i + 1);
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                text[..complete].to_string(),
+            )
+        })
+        .collect();
+    let unfinished = before
+        .values()
+        .filter(|t| !t.contains("{\"type\":\"end\""))
+        .count();
+    assert!(
+        before.len() < 8 || unfinished > 0,
+        "the kill left matches to play"
+    );
+
+    let resumed = whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "kill.toml",
+            "--out",
+            "killed",
+            "--resume",
+            "--progress",
+            "quiet",
+        ],
+    );
+    assert!(resumed.status.success());
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "kill.toml",
+            "--out",
+            "whole",
+            "--progress",
+            "quiet",
+        ],
+    );
+
+    for (name, text) in &before {
+        let now = std::fs::read_to_string(killed.join("matches").join(name)).unwrap();
+        assert!(
+            now.starts_with(text.as_str()),
+            "{name}: the lines logged before the kill are kept as they were"
+        );
+    }
+    let final_logs = logs(&killed);
+    assert_eq!(final_logs.len(), 8);
+    for (name, lines) in &final_logs {
+        check_structure(name, lines, 3);
+    }
+    assert_eq!(final_logs, logs(&s.path("whole")));
+    assert_eq!(results(&killed), results(&s.path("whole")));
+    assert_eq!(
+        processes_in(&s.dir),
+        Vec::<String>::new(),
+        "bot processes left"
+    );
+}
+
+/// Resuming copes with what a kill at the worst moment leaves: a log file
+/// created but empty, or with its header cut, is a match not yet started
+/// (played in full); and `--resume` on a folder that does not exist yet
+/// simply runs the tournament (so a job may always pass `--resume`).
+#[test]
+fn resume_restarts_logs_without_a_complete_header_and_starts_a_fresh_folder() {
+    let s = Scratch::new("resume-edges");
+    let mut text =
+        format!("name = \"edges\"\ngame = \"israeli\"\nseed = 5\nhands = 1\nparallel = 4\n{CALM}");
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("random", &["--bot", "random"]);
+    s.write("edges.toml", &text);
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "edges.toml",
+            "--out",
+            "a",
+            "--resume",
+            "--progress",
+            "quiet",
+        ],
+    );
+    let a = s.path("a");
+    let reference = results(&a);
+    assert_eq!(reference["matches"].as_array().unwrap().len(), 4);
+    std::fs::write(a.join("matches/m00001.jsonl"), "").unwrap();
+    std::fs::write(
+        a.join("matches/m00002.jsonl"),
+        "{\"type\":\"header\",\"format\":\"whistle-rep",
+    )
+    .unwrap();
+    std::fs::remove_file(a.join("results.json")).unwrap();
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "edges.toml",
+            "--out",
+            "a",
+            "--resume",
+            "--progress",
+            "quiet",
+        ],
+    );
+    assert_eq!(results(&a), reference);
+    for (name, lines) in &logs(&a) {
+        check_structure(name, lines, 1);
+    }
+}
+
+/// `--shard 0/3`, `1/3` and `2/3` run disjoint slices of the schedule;
+/// `whistle merge` of the three folders gives the results, logs and
+/// manifest of one unsharded run (a duplicate event, so the paired
+/// per-deal comparisons are merged too).
+#[test]
+fn three_shards_merged_equal_one_run() {
+    let s = Scratch::new("shards");
+    let mut text = format!(
+        "name = \"sh\"\ngame = \"israeli\"\nseed = 8\nformat = \"duplicate\"\nhands = 2\nrounds = 2\nparallel = 4\n{CALM}"
+    );
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("random", &["--bot", "random", "--seed", "6"]);
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("random-2", &["--bot", "random", "--seed", "7"]);
+    s.write("sh.toml", &text);
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let dir = format!("s{i}");
+        whistle_ok(
+            &s,
+            &[
+                "tournament",
+                "sh.toml",
+                "--shard",
+                &shard,
+                "--out",
+                &dir,
+                "--progress",
+                "quiet",
+            ],
+        );
+        let l = logs(&s.path(&dir));
+        assert!(!l.is_empty());
+        for lines in l.values() {
+            assert_eq!(lines[0]["match"].as_u64().unwrap() % 3, i, "shard {shard}");
+        }
+    }
+    whistle_ok(&s, &["merge", "s0", "s1", "s2", "--out", "merged"]);
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "sh.toml",
+            "--out",
+            "whole",
+            "--progress",
+            "quiet",
+        ],
+    );
+    let (merged, whole) = (s.path("merged"), s.path("whole"));
+    let r = results(&merged);
+    assert_eq!(r["matches"].as_array().unwrap().len(), 8);
+    assert!(
+        r["duplicate"]["pairs"]
+            .as_array()
+            .is_some_and(|p| p.len() == 6)
+    );
+    assert_eq!(r, results(&whole));
+    assert_eq!(logs(&merged), logs(&whole));
+    assert_eq!(
+        read_json(&merged.join("tournament.json")),
+        read_json(&whole.join("tournament.json"))
+    );
+}
+
+/// Ranks `heuristic` and `random` in `game` and checks that heuristic ends
+/// first, with its points-per-hand interval above random's and disjoint.
+fn stronger_bot_separates(game: &str, extra: &str) {
+    let s = Scratch::new(&format!("strength-{game}"));
+    let mut text = format!("name = \"{game}\"\ngame = \"{game}\"\nseed = 12\n{extra}\n{CALM}");
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("random", &["--bot", "random", "--seed", "9"]);
+    s.write("t.toml", &text);
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "t.toml",
+            "--out",
+            "out",
+            "--progress",
+            "quiet",
+        ],
+    );
+    let r = results(&s.path("out"));
+    let bots = r["bots"].as_array().unwrap();
+    assert_eq!(bots[0]["name"], "heuristic", "{r}");
+    let rating = |b: &Value| b["rating"]["value"].as_f64().unwrap();
+    assert!(rating(&bots[0]) > rating(&bots[1]), "{r}");
+    let (h, x) = (&bots[0]["points"], &bots[1]["points"]);
+    let f = |v: &Value, k: &str| v[k].as_f64().unwrap();
+    assert!(
+        f(h, "low") > f(x, "high"),
+        "{game}: heuristic {h} is not above random {x} with disjoint intervals"
+    );
+}
+
+/// A clearly stronger bot (heuristic) ends above random in Israeli Whist
+/// (four seats, Weng-Lin), with non-overlapping 95 % intervals of points
+/// per hand.
+#[test]
+fn heuristic_ends_above_random_in_israeli() {
+    stronger_bot_separates("israeli", "hands = 4\nparallel = 4");
+}
+
+/// The same in Honeymoon Whist (two seats, Glicko-2).
+#[test]
+fn heuristic_ends_above_random_in_honeymoon() {
+    stronger_bot_separates("honeymoon", "hands = 5\nrounds = 3\nparallel = 6");
+}
+
+/// A bad tournament file is a usage error: exit code 2 and one line on
+/// stderr naming the file, the line and the key; nothing is run or written.
+#[test]
+fn bad_tournament_files_exit_2_naming_the_key_and_the_line() {
+    let s = Scratch::new("bad");
+    let good = format!(
+        "name = \"bad\"\ngame = \"israeli\"\nseed = 1\nhands = 1\n{}",
+        bot("a", &["--bot", "random"])
+    );
+    let cases = [
+        // An unknown key.
+        (
+            good.replace("seed = 1", "seed = 1\ncolour = \"red\""),
+            4,
+            "colour",
+        ),
+        // A game that does not exist.
+        (good.replace("\"israeli\"", "\"chess\""), 2, "game"),
+        // An option value out of range, and one of the wrong type.
+        (
+            good.replace("hands = 1", "hands = 1\n[options]\ntarget = 0"),
+            6,
+            "options.target",
+        ),
+        (good.replace("hands = 1", "hands = \"few\""), 4, "hands"),
+    ];
+    for (text, line, key) in cases {
+        s.write("bad.toml", &text);
+        let r = whistle(
+            &s,
+            &["tournament", "bad.toml", "--out", "out"],
+            Duration::from_secs(20),
+        );
+        assert_eq!(r.status.code(), Some(2), "{text}\n{}", r.stderr);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "one line: {}", r.stderr);
+        assert!(
+            lines[0].contains(&format!("bad.toml:{line}: key `{key}`: ")),
+            "{key} at line {line}: {}",
+            lines[0]
+        );
+        assert!(r.stdout.is_empty());
+        assert!(!s.path("out").exists());
+    }
+}
