@@ -150,7 +150,8 @@ pub struct MatchSummary {
     pub seats: Vec<String>,
     /// Final totals per seat.
     pub totals: Vec<i32>,
-    /// Places per seat.
+    /// Places per seat (1 = first), as rated: forfeiting seats after all
+    /// the others (see [`places`]).
     pub ranks: Vec<u8>,
     /// Seats that forfeited.
     pub forfeited: Vec<u8>,
@@ -215,16 +216,7 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
         let end = log.end.as_ref().expect("finished");
         let names = &log.header.seats;
         let forfeited: Vec<usize> = end.forfeited.iter().map(|s| s.index()).collect();
-        // Forfeiting seats rank after everyone else.
-        let places: Vec<usize> = (0..names.len())
-            .map(|s| {
-                if forfeited.contains(&s) {
-                    names.len()
-                } else {
-                    end.result.ranks[s] as usize
-                }
-            })
-            .collect();
+        let places = places(&end.result.ranks, &forfeited);
         for (s, name) in names.iter().enumerate() {
             let a = acc.entry(name.clone()).or_default();
             a.matches += 1;
@@ -266,7 +258,7 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
             index: log.header.match_index,
             seats: names.clone(),
             totals: end.result.totals.clone(),
-            ranks: end.result.ranks.clone(),
+            ranks: places.iter().map(|&p| p as u8).collect(),
             forfeited: forfeited.iter().map(|&s| s as u8).collect(),
             hands: log.hands.len() as u64,
         });
@@ -346,6 +338,25 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
         ranking: ranking.into(),
         seed: None,
     }
+}
+
+/// Places for a match: the seats that did not forfeit are ranked among
+/// themselves by the game's ranks (1 + the number of them strictly better;
+/// ties share a place), and every forfeiting seat shares the place after
+/// them. So a forfeit never ties with, nor pushes down, a seat that played on.
+pub fn places(ranks: &[u8], forfeited: &[usize]) -> Vec<usize> {
+    let playing: Vec<usize> = (0..ranks.len())
+        .filter(|s| !forfeited.contains(s))
+        .collect();
+    (0..ranks.len())
+        .map(|s| {
+            if forfeited.contains(&s) {
+                playing.len() + 1
+            } else {
+                1 + playing.iter().filter(|&&o| ranks[o] < ranks[s]).count()
+            }
+        })
+        .collect()
 }
 
 fn rate(

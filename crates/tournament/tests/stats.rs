@@ -1,0 +1,331 @@
+//! `stats::compute` on match logs made by hand: ratings move towards the
+//! bots that place better, per-bot counts and intervals are what the logs
+//! hold, duplicate paired differences match a computation done by hand, a
+//! forfeit ranks last, and unfinished matches are left out.
+
+use whistle_replay::{
+    ActionLog, Clocks, Duplicate, EndLog, FORMAT, FaultLog, Faults, HandLog, Header, MatchLog,
+    VERSION,
+};
+use whistle_rules::{
+    Action, HandResult, MatchResult, Options, ScoreOrder, Seat, dealing::Seed, decks,
+};
+use whistle_tournament::stats::{self, Interval, Results, compute};
+
+/// One hand of a hand-made log: points per seat, and bids made per seat.
+struct H {
+    points: Vec<i32>,
+    made: Vec<Option<bool>>,
+}
+
+fn h(points: &[i32]) -> H {
+    H {
+        points: points.to_vec(),
+        made: vec![None; points.len()],
+    }
+}
+
+/// A finished match log: `seats` (bot names by seat), its hands, the
+/// forfeiting seats; totals, ranks and hand results follow from the points.
+fn log(index: u64, game: &str, seats: &[&str], hands: &[H], forfeited: &[usize]) -> MatchLog {
+    let n = seats.len();
+    let mut totals = vec![0; n];
+    let mut logged = Vec::new();
+    for (d, hand) in hands.iter().enumerate() {
+        for s in 0..n {
+            totals[s] += hand.points[s];
+        }
+        logged.push(HandLog {
+            prev: String::new(),
+            deal: d as u32,
+            dealer: Seat::new(d % n),
+            deck: decks::STANDARD.to_vec(),
+            actions: (0..n)
+                .map(|s| ActionLog {
+                    seat: Seat::new(s),
+                    action: Action::Pass,
+                    ms: 1.0 + s as f64,
+                    fallback: false,
+                })
+                .collect(),
+            faults: vec![],
+            result: HandResult {
+                deal: d as u32,
+                dealer: Seat::new(d % n),
+                misdeal: false,
+                bids: vec![None; n],
+                tricks: vec![0; n],
+                made: hand.made.clone(),
+                points: hand.points.clone(),
+                totals: totals.clone(),
+                summary: String::new(),
+            },
+        });
+    }
+    MatchLog {
+        header: Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            tournament: "t".into(),
+            match_index: index,
+            table: format!("t-m{index:05}"),
+            game: game.into(),
+            options: Options::parse(&[&format!("hands={}", hands.len())]).unwrap(),
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            seed_commitment: String::new(),
+            clocks: Clocks {
+                per_action_ms: 1000,
+                time_bank_ms: 0,
+                reconnect_grace_ms: 0,
+            },
+            faults: Faults {
+                max_faults: 3,
+                fallback: "first".into(),
+            },
+            duplicate: None,
+        },
+        hands: logged,
+        end: Some(EndLog {
+            prev: String::new(),
+            result: MatchResult::by_totals(
+                totals,
+                (0..n as u8).collect(),
+                ScoreOrder::HigherIsBetter,
+                hands.len() as u32,
+            ),
+            forfeited: forfeited.iter().map(|&s| Seat::new(s)).collect(),
+            faults: vec![0; n],
+            match_seed: Seed::from_u64(index),
+        }),
+        last_hash: String::new(),
+    }
+}
+
+fn names(bots: &[&str]) -> Vec<String> {
+    bots.iter().map(|b| b.to_string()).collect()
+}
+
+fn bot<'a>(r: &'a Results, name: &str) -> &'a stats::BotStats {
+    r.bots.iter().find(|b| b.name == name).unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// Four bots finishing in the same order match after match: their Weng-Lin
+/// ratings spread out in that order from the common start (mu 25), their
+/// uncertainties shrink, and the standings list them in that order.
+#[test]
+fn weng_lin_ratings_move_towards_the_better_placed() {
+    let seats = ["a", "b", "c", "d"];
+    let logs: Vec<MatchLog> = (0..6)
+        .map(|i| {
+            // Rotate the seats; a always scores most, d least.
+            let order: Vec<&str> = (0..4).map(|s| seats[(s + i) % 4]).collect();
+            let pts: Vec<i32> = order
+                .iter()
+                .map(|b| match *b {
+                    "a" => 30,
+                    "b" => 20,
+                    "c" => 10,
+                    _ => 0,
+                })
+                .collect();
+            log(i as u64, "israeli", &order, &[h(&pts)], &[])
+        })
+        .collect();
+    let r = compute("t", "israeli", &names(&seats), &logs);
+    let order: Vec<&str> = r.bots.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(order, ["a", "b", "c", "d"]);
+    let value = |n| bot(&r, n).rating.as_ref().unwrap().value;
+    assert!(value("a") > 25.0 && value("d") < 25.0);
+    assert!(value("a") > value("b") && value("b") > value("c") && value("c") > value("d"));
+    for b in &r.bots {
+        let rating = b.rating.as_ref().unwrap();
+        assert_eq!(rating.system, "weng-lin");
+        assert!(rating.uncertainty < 25.0 / 3.0, "{rating:?}");
+    }
+    assert_eq!(bot(&r, "a").wins, 6);
+    assert!(close(bot(&r, "a").mean_place, 1.0));
+    assert!(close(bot(&r, "d").mean_place, 4.0));
+}
+
+/// Two seats: Glicko-2, from 1500, moving towards the winner.
+#[test]
+fn glicko_2_ratings_move_towards_the_winner_of_two_seat_matches() {
+    let logs = vec![
+        log(0, "honeymoon", &["a", "b"], &[h(&[3, 0])], &[]),
+        log(1, "honeymoon", &["b", "a"], &[h(&[0, 2])], &[]),
+        log(2, "honeymoon", &["a", "b"], &[h(&[1, 0])], &[]),
+    ];
+    let r = compute("t", "honeymoon", &names(&["a", "b"]), &logs);
+    let (a, b) = (
+        bot(&r, "a").rating.clone().unwrap(),
+        bot(&r, "b").rating.clone().unwrap(),
+    );
+    assert_eq!(a.system, "glicko-2");
+    assert!(a.value > 1500.0 && b.value < 1500.0, "{a:?} {b:?}");
+    assert!(a.uncertainty < 350.0);
+    assert_eq!(r.bots[0].name, "a");
+}
+
+/// Hands, points per hand with their interval, bids made, wins and decision
+/// times are what the logs hold (fallbacks are not the bot's own time).
+#[test]
+fn per_bot_statistics_are_the_logs_counts() {
+    let mut m0 = log(
+        0,
+        "israeli",
+        &["a", "b", "c", "d"],
+        &[
+            H {
+                points: vec![10, -10, 0, 5],
+                made: vec![Some(true), Some(false), None, Some(true)],
+            },
+            H {
+                points: vec![20, 0, -5, 5],
+                made: vec![Some(true), Some(true), None, Some(false)],
+            },
+        ],
+        &[],
+    );
+    // A fallback of d and a fault: d's time ignores it, its faults count it.
+    m0.hands[1].actions.push(ActionLog {
+        seat: Seat::new(3),
+        action: Action::Pass,
+        ms: 500.0,
+        fallback: true,
+    });
+    m0.hands[1].faults.push(FaultLog {
+        seat: Seat::new(3),
+        kind: "late".into(),
+        detail: String::new(),
+        fallback: Some(Action::Pass),
+        faults: 1,
+        forfeited: false,
+        at: 4,
+        answer: None,
+    });
+    let m1 = log(
+        1,
+        "israeli",
+        &["b", "c", "d", "a"],
+        &[h(&[7, 7, 7, -7])],
+        &[],
+    );
+    let r = compute("t", "israeli", &names(&["a", "b", "c", "d"]), &[m0, m1]);
+    let a = bot(&r, "a");
+    assert_eq!((a.matches, a.hands), (2, 3));
+    assert_eq!(a.points, Interval::of(&[10.0, 20.0, -7.0]));
+    assert_eq!(a.bids_made, (2, 2));
+    assert_eq!(a.wins, 1);
+    assert!(close(a.mean_place, 2.5), "first, then last");
+    assert!(close(a.mean_ms, (1.0 + 1.0 + 4.0) / 3.0), "{}", a.mean_ms);
+    let d = bot(&r, "d");
+    assert_eq!(d.bids_made, (1, 2));
+    assert_eq!(d.faults.get("late"), Some(&1));
+    assert!(close(d.max_ms, 4.0), "the 500 ms fallback is not counted");
+    assert!(close(d.mean_ms, (4.0 + 4.0 + 3.0) / 3.0));
+    assert_eq!(r.matches.len(), 2);
+    assert_eq!(r.matches[0].totals, [30, -10, -5, 10]);
+    assert_eq!(r.matches[1].hands, 1);
+}
+
+/// A seat that forfeits ranks after every seat that played on, whatever its
+/// total, and the others are placed among themselves: the best of them wins.
+#[test]
+fn a_forfeit_ranks_last() {
+    // a has the best total but forfeits.
+    let m = log(
+        0,
+        "israeli",
+        &["a", "b", "c", "d"],
+        &[h(&[50, 10, 0, -10])],
+        &[0],
+    );
+    let r = compute("t", "israeli", &names(&["a", "b", "c", "d"]), &[m]);
+    assert_eq!(r.matches[0].ranks, [4, 1, 2, 3]);
+    assert_eq!(r.matches[0].forfeited, [0]);
+    let a = bot(&r, "a");
+    assert_eq!((a.forfeits, a.wins), (1, 0));
+    assert!(close(a.mean_place, 4.0));
+    assert_eq!(bot(&r, "b").wins, 1);
+    assert!(close(bot(&r, "d").mean_place, 3.0));
+    let order: Vec<&str> = r.bots.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(order, ["b", "c", "d", "a"], "by rating");
+    // Two forfeits share the last place; ties among the others stay ties.
+    assert_eq!(stats::places(&[1, 1, 3, 4], &[0, 3]), [3, 1, 2, 3]);
+    assert_eq!(stats::places(&[2, 2, 1, 4], &[2]), [1, 1, 4, 3]);
+}
+
+/// A duplicate event of two bots in a two-seat game, two deals: the paired
+/// per-deal differences and the differences from par are those computed by
+/// hand (same deal, same seat, the two rotations).
+#[test]
+fn duplicate_paired_differences_match_a_hand_computation() {
+    let mut r0 = log(0, "honeymoon", &["a", "b"], &[h(&[3, 0]), h(&[0, 2])], &[]);
+    let mut r1 = log(1, "honeymoon", &["b", "a"], &[h(&[1, 0]), h(&[0, 4])], &[]);
+    r0.header.duplicate = Some(Duplicate {
+        group: 0,
+        rotation: 0,
+    });
+    r1.header.duplicate = Some(Duplicate {
+        group: 0,
+        rotation: 1,
+    });
+    let r = compute("t", "honeymoon", &names(&["a", "b"]), &[r0, r1]);
+    let d = r.duplicate.expect("a duplicate event");
+    // (deal, seat) → a − b: (0,0) 3 − 1 = 2; (0,1) 0 − 0 = 0; (1,0) 0 − 0 = 0;
+    // (1,1) 4 − 2 = 2. Mean 1, sample sd √(4/3), t(3) = 3.182.
+    assert_eq!(d.pairs.len(), 1);
+    let p = &d.pairs[0];
+    assert_eq!((p.a.as_str(), p.b.as_str()), ("a", "b"));
+    let half = 3.182 * (4.0f64 / 3.0).sqrt() / 2.0;
+    assert_eq!(p.difference.n, 4);
+    assert!(close(p.difference.mean, 1.0));
+    assert!(close(p.difference.low, 1.0 - half) && close(p.difference.high, 1.0 + half));
+    assert_eq!(p.difference, Interval::of(&[2.0, 0.0, 0.0, 2.0]));
+    // Against par (the mean of both on the same deal and seat): a +1, 0, 0, +1.
+    let par: Vec<(&str, Interval)> = d.versus_par.iter().map(|(n, i)| (n.as_str(), *i)).collect();
+    assert_eq!(
+        par,
+        [
+            ("a", Interval::of(&[1.0, 0.0, 0.0, 1.0])),
+            ("b", Interval::of(&[-1.0, 0.0, 0.0, -1.0]))
+        ]
+    );
+}
+
+/// Unfinished matches (no end record) are left out; bots without a finished
+/// match still appear, with nothing counted.
+#[test]
+fn unfinished_matches_are_left_out() {
+    let done = log(
+        0,
+        "israeli",
+        &["a", "b", "c", "d"],
+        &[h(&[1, 2, 3, 4])],
+        &[],
+    );
+    let mut open = log(
+        1,
+        "israeli",
+        &["b", "c", "d", "a"],
+        &[h(&[9, 9, 9, 9])],
+        &[],
+    );
+    open.end = None;
+    let r = compute(
+        "t",
+        "israeli",
+        &names(&["a", "b", "c", "d", "e"]),
+        &[open, done],
+    );
+    assert_eq!(r.matches.len(), 1);
+    assert_eq!(bot(&r, "a").hands, 1);
+    let e = bot(&r, "e");
+    assert_eq!((e.matches, e.hands), (0, 0));
+    assert!(e.rating.is_none());
+    assert_eq!(r.bots.last().unwrap().name, "e");
+}
