@@ -32,8 +32,8 @@ fn log(index: u64, game: &str, seats: &[&str], hands: &[H], forfeited: &[usize])
     let mut totals = vec![0; n];
     let mut logged = Vec::new();
     for (d, hand) in hands.iter().enumerate() {
-        for s in 0..n {
-            totals[s] += hand.points[s];
+        for (t, p) in totals.iter_mut().zip(&hand.points) {
+            *t += p;
         }
         logged.push(HandLog {
             prev: String::new(),
