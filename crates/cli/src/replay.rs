@@ -185,6 +185,9 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
                         res.summary, res.points, res.totals
                     );
                 }
+                if let Some(next) = &h.next {
+                    let _ = writeln!(out, "    incomplete; next to act: {next}");
+                }
             }
             if let Some(m) = &r.result {
                 let _ = writeln!(out, "  match: totals {:?}, places {:?}", m.totals, m.ranks);

@@ -138,6 +138,8 @@ pub struct HandReport {
     pub steps: Vec<Step>,
     /// The result computed by the engine, if the hand was complete.
     pub result: Option<HandResult>,
+    /// For an incomplete typed-in hand: who must act next and their legal actions.
+    pub next: Option<String>,
 }
 
 /// A mismatch between the log and what the rules give.
@@ -537,15 +539,34 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
             e.1 |= f.forfeited;
         }
         let computed = game.hand_results().get(results_before).cloned();
+        let mut next = None;
         if !broken && computed.is_none() {
-            c.add(
-                line,
-                Some(deal),
-                None,
-                "hand",
-                "complete (the actions end the hand)",
-                "incomplete",
-            );
+            if report.sealed {
+                c.add(
+                    line,
+                    Some(deal),
+                    None,
+                    "hand",
+                    "complete (the actions end the hand)",
+                    "incomplete",
+                );
+            } else {
+                // A typed-in hand may stop anywhere: say what comes next.
+                next = Some(
+                    game.to_act()
+                        .iter()
+                        .map(|s| {
+                            let legal: Vec<String> = game
+                                .legal_actions(s)
+                                .iter()
+                                .map(|a| a.to_string())
+                                .collect();
+                            format!("seat {s}: {}", legal.join(", "))
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                );
+            }
         }
         if let (Some(found), Some(expected)) = (&hand.result, &computed) {
             for (what, e, f) in [
@@ -595,12 +616,14 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
                 }
             }
         }
+        let incomplete = next.is_some();
         report.hands.push(HandReport {
             deal,
             steps,
             result: computed,
+            next,
         });
-        if broken {
+        if broken || incomplete {
             break;
         }
     }
