@@ -19,6 +19,9 @@
 //!
 //! Every wait is time-boxed; synchronisation is on signals (records, lines of
 //! output, process exits), never on sleeps.
+//!
+//! Run them with `cargo test -p whistle-e2e` (or as part of `cargo test
+//! --workspace`); about 15 s in a debug build on two cores once built.
 
 pub mod bins;
 pub mod process;
