@@ -556,13 +556,29 @@ async fn play_match(
         None => Writer::create(path, &header).map_err(fail)?,
     };
     let mut table = referee.create_table(spec).map_err(fail)?;
+    record_table(&mut table, &mut writer, p.match_seed, || progress.hand()).await
+}
+
+/// Turns a table's record into its replay log: one hand line per hand (with
+/// its deal, actions and faults), then the end line with the match seed.
+/// `on_hand` is called after each hand is written.
+///
+/// # Errors
+/// If the log cannot be written, or the table aborts or ends without a result.
+pub async fn record_table(
+    table: &mut whistle_referee::TableHandle,
+    writer: &mut Writer,
+    match_seed: whistle_rules::dealing::Seed,
+    mut on_hand: impl FnMut(),
+) -> Result<(), RunError> {
+    let table_id = table.table_id.clone();
     let mut hand: Option<HandLog> = None;
     let mut early_faults: Vec<FaultLog> = Vec::new();
     while let Some(rec) = table.records.recv().await {
         match rec {
             TableRecord::Started { connected } => {
                 if connected.iter().any(|c| !c) {
-                    warn!(table = %header.table, ?connected, "started without every seat");
+                    warn!(table = %table_id, ?connected, "started without every seat");
                 }
             }
             TableRecord::Deal { deal, order } => {
@@ -624,7 +640,7 @@ async fn play_match(
                 h.dealer = result.dealer;
                 h.result = result;
                 writer.hand(h).map_err(fail)?;
-                progress.hand();
+                on_hand();
             }
             TableRecord::End {
                 result,
@@ -637,21 +653,18 @@ async fn play_match(
                         result,
                         forfeited,
                         faults,
-                        match_seed: p.match_seed,
+                        match_seed,
                     })
                     .map_err(fail)?;
-                info!(table = %header.table, "match logged");
+                info!(table = %table_id, "match logged");
                 return Ok(());
             }
             TableRecord::Aborted { reason } => {
-                return Err(fail(format!("table {} aborted: {reason}", header.table)));
+                return Err(fail(format!("table {} aborted: {reason}", table_id)));
             }
         }
     }
-    Err(fail(format!(
-        "table {} ended without a result",
-        header.table
-    )))
+    Err(fail(format!("table {} ended without a result", table_id)))
 }
 
 /// Re-applies a resume state to a fresh game (to see whether it is over).
