@@ -39,6 +39,7 @@ fn options(variant: Variant) -> Options {
     let pairs: &[&str] = match variant {
         Variant::Israeli => &["hands=10000"],
         Variant::Honeymoon => &["hands=10000"],
+        Variant::Illustrated => &["hands=10000"],
     };
     Options::parse(pairs).expect("valid options")
 }

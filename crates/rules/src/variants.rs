@@ -11,7 +11,7 @@ use crate::{
     card_set::CardSet,
     error::{IllegalReason, OptionError},
     game::{Game, Status},
-    games::{honeymoon::Honeymoon, israeli::Israeli},
+    games::{honeymoon::Honeymoon, illustrated::Illustrated, israeli::Israeli},
     options::{OptionSpec, Options},
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
@@ -25,17 +25,20 @@ pub enum Variant {
     Israeli,
     /// Honeymoon Whist (RULES.md section 4).
     Honeymoon,
+    /// Illustrated Whist (RULES.md section 5).
+    Illustrated,
 }
 
 impl Variant {
     /// Every game, in the order `whistle games` lists them.
-    pub const ALL: [Variant; 2] = [Variant::Israeli, Variant::Honeymoon];
+    pub const ALL: [Variant; 3] = [Variant::Israeli, Variant::Honeymoon, Variant::Illustrated];
 
     /// The game's canonical name (e.g. `israeli`).
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Israeli => "israeli",
             Variant::Honeymoon => "honeymoon",
+            Variant::Illustrated => "illustrated",
         }
     }
 
@@ -46,6 +49,9 @@ impl Variant {
             Variant::Honeymoon => {
                 "Honeymoon Whist: 2 players, 54 cards, 14 tricks drawing from a stock, then 13"
             }
+            Variant::Illustrated => {
+                "Illustrated Whist: 4 players in partnerships, auction, kitty, announced feats"
+            }
         }
     }
 
@@ -54,6 +60,7 @@ impl Variant {
         match self {
             Variant::Israeli => crate::games::israeli::OPTIONS,
             Variant::Honeymoon => crate::games::honeymoon::OPTIONS,
+            Variant::Illustrated => crate::games::illustrated::OPTIONS,
         }
     }
 
@@ -65,6 +72,7 @@ impl Variant {
         Ok(match self {
             Variant::Israeli => AnyGame::Israeli(Israeli::new(options)?),
             Variant::Honeymoon => AnyGame::Honeymoon(Honeymoon::new(options)?),
+            Variant::Illustrated => AnyGame::Illustrated(Illustrated::new(options)?),
         })
     }
 }
@@ -109,6 +117,8 @@ pub enum AnyGame {
     Israeli(Israeli),
     /// Honeymoon Whist.
     Honeymoon(Honeymoon),
+    /// Illustrated Whist.
+    Illustrated(Illustrated),
 }
 
 macro_rules! delegate {
@@ -116,6 +126,7 @@ macro_rules! delegate {
         match $self {
             AnyGame::Israeli($g) => $e,
             AnyGame::Honeymoon($g) => $e,
+            AnyGame::Illustrated($g) => $e,
         }
     };
 }

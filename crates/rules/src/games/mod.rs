@@ -2,4 +2,5 @@
 //! [`Game`](crate::Game) implementation and its scenario tests.
 
 pub mod honeymoon;
+pub mod illustrated;
 pub mod israeli;

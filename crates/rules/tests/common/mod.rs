@@ -57,6 +57,18 @@ pub const OPTION_SETS: &[(Variant, &[&[&str]])] = &[
             &["phase1-trumps=false", "joker-trump=H", "hands=2"],
         ],
     ),
+    (
+        Variant::Illustrated,
+        &[
+            // Short matches: an Illustrated hand has up to ~250 events. The
+            // rotating policies reach nulls, open nulls, every kitty choice and
+            // the calls (`Policy::ByKind` draws a null or an open null at a
+            // quarter of auction turns and a call kind at each round turn).
+            &["hands=2"],
+            &["hands=3"],
+            &["hands=4"],
+        ],
+    ),
 ];
 
 /// The option sets of `variant`.

@@ -1,0 +1,1474 @@
+//! Illustrated Whist (RULES.md section 5, decisions L1–L8).
+//!
+//! Four players in fixed partnerships, seats 0 & 2 against 1 & 3 (L1). 52
+//! cards and both jokers: 12 cards each, dealt one at a time clockwise from the
+//! dealer's left, then the last 6 cards of the deck to the kitty, in order.
+//!
+//! An auction from the dealer's left (L2) names the contract. The twelve bids
+//! by base value: 8 in a suit 1, 8 notrumps 2, 9 in a suit 3, 9 notrumps 4,
+//! null 5, 10 in a suit 6, 10 notrumps 7, 11 in a suit 8, 11 notrumps 9, open
+//! null 10, 12 (slam) in a suit 11, 12 notrumps 12; base 1–4 is the low
+//! section, 5–9 the middle, 10–12 the high. A bid must have a higher base value
+//! than the standing bid, so trump bids of one number never overcall each
+//! other. A pass is final. When three seats have passed and a bid stands, its
+//! bidder declares; four passes are a misdeal and the deal passes left.
+//!
+//! The declarer chooses how the kitty is used (L3): `whole` (take all six,
+//! discard six), `half` (take the first three, discard three), `without` (no
+//! exchange) or `against` (both opponents see the kitty; the opponent at the
+//! declarer's left takes it and discards six). The choice adds a difficulty
+//! bonus by section (low/middle/high): whole 0/0/0, half 0/2/4, without 0/3/5,
+//! against 0/6/10. Discards are single cards, face down and out of play; in a
+//! trump contract no one who exchanges may discard a joker.
+//!
+//! Then comes a round of calls (L4), from the declarer leftwards until every
+//! seat taking part has passed in a row (four passes; three in a null, where the
+//! declarer's partner sits out). A call announces a feat for one's team (each
+//! team at most once per feat), doubles a feat the other team announced,
+//! doubles the game (the declarer's opponents only), redoubles a double made
+//! against one's team, or passes. Double ×2, redouble ×4. In null contracts the
+//! only calls are doubling and redoubling the game.
+//!
+//! The feats (L5; silent / announced value): Four Kings 2/4 and Four Aces 3/6
+//! (a team's tricks hold all four), Dix Last 4/8 (the last trick won with the
+//! dix, the 2 of trumps, by a declaring team whose contract is made or by an
+//! opposing team that set it; a dix played to the last trick that does not
+//! win it scores for its player's opponents whatever the contract), All Three
+//! 2/4 (a team's tricks hold BJ, LJ and the dix), Joker Catch 10/20 (BJ wins a
+//! trick to which an opponent of its player played LJ), Slam 6/12 (all 12
+//! tricks). Four Kings, Four Aces and Slam exist in trump and notrump
+//! contracts, the others in trump contracts only; null contracts have no
+//! feats. Silent feats score for the team that makes them, never multiplied;
+//! an announced feat scores its announced value if made and costs it if not,
+//! times its doubles. For the declaring team Slam is not a feat but changes
+//! the hand value (L7); its Slam announcement cannot be doubled as a feat.
+//!
+//! Play (L6): the declarer leads; follow suit if able. In a trump contract the
+//! jokers are the top trumps, BJ > LJ > A > K > … > 2. In notrump and null
+//! contracts the jokers belong to no suit and never win: a joker may be played
+//! only when its holder cannot follow, and led only when the hand holds
+//! nothing else (the first other card then sets the suit led). In a null the
+//! declarer plays alone: its partner sits out and tricks have three cards; the
+//! null is made iff the declarer takes no trick. In an open null the declarer's
+//! hand turns public when the first trick is complete.
+//!
+//! Scoring (L7): the hand value is the contract's base value plus the
+//! difficulty bonus. A Slam announced by the declaring team makes the contract
+//! a bid of all 12 tricks: made, the base is 12; set, the hand scores
+//! −(24 + difficulty), and Dix Last counts the contract as set. A slam taken
+//! without a slam bid or announcement raises the base to min(base + 6, 12); a
+//! slam bid made without announcement keeps its own base. A made contract
+//! (tricks ≥ the number bid; no trick in a null) scores +HV for the declaring
+//! team, a set one −HV; the hand score is multiplied by the game's doubles, and
+//! each team adds its feat scores. The opponents score only feats.
+//!
+//! A match is `hands` deals (L8, default 16); the higher team total wins.
+//! Every seat carries its team's points and totals.
+//!
+//! Notation: auction `pass`, `bid 8S` … `bid 12NT`, `null`, `open-null`;
+//! exchange `whole`, `half`, `without`, `against`, then `discard 3C`; calls
+//! `pass`, `announce four-kings`, `double game`, `double slam`, `redouble game`,
+//! `redouble dix-last`; play `AS`, `BJ`.
+//!
+//! Legal-action order: auction `pass`, then the bids by base value (suits `C`,
+//! `D`, `H`, `S` within a number); exchange `whole`, `half`, `without`,
+//! `against`; discards by card; calls `pass`, then `announce` (feats in the
+//! order above), `double game`, `double` a feat, `redouble game`, `redouble` a
+//! feat; play by card (`LJ`, `BJ` last).
+//!
+//! What a seat sees ([`Illustrated::observe`](crate::Game::observe)): its own
+//! cards; every call, bid and played card; the kitty cards it has seen, in
+//! `table` labelled `kitty` with the seat that took them as owner, for the rest
+//! of the hand (the declarer's for `whole` and `half`; both opponents' for
+//! `against`); its own discards (in its history; the others see that a discard
+//! was made, not which card); the open-null declarer's hand in that seat's
+//! `known` cards once the first trick is complete. `unseen_piles` counts the
+//! kitty cards nobody took (`kitty`) and the discards (`discards`). Each seat's
+//! `bid` is its last bid of the auction; `active` is false for the partner of a
+//! null declarer; `total` is the team's total.
+//!
+//! Observation notes: `hands`, `hands-played`, `passed` (seats that passed in
+//! the auction), `declarer`, `base` and `section` of the contract,
+//! `exchange`, `difficulty`, `exchanger` (the seat taking the kitty),
+//! `to-discard` (cards it has still to discard), `sitting-out`,
+//! `announcements` (`TEAM FEAT xMULT`, comma-separated), `game` (the game's
+//! multiplier), `team-tricks` (team 0, team 1). A value not yet known is `-`.
+//!
+//! Decisions beyond RULES.md:
+//! * A misdeal (four passes) is a deal that scores nothing and counts towards
+//!   `hands`, so a match of bots that always pass still ends.
+//! * The kitty is used in every contract, nulls included (the source's "the
+//!   declarer then picks up the kitty"); a null's difficulty bonus is that of
+//!   its section (middle for null, high for open null).
+//! * `half` takes the first three kitty cards in deal order. Kitty cards
+//!   nobody takes and discarded cards stay face down and are never shown.
+//! * The partner of a null declarer sits out from the end of the auction: it
+//!   makes no call and plays no card; the round of calls then ends after
+//!   three passes in a row.
+//! * An announced Slam keeps the difficulty bonus of the contract's own
+//!   section.
+//! * A trick led with a joker at notrump or null has no suit until a suited
+//!   card is played; until then a joker may be played only by a hand that holds
+//!   nothing else, as for a lead.
+//! * A null is played out to the twelfth trick even once decided.
+//! * Both teams may announce the same feat; at most one team can make it. A
+//!   double of a feat is by either member of the other team, a redouble by
+//!   either member of the announcing team; the game is doubled by either
+//!   opponent and redoubled by either member of the declaring team. Each
+//!   announcement, and the game, is doubled at most once and redoubled at most
+//!   once.
+//! * [`HandResult::bids`] and [`HandResult::made`] hold the contract and its
+//!   outcome at the declarer's seat only.
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+use crate::{
+    action::{Action, ActionKind, ActionList, Exchange, Feat, Strain, Target},
+    card::{Card, Rank, Suit},
+    card_set::{CardSet, decks},
+    error::{IllegalReason, OptionError},
+    game::{Game, Status},
+    options::{OptionReader, OptionSpec, Options},
+    outcome::{HandResult, MatchResult, ScoreOrder},
+    seat::{Player, Seat, SeatSet},
+    trick::{Trick, TrickRules, suit_id},
+    variants::Variant,
+    view::{
+        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
+        visible_events,
+    },
+};
+
+const SEATS: usize = 4;
+/// L1: twelve cards each.
+const HAND: usize = 12;
+/// L1: the kitty, dealt last.
+const KITTY: usize = 6;
+/// Twelve tricks a hand.
+const TRICKS: usize = HAND;
+/// Events in one hand at most: a start, four deals, an auction of at most 12
+/// bids and 4 passes, a misdeal, the exchange choice, 6 takes, 6 discards, a
+/// round of at most 38 calls other than passes with up to 3 passes after
+/// each and 4 at the end, 48 plays, 12 tricks, a reveal and an end (253).
+/// The log keeps this capacity across hands.
+const LOG_CAPACITY: usize = 320;
+
+/// The options of Illustrated Whist.
+pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
+    key: "hands",
+    default: "16",
+    values: "1..=10000",
+    doc: "L8: deals in a match (misdeals included); the higher team total wins",
+}];
+
+/// Illustrated Whist's options, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// L8: the number of deals in a match.
+    pub hands: u32,
+}
+
+impl Config {
+    /// Reads the options.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn from_options(options: &Options) -> Result<Config, OptionError> {
+        let r = OptionReader::new("illustrated", OPTIONS, options)?;
+        match r.int("hands", 1, 10_000)? {
+            Some(n) => Ok(Config { hands: n as u32 }),
+            None => Err(OptionError::BadValue {
+                key: "hands".to_string(),
+                value: r.raw("hands").to_string(),
+                expected: OPTIONS[0].values.to_string(),
+            }),
+        }
+    }
+
+    fn to_options(self) -> Options {
+        let mut o = Options::new();
+        o.set("hands", &self.hands.to_string());
+        o
+    }
+}
+
+/// L2: the section of a bid, which sets its difficulty bonus (L3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// Base values 1–4.
+    Low,
+    /// Base values 5–9.
+    Middle,
+    /// Base values 10–12.
+    High,
+}
+
+impl Section {
+    /// `low`, `middle` or `high`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Section::Low => "low",
+            Section::Middle => "middle",
+            Section::High => "high",
+        }
+    }
+}
+
+/// L2: a bid of the auction, and so a contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Contract {
+    /// A positive bid: take at least `tricks` (8..=12) tricks in `strain`.
+    Numbered {
+        /// Tricks bid.
+        tricks: u8,
+        /// Trump suit or no trump.
+        strain: Strain,
+    },
+    /// Null: the declarer alone takes no trick.
+    Null,
+    /// Open null: a null whose declarer's hand turns public after the first trick.
+    OpenNull,
+}
+
+const fn numbered(tricks: u8, strain: Strain) -> Contract {
+    Contract::Numbered { tricks, strain }
+}
+
+const CL: Strain = Strain::Suit(Suit::Clubs);
+const DI: Strain = Strain::Suit(Suit::Diamonds);
+const HE: Strain = Strain::Suit(Suit::Hearts);
+const SP: Strain = Strain::Suit(Suit::Spades);
+const NT: Strain = Strain::NoTrump;
+
+impl Contract {
+    /// Every bid, by base value (suits `C`, `D`, `H`, `S` within a number): the
+    /// order of the auction's legal actions.
+    pub const BIDS: [Contract; 27] = [
+        numbered(8, CL),
+        numbered(8, DI),
+        numbered(8, HE),
+        numbered(8, SP),
+        numbered(8, NT),
+        numbered(9, CL),
+        numbered(9, DI),
+        numbered(9, HE),
+        numbered(9, SP),
+        numbered(9, NT),
+        Contract::Null,
+        numbered(10, CL),
+        numbered(10, DI),
+        numbered(10, HE),
+        numbered(10, SP),
+        numbered(10, NT),
+        numbered(11, CL),
+        numbered(11, DI),
+        numbered(11, HE),
+        numbered(11, SP),
+        numbered(11, NT),
+        Contract::OpenNull,
+        numbered(12, CL),
+        numbered(12, DI),
+        numbered(12, HE),
+        numbered(12, SP),
+        numbered(12, NT),
+    ];
+
+    /// The contract an auction action bids, if it is one of the twelve bids.
+    pub const fn from_action(action: Action) -> Option<Contract> {
+        match action {
+            Action::Contract { tricks, strain } if tricks >= 8 && tricks <= 12 => {
+                Some(Contract::Numbered { tricks, strain })
+            }
+            Action::Null(0) => Some(Contract::Null),
+            Action::OpenNull => Some(Contract::OpenNull),
+            _ => None,
+        }
+    }
+
+    /// The action that bids this contract.
+    pub const fn action(self) -> Action {
+        match self {
+            Contract::Numbered { tricks, strain } => Action::Contract { tricks, strain },
+            Contract::Null => Action::Null(0),
+            Contract::OpenNull => Action::OpenNull,
+        }
+    }
+
+    /// L2: the base value, 1..=12.
+    pub const fn base(self) -> i32 {
+        match self {
+            Contract::Null => 5,
+            Contract::OpenNull => 10,
+            Contract::Numbered { tricks, strain } => {
+                let nt = matches!(strain, Strain::NoTrump) as i32;
+                nt + match tricks {
+                    8 => 1,
+                    9 => 3,
+                    10 => 6,
+                    11 => 8,
+                    _ => 11,
+                }
+            }
+        }
+    }
+
+    /// L2: the section.
+    pub const fn section(self) -> Section {
+        match self.base() {
+            1..=4 => Section::Low,
+            5..=9 => Section::Middle,
+            _ => Section::High,
+        }
+    }
+
+    /// Whether this is a null or an open null.
+    pub const fn is_null(self) -> bool {
+        matches!(self, Contract::Null | Contract::OpenNull)
+    }
+
+    /// The trump suit, if any.
+    pub const fn trump(self) -> Option<Suit> {
+        match self {
+            Contract::Numbered {
+                strain: Strain::Suit(s),
+                ..
+            } => Some(s),
+            _ => None,
+        }
+    }
+
+    /// L5: whether `feat` exists in this contract.
+    pub const fn has_feat(self, feat: Feat) -> bool {
+        match self {
+            Contract::Numbered {
+                strain: Strain::Suit(_),
+                ..
+            } => true,
+            Contract::Numbered {
+                strain: Strain::NoTrump,
+                ..
+            } => matches!(feat, Feat::FourKings | Feat::FourAces | Feat::Slam),
+            Contract::Null | Contract::OpenNull => false,
+        }
+    }
+}
+
+impl fmt::Display for Contract {
+    /// `8S`, `12NT`, `null`, `open-null`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Contract::Numbered { tricks, strain } => write!(f, "{tricks}{strain}"),
+            Contract::Null => f.write_str("null"),
+            Contract::OpenNull => f.write_str("open-null"),
+        }
+    }
+}
+
+/// L3: the difficulty bonus of an exchange choice in a section.
+pub const fn difficulty(exchange: Exchange, section: Section) -> i32 {
+    let by_section = match exchange {
+        Exchange::Whole => [0, 0, 0],
+        Exchange::Half => [0, 2, 4],
+        Exchange::Without => [0, 3, 5],
+        Exchange::Against => [0, 6, 10],
+    };
+    by_section[section as usize]
+}
+
+/// L5: the value of a feat, silent or announced.
+pub const fn feat_value(feat: Feat, announced: bool) -> i32 {
+    let silent = match feat {
+        Feat::FourKings | Feat::AllThree => 2,
+        Feat::FourAces => 3,
+        Feat::DixLast => 4,
+        Feat::JokerCatch => 10,
+        Feat::Slam => 6,
+    };
+    if announced { 2 * silent } else { silent }
+}
+
+/// L1: the team of a seat (0 for seats 0 and 2, 1 for seats 1 and 3).
+const fn team(seat: Seat) -> usize {
+    seat.index() % 2
+}
+
+/// Every call of the round of calls, in legal-action order (L4).
+const CALLS: [Action; 21] = [
+    Action::Pass,
+    Action::Announce(Feat::FourKings),
+    Action::Announce(Feat::FourAces),
+    Action::Announce(Feat::DixLast),
+    Action::Announce(Feat::AllThree),
+    Action::Announce(Feat::JokerCatch),
+    Action::Announce(Feat::Slam),
+    Action::Double(Target::Game),
+    Action::Double(Target::Feat(Feat::FourKings)),
+    Action::Double(Target::Feat(Feat::FourAces)),
+    Action::Double(Target::Feat(Feat::DixLast)),
+    Action::Double(Target::Feat(Feat::AllThree)),
+    Action::Double(Target::Feat(Feat::JokerCatch)),
+    Action::Double(Target::Feat(Feat::Slam)),
+    Action::Redouble(Target::Game),
+    Action::Redouble(Target::Feat(Feat::FourKings)),
+    Action::Redouble(Target::Feat(Feat::FourAces)),
+    Action::Redouble(Target::Feat(Feat::DixLast)),
+    Action::Redouble(Target::Feat(Feat::AllThree)),
+    Action::Redouble(Target::Feat(Feat::JokerCatch)),
+    Action::Redouble(Target::Feat(Feat::Slam)),
+];
+
+const NULL_CALLS_ONLY: IllegalReason = IllegalReason::Rule {
+    id: "L4",
+    text: "in a null contract the only calls are double and redouble the game",
+};
+
+/// How one hand scored (L5, L7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Whether the contract was made (an announced Slam counts as a bid of 12).
+    pub made: bool,
+    /// The declaring team's hand score before the game's doubles: +HV, −HV,
+    /// or −(24 + difficulty) for an announced Slam that failed.
+    pub hand: i32,
+    /// The game's multiplier: 1, 2 (doubled) or 4 (redoubled).
+    pub game: i32,
+    /// Feat scores by team, then by feat in [`Feat::ALL`] order.
+    pub feats: [[i32; 6]; 2],
+    /// Points by team: the declaring team's hand score times the game's
+    /// multiplier plus its feats; the opponents' feats.
+    pub points: [i32; 2],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Deal,
+    Auction,
+    Choose,
+    Discard,
+    Announce,
+    Play,
+    Over,
+}
+
+/// A match of Illustrated Whist.
+#[derive(Debug, Clone)]
+pub struct Illustrated {
+    cfg: Config,
+    /// Match totals by team.
+    totals: [i32; 2],
+    dealer: Seat,
+    deals: u32,
+    results: Vec<HandResult>,
+    stage: Stage,
+    // The hand.
+    hands: [CardSet; SEATS],
+    dealt: [CardSet; SEATS],
+    /// The kitty in deal order.
+    kitty: [Card; KITTY],
+    /// Kitty cards nobody has taken.
+    kitty_left: u8,
+    /// The kitty cards each seat has seen.
+    kitty_seen: [CardSet; SEATS],
+    /// Cards each seat discarded.
+    discarded: [CardSet; SEATS],
+    turn: Seat,
+    /// Seats that passed in the auction (a pass is final, L2).
+    passed: SeatSet,
+    standing: Option<(Seat, Contract)>,
+    last_bid: [Option<Contract>; SEATS],
+    declarer: Seat,
+    contract: Option<Contract>,
+    sitting_out: Option<Seat>,
+    exchange: Option<Exchange>,
+    /// The seat taking the kitty (the declarer, or its left for `against`).
+    exchanger: Option<Seat>,
+    to_discard: u8,
+    /// Announcements by team and feat: 0 none, else the multiplier 1, 2, 4.
+    calls: [[u8; 6]; 2],
+    /// The game's multiplier: 1, 2, 4.
+    game_mult: u8,
+    /// Consecutive passes in the round of calls.
+    passes: u8,
+    rules: TrickRules,
+    trick: Trick,
+    tricks: ArrayVec<(Trick, Seat), TRICKS>,
+    won: [u8; SEATS],
+    played: CardSet,
+    /// The open-null declarer's hand as revealed after the first trick.
+    shown: CardSet,
+    log: Vec<LogEntry>,
+}
+
+impl Illustrated {
+    /// A new match under `options`, waiting for its first deal; seat 0 deals first.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn new(options: &Options) -> Result<Illustrated, OptionError> {
+        Ok(Illustrated::with_config(Config::from_options(options)?))
+    }
+
+    /// A new match with a resolved config.
+    pub fn with_config(cfg: Config) -> Illustrated {
+        Illustrated {
+            cfg,
+            totals: [0; 2],
+            dealer: Seat::new(0),
+            deals: 0,
+            results: Vec::new(),
+            stage: Stage::Deal,
+            hands: [CardSet::EMPTY; SEATS],
+            dealt: [CardSet::EMPTY; SEATS],
+            kitty: [Card::BIG_JOKER; KITTY],
+            kitty_left: 0,
+            kitty_seen: [CardSet::EMPTY; SEATS],
+            discarded: [CardSet::EMPTY; SEATS],
+            turn: Seat::new(1),
+            passed: SeatSet::EMPTY,
+            standing: None,
+            last_bid: [None; SEATS],
+            declarer: Seat::new(0),
+            contract: None,
+            sitting_out: None,
+            exchange: None,
+            exchanger: None,
+            to_discard: 0,
+            calls: [[0; 6]; 2],
+            game_mult: 1,
+            passes: 0,
+            rules: TrickRules::plain(None),
+            trick: Trick::new(),
+            tricks: ArrayVec::new(),
+            won: [0; SEATS],
+            played: CardSet::EMPTY,
+            shown: CardSet::EMPTY,
+            log: Vec::with_capacity(LOG_CAPACITY),
+        }
+    }
+
+    /// The resolved options.
+    pub fn config(&self) -> Config {
+        self.cfg
+    }
+
+    /// How the last hand played scored, once all its tricks are complete
+    /// (`None` during the hand, before the first deal or after a misdeal).
+    pub fn breakdown(&self) -> Option<Breakdown> {
+        (self.tricks.len() == TRICKS).then(|| self.score())
+    }
+
+    fn public(&mut self, event: Event) {
+        self.log.push(LogEntry::public(event, SEATS));
+    }
+
+    fn scored_hands(&self) -> u32 {
+        self.results.iter().filter(|r| !r.misdeal).count() as u32
+    }
+
+    fn contract(&self) -> Contract {
+        self.contract.expect("a contract")
+    }
+
+    /// Seats taking part in the play and the calls (three in a null, L6).
+    fn active(&self) -> usize {
+        SEATS - self.sitting_out.is_some() as usize
+    }
+
+    /// The next seat clockwise that takes part in the hand.
+    fn next_active(&self, seat: Seat) -> Seat {
+        let next = seat.next(SEATS);
+        if Some(next) == self.sitting_out {
+            next.next(SEATS)
+        } else {
+            next
+        }
+    }
+
+    /// The next seat clockwise that has not passed in the auction.
+    fn next_bidder(&self, seat: Seat) -> Seat {
+        let mut next = seat.next(SEATS);
+        while self.passed.contains(next) {
+            next = next.next(SEATS);
+        }
+        next
+    }
+
+    /// In a trump contract the jokers are trumps; elsewhere they have no suit.
+    fn suitless(&self) -> CardSet {
+        match self.contract.and_then(Contract::trump) {
+            Some(_) => CardSet::EMPTY,
+            None => CardSet::JOKERS,
+        }
+    }
+
+    /// L6: the cards of `hand` that may be played to the current trick.
+    fn allowed(&self, hand: CardSet) -> CardSet {
+        if self.rules.led_suit(&self.trick) == suit_id::NONE {
+            // Leading, or only jokers so far at notrump or null: a joker only
+            // from a hand that holds nothing else.
+            let suited = hand.minus(self.suitless());
+            if suited.is_empty() { hand } else { suited }
+        } else {
+            self.rules.follow(hand, &self.trick)
+        }
+    }
+
+    /// L6: trick rules for a contract: the jokers as the two top trumps, or
+    /// in no suit (as [`TrickRules::plain`] leaves them) without a trump suit.
+    fn trick_rules(contract: Contract) -> TrickRules {
+        let trump = contract.trump();
+        let mut rules = TrickRules::plain(trump);
+        if let Some(s) = trump {
+            // Suited cards have powers 1 (two) to 13 (ace).
+            rules.set(Card::BIG_JOKER, s as u8, 15);
+            rules.set(Card::LITTLE_JOKER, s as u8, 14);
+        }
+        rules
+    }
+
+    fn finish_auction(&mut self) {
+        let (declarer, contract) = self.standing.expect("a standing bid");
+        self.declarer = declarer;
+        self.contract = Some(contract);
+        self.rules = Illustrated::trick_rules(contract);
+        // L6: the null declarer plays alone.
+        self.sitting_out = contract.is_null().then(|| declarer.left(2, SEATS));
+        self.stage = Stage::Choose;
+        self.turn = declarer;
+    }
+
+    /// L3: `seat` takes the first `count` kitty cards (in deal order), which
+    /// `viewers` see, and must discard as many.
+    fn take(&mut self, seat: Seat, count: usize, viewers: SeatSet) {
+        for i in 0..count {
+            let card = self.kitty[i];
+            self.hands[seat.index()].insert(card);
+            for v in viewers.iter() {
+                self.kitty_seen[v.index()].insert(card);
+            }
+            self.log.push(LogEntry::redacted(
+                Event::Take {
+                    seat,
+                    card: Some(card),
+                    from: Source::Kitty,
+                },
+                viewers,
+                Event::Take {
+                    seat,
+                    card: None,
+                    from: Source::Kitty,
+                },
+            ));
+        }
+        self.kitty_left -= count as u8;
+        self.exchanger = Some(seat);
+        self.to_discard = count as u8;
+        self.turn = seat;
+        self.stage = Stage::Discard;
+    }
+
+    fn start_calls(&mut self) {
+        self.stage = Stage::Announce;
+        self.turn = self.declarer;
+        self.passes = 0;
+    }
+
+    fn finish_trick(&mut self) {
+        let winner = self
+            .rules
+            .winner(&self.trick)
+            .seat()
+            .expect("no dummy in Illustrated Whist");
+        self.won[winner.index()] += 1;
+        let index = self.tricks.len() as u8;
+        self.tricks.push((self.trick.clone(), winner));
+        self.trick.clear();
+        self.public(Event::TrickWon {
+            index,
+            winner: Player::Seat(winner),
+        });
+        self.turn = winner;
+        if index == 0 && self.contract == Some(Contract::OpenNull) {
+            // L6: the open-null hand turns public once the first trick is complete.
+            let cards = self.hands[self.declarer.index()];
+            self.shown = cards;
+            self.public(Event::Reveal {
+                seat: self.declarer,
+                cards,
+            });
+        }
+        if self.tricks.len() == TRICKS {
+            self.end_hand(false);
+        }
+    }
+
+    /// The cards in each team's tricks.
+    fn team_cards(&self) -> [CardSet; 2] {
+        let mut cards = [CardSet::EMPTY; 2];
+        for (t, w) in &self.tricks {
+            cards[team(*w)] = cards[team(*w)].or(t.card_set());
+        }
+        cards
+    }
+
+    fn team_tricks(&self) -> [u8; 2] {
+        [self.won[0] + self.won[2], self.won[1] + self.won[3]]
+    }
+
+    /// L5: whether team `t` made `feat` (for the declaring team's Slam, only
+    /// the trick count), given whether the contract was made.
+    fn achieved(&self, t: usize, feat: Feat, made: bool) -> bool {
+        let cards = self.team_cards()[t];
+        let trump = self.contract().trump();
+        let dix = trump.map(|s| Card::new(Rank::Two, s));
+        match feat {
+            Feat::FourKings => cards.and(CardSet::rank(Rank::King)).len() == 4,
+            Feat::FourAces => cards.and(CardSet::rank(Rank::Ace)).len() == 4,
+            Feat::Slam => self.team_tricks()[t] as usize == TRICKS,
+            Feat::AllThree => dix.is_some_and(|d| {
+                cards.contains(d)
+                    && cards.contains(Card::BIG_JOKER)
+                    && cards.contains(Card::LITTLE_JOKER)
+            }),
+            Feat::JokerCatch => self.tricks.iter().any(|(trick, winner)| {
+                let by = |card: Card| {
+                    trick
+                        .cards()
+                        .iter()
+                        .find(|&&(_, c)| c == card)
+                        .and_then(|&(p, _)| p.seat())
+                };
+                match (by(Card::BIG_JOKER), by(Card::LITTLE_JOKER)) {
+                    (Some(big), Some(little)) => {
+                        big == *winner && team(big) == t && team(little) != t
+                    }
+                    _ => false,
+                }
+            }),
+            Feat::DixLast => {
+                let (Some(dix), Some((last, winner))) = (dix, self.tricks.last()) else {
+                    return false;
+                };
+                let Some(player) = last
+                    .cards()
+                    .iter()
+                    .find(|&&(_, c)| c == dix)
+                    .and_then(|&(p, _)| p.seat())
+                else {
+                    return false;
+                };
+                if player == *winner {
+                    // Won with the dix: the declaring team only if the
+                    // contract is made, the opponents only if it is set.
+                    team(player) == t && (made == (t == team(self.declarer)))
+                } else {
+                    // Played to the last trick and lost: its player's
+                    // opponents, whatever the contract.
+                    team(player) != t
+                }
+            }
+        }
+    }
+
+    /// L5, L7: the hand's score, once its tricks are complete.
+    fn score(&self) -> Breakdown {
+        let contract = self.contract();
+        let exchange = self.exchange.expect("an exchange choice");
+        let decl = team(self.declarer);
+        let bonus = difficulty(exchange, contract.section());
+        let taken = self.team_tricks()[decl];
+        let slam_announced = self.calls[decl][Feat::Slam as usize] != 0;
+        let (made, hand) = match contract {
+            Contract::Null | Contract::OpenNull => {
+                let made = self.won[self.declarer.index()] == 0;
+                let value = contract.base() + bonus;
+                (made, if made { value } else { -value })
+            }
+            // L7: an announced Slam is a new bid of all twelve tricks.
+            Contract::Numbered { .. } if slam_announced => {
+                let made = taken as usize == TRICKS;
+                (made, if made { 12 + bonus } else { -(24 + bonus) })
+            }
+            Contract::Numbered { tricks, .. } => {
+                let made = taken >= tricks;
+                let base = if taken as usize == TRICKS && tricks < 12 {
+                    (contract.base() + 6).min(12)
+                } else {
+                    contract.base()
+                };
+                let value = base + bonus;
+                (made, if made { value } else { -value })
+            }
+        };
+        let mut feats = [[0; 6]; 2];
+        for (t, row) in feats.iter_mut().enumerate() {
+            for feat in Feat::ALL {
+                // The declaring team's Slam is part of the hand value.
+                if !contract.has_feat(feat) || (feat == Feat::Slam && t == decl) {
+                    continue;
+                }
+                let achieved = self.achieved(t, feat, made);
+                let mult = self.calls[t][feat as usize] as i32;
+                row[feat as usize] = if mult > 0 {
+                    let value = feat_value(feat, true) * mult;
+                    if achieved { value } else { -value }
+                } else if achieved {
+                    feat_value(feat, false)
+                } else {
+                    0
+                };
+            }
+        }
+        let game = self.game_mult as i32;
+        let mut points = [feats[0].iter().sum(), feats[1].iter().sum()];
+        points[decl] += hand * game;
+        Breakdown {
+            made,
+            hand,
+            game,
+            feats,
+            points,
+        }
+    }
+
+    fn end_hand(&mut self, misdeal: bool) {
+        let mut points = [0; 2];
+        let mut bids = vec![None; SEATS];
+        let mut made = vec![None; SEATS];
+        let summary = if misdeal {
+            "misdeal: four passes".to_string()
+        } else {
+            let b = self.score();
+            points = b.points;
+            let contract = self.contract();
+            bids[self.declarer.index()] = Some(contract.action());
+            made[self.declarer.index()] = Some(b.made);
+            self.summary(&b)
+        };
+        for (total, p) in self.totals.iter_mut().zip(points) {
+            *total += p;
+        }
+        let deal = self.deals - 1;
+        self.results.push(HandResult {
+            deal,
+            dealer: self.dealer,
+            misdeal,
+            bids,
+            tricks: self.won.to_vec(),
+            made,
+            points: (0..SEATS).map(|s| points[s % 2]).collect(),
+            totals: (0..SEATS).map(|s| self.totals[s % 2]).collect(),
+            summary,
+        });
+        self.public(Event::HandEnd { deal });
+        // L1: the deal passes left.
+        self.dealer = self.dealer.next(SEATS);
+        self.stage = if self.results.len() as u32 >= self.cfg.hands {
+            Stage::Over
+        } else {
+            Stage::Deal
+        };
+    }
+
+    /// One line for people, e.g.
+    /// `8S by 0, whole: tricks 12-0, made +7; feats 0 four-kings +2; team 0 +9, team 1 +0`.
+    fn summary(&self, b: &Breakdown) -> String {
+        let contract = self.contract();
+        let exchange = self.exchange.expect("an exchange choice");
+        let decl = team(self.declarer);
+        let tricks = if contract.is_null() {
+            format!("declarer took {}", self.won[self.declarer.index()])
+        } else {
+            let t = self.team_tricks();
+            format!("tricks {}-{}", t[decl], t[1 - decl])
+        };
+        let game = match b.game {
+            1 => String::new(),
+            m => format!(" x{m}"),
+        };
+        let mut feats = Vec::new();
+        for (t, row) in b.feats.iter().enumerate() {
+            for feat in Feat::ALL {
+                let v = row[feat as usize];
+                if v != 0 {
+                    feats.push(format!("{t} {} {v:+}", feat.name()));
+                }
+            }
+        }
+        format!(
+            "{contract} by {}, {}: {tricks}, {} {:+}{game}; feats {}; team 0 {:+}, team 1 {:+}",
+            self.declarer,
+            exchange.name(),
+            if b.made { "made" } else { "set" },
+            b.hand,
+            if feats.is_empty() {
+                "none".to_string()
+            } else {
+                feats.join(", ")
+            },
+            b.points[0],
+            b.points[1],
+        )
+    }
+
+    fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Deal => Phase::Deal,
+            Stage::Auction => Phase::Auction,
+            Stage::Choose => Phase::Choose,
+            Stage::Discard => Phase::Exchange,
+            Stage::Announce => Phase::Declare,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
+        }
+    }
+
+    fn trick_view(trick: &Trick, winner: Option<Seat>) -> TrickView {
+        TrickView {
+            cards: trick.cards().to_vec(),
+            winner: winner.map(Player::Seat),
+        }
+    }
+
+    /// L2: why `contract` may not be bid now, if it may not.
+    fn check_bid(&self, contract: Contract) -> Result<(), IllegalReason> {
+        match self.standing {
+            Some((_, standing)) if contract.base() <= standing.base() => {
+                Err(IllegalReason::NotHigher(standing.action()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// L4: why `seat` may not make the call `action` now, if it may not.
+    fn check_call(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        let contract = self.contract();
+        let t = team(seat);
+        let decl = team(self.declarer);
+        let rule = |text| IllegalReason::Rule { id: "L4", text };
+        match action {
+            Action::Pass => Ok(()),
+            Action::Announce(feat) => {
+                if contract.is_null() {
+                    Err(NULL_CALLS_ONLY)
+                } else if !contract.has_feat(feat) {
+                    Err(IllegalReason::Rule {
+                        id: "L5",
+                        text: "that feat does not exist in this contract",
+                    })
+                } else if self.calls[t][feat as usize] != 0 {
+                    Err(rule("a team announces each feat at most once"))
+                } else {
+                    Ok(())
+                }
+            }
+            Action::Double(Target::Game) => {
+                if t == decl {
+                    Err(rule("only the declarer's opponents may double the game"))
+                } else if self.game_mult != 1 {
+                    Err(rule("the game is already doubled"))
+                } else {
+                    Ok(())
+                }
+            }
+            Action::Double(Target::Feat(feat)) => {
+                let mult = self.calls[1 - t][feat as usize];
+                if contract.is_null() {
+                    Err(NULL_CALLS_ONLY)
+                } else if mult == 0 {
+                    Err(rule("a double needs a feat the other team announced"))
+                } else if feat == Feat::Slam && 1 - t == decl {
+                    Err(IllegalReason::Rule {
+                        id: "L5",
+                        text: "a declaring team's slam cannot be doubled as a feat (double the game)",
+                    })
+                } else if mult != 1 {
+                    Err(rule("that announcement is already doubled"))
+                } else {
+                    Ok(())
+                }
+            }
+            Action::Redouble(Target::Game) => {
+                if t != decl {
+                    Err(rule("only the declaring team may redouble the game"))
+                } else if self.game_mult != 2 {
+                    Err(rule(
+                        "a redouble needs a double of the game not yet redoubled",
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            Action::Redouble(Target::Feat(feat)) => {
+                if contract.is_null() {
+                    Err(NULL_CALLS_ONLY)
+                } else if self.calls[t][feat as usize] != 2 {
+                    Err(rule(
+                        "a redouble needs a double of this team's announcement not yet redoubled",
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(IllegalReason::WrongPhase),
+        }
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
+        let seat_or_dash = |s: Option<Seat>| s.map_or("-".to_string(), |s| s.to_string());
+        let passed = if self.passed.is_empty() {
+            "-".to_string()
+        } else {
+            self.passed
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut announcements = Vec::new();
+        for (t, row) in self.calls.iter().enumerate() {
+            for feat in Feat::ALL {
+                let m = row[feat as usize];
+                if m != 0 {
+                    announcements.push(format!("{t} {} x{m}", feat.name()));
+                }
+            }
+        }
+        let announcements = if announcements.is_empty() {
+            "-".to_string()
+        } else {
+            announcements.join(", ")
+        };
+        let difficulty = match (self.contract, self.exchange) {
+            (Some(c), Some(e)) => difficulty(e, c.section()).to_string(),
+            _ => "-".to_string(),
+        };
+        let tricks = self.team_tricks();
+        vec![
+            ("hands", self.cfg.hands.to_string()),
+            ("hands-played", self.results.len().to_string()),
+            ("passed", passed),
+            (
+                "declarer",
+                seat_or_dash(self.contract.map(|_| self.declarer)),
+            ),
+            (
+                "base",
+                self.contract
+                    .map_or("-".to_string(), |c| c.base().to_string()),
+            ),
+            (
+                "section",
+                self.contract
+                    .map_or("-".to_string(), |c| c.section().name().to_string()),
+            ),
+            (
+                "exchange",
+                self.exchange
+                    .map_or("-".to_string(), |e| e.name().to_string()),
+            ),
+            ("difficulty", difficulty),
+            ("exchanger", seat_or_dash(self.exchanger)),
+            ("to-discard", self.to_discard.to_string()),
+            ("sitting-out", seat_or_dash(self.sitting_out)),
+            ("announcements", announcements),
+            ("game", format!("x{}", self.game_mult)),
+            ("team-tricks", format!("{} {}", tricks[0], tricks[1])),
+        ]
+    }
+}
+
+impl Game for Illustrated {
+    fn variant(&self) -> Variant {
+        Variant::Illustrated
+    }
+
+    fn options(&self) -> Options {
+        self.cfg.to_options()
+    }
+
+    fn seats(&self) -> usize {
+        SEATS
+    }
+
+    fn status(&self) -> Status {
+        match self.stage {
+            Stage::Deal => Status::Deal,
+            Stage::Over => Status::Over,
+            _ => Status::Act,
+        }
+    }
+
+    fn to_act(&self) -> SeatSet {
+        match self.stage {
+            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+            _ => SeatSet::single(self.turn),
+        }
+    }
+
+    fn simultaneous(&self) -> bool {
+        false
+    }
+
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        if !self.to_act().contains(seat) {
+            return;
+        }
+        let hand = self.hands[seat.index()];
+        match self.stage {
+            Stage::Auction => {
+                out.push(Action::Pass);
+                for bid in Contract::BIDS {
+                    if self.check_bid(bid).is_ok() {
+                        out.push(bid.action());
+                    }
+                }
+            }
+            Stage::Choose => out.extend(Exchange::ALL.map(Action::Exchange)),
+            Stage::Discard => {
+                let keep = if self.suitless().is_empty() {
+                    // L3: no one who exchanges discards a joker at trumps.
+                    CardSet::JOKERS
+                } else {
+                    CardSet::EMPTY
+                };
+                out.extend(hand.minus(keep).iter().map(Action::Discard));
+            }
+            Stage::Announce => {
+                for call in CALLS {
+                    if self.check_call(seat, call).is_ok() {
+                        out.push(call);
+                    }
+                }
+            }
+            Stage::Play => out.extend(self.allowed(hand).iter().map(Action::Play)),
+            Stage::Deal | Stage::Over => {}
+        }
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        let hand = self.hands[seat.index()];
+        match (self.stage, action) {
+            (Stage::Auction, Action::Pass) => Ok(()),
+            (Stage::Auction, Action::Contract { .. } | Action::Null(_) | Action::OpenNull) => {
+                match Contract::from_action(action) {
+                    Some(contract) => self.check_bid(contract),
+                    None if matches!(action, Action::Null(_)) => Err(IllegalReason::Rule {
+                        id: "L2",
+                        text: "a null bid has no number",
+                    }),
+                    None => Err(IllegalReason::OutOfRange { min: 8, max: 12 }),
+                }
+            }
+            (Stage::Choose, Action::Exchange(_)) => Ok(()),
+            (Stage::Discard, Action::Discard(c)) => {
+                if !hand.contains(c) {
+                    Err(IllegalReason::NotInHand(c))
+                } else if c.is_joker() && self.suitless().is_empty() {
+                    Err(IllegalReason::Rule {
+                        id: "L3",
+                        text: "in a trump contract no one who exchanges may discard a joker",
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            (
+                Stage::Announce,
+                Action::Pass | Action::Announce(_) | Action::Double(_) | Action::Redouble(_),
+            ) => self.check_call(seat, action),
+            (Stage::Play, Action::Play(c)) => {
+                if !hand.contains(c) {
+                    return Err(IllegalReason::NotInHand(c));
+                }
+                if self.allowed(hand).contains(c) {
+                    return Ok(());
+                }
+                let led = self.rules.led_suit(&self.trick);
+                if led == suit_id::NONE {
+                    Err(IllegalReason::Rule {
+                        id: "L6",
+                        text: "at notrump or null a joker is led only from a hand that holds nothing else",
+                    })
+                } else {
+                    Err(IllegalReason::MustFollow(Suit::from_index(led as usize)))
+                }
+            }
+            _ => Err(IllegalReason::WrongPhase),
+        }
+    }
+
+    fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        match (self.stage, action) {
+            (Stage::Auction, Action::Pass) => {
+                self.public(Event::Action { seat, action });
+                self.passed.insert(seat);
+                if self.passed.len() == SEATS {
+                    // L2: four passes are a misdeal.
+                    self.public(Event::Misdeal);
+                    self.end_hand(true);
+                } else if self.passed.len() == SEATS - 1 && self.standing.is_some() {
+                    self.finish_auction();
+                } else {
+                    self.turn = self.next_bidder(seat);
+                }
+            }
+            (Stage::Auction, _) => {
+                let contract = Contract::from_action(action).expect("a checked bid");
+                self.public(Event::Action { seat, action });
+                self.standing = Some((seat, contract));
+                self.last_bid[seat.index()] = Some(contract);
+                if self.passed.len() == SEATS - 1 {
+                    self.finish_auction();
+                } else {
+                    self.turn = self.next_bidder(seat);
+                }
+            }
+            (Stage::Choose, Action::Exchange(e)) => {
+                self.public(Event::Action { seat, action });
+                self.exchange = Some(e);
+                let left = self.declarer.next(SEATS);
+                match e {
+                    Exchange::Whole => self.take(seat, KITTY, SeatSet::single(seat)),
+                    Exchange::Half => self.take(seat, KITTY / 2, SeatSet::single(seat)),
+                    Exchange::Without => self.start_calls(),
+                    Exchange::Against => {
+                        let opponents = [left, left.left(2, SEATS)].into_iter().collect();
+                        self.take(left, KITTY, opponents);
+                    }
+                }
+            }
+            (Stage::Discard, Action::Discard(c)) => {
+                self.log.push(LogEntry::redacted(
+                    Event::Action { seat, action },
+                    SeatSet::single(seat),
+                    Event::Hidden {
+                        seat,
+                        kind: ActionKind::Discard,
+                    },
+                ));
+                self.hands[seat.index()].remove(c);
+                self.discarded[seat.index()].insert(c);
+                self.to_discard -= 1;
+                if self.to_discard == 0 {
+                    self.start_calls();
+                }
+            }
+            (Stage::Announce, _) => {
+                self.public(Event::Action { seat, action });
+                let t = team(seat);
+                match action {
+                    Action::Pass => self.passes += 1,
+                    Action::Announce(f) => self.calls[t][f as usize] = 1,
+                    Action::Double(Target::Game) | Action::Redouble(Target::Game) => {
+                        self.game_mult *= 2;
+                    }
+                    Action::Double(Target::Feat(f)) => self.calls[1 - t][f as usize] = 2,
+                    Action::Redouble(Target::Feat(f)) => self.calls[t][f as usize] = 4,
+                    _ => panic!("apply_unchecked: {action} in the round of calls"),
+                }
+                if action != Action::Pass {
+                    self.passes = 0;
+                }
+                if self.passes as usize == self.active() {
+                    self.stage = Stage::Play;
+                    // L6: the declarer leads.
+                    self.turn = self.declarer;
+                } else {
+                    self.turn = self.next_active(seat);
+                }
+            }
+            (Stage::Play, Action::Play(c)) => {
+                self.public(Event::Action { seat, action });
+                self.hands[seat.index()].remove(c);
+                self.played.insert(c);
+                self.trick.push(Player::Seat(seat), c);
+                if self.trick.len() == self.active() {
+                    self.finish_trick();
+                } else {
+                    self.turn = self.next_active(seat);
+                }
+            }
+            (stage, action) => panic!("apply_unchecked: {action} in {stage:?}"),
+        }
+    }
+
+    fn deck(&self) -> CardSet {
+        decks::WITH_TWO_JOKERS
+    }
+
+    fn deal_unchecked(&mut self, order: &[Card]) {
+        self.log.clear();
+        // L1: one card at a time clockwise from the dealer's left, then the kitty.
+        self.hands = [CardSet::EMPTY; SEATS];
+        for (i, &c) in order[..SEATS * HAND].iter().enumerate() {
+            self.hands[self.dealer.left(1 + i, SEATS).index()].insert(c);
+        }
+        self.kitty.copy_from_slice(&order[SEATS * HAND..]);
+        self.kitty_left = KITTY as u8;
+        self.dealt = self.hands;
+        self.kitty_seen = [CardSet::EMPTY; SEATS];
+        self.discarded = [CardSet::EMPTY; SEATS];
+        self.passed = SeatSet::EMPTY;
+        self.standing = None;
+        self.last_bid = [None; SEATS];
+        self.contract = None;
+        self.sitting_out = None;
+        self.exchange = None;
+        self.exchanger = None;
+        self.to_discard = 0;
+        self.calls = [[0; 6]; 2];
+        self.game_mult = 1;
+        self.passes = 0;
+        self.trick.clear();
+        self.tricks.clear();
+        self.won = [0; SEATS];
+        self.played = CardSet::EMPTY;
+        self.shown = CardSet::EMPTY;
+        self.public(Event::HandStart {
+            deal: self.deals,
+            dealer: self.dealer,
+        });
+        for s in Seat::all(SEATS) {
+            self.log.push(LogEntry::private(
+                Event::Dealt {
+                    seat: s,
+                    cards: self.hands[s.index()],
+                },
+                SeatSet::single(s),
+            ));
+        }
+        self.deals += 1;
+        // L2: the auction starts at the dealer's left.
+        self.stage = Stage::Auction;
+        self.turn = self.dealer.next(SEATS);
+    }
+
+    fn deals(&self) -> u32 {
+        self.deals
+    }
+
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    fn observe(&self, seat: Seat) -> Observation {
+        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
+        let revealed = !self.shown.is_empty();
+        let players = Seat::all(SEATS)
+            .map(|s| {
+                let hand = self.hands[s.index()];
+                SeatView {
+                    seat: s,
+                    held: hand.len() as u8,
+                    known: if s == seat || (revealed && s == self.declarer) {
+                        hand
+                    } else {
+                        CardSet::EMPTY
+                    },
+                    bid: self.last_bid[s.index()].map(Contract::action),
+                    tricks: self.won[s.index()],
+                    total: self.totals[team(s)],
+                    team: team(s) as u8,
+                    active: self.sitting_out != Some(s),
+                }
+            })
+            .collect();
+        let trump = match self.contract {
+            None => Trump::Undecided,
+            Some(c) => c.trump().map_or(Trump::NoTrump, Trump::Suit),
+        };
+        let table = self.kitty_seen[seat.index()]
+            .iter()
+            .map(|card| TableCard {
+                label: "kitty".to_string(),
+                owner: self.exchanger,
+                card,
+            })
+            .collect();
+        let discards: usize = self.discarded.iter().map(|d| d.len()).sum();
+        Observation {
+            game: Variant::Illustrated,
+            seat,
+            seats: SEATS as u8,
+            deal: self.deals.saturating_sub(1),
+            dealer: if in_hand {
+                self.dealer
+            } else {
+                self.results.last().map_or(self.dealer, |r| r.dealer)
+            },
+            phase: self.phase(),
+            to_act: self.to_act(),
+            simultaneous: false,
+            hand: self.hands[seat.index()],
+            players,
+            trump,
+            contract: self.contract.map(|c| (self.declarer, c.action())),
+            table,
+            unseen_piles: vec![
+                ("kitty".to_string(), self.kitty_left),
+                ("discards".to_string(), discards as u8),
+            ],
+            trick: Illustrated::trick_view(&self.trick, None),
+            tricks: self
+                .tricks
+                .iter()
+                .map(|(t, w)| Illustrated::trick_view(t, Some(*w)))
+                .collect(),
+            history: visible_events(&self.log, seat),
+            notes: self
+                .notes()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        }
+    }
+
+    fn seen_by(&self, seat: Seat) -> CardSet {
+        self.dealt[seat.index()]
+            .or(self.kitty_seen[seat.index()])
+            .or(self.played)
+            .or(self.shown)
+    }
+
+    fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    fn hand_results(&self) -> &[HandResult] {
+        &self.results
+    }
+
+    fn result(&self) -> Option<MatchResult> {
+        (self.stage == Stage::Over).then(|| {
+            MatchResult::by_totals(
+                (0..SEATS).map(|s| self.totals[s % 2]).collect(),
+                self.teams(),
+                ScoreOrder::HigherIsBetter,
+                self.scored_hands(),
+            )
+        })
+    }
+
+    fn accepts(&self, kind: ActionKind) -> bool {
+        matches!(
+            kind,
+            ActionKind::Play
+                | ActionKind::Pass
+                | ActionKind::Contract
+                | ActionKind::Null
+                | ActionKind::OpenNull
+                | ActionKind::Exchange
+                | ActionKind::Discard
+                | ActionKind::Announce
+                | ActionKind::Double
+                | ActionKind::Redouble
+        )
+    }
+
+    fn teams(&self) -> Vec<u8> {
+        (0..SEATS).map(|s| (s % 2) as u8).collect()
+    }
+}
