@@ -29,6 +29,27 @@ enum ReplayCommand {
     /// Print a hand trick by trick, or (with --seat and --step) exactly what
     /// one seat was sent at one decision.
     Show(ShowArgs),
+    /// Play one hand of a log again, same deal and same match so far, with
+    /// live bots, and compare their decisions with the log's.
+    Rerun(RerunArgs),
+}
+
+/// Arguments of `whistle replay rerun`.
+#[derive(Debug, Args)]
+pub struct RerunArgs {
+    /// A match log.
+    file: PathBuf,
+    /// The hand (deal index) to play again.
+    #[arg(long)]
+    hand: u32,
+    /// One bot per seat (cycled if fewer): a bundled bot name (random, first,
+    /// heuristic), or `remote` to print that seat's token and wait for a bot
+    /// to connect with it (the launch contract).
+    #[arg(long, value_delimiter = ',', default_value = "heuristic")]
+    bots: Vec<String>,
+    /// Address for the referee (remote bots connect here).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    listen: std::net::SocketAddr,
 }
 
 /// Arguments of `whistle replay verify`.
@@ -76,6 +97,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<(String, bool)> {
     match &args.command {
         ReplayCommand::Verify(a) => verify_cmd(a),
         ReplayCommand::Show(a) => show(a).map(|t| (t, true)),
+        ReplayCommand::Rerun(a) => rerun(a).map(|t| (t, true)),
     }
 }
 
@@ -324,6 +346,130 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
                 );
             }
         }
+    }
+    Ok(out)
+}
+
+/// Plays hand `a.hand` of the log again with live bots: the hands before it
+/// are replayed silently (same totals, same dealer), the hand is dealt the
+/// logged deck, and the bots' decisions are compared with the log's.
+fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
+    use whistle_bot::{bot_by_name, bot_seed, client};
+    use whistle_referee::{Referee, Resume, TableRecord, TableSpec};
+
+    let log = whistle_replay::read(&a.file).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let variant: whistle_rules::Variant = log.header.game.parse().map_err(usage)?;
+    let Some(target) = log.hands.iter().position(|h| h.deal == a.hand) else {
+        return Err(usage(format!("no hand {} in {}", a.hand, a.file.display())));
+    };
+    let seats = variant
+        .new_game(&log.header.options)
+        .map_err(usage)?
+        .seats();
+    let names: Vec<String> = (0..seats)
+        .map(|i| a.bots[i % a.bots.len()].clone())
+        .collect();
+    for n in &names {
+        if n != "remote" {
+            bot_by_name(n, Seed::default()).map_err(usage)?;
+        }
+    }
+    let match_seed = log.end.as_ref().map_or(Seed::default(), |e| e.match_seed);
+    let mut resume = Resume {
+        faults: vec![0; seats],
+        forfeited: vec![false; seats],
+        ..Resume::default()
+    };
+    for h in &log.hands[..target] {
+        resume
+            .actions
+            .extend(h.actions.iter().map(|x| (x.seat, x.action, x.fallback)));
+    }
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut spec = TableSpec::new(variant, match_seed, &name_refs);
+    spec.options = log.header.options.clone();
+    spec.deals = log.hands[..=target]
+        .iter()
+        .map(|h| h.deck.clone())
+        .collect();
+    resume.deals = spec.deals.clone();
+    if target > 0 {
+        spec.resume = Some(resume);
+    }
+    let rt = tokio::runtime::Runtime::new()?;
+    let original = &log.hands[target];
+    let (played, result) = rt.block_on(async {
+        let referee = Referee::new(None);
+        let (addr, server) = referee.spawn(a.listen).await?;
+        let mut table = referee.create_table(spec)?;
+        let channel = client::channel(&addr.to_string()).await?;
+        for (s, n) in names.iter().enumerate() {
+            let token = table.tokens[s].clone();
+            if n == "remote" {
+                eprintln!("seat {s}: connect to http://{addr} with WHISTLE_TOKEN={token}");
+                continue;
+            }
+            let bot = bot_by_name(n, bot_seed(match_seed, s)).expect("checked");
+            let channel = channel.clone();
+            tokio::spawn(async move { client::play_seat(channel, &token, "rerun", bot).await });
+        }
+        let mut played = Vec::new();
+        let mut result = None;
+        while let Some(r) = table.records.recv().await {
+            match r {
+                TableRecord::Action { seat, action, .. } => played.push((seat, action)),
+                TableRecord::Hand(h) if h.deal == a.hand => {
+                    result = Some(h);
+                    break;
+                }
+                TableRecord::Aborted { reason } => bail!("the table aborted: {reason}"),
+                TableRecord::End { .. } => break,
+                _ => {}
+            }
+        }
+        server.shutdown().await;
+        anyhow::Ok((played, result))
+    })?;
+    let mut out = format!(
+        "hand {} of {} replayed with {}\n",
+        a.hand,
+        a.file.display(),
+        names.join(",")
+    );
+    let mut diverged = None;
+    for (k, orig) in original.actions.iter().enumerate() {
+        let now = played.get(k);
+        let same = now == Some(&(orig.seat, orig.action));
+        if !same && diverged.is_none() {
+            diverged = Some(k);
+        }
+        let _ = writeln!(
+            out,
+            "  step {k:>3}  seat {}  log {:<12} rerun {:<12}{}",
+            orig.seat,
+            orig.action.to_string(),
+            now.map_or("-".to_string(), |x| x.1.to_string()),
+            if same { "" } else { "  <- differs" }
+        );
+        if !same {
+            break;
+        }
+    }
+    match diverged {
+        None => {
+            let _ = writeln!(out, "every decision of the log was made again");
+        }
+        Some(k) => {
+            let _ = writeln!(out, "first difference at step {k}");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "log:   {}; points {:?}",
+        original.result.summary, original.result.points
+    );
+    if let Some(r) = result {
+        let _ = writeln!(out, "rerun: {}; points {:?}", r.summary, r.points);
     }
     Ok(out)
 }

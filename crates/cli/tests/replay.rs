@@ -394,3 +394,84 @@ async fn show_prints_exactly_what_the_referee_sent() {
     }
     assert!(checked > 10);
 }
+
+#[test]
+fn rerun_reproduces_deterministic_bots_decisions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        r#"name = "det"
+game = "honeymoon"
+seed = 5
+hands = 2
+[[bots]]
+name = "h"
+command = ["whistle", "bot", "--bot", "heuristic"]
+[[bots]]
+name = "f"
+command = ["whistle", "bot", "--bot", "first"]
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = whistle()
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--progress", "quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let log = out.join("matches/m00000.jsonl");
+    let seats = lines(&log)[0]["seats"].clone();
+    let bots = if seats[0] == "h" {
+        "heuristic,first"
+    } else {
+        "first,heuristic"
+    };
+    let rerun = whistle()
+        .args([
+            "replay",
+            "rerun",
+            log.to_str().unwrap(),
+            "--hand",
+            "1",
+            "--bots",
+            bots,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&rerun.stdout);
+    assert!(rerun.status.success(), "{text}");
+    assert!(
+        text.contains("every decision of the log was made again"),
+        "{text}"
+    );
+    let other = if bots.starts_with('h') {
+        "first,first"
+    } else {
+        "heuristic,heuristic"
+    };
+    let rerun = whistle()
+        .args([
+            "replay",
+            "rerun",
+            log.to_str().unwrap(),
+            "--hand",
+            "1",
+            "--bots",
+            other,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&rerun.stdout);
+    assert!(text.contains("first difference at step"), "{text}");
+}
