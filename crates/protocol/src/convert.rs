@@ -25,8 +25,32 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// A card's canonical text, the same as its `Display` but built without the
+/// formatting machinery: requests carry dozens of cards, and this is the
+/// referee's hot path.
+fn card_text(c: Card) -> String {
+    let mut s = String::with_capacity(2);
+    match (c.rank(), c.suit()) {
+        (Some(r), Some(suit)) => {
+            s.push(r.char());
+            s.push(suit.char());
+        }
+        _ if c == Card::BIG_JOKER => s.push_str("BJ"),
+        _ => s.push_str("LJ"),
+    }
+    s
+}
+
+/// An action's canonical text (its `Display`), card plays the fast way.
+fn action_text(a: Action) -> String {
+    match a {
+        Action::Play(c) => card_text(c),
+        a => a.to_string(),
+    }
+}
+
 fn cards(set: CardSet) -> Vec<String> {
-    set.iter().map(|c| c.to_string()).collect()
+    set.iter().map(card_text).collect()
 }
 
 fn seat(s: Seat) -> u32 {
@@ -36,7 +60,7 @@ fn seat(s: Seat) -> u32 {
 /// A deck order (top first) as a wire message.
 pub fn deck_order(order: &[Card]) -> pb::DeckOrder {
     pb::DeckOrder {
-        cards: order.iter().map(|c| c.to_string()).collect(),
+        cards: order.iter().map(|&c| card_text(c)).collect(),
     }
 }
 
@@ -107,7 +131,7 @@ fn seat_view(v: &SeatView) -> pb::SeatView {
         seat: seat(v.seat),
         held: v.held as u32,
         known: cards(v.known),
-        bid: v.bid.map(|a| a.to_string()).unwrap_or_default(),
+        bid: v.bid.map(action_text).unwrap_or_default(),
         tricks: v.tricks as u32,
         total: v.total,
         team: v.team as u32,
@@ -120,7 +144,7 @@ fn table_card(t: &TableCard) -> pb::TableCard {
         label: t.label.clone(),
         has_owner: t.owner.is_some(),
         owner: t.owner.map_or(0, seat),
-        card: t.card.to_string(),
+        card: card_text(t.card),
     }
 }
 
@@ -142,7 +166,7 @@ fn trick(t: &TrickView) -> pb::Trick {
                 pb::TrickCard {
                     dummy,
                     seat,
-                    card: c.to_string(),
+                    card: card_text(c),
                 }
             })
             .collect(),
@@ -161,7 +185,7 @@ pub fn hand_result(r: &HandResult) -> pb::HandResult {
         bids: r
             .bids
             .iter()
-            .map(|b| b.map(|a| a.to_string()).unwrap_or_default())
+            .map(|b| b.map(action_text).unwrap_or_default())
             .collect(),
         tricks: r.tricks.iter().map(|&t| t as u32).collect(),
         points: r.points.clone(),
@@ -197,18 +221,18 @@ pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
             cards: cards(c),
         }),
         Event::TurnUp { card } => Kind::TurnUp(pb::TurnUp {
-            card: card.to_string(),
+            card: card_text(card),
         }),
         Event::Action { seat: s, action } => Kind::Action(pb::ActionTaken {
             seat: seat(s),
-            action: action.to_string(),
+            action: action_text(action),
         }),
         Event::Hidden { seat: s, kind } => Kind::Hidden(pb::HiddenAction {
             seat: seat(s),
             kind: kind.name().to_string(),
         }),
         Event::DummyPlay { card } => Kind::DummyPlay(pb::DummyPlay {
-            card: card.to_string(),
+            card: card_text(card),
         }),
         Event::TrickWon { index, winner } => {
             let (dummy, s) = player(winner);
@@ -230,7 +254,7 @@ pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
             };
             Kind::Take(pb::Take {
                 seat: seat(s),
-                card: card.map(|c| c.to_string()).unwrap_or_default(),
+                card: card.map(card_text).unwrap_or_default(),
                 from: from.to_string(),
                 from_seat,
             })
@@ -263,7 +287,7 @@ pub fn observation(o: &Observation, results: &[HandResult]) -> pb::Observation {
         trump: Some(trump(o.trump)),
         contract: o.contract.map(|(s, a)| pb::Contract {
             seat: seat(s),
-            action: a.to_string(),
+            action: action_text(a),
         }),
         table: o.table.iter().map(table_card).collect(),
         piles: o
@@ -313,7 +337,7 @@ pub fn answer(a: &pb::Answer) -> Result<(u64, Choice), DecodeError> {
 
 /// The legal actions as wire text.
 pub fn legal(actions: &[Action]) -> Vec<String> {
-    actions.iter().map(|a| a.to_string()).collect()
+    actions.iter().map(|&a| action_text(a)).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -677,6 +701,19 @@ mod tests {
             assert_eq!(back, result);
             assert_eq!(forfeited, [Seat::new(1)]);
         }
+    }
+
+    #[test]
+    fn card_and_action_text_match_display() {
+        for i in 0..54 {
+            let Some(c) = Card::from_index(i) else {
+                continue;
+            };
+            assert_eq!(card_text(c), c.to_string());
+            assert_eq!(action_text(Action::Play(c)), Action::Play(c).to_string());
+            assert_eq!(action_text(Action::Give(c)), Action::Give(c).to_string());
+        }
+        assert_eq!(action_text(Action::Pass), "pass");
     }
 
     #[test]
