@@ -260,7 +260,7 @@ async fn play_stream(
             token: seat_token.to_string(),
             bot_name: bot_name.to_string(),
             protocol: PROTOCOL.to_string(),
-            quiet: false,
+            quiet: true,
         })),
     };
     tx.send(hello).await.expect("the receiver is alive");
@@ -450,6 +450,7 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     use std::process::ExitCode;
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(tracing_subscriber::EnvFilter::new(&args.log))
         .try_init();
     let seed = match parse_seed(&args.seed) {
@@ -473,7 +474,10 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     let name = args.bot.clone();
     let own_token = launch.token.clone();
     let countdown = args.crash_after.map(CrashAfter::new);
-    let runtime = match tokio::runtime::Runtime::new() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

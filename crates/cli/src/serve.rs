@@ -80,6 +80,7 @@ async fn shutdown_signal() {
 pub fn init_logging(filter: &str) {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
         .try_init();
 }
@@ -151,7 +152,12 @@ pub fn table(args: &TableArgs) -> anyhow::Result<String> {
     let match_seed = Seed::from_u64(args.seed).derive(Domain::Match, args.match_index);
     let rt = tokio::runtime::Runtime::new()?;
     let created = rt.block_on(async {
-        let channel = tonic::transport::Channel::from_shared(args.server.clone())?
+        let server = if args.server.contains("://") {
+            args.server.clone()
+        } else {
+            format!("http://{}", args.server)
+        };
+        let channel = tonic::transport::Channel::from_shared(server)?
             .connect()
             .await
             .with_context(|| format!("cannot reach {}", args.server))?;
