@@ -29,6 +29,15 @@ pub trait Bot: Send {
         let _ = (seat, seats);
     }
 
+    /// Whether the bot follows events ([`Bot::on_event`], [`Bot::hand_over`]).
+    /// A bot that decides from each request alone returns false: over the
+    /// wire its streams then ask the referee for quiet mode (no events are
+    /// pushed, and those two hooks are not called), which saves traffic.
+    /// The default is true.
+    fn wants_events(&self) -> bool {
+        true
+    }
+
     /// Something happened that this seat may see. Hidden content arrives
     /// redacted (e.g. [`Event::Hidden`]), exactly as in the seat's observation.
     fn on_event(&mut self, event: &Event) {
@@ -53,6 +62,10 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
 
     fn new_match(&mut self, seat: Seat, seats: usize) {
         (**self).new_match(seat, seats);
+    }
+
+    fn wants_events(&self) -> bool {
+        (**self).wants_events()
     }
 
     fn on_event(&mut self, event: &Event) {

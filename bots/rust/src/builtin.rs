@@ -44,6 +44,10 @@ impl Bot for RandomBot {
         // The cast cannot truncate: a decision has at most MAX_ACTIONS choices.
         Shuffler::new(self.decision_seed(obs)).below(legal.len() as u32) as usize
     }
+
+    fn wants_events(&self) -> bool {
+        false
+    }
 }
 
 /// Always plays the first legal action (index 0).
@@ -53,6 +57,10 @@ pub struct FirstBot;
 impl Bot for FirstBot {
     fn choose(&mut self, _obs: &Observation, _legal: &[Action]) -> usize {
         0
+    }
+
+    fn wants_events(&self) -> bool {
+        false
     }
 }
 

@@ -246,6 +246,19 @@ struct SeatState {
     started: bool,
 }
 
+/// The first message of a `Play` stream: quiet (no events pushed) when the
+/// bot does not follow events.
+fn hello(seat_token: &str, bot_name: &str, bot: &dyn Bot) -> pb::BotMessage {
+    pb::BotMessage {
+        msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
+            token: seat_token.to_string(),
+            bot_name: bot_name.to_string(),
+            protocol: PROTOCOL.to_string(),
+            quiet: !bot.wants_events(),
+        })),
+    }
+}
+
 async fn play_stream(
     channel: Channel,
     seat_token: &str,
@@ -255,15 +268,9 @@ async fn play_stream(
 ) -> Result<(), ClientError> {
     let mut client = pb::referee_client::RefereeClient::new(channel);
     let (tx, rx) = mpsc::channel(64);
-    let hello = pb::BotMessage {
-        msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
-            token: seat_token.to_string(),
-            bot_name: bot_name.to_string(),
-            protocol: PROTOCOL.to_string(),
-            quiet: true,
-        })),
-    };
-    tx.send(hello).await.expect("the receiver is alive");
+    tx.send(hello(seat_token, bot_name, bot))
+        .await
+        .expect("the receiver is alive");
     let mut inbound = client
         .play(ReceiverStream::new(rx))
         .await
@@ -414,6 +421,10 @@ impl Bot for Crashing {
         self.inner.new_match(seat, seats);
     }
 
+    fn wants_events(&self) -> bool {
+        self.inner.wants_events()
+    }
+
     fn on_event(&mut self, event: &whistle_rules::Event) {
         self.inner.on_event(event);
     }
@@ -532,6 +543,34 @@ mod tests {
         assert!(!c.admit());
         assert_eq!(c.answered(), 3);
         assert!(!CrashAfter::new(0).admit());
+    }
+
+    #[test]
+    fn streams_are_quiet_exactly_for_bots_that_do_not_follow_events() {
+        struct Follower;
+        impl Bot for Follower {
+            fn choose(
+                &mut self,
+                _: &whistle_rules::Observation,
+                _: &[whistle_rules::Action],
+            ) -> usize {
+                0
+            }
+        }
+        let quiet = |bot: &dyn Bot| match hello("t", "b", bot).msg {
+            Some(pb::bot_message::Msg::Hello(h)) => h.quiet,
+            other => panic!("{other:?}"),
+        };
+        assert!(!quiet(&Follower), "the default follows events");
+        for name in crate::BOT_NAMES {
+            let bot = crate::bot_by_name(name, whistle_rules::dealing::Seed::from_u64(1)).unwrap();
+            assert!(quiet(bot.as_ref()), "{name}");
+            let crashing = Crashing {
+                inner: bot,
+                countdown: CrashAfter::new(1),
+            };
+            assert!(quiet(&crashing), "{name} with --crash-after");
+        }
     }
 
     #[test]

@@ -199,6 +199,10 @@ impl Bot for HeuristicBot {
             _ => 0,
         }
     }
+
+    fn wants_events(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
