@@ -33,7 +33,7 @@
 //! [[bots]]
 //! name = "alice"
 //! remote = true               # connects by itself with its token
-//! token = "bot-alice-secret"
+//! token = "bot-alice-secret"  # required for a remote bot: the secret it connects with
 //! ```
 
 use std::{
@@ -208,7 +208,7 @@ struct RawBot {
     command: Option<Spanned<Command>>,
     #[serde(default)]
     remote: bool,
-    token: Option<String>,
+    token: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -431,13 +431,38 @@ impl Tournament {
                             "the command is empty".into(),
                         ));
                     }
+                    if let Some(t) = &b.token {
+                        return Err(err(
+                            Some(t.span()),
+                            "bots.token",
+                            "a token is for a remote bot (`remote = true`); the runner gives \
+                             the bots it starts their tokens itself"
+                                .into(),
+                        ));
+                    }
                     BotKind::Local { command: words }
                 }
-                (None, true) => BotKind::Remote {
-                    token: b
-                        .token
-                        .clone()
-                        .unwrap_or_else(|| whistle_referee::new_token("bot")),
+                (None, true) => match &b.token {
+                    Some(t) if !t.get_ref().trim().is_empty() => BotKind::Remote {
+                        token: t.get_ref().trim().to_string(),
+                    },
+                    Some(t) => {
+                        return Err(err(
+                            Some(t.span()),
+                            "bots.token",
+                            "the token is empty".into(),
+                        ));
+                    }
+                    None => {
+                        return Err(err(
+                            Some(span),
+                            "bots.token",
+                            format!(
+                                "remote bot `{name}` needs its `token` (the secret it \
+                                 connects with)"
+                            ),
+                        ));
+                    }
                 },
                 (Some(c), true) => {
                     return Err(err(
@@ -682,6 +707,21 @@ command = ["whistle", "bot", "--bot", "first"]
     }
 
     #[test]
+    fn a_remote_bot_connects_with_the_token_of_the_file() {
+        let t = parse(&GOOD.replace(
+            "command = \"whistle bot --bot random\"",
+            "remote = true\ntoken = \"bot-a-secret\"",
+        ))
+        .unwrap();
+        assert_eq!(
+            t.bots[0].kind,
+            BotKind::Remote {
+                token: "bot-a-secret".into()
+            }
+        );
+    }
+
+    #[test]
     fn errors_found_while_reading_the_toml_name_the_key_too() {
         let cases = [
             // Unknown keys, at the top level, in a table, in a bot.
@@ -725,6 +765,25 @@ command = ["whistle", "bot", "--bot", "first"]
             ),
             // Missing keys.
             (GOOD.replace("seed = 5", ""), "seed", 1),
+            // Remote bots connect with the token of the file; local ones have none.
+            (
+                GOOD.replace("command = \"whistle bot --bot random\"", "remote = true"),
+                "bots.token",
+                7,
+            ),
+            (
+                GOOD.replace(
+                    "command = \"whistle bot --bot random\"",
+                    "remote = true\ntoken = \" \"",
+                ),
+                "bots.token",
+                10,
+            ),
+            (
+                GOOD.replace("name = \"b\"", "name = \"b\"\ntoken = \"s\""),
+                "bots.token",
+                13,
+            ),
             (GOOD.replace("name = \"b\"", ""), "bots.name", 11),
         ];
         for (text, key, line) in cases {
