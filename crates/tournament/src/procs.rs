@@ -51,17 +51,25 @@ pub struct Launch {
     pub stderr_log: PathBuf,
 }
 
-fn program(word: &str) -> PathBuf {
+/// The program to start for a command's first word: `whistle` is the
+/// running whistle binary; a relative path with a separator (`bots/my-bot`,
+/// `./run.sh`) is taken from the bot's working directory (the tournament
+/// file's folder); a bare name is looked up in `PATH`.
+pub fn program(word: &str, dir: &Path) -> PathBuf {
     if word == "whistle" {
         if let Ok(me) = std::env::current_exe() {
             return me;
         }
     }
-    PathBuf::from(word)
+    let path = Path::new(word);
+    if path.is_relative() && path.components().count() > 1 {
+        return dir.join(path);
+    }
+    path.to_path_buf()
 }
 
 fn spawn(l: &Launch) -> std::io::Result<Child> {
-    let mut cmd = Command::new(program(&l.command[0]));
+    let mut cmd = Command::new(program(&l.command[0], &l.dir));
     cmd.args(&l.command[1..])
         .current_dir(&l.dir)
         .env("WHISTLE_ADDRESS", &l.address)
@@ -211,4 +219,33 @@ async fn kill_group(ch: &mut Child) {
 /// The stderr log of bot `name` in `out`.
 pub fn stderr_log(out: &Path, name: &str) -> PathBuf {
     out.join("logs").join(format!("{name}.stderr.log"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_resolve_against_the_tournament_folder() {
+        let dir = Path::new("/data/tournaments");
+        assert_eq!(
+            program("whistle", dir),
+            std::env::current_exe().unwrap(),
+            "the running binary"
+        );
+        assert_eq!(
+            program("bots/my-bot", dir),
+            Path::new("/data/tournaments/bots/my-bot")
+        );
+        assert_eq!(
+            program("./run.sh", dir),
+            Path::new("/data/tournaments/./run.sh")
+        );
+        assert_eq!(
+            program("../bots/x.py", dir),
+            Path::new("/data/tournaments/../bots/x.py")
+        );
+        assert_eq!(program("python3", dir), Path::new("python3"), "from PATH");
+        assert_eq!(program("/usr/bin/env", dir), Path::new("/usr/bin/env"));
+    }
 }
