@@ -808,3 +808,116 @@ fn bad_tournament_files_exit_2_naming_the_key_and_the_line() {
         assert!(!s.path("out").exists());
     }
 }
+
+/// Bots that the runner does not start with `whistle bot`: a remote bot
+/// (`remote = true`) connects by itself to the `listen` address with the
+/// token of the file, and a bot whose command is a script given by a path
+/// relative to the tournament file's folder is started there. Both play all
+/// their matches without a fault, and the remote bot's process ends by
+/// itself when the tournament is over.
+#[test]
+fn remote_bots_and_scripts_beside_the_file_take_part() {
+    let s = Scratch::new("remote");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    std::fs::create_dir_all(s.path("bots")).unwrap();
+    let script = s.write(
+        "bots/run.sh",
+        &format!("#!/bin/sh\nexec {WHISTLE:?} bot --bot random \"$@\"\n"),
+    );
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let mut text = format!(
+        "name = \"remote\"\ngame = \"israeli\"\nseed = 3\nhands = 1\nparallel = 4\n\
+         listen = \"127.0.0.1:{port}\"\n{CALM}start_timeout_ms = 60000\n"
+    );
+    text += "\n[[bots]]\nname = \"alice\"\nremote = true\ntoken = \"bot-alice-secret\"\n";
+    text += "\n[[bots]]\nname = \"script\"\ncommand = [\"bots/run.sh\", \"--seed\", \"5\"]\n";
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    s.write("remote.toml", &text);
+
+    let err_path = s.path("runner.stderr");
+    let mut runner = Command::new(WHISTLE)
+        .args([
+            "tournament",
+            "remote.toml",
+            "--out",
+            "out",
+            "--progress",
+            "plain",
+        ])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !std::fs::read_to_string(&err_path)
+        .unwrap_or_default()
+        .contains("remote bot alice: connect to")
+    {
+        assert!(
+            runner.try_wait().unwrap().is_none(),
+            "the runner ended: {}",
+            std::fs::read_to_string(&err_path).unwrap_or_default()
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no listening line"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut alice = Command::new(WHISTLE)
+        .args(["bot", "--bot", "heuristic", "--token", "bot-alice-secret"])
+        .args(["--address", &format!("127.0.0.1:{port}")])
+        .env_remove("WHISTLE_ADDRESS")
+        .env_remove("WHISTLE_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let wait = |child: &mut std::process::Child, what: &str| -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                return st;
+            }
+            if started.elapsed() > Duration::from_secs(90) {
+                let _ = child.kill();
+                panic!("{what} did not finish");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let st = wait(&mut runner, "the runner");
+    assert!(
+        st.success(),
+        "{}",
+        std::fs::read_to_string(&err_path).unwrap_or_default()
+    );
+    assert!(wait(&mut alice, "the remote bot").success());
+    let r = results(&s.path("out"));
+    assert_eq!(r["matches"].as_array().unwrap().len(), 4);
+    for name in ["alice", "script", "first", "heuristic"] {
+        let b = bot_stats(&r, name);
+        assert_eq!(b["matches"], 4, "{b}");
+        assert_eq!(
+            (&b["forfeits"], &b["faults"]),
+            (&0.into(), &serde_json::json!({})),
+            "{b}"
+        );
+    }
+    assert_eq!(
+        processes_in(&s.dir),
+        Vec::<String>::new(),
+        "bot processes left"
+    );
+}
