@@ -40,6 +40,7 @@ fn options(variant: Variant) -> Options {
         Variant::Israeli => &["hands=10000"],
         Variant::Honeymoon => &["hands=10000"],
         Variant::Illustrated => &["hands=10000"],
+        Variant::Yogi => &["hands=10000"],
     };
     Options::parse(pairs).expect("valid options")
 }

@@ -11,7 +11,7 @@ use crate::{
     card_set::CardSet,
     error::{IllegalReason, OptionError},
     game::{Game, Status},
-    games::{honeymoon::Honeymoon, illustrated::Illustrated, israeli::Israeli},
+    games::{honeymoon::Honeymoon, illustrated::Illustrated, israeli::Israeli, yogi::Yogi},
     options::{OptionSpec, Options},
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
@@ -27,11 +27,18 @@ pub enum Variant {
     Honeymoon,
     /// Illustrated Whist (RULES.md section 5).
     Illustrated,
+    /// Yogi's Whist (RULES.md section 1).
+    Yogi,
 }
 
 impl Variant {
     /// Every game, in the order `whistle games` lists them.
-    pub const ALL: [Variant; 3] = [Variant::Israeli, Variant::Honeymoon, Variant::Illustrated];
+    pub const ALL: [Variant; 4] = [
+        Variant::Israeli,
+        Variant::Honeymoon,
+        Variant::Illustrated,
+        Variant::Yogi,
+    ];
 
     /// The game's canonical name (e.g. `israeli`).
     pub const fn name(self) -> &'static str {
@@ -39,6 +46,7 @@ impl Variant {
             Variant::Israeli => "israeli",
             Variant::Honeymoon => "honeymoon",
             Variant::Illustrated => "illustrated",
+            Variant::Yogi => "yogi",
         }
     }
 
@@ -52,6 +60,9 @@ impl Variant {
             Variant::Illustrated => {
                 "Illustrated Whist: 4 players in partnerships, auction, kitty, announced feats"
             }
+            Variant::Yogi => {
+                "Yogi's Whist: 2-13 players, a bid card face down, declare or reveal, fines (lowest wins)"
+            }
         }
     }
 
@@ -61,6 +72,7 @@ impl Variant {
             Variant::Israeli => crate::games::israeli::OPTIONS,
             Variant::Honeymoon => crate::games::honeymoon::OPTIONS,
             Variant::Illustrated => crate::games::illustrated::OPTIONS,
+            Variant::Yogi => crate::games::yogi::OPTIONS,
         }
     }
 
@@ -73,6 +85,7 @@ impl Variant {
             Variant::Israeli => AnyGame::Israeli(Israeli::new(options)?),
             Variant::Honeymoon => AnyGame::Honeymoon(Honeymoon::new(options)?),
             Variant::Illustrated => AnyGame::Illustrated(Illustrated::new(options)?),
+            Variant::Yogi => AnyGame::Yogi(Yogi::new(options)?),
         })
     }
 }
@@ -119,6 +132,8 @@ pub enum AnyGame {
     Honeymoon(Honeymoon),
     /// Illustrated Whist.
     Illustrated(Illustrated),
+    /// Yogi's Whist.
+    Yogi(Yogi),
 }
 
 macro_rules! delegate {
@@ -127,6 +142,7 @@ macro_rules! delegate {
             AnyGame::Israeli($g) => $e,
             AnyGame::Honeymoon($g) => $e,
             AnyGame::Illustrated($g) => $e,
+            AnyGame::Yogi($g) => $e,
         }
     };
 }

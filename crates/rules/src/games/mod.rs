@@ -4,3 +4,4 @@
 pub mod honeymoon;
 pub mod illustrated;
 pub mod israeli;
+pub mod yogi;

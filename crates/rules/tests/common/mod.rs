@@ -69,6 +69,48 @@ pub const OPTION_SETS: &[(Variant, &[&[&str]])] = &[
             &["hands=4"],
         ],
     ),
+    (
+        Variant::Yogi,
+        &[
+            // Every player count, each option on and off; short matches, as a
+            // hand of thirteen seats has ~80 decisions. `players=2` alone plays
+            // the default `hands=auto` (4 hands).
+            &["players=2"],
+            &[
+                "players=2",
+                "dealer-chooses=true",
+                "rotate-vote=true",
+                "hands=2",
+            ],
+            &["players=3", "rotate-vote=true", "hands=2"],
+            &["players=4", "dealer-chooses=true", "hands=2"],
+            &["hands=2", "dealer-chooses=false", "rotate-vote=false"],
+            &[
+                "players=6",
+                "dealer-chooses=true",
+                "rotate-vote=true",
+                "hands=1",
+            ],
+            &["players=7", "hands=1"],
+            &["players=8", "rotate-vote=true", "hands=1"],
+            &["players=9", "dealer-chooses=true", "hands=1"],
+            &["players=10", "hands=1"],
+            &[
+                "players=11",
+                "dealer-chooses=true",
+                "rotate-vote=true",
+                "hands=1",
+            ],
+            &["players=12", "rotate-vote=true", "hands=1"],
+            &["players=13", "hands=1"],
+            &[
+                "players=13",
+                "dealer-chooses=true",
+                "rotate-vote=true",
+                "hands=1",
+            ],
+        ],
+    ),
 ];
 
 /// The option sets of `variant`.
@@ -394,9 +436,17 @@ impl CardMap {
     }
 }
 
-/// The printed suit of a card, jokers as a class of their own.
+/// The class within which an unseen card may be re-dealt: its printed suit,
+/// jokers a class of their own, and each nine a class of its own (Yogi's
+/// nines leave their printed suit when a nine or the joker is turned up, Y2,
+/// so a nine swapped with another card of its suit could change who may
+/// follow what).
 pub fn suit_class(card: Card) -> u8 {
-    card.suit().map_or(4, |s| s as u8)
+    match (card.suit(), card.rank()) {
+        (None, _) => 4,
+        (Some(s), Some(Rank::Nine)) => 5 + s as u8,
+        (Some(s), _) => s as u8,
+    }
 }
 
 /// Whether `text` contains `word` delimited by non-alphanumeric characters.
