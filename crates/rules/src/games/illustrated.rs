@@ -2072,6 +2072,7 @@ mod tests {
         assert_eq!(m.winners(), [seat(0), seat(2)]);
     }
 
+    /// Also the example hand of docs/notation.md.
     #[test]
     fn l5_announced_feats_doubles_redoubles_and_a_doubled_game() {
         let mut g = a_whole_8s();
