@@ -241,6 +241,21 @@ impl Referee {
         }
     }
 
+    /// Forgets a table: drops its registry entry (with the buffer kept for
+    /// watchers, about half a megabyte), its seat tokens and any assignment
+    /// of it still waiting for a bot. Meant for tables whose match is over,
+    /// so that a referee that runs thousands of matches (a tournament) does
+    /// not keep them all; the table is then unknown to [`Referee::table`],
+    /// `GetTable`, `WatchTable` and `Play`. Returns whether it was known.
+    pub fn forget_table(&self, table_id: &str) -> bool {
+        let mut reg = self.registry();
+        reg.seat_tokens.retain(|_, (t, _, _)| t != table_id);
+        for q in reg.bots.values_mut() {
+            q.backlog.retain(|a| a.table_id != table_id);
+        }
+        reg.tables.remove(table_id).is_some()
+    }
+
     /// A table's current state.
     pub fn table(&self, table_id: &str) -> Option<TableSnapshot> {
         let reg = self.registry();
@@ -746,5 +761,46 @@ impl pb::admin_server::Admin for AdminService {
         });
         let stream = ReceiverStream::new(out);
         Ok(Response::new(Box::pin(stream)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use whistle_rules::dealing::Seed;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_forgotten_table_leaves_nothing_in_the_registry() {
+        let referee = Referee::new(None);
+        referee.register_bot("a", None);
+        let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(1), &["a", "b", "c", "d"]);
+        spec.table_id = Some("t1".into());
+        let _kept = referee
+            .create_table(TableSpec {
+                table_id: Some("t2".into()),
+                ..spec.clone()
+            })
+            .unwrap();
+        let handle = referee.create_table(spec).unwrap();
+        assert!(referee.table("t1").is_some());
+        assert!(referee.forget_table("t1"));
+        assert!(referee.table("t1").is_none());
+        assert!(!referee.forget_table("t1"), "already forgotten");
+        let reg = referee.registry();
+        assert!(
+            handle
+                .tokens
+                .iter()
+                .all(|t| !reg.seat_tokens.contains_key(t))
+        );
+        assert_eq!(reg.seat_tokens.len(), 4, "t2's tokens stay");
+        let backlog: Vec<&str> = reg.bots["a"]
+            .backlog
+            .iter()
+            .map(|a| a.table_id.as_str())
+            .collect();
+        assert_eq!(backlog, ["t2"]);
+        assert!(reg.tables.contains_key("t2"));
     }
 }

@@ -41,6 +41,7 @@ fn options(variant: Variant) -> Options {
         Variant::Honeymoon => &["hands=10000"],
         Variant::Illustrated => &["hands=10000"],
         Variant::Yogi => &["hands=10000"],
+        Variant::Oneonta => &["hands=10000"],
     };
     Options::parse(pairs).expect("valid options")
 }

@@ -11,7 +11,10 @@ use crate::{
     card_set::CardSet,
     error::{IllegalReason, OptionError},
     game::{Game, Status},
-    games::{honeymoon::Honeymoon, illustrated::Illustrated, israeli::Israeli, yogi::Yogi},
+    games::{
+        honeymoon::Honeymoon, illustrated::Illustrated, israeli::Israeli, oneonta::Oneonta,
+        yogi::Yogi,
+    },
     options::{OptionSpec, Options},
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
@@ -29,15 +32,18 @@ pub enum Variant {
     Illustrated,
     /// Yogi's Whist (RULES.md section 1).
     Yogi,
+    /// Oneonta Whist (RULES.md section 2).
+    Oneonta,
 }
 
 impl Variant {
     /// Every game, in the order `whistle games` lists them.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 5] = [
         Variant::Israeli,
         Variant::Honeymoon,
         Variant::Illustrated,
         Variant::Yogi,
+        Variant::Oneonta,
     ];
 
     /// The game's canonical name (e.g. `israeli`).
@@ -47,6 +53,7 @@ impl Variant {
             Variant::Honeymoon => "honeymoon",
             Variant::Illustrated => "illustrated",
             Variant::Yogi => "yogi",
+            Variant::Oneonta => "oneonta",
         }
     }
 
@@ -63,6 +70,9 @@ impl Variant {
             Variant::Yogi => {
                 "Yogi's Whist: 2-13 players, a bid card face down, declare or reveal, fines (lowest wins)"
             }
+            Variant::Oneonta => {
+                "Oneonta Whist: solitaire against a dummy, or 2-7 players competitive or cooperative"
+            }
         }
     }
 
@@ -73,6 +83,7 @@ impl Variant {
             Variant::Honeymoon => crate::games::honeymoon::OPTIONS,
             Variant::Illustrated => crate::games::illustrated::OPTIONS,
             Variant::Yogi => crate::games::yogi::OPTIONS,
+            Variant::Oneonta => crate::games::oneonta::OPTIONS,
         }
     }
 
@@ -86,6 +97,7 @@ impl Variant {
             Variant::Honeymoon => AnyGame::Honeymoon(Honeymoon::new(options)?),
             Variant::Illustrated => AnyGame::Illustrated(Illustrated::new(options)?),
             Variant::Yogi => AnyGame::Yogi(Yogi::new(options)?),
+            Variant::Oneonta => AnyGame::Oneonta(Oneonta::new(options)?),
         })
     }
 }
@@ -134,6 +146,8 @@ pub enum AnyGame {
     Illustrated(Illustrated),
     /// Yogi's Whist.
     Yogi(Yogi),
+    /// Oneonta Whist.
+    Oneonta(Oneonta),
 }
 
 macro_rules! delegate {
@@ -143,6 +157,7 @@ macro_rules! delegate {
             AnyGame::Honeymoon($g) => $e,
             AnyGame::Illustrated($g) => $e,
             AnyGame::Yogi($g) => $e,
+            AnyGame::Oneonta($g) => $e,
         }
     };
 }

@@ -4,4 +4,5 @@
 pub mod honeymoon;
 pub mod illustrated;
 pub mod israeli;
+pub mod oneonta;
 pub mod yogi;

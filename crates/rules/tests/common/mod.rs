@@ -111,6 +111,51 @@ pub const OPTION_SETS: &[(Variant, &[&[&str]])] = &[
             ],
         ],
     ),
+    (
+        Variant::Oneonta,
+        &[
+            // Every mode and player count, every scoring, each option on and
+            // off, in short matches. Multi rows with one or two hands tie
+            // often (small totals), so the O15 play-off is played.
+            &["mode=solitaire", "players=1", "hands=3"],
+            &["scoring=alternative", "doubling=true", "hands=3"],
+            &["scoring=edd-allard"],
+            &["scoring=edd-allard", "doubling=true", "lead=fixed"],
+            &["mode=multi", "players=2", "doubling=true", "hands=2"],
+            &["mode=multi", "players=3", "lead=fixed", "hands=2"],
+            &["mode=multi", "players=4"],
+            &[
+                "mode=multi",
+                "players=5",
+                "scoring=alternative",
+                "hands=1",
+                "playoff-hands=1",
+            ],
+            &["mode=multi", "players=6", "hands=1", "playoff-hands=5"],
+            &["mode=multi", "players=7", "doubling=true", "hands=1"],
+            &["mode=coop", "players=2", "doubling=true", "hands=2"],
+            &["mode=coop", "players=3", "team-score=lowest", "hands=2"],
+            &["mode=coop", "players=4", "lead=fixed", "hands=2"],
+            &["mode=coop", "players=5", "scoring=alternative", "hands=1"],
+            &["mode=coop", "players=6", "hands=1"],
+            &["mode=coop", "players=7", "team-score=sum", "hands=1"],
+            &["mode=coop-dummy", "players=2", "doubling=true", "hands=2"],
+            &["mode=coop-dummy", "players=3", "hands=2"],
+            &[
+                "mode=coop-dummy",
+                "players=4",
+                "team-score=lowest",
+                "hands=1",
+            ],
+            &[
+                "mode=coop-dummy",
+                "players=5",
+                "scoring=alternative",
+                "hands=1",
+            ],
+            &["mode=coop-dummy", "players=6", "doubling=true", "hands=1"],
+        ],
+    ),
 ];
 
 /// The option sets of `variant`.

@@ -1,0 +1,2622 @@
+//! Oneonta Whist (RULES.md section 2, decisions O1–O17).
+//!
+//! One engine plays the four forms of the game, chosen by the option `mode`.
+//!
+//! * `solitaire` (the default, O1–O10): one seat against a dummy hand that the
+//!   rules play. The 22-card deck (T, J, Q, K, A of each suit and both jokers,
+//!   O1) is dealt one card at a time, alternately to the dummy (first) and the
+//!   player, 9 each; of the 4 cards left the top one is turned for trump and 3
+//!   stay face down (O2). The player bids `bid k` (exactly k tricks) or
+//!   `null r` (no trick, risking r), k and r in 1..=9, without ever seeing the
+//!   dummy's hand (O4). The dummy is a face-down pile in deal order: each trick
+//!   its top card is turned and led, and the player must follow if able; the
+//!   dummy leads every trick, whoever won the last (O5).
+//! * `multi` (O11–O15): 2 to 7 players, 9 cards each with 2 players, else 7,
+//!   from the deck of O11 for the player count. The deal goes clockwise from
+//!   the dealer's left, then the next card is turned for trump (O12). One
+//!   public bid each, no passing (O13): the first hand is bid first by the
+//!   dealer's left, later hands by the seat with the highest positive bid of
+//!   the hand before (ties: the highest total, then the dealer or the first
+//!   seat clockwise from the dealer). The highest positive bid leads (same
+//!   ties), and the winner of a trick leads the next (O14). A match is as many
+//!   hands as cards per seat; tied leaders then play up to `playoff-hands`
+//!   extra hands among themselves, the others sitting out, with the deck for
+//!   their count; still tied, they share the win (O15).
+//! * `coop` (O16): as `multi`, but everyone plays for one team. Bidding starts
+//!   at the dealer's left every hand and the bids (a null counts 0) must total
+//!   exactly the hand size: a bid is legal only if the total can still come
+//!   out exactly, given the seats still to bid. The highest bid leads (ties:
+//!   the dealer or the first seat clockwise from the dealer). The team scores
+//!   the sum of the seats' scores, or the lowest one (`team-score=lowest`).
+//! * `coop-dummy` (O17): `coop` with an extra dummy hand sitting between the
+//!   dealer and the dealer's left, so it is dealt to first in every round, from
+//!   the decks of O17. The bids total at most the hand size. The dummy plays
+//!   as in solitaire (a face-down pile, its top card turned and led every
+//!   trick); the seats follow from the dealer's left. Tricks the dummy wins
+//!   score for nobody. The team has beaten the game when its total is above 0.
+//!
+//! Cards rank A high; in the trump suit BJ > LJ > A > K > ... and the jokers
+//! are cards of the trump suit for every purpose, following included. A joker
+//! turned up means no trump suit: the other joker alone is a suit of its own
+//! that is trump and beats everything; it may be led, or played when its
+//! holder cannot follow, and when it is led every other seat may play any card
+//! (O3, in every form).
+//!
+//! Scoring (O6): a positive bid b with t tricks scores b if t = b, b − (t − b)
+//! if t > b, −b if t < b; a null risking r scores r with no trick, else −r.
+//! `doubling` (O7): a bid of the maximum (`bid h double`) or a null risking the
+//! maximum (`null h double`) may be doubled once per hand, first come first
+//! served: ±14. `scoring=alternative` (O8): overtricks score 0; a solitaire
+//! game with a positive total is beaten. `scoring=edd-allard` (O9, solitaire
+//! only): exactly 9 deals, a null has no risk number (`null`) and scores 10
+//! with no trick, else −(10 + t); the result is a win above 30, a draw at 30
+//! and a loss below (`MatchResult::note`).
+//!
+//! Notation: bids `bid 5`, `null 3`, `null` (Edd Allard), `bid 9 double`,
+//! `null 9 double`; play `AS`, `BJ`. The dummy's cards are played by the rules
+//! and logged as `Event::DummyPlay`; trick cards carry `Player::Dummy`.
+//!
+//! What a seat sees: its own hand, the turned card (`table`, label `turn-up`,
+//! while a hand is being played), every card played (the dummy's turned cards
+//! included), every bid, and counts: `unseen_piles` holds `dummy` (the dummy's
+//! face-down pile, in the modes with a dummy) and `undealt` (the cards left
+//! face down under the turned one). It never sees the dummy's unplayed cards,
+//! the undealt cards or another seat's hand.
+//!
+//! Observation notes: `mode`, `scoring`, `doubling`, `hand-size` (cards per
+//! seat in the current or last hand), `hands` (the match's regular hands),
+//! `hands-played` (hands completed, play-off hands included), `bids-total`
+//! (the bids so far this hand, a null counting 0), `doubled` (the seat that
+//! doubled this hand, or `-`; only with `doubling=true`); with a dummy,
+//! `dummy-tricks`; in `multi` and `coop`, `first-bidder` and `lead`; in
+//! `multi`, `playoff` (`true` while a play-off hand is played),
+//! `playoff-hands` and `playoff-hands-played`; in `coop` and `coop-dummy`,
+//! `team-score` and `bid-limit` (`exactly h` or `at-most h`); with Edd
+//! Allard, `target` (30); once the match is over, `verdict` when
+//! `MatchResult::note` has one.
+//!
+//! Decisions beyond RULES.md:
+//! * The dummy's pile is turned in deal order: the first card dealt to it is
+//!   the first one led (O5, O17).
+//! * Every option is accepted in every mode and ignored where it has no
+//!   meaning: `lead` in the modes where the dummy leads, `playoff-hands`
+//!   outside `multi`, `team-score` outside the cooperative modes. Two
+//!   combinations are errors: `players` outside its mode's range, and
+//!   `scoring=edd-allard` outside solitaire (O9).
+//! * `hands` may be given in `multi` too (its default, `auto`, is O15's: as
+//!   many hands as cards per seat); the play-off comes after the regular hands.
+//! * With `scoring=edd-allard` and `doubling=true`, only `bid 9 double` can be
+//!   doubled (an Edd Allard null has no risk number to double, O9).
+//! * `lead=fixed` (O14's literal words) makes the first trick's leader lead
+//!   every trick of the hand; it applies to `multi` and `coop`.
+//! * A seat's bid is made when it takes exactly the tricks bid (a null: none);
+//!   that is `HandResult::made`, whatever the scoring.
+//! * In a play-off, the seats tied for the lead are recomputed before every
+//!   extra hand: they are the seats whose total equals the highest total then.
+//! * `MatchResult::note` is `win`, `draw` or `loss` with Edd Allard (O9),
+//!   `beaten` or `not beaten` for solitaire under `scoring=alternative` (O8)
+//!   and for `coop-dummy` (O17), and empty otherwise.
+//! * `SeatView::active` is false for a seat sitting out the current play-off
+//!   hand; at a deal step it tells who plays the hand about to be dealt.
+
+use arrayvec::ArrayVec;
+
+use crate::{
+    action::{Action, ActionKind, ActionList},
+    card::{Card, Rank, Suit},
+    card_set::{CardSet, decks},
+    error::{IllegalReason, OptionError},
+    game::{Game, Status},
+    options::{OptionReader, OptionSpec, Options},
+    outcome::{HandResult, MatchResult, ScoreOrder},
+    seat::{Player, Seat, SeatSet},
+    trick::{Trick, TrickRules, suit_id},
+    variants::Variant,
+    view::{
+        Event, LogEntry, Observation, Phase, SeatView, TableCard, TrickView, Trump, visible_events,
+    },
+};
+
+/// The most seats (O11: 7 players).
+const MAX_PLAYERS: usize = 7;
+/// The most cards a seat holds, and so the most tricks in a hand (O2, O11).
+const MAX_HAND: usize = 9;
+/// Events in the longest hand: 7 players, 7 tricks: a start, 7 deals, a
+/// turn-up, 7 bids, 49 plays, 7 tricks won and an end (73); with a dummy at
+/// most 71. The log keeps this capacity across hands.
+const LOG_CAPACITY: usize = 128;
+/// O9: an Edd Allard game is exactly this many deals.
+const EDD_ALLARD_DEALS: u32 = 9;
+/// O9: the total an Edd Allard game is judged against.
+pub const EDD_ALLARD_TARGET: i32 = 30;
+/// O7: what a doubled bid wins or loses.
+pub const DOUBLED_POINTS: i32 = 14;
+
+/// The options of Oneonta Whist.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "mode",
+        default: "solitaire",
+        values: "solitaire|multi|coop|coop-dummy",
+        doc: "O1-O17: solitaire against a dummy, competitive, cooperative, cooperative with a dummy",
+    },
+    OptionSpec {
+        key: "players",
+        default: "auto",
+        values: "auto, 1 (solitaire), 2..=7 (multi, coop), 2..=6 (coop-dummy)",
+        doc: "O11, O17: seats; auto = 1 (solitaire), 4 (multi, coop), 3 (coop-dummy)",
+    },
+    OptionSpec {
+        key: "scoring",
+        default: "standard",
+        values: "standard|alternative|edd-allard",
+        doc: "O6, O8, O9: overtricks cost 1 each (standard) or score 0 (alternative); edd-allard is solitaire only",
+    },
+    OptionSpec {
+        key: "doubling",
+        default: "false",
+        values: "true|false",
+        doc: "O7: a maximum bid or a maximum-risk null may be doubled once per hand (+/-14)",
+    },
+    OptionSpec {
+        key: "hands",
+        default: "auto",
+        values: "auto or 1..=10000",
+        doc: "O10, O15-O17: hands in a match; auto = 9, in multi the cards per seat; edd-allard is always 9",
+    },
+    OptionSpec {
+        key: "lead",
+        default: "winner-leads",
+        values: "winner-leads|fixed",
+        doc: "O14: the winner of a trick leads the next, or (fixed) the first trick's leader leads them all",
+    },
+    OptionSpec {
+        key: "playoff-hands",
+        default: "3",
+        values: "0..=100",
+        doc: "O15: at most this many extra hands between seats tied for the lead (multi)",
+    },
+    OptionSpec {
+        key: "team-score",
+        default: "sum",
+        values: "sum|lowest",
+        doc: "O16, O17: the team scores the sum of the seats' scores, or the lowest one",
+    },
+];
+
+/// Which form of the game is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// O1–O10: one seat against a dummy.
+    Solitaire,
+    /// O11–O15: 2 to 7 players, each for itself.
+    Multi,
+    /// O16: 2 to 7 players as one team.
+    Coop,
+    /// O17: 2 to 6 players as one team, with a dummy leading every trick.
+    CoopDummy,
+}
+
+impl Mode {
+    /// Every mode, in the order of the option's values.
+    pub const ALL: [Mode; 4] = [Mode::Solitaire, Mode::Multi, Mode::Coop, Mode::CoopDummy];
+
+    /// The option value naming this mode.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Solitaire => "solitaire",
+            Mode::Multi => "multi",
+            Mode::Coop => "coop",
+            Mode::CoopDummy => "coop-dummy",
+        }
+    }
+
+    /// Whether a dummy hand played by the rules leads every trick (O5, O17).
+    pub const fn has_dummy(self) -> bool {
+        matches!(self, Mode::Solitaire | Mode::CoopDummy)
+    }
+
+    /// Whether every seat plays for one team (O16, O17).
+    pub const fn cooperative(self) -> bool {
+        matches!(self, Mode::Coop | Mode::CoopDummy)
+    }
+
+    /// The allowed numbers of players: lowest, highest and the default.
+    pub const fn players(self) -> (u8, u8, u8) {
+        match self {
+            Mode::Solitaire => (1, 1, 1),
+            Mode::Multi | Mode::Coop => (2, 7, 4),
+            Mode::CoopDummy => (2, 6, 3),
+        }
+    }
+}
+
+/// How bids score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// O6: exact b scores b, each overtrick costs 1, a miss costs b.
+    Standard,
+    /// O8: as O6 but overtricks score 0.
+    Alternative,
+    /// O9: as O6 for positive bids; a null has no risk and scores +10 or −(10 + t).
+    EddAllard,
+}
+
+impl Scoring {
+    /// Every scoring, in the order of the option's values.
+    pub const ALL: [Scoring; 3] = [Scoring::Standard, Scoring::Alternative, Scoring::EddAllard];
+
+    /// The option value naming this scoring.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scoring::Standard => "standard",
+            Scoring::Alternative => "alternative",
+            Scoring::EddAllard => "edd-allard",
+        }
+    }
+}
+
+/// O1, O11, O17: the deck and the cards per seat when `players` seats play a
+/// hand in `mode` (in a play-off, the number of tied seats).
+///
+/// | players | solitaire | multi, coop | coop-dummy |
+/// |---|---|---|---|
+/// | 1 | T–A, 22, 9 each | | |
+/// | 2 | | 8–A, 30, 9 each | 8–A, 30, 9 each (3 hands) |
+/// | 3 | | T–A, 22, 7 each | 8–A, 30, 7 each (4 hands) |
+/// | 4 | | 8–A, 30, 7 each | 6–A, 38, 7 each |
+/// | 5 | | 6–A, 38, 7 each | 4–A, 46, 7 each |
+/// | 6 | | 4–A, 46, 7 each | 2–A, 54, 7 each |
+/// | 7 | | 2–A, 54, 7 each | |
+///
+/// Every deck holds both jokers.
+pub fn deck_for(mode: Mode, players: usize) -> (CardSet, u8) {
+    let lowest = match (mode, players) {
+        (Mode::Solitaire, _) => Rank::Ten,
+        (Mode::CoopDummy, 2 | 3) => Rank::Eight,
+        (Mode::CoopDummy, 4) => Rank::Six,
+        (Mode::CoopDummy, 5) => Rank::Four,
+        (Mode::CoopDummy, _) => Rank::Two,
+        (_, 2) => Rank::Eight,
+        (_, 3) => Rank::Ten,
+        (_, 4) => Rank::Eight,
+        (_, 5) => Rank::Six,
+        (_, 6) => Rank::Four,
+        _ => Rank::Two,
+    };
+    let size = if players <= 2 { 9 } else { 7 };
+    (decks::reduced(lowest), size)
+}
+
+/// Oneonta Whist's options, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Which form is played.
+    pub mode: Mode,
+    /// Number of seats.
+    pub players: u8,
+    /// O6, O8, O9.
+    pub scoring: Scoring,
+    /// O7.
+    pub doubling: bool,
+    /// Regular hands in a match (O9, O10, O15–O17).
+    pub hands: u32,
+    /// O14: the first trick's leader leads every trick (the text's literal words).
+    pub fixed_lead: bool,
+    /// O15: the most play-off hands.
+    pub playoff_hands: u32,
+    /// O16, O17: the team scores its lowest seat's score instead of the sum.
+    pub team_lowest: bool,
+}
+
+fn bad_value(key: &str, value: &str, expected: &str) -> OptionError {
+    OptionError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        expected: expected.to_string(),
+    }
+}
+
+impl Config {
+    /// Reads the options.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys, bad values, a player count outside the
+    /// mode's range, or Edd Allard scoring outside solitaire.
+    pub fn from_options(options: &Options) -> Result<Config, OptionError> {
+        let r = OptionReader::new("oneonta", OPTIONS, options)?;
+        let mode = Mode::ALL[r.choice("mode", &Mode::ALL.map(Mode::name))?];
+        let (min, max, default) = mode.players();
+        let players = match r.raw("players") {
+            "auto" => default,
+            value => match value.parse::<u8>() {
+                Ok(n) if (min..=max).contains(&n) => n,
+                _ => {
+                    return Err(bad_value(
+                        "players",
+                        value,
+                        &format!("auto or {min}..={max} with mode={}", mode.name()),
+                    ));
+                }
+            },
+        };
+        let scoring = Scoring::ALL[r.choice("scoring", &Scoring::ALL.map(Scoring::name))?];
+        if scoring == Scoring::EddAllard && mode != Mode::Solitaire {
+            return Err(bad_value(
+                "scoring",
+                "edd-allard",
+                "standard|alternative (edd-allard is for solitaire only, O9)",
+            ));
+        }
+        let hands = if scoring == Scoring::EddAllard {
+            // O9: exactly nine deals, whatever `hands` says.
+            EDD_ALLARD_DEALS
+        } else {
+            match r.raw("hands") {
+                "auto" => match mode {
+                    Mode::Multi => u32::from(deck_for(mode, players as usize).1),
+                    _ => 9,
+                },
+                value => match r.int("hands", 1, 10_000) {
+                    Ok(Some(n)) => n as u32,
+                    _ => return Err(bad_value("hands", value, "auto or 1..=10000")),
+                },
+            }
+        };
+        Ok(Config {
+            mode,
+            players,
+            scoring,
+            doubling: r.bool("doubling")?,
+            hands,
+            fixed_lead: r.choice("lead", &["winner-leads", "fixed"])? == 1,
+            playoff_hands: r.int("playoff-hands", 0, 100)?.unwrap_or(3) as u32,
+            team_lowest: r.choice("team-score", &["sum", "lowest"])? == 1,
+        })
+    }
+
+    /// Every option with its effective value; reading them back gives the
+    /// same config (`players` and `hands` are written out resolved).
+    fn to_options(self) -> Options {
+        let mut o = Options::new();
+        o.set("mode", self.mode.name());
+        o.set("players", &self.players.to_string());
+        o.set("scoring", self.scoring.name());
+        o.set("doubling", &self.doubling.to_string());
+        o.set("hands", &self.hands.to_string());
+        o.set(
+            "lead",
+            if self.fixed_lead {
+                "fixed"
+            } else {
+                "winner-leads"
+            },
+        );
+        o.set("playoff-hands", &self.playoff_hands.to_string());
+        o.set(
+            "team-score",
+            if self.team_lowest { "lowest" } else { "sum" },
+        );
+        o
+    }
+}
+
+/// O6–O9: the score of `bid` with `took` tricks under `scoring`.
+///
+/// # Panics
+/// If `bid` is not a bid of this game.
+pub fn score(scoring: Scoring, bid: Action, took: u8) -> i32 {
+    let t = i32::from(took);
+    match bid {
+        Action::Bid(b) => {
+            let b = i32::from(b);
+            if t == b {
+                b
+            } else if t < b {
+                -b
+            } else if scoring == Scoring::Alternative {
+                0
+            } else {
+                b - (t - b)
+            }
+        }
+        Action::Null(r) => match (scoring, t) {
+            (Scoring::EddAllard, 0) => 10,
+            (Scoring::EddAllard, _) => -(10 + t),
+            (_, 0) => i32::from(r),
+            _ => -i32::from(r),
+        },
+        // O7: a positive double is made with exactly the maximum.
+        Action::DoubleBid(_) | Action::DoubleNull(_) => {
+            if made(bid, took) {
+                DOUBLED_POINTS
+            } else {
+                -DOUBLED_POINTS
+            }
+        }
+        other => panic!("{other} is not an Oneonta bid"),
+    }
+}
+
+/// Whether `bid` is made with `took` tricks: exactly the tricks bid, or none
+/// for a null.
+pub fn made(bid: Action, took: u8) -> bool {
+    match bid {
+        Action::Bid(b) | Action::DoubleBid(b) => took == b,
+        _ => took == 0,
+    }
+}
+
+/// The tricks a bid counts for in the cooperative totals (O16, O17): a null
+/// counts 0.
+fn bid_value(bid: Option<Action>) -> u8 {
+    match bid {
+        Some(Action::Bid(b) | Action::DoubleBid(b)) => b,
+        _ => 0,
+    }
+}
+
+/// O3 and the ranking: how cards follow and win once `turn_up` is turned.
+///
+/// A suit turned makes it trump, with BJ > LJ above its ace. A joker turned
+/// means no trump suit: the other joker forms a suit of its own
+/// ([`suit_id::JOKERS`]) that is trump, so it beats everything, follows
+/// nothing and, when it is led, asks nothing of the other seats. The turned
+/// joker itself is out of play.
+pub fn trick_rules(turn_up: Card) -> TrickRules {
+    match turn_up.suit() {
+        Some(suit) => {
+            let mut rules = TrickRules::plain(Some(suit));
+            // Suited cards have powers 1 (two) to 13 (ace).
+            rules.set(Card::BIG_JOKER, suit as u8, 15);
+            rules.set(Card::LITTLE_JOKER, suit as u8, 14);
+            rules
+        }
+        None => {
+            let mut rules = TrickRules::plain(None);
+            rules.set(other_joker(turn_up), suit_id::JOKERS, 15);
+            rules.set_trump(suit_id::JOKERS);
+            rules
+        }
+    }
+}
+
+fn other_joker(joker: Card) -> Card {
+    if joker == Card::BIG_JOKER {
+        Card::LITTLE_JOKER
+    } else {
+        Card::BIG_JOKER
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Deal,
+    Bid,
+    Play,
+    Over,
+}
+
+/// A match of Oneonta Whist in any of its forms.
+#[derive(Debug, Clone)]
+pub struct Oneonta {
+    cfg: Config,
+    totals: [i32; MAX_PLAYERS],
+    /// The dealer of the current hand, or of the next one at a deal step.
+    dealer: Seat,
+    deals: u32,
+    results: Vec<HandResult>,
+    stage: Stage,
+    /// The seats playing the current hand, or the next one at a deal step
+    /// (O15: only the tied leaders in a play-off).
+    active: SeatSet,
+    /// Whether the current (or next) hand is a play-off hand (O15).
+    playoff: bool,
+    /// Play-off hands completed.
+    playoffs: u32,
+    // The hand.
+    /// Cards per seat this hand.
+    size: u8,
+    hands: [CardSet; MAX_PLAYERS],
+    dealt: [CardSet; MAX_PLAYERS],
+    /// The dummy's pile in deal order (O5, O17); `dummy[dummy_next]` is its top.
+    dummy: ArrayVec<Card, MAX_HAND>,
+    dummy_next: usize,
+    turn_up: Option<Card>,
+    /// The face-down cards under the turned one.
+    undealt: CardSet,
+    rules: TrickRules,
+    bids: [Option<Action>; MAX_PLAYERS],
+    first_bidder: Seat,
+    /// O7: who doubled this hand.
+    doubled: Option<Seat>,
+    turn: Seat,
+    /// The first trick's leader (O14, for `lead=fixed`).
+    leader: Seat,
+    trick: Trick,
+    tricks: ArrayVec<(Trick, Player), MAX_HAND>,
+    won: [u8; MAX_PLAYERS],
+    dummy_won: u8,
+    /// Every card played this hand, the dummy's included.
+    played: CardSet,
+    log: Vec<LogEntry>,
+}
+
+impl Oneonta {
+    /// A new match under `options`, waiting for its first deal; seat 0 deals first.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn new(options: &Options) -> Result<Oneonta, OptionError> {
+        Ok(Oneonta::with_config(Config::from_options(options)?))
+    }
+
+    /// A new match with a resolved config.
+    ///
+    /// # Panics
+    /// If the player count is outside its mode's range.
+    pub fn with_config(cfg: Config) -> Oneonta {
+        let (min, max, _) = cfg.mode.players();
+        assert!(
+            (min..=max).contains(&cfg.players),
+            "{} players in mode {}",
+            cfg.players,
+            cfg.mode.name()
+        );
+        let n = cfg.players as usize;
+        let turn_up = Card::new(Rank::Ten, Suit::Clubs);
+        Oneonta {
+            cfg,
+            totals: [0; MAX_PLAYERS],
+            dealer: Seat::new(0),
+            deals: 0,
+            results: Vec::new(),
+            stage: Stage::Deal,
+            active: SeatSet::all(n),
+            playoff: false,
+            playoffs: 0,
+            size: deck_for(cfg.mode, n).1,
+            hands: [CardSet::EMPTY; MAX_PLAYERS],
+            dealt: [CardSet::EMPTY; MAX_PLAYERS],
+            dummy: ArrayVec::new(),
+            dummy_next: 0,
+            turn_up: None,
+            undealt: CardSet::EMPTY,
+            rules: trick_rules(turn_up),
+            bids: [None; MAX_PLAYERS],
+            first_bidder: Seat::new(0),
+            doubled: None,
+            turn: Seat::new(0),
+            leader: Seat::new(0),
+            trick: Trick::new(),
+            tricks: ArrayVec::new(),
+            won: [0; MAX_PLAYERS],
+            dummy_won: 0,
+            played: CardSet::EMPTY,
+            log: Vec::with_capacity(LOG_CAPACITY),
+        }
+    }
+
+    /// The resolved options.
+    pub fn config(&self) -> Config {
+        self.cfg
+    }
+
+    fn n(&self) -> usize {
+        self.cfg.players as usize
+    }
+
+    fn public(&mut self, event: Event) {
+        self.log.push(LogEntry::public(event, self.n()));
+    }
+
+    /// The first seat of `among` clockwise from `start`, `start` included.
+    fn first_from(&self, start: Seat, among: SeatSet) -> Seat {
+        let n = self.n();
+        start
+            .clockwise_from(n)
+            .find(|s| among.contains(*s))
+            .unwrap_or(start)
+    }
+
+    /// The next seat playing this hand clockwise after `seat`.
+    fn next_active(&self, seat: Seat) -> Seat {
+        self.first_from(seat.next(self.n()), self.active)
+    }
+
+    /// Who receives the cards of one round of the deal, in order: the dummy
+    /// (`None`) first where there is one (O2, O17), then the seats playing
+    /// the hand clockwise from the dealer's left (O12).
+    fn deal_round(&self) -> ArrayVec<Option<Seat>, { MAX_PLAYERS + 1 }> {
+        let mut round = ArrayVec::new();
+        if self.cfg.mode.has_dummy() {
+            round.push(None);
+        }
+        let first = self.next_active(self.dealer);
+        round.extend(
+            first
+                .clockwise_from(self.n())
+                .filter(|s| self.active.contains(*s))
+                .map(Some),
+        );
+        round
+    }
+
+    /// O13, O14: among `candidates`, the highest match total, then the dealer
+    /// or the first seat clockwise from the dealer.
+    fn tie_break(&self, candidates: SeatSet) -> Seat {
+        let top = candidates
+            .iter()
+            .map(|s| self.totals[s.index()])
+            .max()
+            .unwrap_or(0);
+        let best: SeatSet = candidates
+            .iter()
+            .filter(|s| self.totals[s.index()] == top)
+            .collect();
+        self.first_from(self.dealer, best)
+    }
+
+    /// The seats of `among` whose `value` is highest.
+    fn highest(&self, among: SeatSet, value: impl Fn(Seat) -> u8) -> SeatSet {
+        let top = among.iter().map(&value).max().unwrap_or(0);
+        among.iter().filter(|&s| value(s) == top).collect()
+    }
+
+    /// Who bids first this hand (O4, O13, O16, O17).
+    fn first_bidder(&self) -> Seat {
+        match (self.cfg.mode, self.results.last()) {
+            // O13: later hands start with the highest positive bid of the hand
+            // before; a null counts 0, so with no positive bid every seat ties.
+            (Mode::Multi, Some(previous)) => {
+                let positive = |s: Seat| bid_value(previous.bids[s.index()]);
+                self.tie_break(self.highest(self.active, positive))
+            }
+            // O13 (the first hand), O16, O17: the dealer's left; solitaire: the player.
+            _ => self.next_active(self.dealer),
+        }
+    }
+
+    /// Who leads the first trick in the modes without a dummy (O14, O16).
+    fn first_leader(&self) -> Seat {
+        let value = |s: Seat| bid_value(self.bids[s.index()]);
+        let best = self.highest(self.active, value);
+        match self.cfg.mode {
+            // O14: highest positive bid, then the highest total, then the dealer.
+            Mode::Multi => self.tie_break(best),
+            // O16: highest bid, then the dealer or first clockwise from it.
+            _ => self.first_from(self.dealer, best),
+        }
+    }
+
+    fn bids_total(&self) -> u8 {
+        self.bids.iter().map(|&b| bid_value(b)).sum()
+    }
+
+    /// Seats still to bid after the one bidding now.
+    fn still_to_bid(&self) -> usize {
+        let placed = self.bids.iter().filter(|b| b.is_some()).count();
+        self.active.len() - placed - 1
+    }
+
+    /// O4, O7, O9, O13, O16, O17: whether the seat to bid may make `bid`.
+    fn check_bid(&self, bid: Action) -> Result<(), IllegalReason> {
+        let h = self.size;
+        let range = IllegalReason::OutOfRange {
+            min: 1,
+            max: i32::from(h),
+        };
+        let edd = self.cfg.scoring == Scoring::EddAllard;
+        let no_double = IllegalReason::Rule {
+            id: "O7",
+            text: "doubling is not played (option `doubling`)",
+        };
+        let doubled = IllegalReason::Rule {
+            id: "O7",
+            text: "a bid has already been doubled this hand",
+        };
+        match bid {
+            Action::Bid(k) if k < 1 || k > h => return Err(range),
+            Action::Null(0) if !edd => return Err(range),
+            Action::Null(r) if edd && r != 0 => {
+                return Err(IllegalReason::Rule {
+                    id: "O9",
+                    text: "an Edd Allard null has no risk number (`null`)",
+                });
+            }
+            Action::Null(r) if r > h => return Err(range),
+            Action::DoubleBid(k) => {
+                if !self.cfg.doubling {
+                    return Err(no_double);
+                }
+                if k != h {
+                    return Err(IllegalReason::Rule {
+                        id: "O7",
+                        text: "only a bid of the maximum may be doubled",
+                    });
+                }
+                if self.doubled.is_some() {
+                    return Err(doubled);
+                }
+            }
+            Action::DoubleNull(r) => {
+                if !self.cfg.doubling {
+                    return Err(no_double);
+                }
+                if edd {
+                    return Err(IllegalReason::Rule {
+                        id: "O9",
+                        text: "an Edd Allard null has no risk number to double",
+                    });
+                }
+                if r != h {
+                    return Err(IllegalReason::Rule {
+                        id: "O7",
+                        text: "only a null risking the maximum may be doubled",
+                    });
+                }
+                if self.doubled.is_some() {
+                    return Err(doubled);
+                }
+            }
+            Action::Bid(_) | Action::Null(_) => {}
+            _ => return Err(IllegalReason::WrongPhase),
+        }
+        let total = u32::from(self.bids_total()) + u32::from(bid_value(Some(bid)));
+        match self.cfg.mode {
+            Mode::Coop => {
+                // O16: the seats still to bid can add anything from 0 (nulls)
+                // to h each, so the total can still come out at exactly h iff
+                // it is at most h now and reaches h with their help.
+                let h = u32::from(h);
+                let reach = total + self.still_to_bid() as u32 * h;
+                if total > h || reach < h {
+                    return Err(IllegalReason::Rule {
+                        id: "O16",
+                        text: "the bids must total exactly the hand size",
+                    });
+                }
+            }
+            Mode::CoopDummy if total > u32::from(h) => {
+                return Err(IllegalReason::Rule {
+                    id: "O17",
+                    text: "the bids may total at most the hand size",
+                });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn start_play(&mut self) {
+        self.stage = Stage::Play;
+        if self.cfg.mode.has_dummy() {
+            // O5, O17: the dummy leads; the seats follow from the dealer's left.
+            self.turn = self.next_active(self.dealer);
+            self.dummy_leads();
+        } else {
+            self.leader = self.first_leader();
+            self.turn = self.leader;
+        }
+    }
+
+    /// O5: the dummy's top card is turned and led.
+    fn dummy_leads(&mut self) {
+        let card = self.dummy[self.dummy_next];
+        self.dummy_next += 1;
+        self.played.insert(card);
+        self.trick.push(Player::Dummy, card);
+        self.public(Event::DummyPlay { card });
+    }
+
+    fn trick_size(&self) -> usize {
+        self.active.len() + usize::from(self.cfg.mode.has_dummy())
+    }
+
+    fn finish_trick(&mut self) {
+        let winner = self.rules.winner(&self.trick);
+        match winner {
+            Player::Seat(s) => self.won[s.index()] += 1,
+            // O17: dummy tricks score for nobody.
+            Player::Dummy => self.dummy_won += 1,
+        }
+        let index = self.tricks.len() as u8;
+        self.tricks.push((self.trick.clone(), winner));
+        self.trick.clear();
+        self.public(Event::TrickWon { index, winner });
+        if self.tricks.len() == self.size as usize {
+            self.end_hand();
+        } else if self.cfg.mode.has_dummy() {
+            // O5, O17: the dummy leads every trick, whoever won the last.
+            self.turn = self.next_active(self.dealer);
+            self.dummy_leads();
+        } else if self.cfg.fixed_lead {
+            self.turn = self.leader;
+        } else {
+            self.turn = winner.seat().expect("only a dummy mode has dummy tricks");
+        }
+    }
+
+    fn end_hand(&mut self) {
+        let n = self.n();
+        let mut points = vec![0; n];
+        let mut made_bids = vec![None; n];
+        for s in self.active.iter() {
+            let bid = self.bids[s.index()].expect("every playing seat bid");
+            points[s.index()] = score(self.cfg.scoring, bid, self.won[s.index()]);
+            made_bids[s.index()] = Some(made(bid, self.won[s.index()]));
+        }
+        let team = self.cfg.mode.cooperative().then(|| {
+            // O16, O17: one score for the team, carried by every seat.
+            let scores = self.active.iter().map(|s| points[s.index()]);
+            if self.cfg.team_lowest {
+                scores.min().unwrap_or(0)
+            } else {
+                scores.sum()
+            }
+        });
+        if let Some(t) = team {
+            points.iter_mut().for_each(|p| *p = t);
+        }
+        for (total, p) in self.totals.iter_mut().zip(&points) {
+            *total += p;
+        }
+        let deal = self.deals - 1;
+        let summary = self.summary(&points, team);
+        self.results.push(HandResult {
+            deal,
+            dealer: self.dealer,
+            misdeal: false,
+            bids: self.bids[..n].to_vec(),
+            tricks: self.won[..n].to_vec(),
+            made: made_bids,
+            points,
+            totals: self.totals[..n].to_vec(),
+            summary,
+        });
+        self.public(Event::HandEnd { deal });
+        if self.playoff {
+            self.playoffs += 1;
+        }
+        self.next_hand();
+    }
+
+    /// O9, O10, O15–O17: whether the match goes on, and if so who plays the
+    /// next hand and who deals it.
+    fn next_hand(&mut self) {
+        let n = self.n();
+        let everyone = SeatSet::all(n);
+        let played = self.results.len() as u32;
+        let next = match self.cfg.mode {
+            Mode::Multi if played - self.playoffs >= self.cfg.hands => {
+                // O15: the seats tied for the lead play on among themselves.
+                let leaders = self.highest_totals();
+                (leaders.len() > 1 && self.playoffs < self.cfg.playoff_hands)
+                    .then_some((leaders, true))
+            }
+            _ => (played < self.cfg.hands).then_some((everyone, false)),
+        };
+        match next {
+            None => self.stage = Stage::Over,
+            Some((active, playoff)) => {
+                self.active = active;
+                self.playoff = playoff;
+                // The deal passes left; a play-off's deals rotate among the
+                // tied seats, starting left of the last dealer (O15).
+                self.dealer = self.first_from(self.dealer.next(n), active);
+                self.stage = Stage::Deal;
+            }
+        }
+    }
+
+    fn highest_totals(&self) -> SeatSet {
+        let totals = &self.totals[..self.n()];
+        let top = totals.iter().copied().max().unwrap_or(0);
+        Seat::all(self.n())
+            .filter(|s| totals[s.index()] == top)
+            .collect()
+    }
+
+    /// One line for people, e.g. `trump H; bids bid 5, null 2; tricks 5 0 (dummy 4); points +5 +2`.
+    fn summary(&self, points: &[i32], team: Option<i32>) -> String {
+        let trump = match self.turn_up {
+            Some(c) if c.is_joker() => format!("{} alone ({c} turned)", other_joker(c)),
+            Some(c) => c.suit().map_or(String::new(), |s| s.to_string()),
+            None => "-".to_string(),
+        };
+        let n = self.n();
+        let bids: Vec<String> = self.bids[..n]
+            .iter()
+            .map(|b| b.map_or("-".to_string(), |b| b.to_string()))
+            .collect();
+        let tricks: Vec<String> = self.won[..n].iter().map(u8::to_string).collect();
+        let mut line = format!(
+            "{}trump {trump}; bids {}; tricks {}",
+            if self.playoff { "play-off: " } else { "" },
+            bids.join(", "),
+            tricks.join(" ")
+        );
+        if self.cfg.mode.has_dummy() {
+            line.push_str(&format!(" (dummy {})", self.dummy_won));
+        }
+        match team {
+            Some(t) => line.push_str(&format!("; team {t:+}")),
+            None => {
+                let points: Vec<String> = points.iter().map(|p| format!("{p:+}")).collect();
+                line.push_str(&format!("; points {}", points.join(" ")));
+            }
+        }
+        line
+    }
+
+    /// The verdict of a finished match (see the module documentation).
+    fn verdict(&self) -> String {
+        let total = self.totals[0];
+        let beaten = if total > 0 { "beaten" } else { "not beaten" };
+        match (self.cfg.mode, self.cfg.scoring) {
+            (Mode::Solitaire, Scoring::EddAllard) => match total.cmp(&EDD_ALLARD_TARGET) {
+                std::cmp::Ordering::Less => "loss",
+                std::cmp::Ordering::Equal => "draw",
+                std::cmp::Ordering::Greater => "win",
+            }
+            .to_string(),
+            (Mode::Solitaire, Scoring::Alternative) | (Mode::CoopDummy, _) => beaten.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Deal => Phase::Deal,
+            Stage::Bid => Phase::Bid,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
+        }
+    }
+
+    fn team_of(&self, seat: Seat) -> u8 {
+        if self.cfg.mode.cooperative() {
+            0
+        } else {
+            seat.index() as u8
+        }
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
+        let mode = self.cfg.mode;
+        let mut notes = vec![
+            ("mode", mode.name().to_string()),
+            ("scoring", self.cfg.scoring.name().to_string()),
+            ("doubling", self.cfg.doubling.to_string()),
+            ("hand-size", self.size.to_string()),
+            ("hands", self.cfg.hands.to_string()),
+            ("hands-played", self.results.len().to_string()),
+            ("bids-total", self.bids_total().to_string()),
+        ];
+        if self.cfg.doubling {
+            notes.push((
+                "doubled",
+                self.doubled.map_or("-".to_string(), |s| s.to_string()),
+            ));
+        }
+        if mode.has_dummy() {
+            notes.push(("dummy-tricks", self.dummy_won.to_string()));
+        }
+        if matches!(mode, Mode::Multi | Mode::Coop) {
+            notes.push(("first-bidder", self.first_bidder.to_string()));
+            let lead = if self.cfg.fixed_lead {
+                "fixed"
+            } else {
+                "winner-leads"
+            };
+            notes.push(("lead", lead.to_string()));
+        }
+        if mode == Mode::Multi {
+            notes.push(("playoff", self.playoff.to_string()));
+            notes.push(("playoff-hands", self.cfg.playoff_hands.to_string()));
+            notes.push(("playoff-hands-played", self.playoffs.to_string()));
+        }
+        if mode.cooperative() {
+            let team = if self.cfg.team_lowest {
+                "lowest"
+            } else {
+                "sum"
+            };
+            notes.push(("team-score", team.to_string()));
+            let limit = if mode == Mode::Coop {
+                "exactly"
+            } else {
+                "at-most"
+            };
+            notes.push(("bid-limit", format!("{limit} {}", self.size)));
+        }
+        if self.cfg.scoring == Scoring::EddAllard {
+            notes.push(("target", EDD_ALLARD_TARGET.to_string()));
+        }
+        if self.stage == Stage::Over {
+            let verdict = self.verdict();
+            if !verdict.is_empty() {
+                notes.push(("verdict", verdict));
+            }
+        }
+        notes
+    }
+}
+
+impl Game for Oneonta {
+    fn variant(&self) -> Variant {
+        Variant::Oneonta
+    }
+
+    fn options(&self) -> Options {
+        self.cfg.to_options()
+    }
+
+    fn seats(&self) -> usize {
+        self.n()
+    }
+
+    fn status(&self) -> Status {
+        match self.stage {
+            Stage::Deal => Status::Deal,
+            Stage::Bid | Stage::Play => Status::Act,
+            Stage::Over => Status::Over,
+        }
+    }
+
+    fn to_act(&self) -> SeatSet {
+        match self.stage {
+            Stage::Bid | Stage::Play => SeatSet::single(self.turn),
+            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+        }
+    }
+
+    fn simultaneous(&self) -> bool {
+        false
+    }
+
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        if !self.to_act().contains(seat) {
+            return;
+        }
+        match self.stage {
+            Stage::Bid => {
+                let h = self.size;
+                let mut offer = |a: Action| {
+                    if self.check_bid(a).is_ok() {
+                        out.push(a);
+                    }
+                };
+                for k in 1..=h {
+                    offer(Action::Bid(k));
+                }
+                if self.cfg.scoring == Scoring::EddAllard {
+                    offer(Action::Null(0));
+                } else {
+                    for r in 1..=h {
+                        offer(Action::Null(r));
+                    }
+                }
+                if self.cfg.doubling {
+                    offer(Action::DoubleBid(h));
+                    offer(Action::DoubleNull(h));
+                }
+            }
+            Stage::Play => {
+                let hand = self.hands[seat.index()];
+                out.extend(
+                    self.rules
+                        .follow(hand, &self.trick)
+                        .iter()
+                        .map(Action::Play),
+                );
+            }
+            Stage::Deal | Stage::Over => {}
+        }
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        match (self.stage, action) {
+            // `check_bid` refuses anything that is not a bid as `WrongPhase`.
+            (Stage::Bid, bid) => self.check_bid(bid),
+            (Stage::Play, Action::Play(card)) => {
+                let hand = self.hands[seat.index()];
+                if !hand.contains(card) {
+                    return Err(IllegalReason::NotInHand(card));
+                }
+                if self.rules.follow(hand, &self.trick).contains(card) {
+                    return Ok(());
+                }
+                // The suit to follow is the led card's effective suit: a joker
+                // led in a trump suit asks for that suit.
+                let led = self.rules.led_suit(&self.trick);
+                Err(if (led as usize) < Suit::ALL.len() {
+                    IllegalReason::MustFollow(Suit::from_index(led as usize))
+                } else {
+                    IllegalReason::MustFollowSpecial("jokers")
+                })
+            }
+            _ => Err(IllegalReason::WrongPhase),
+        }
+    }
+
+    fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        match (self.stage, action) {
+            (Stage::Bid, _) => {
+                // O13: bids are public.
+                self.public(Event::Action { seat, action });
+                self.bids[seat.index()] = Some(action);
+                if matches!(action, Action::DoubleBid(_) | Action::DoubleNull(_)) {
+                    self.doubled = Some(seat);
+                }
+                let next = self.next_active(seat);
+                if next == self.first_bidder {
+                    self.start_play();
+                } else {
+                    self.turn = next;
+                }
+            }
+            (Stage::Play, Action::Play(card)) => {
+                self.public(Event::Action { seat, action });
+                self.hands[seat.index()].remove(card);
+                self.played.insert(card);
+                self.trick.push(Player::Seat(seat), card);
+                if self.trick.len() == self.trick_size() {
+                    self.finish_trick();
+                } else {
+                    self.turn = self.next_active(seat);
+                }
+            }
+            (stage, action) => panic!("apply_unchecked: {action} in {stage:?}"),
+        }
+    }
+
+    fn deck(&self) -> CardSet {
+        deck_for(self.cfg.mode, self.active.len()).0
+    }
+
+    fn deal_unchecked(&mut self, order: &[Card]) {
+        self.log.clear();
+        // A cloned game's log has no spare capacity (`Vec::clone` keeps only
+        // the length); reserving here keeps the hand's actions from allocating.
+        self.log.reserve(LOG_CAPACITY);
+        self.size = deck_for(self.cfg.mode, self.active.len()).1;
+        let round = self.deal_round();
+        let dealt = round.len() * self.size as usize;
+        self.hands = [CardSet::EMPTY; MAX_PLAYERS];
+        self.dummy.clear();
+        self.dummy_next = 0;
+        // O2, O12, O17: one card at a time, round after round.
+        for (i, &card) in order[..dealt].iter().enumerate() {
+            match round[i % round.len()] {
+                Some(s) => self.hands[s.index()].insert(card),
+                None => self.dummy.push(card),
+            }
+        }
+        self.dealt = self.hands;
+        // O2, O12: the next card is turned for trump (O3 if it is a joker).
+        let turn_up = order[dealt];
+        self.turn_up = Some(turn_up);
+        self.undealt = order[dealt + 1..].iter().copied().collect();
+        self.rules = trick_rules(turn_up);
+        self.bids = [None; MAX_PLAYERS];
+        self.doubled = None;
+        self.trick.clear();
+        self.tricks.clear();
+        self.won = [0; MAX_PLAYERS];
+        self.dummy_won = 0;
+        self.played = CardSet::EMPTY;
+        self.public(Event::HandStart {
+            deal: self.deals,
+            dealer: self.dealer,
+        });
+        for s in self.active.iter() {
+            self.log.push(LogEntry::private(
+                Event::Dealt {
+                    seat: s,
+                    cards: self.hands[s.index()],
+                },
+                SeatSet::single(s),
+            ));
+        }
+        self.public(Event::TurnUp { card: turn_up });
+        self.deals += 1;
+        self.stage = Stage::Bid;
+        self.first_bidder = self.first_bidder();
+        self.turn = self.first_bidder;
+    }
+
+    fn deals(&self) -> u32 {
+        self.deals
+    }
+
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    fn observe(&self, seat: Seat) -> Observation {
+        let n = self.n();
+        let in_hand = matches!(self.stage, Stage::Bid | Stage::Play);
+        let players = Seat::all(n)
+            .map(|s| {
+                let hand = self.hands[s.index()];
+                SeatView {
+                    seat: s,
+                    held: hand.len() as u8,
+                    known: if s == seat { hand } else { CardSet::EMPTY },
+                    bid: self.bids[s.index()],
+                    tricks: self.won[s.index()],
+                    total: self.totals[s.index()],
+                    team: self.team_of(s),
+                    active: self.active.contains(s),
+                }
+            })
+            .collect();
+        let trump = match (self.stage, self.turn_up) {
+            (Stage::Deal, _) | (_, None) => Trump::Undecided,
+            (_, Some(card)) => card.suit().map_or(Trump::Jokers, Trump::Suit),
+        };
+        let table = match (in_hand, self.turn_up) {
+            (true, Some(card)) => vec![TableCard {
+                label: "turn-up".to_string(),
+                owner: None,
+                card,
+            }],
+            _ => Vec::new(),
+        };
+        let mut unseen_piles = Vec::with_capacity(2);
+        if self.cfg.mode.has_dummy() {
+            let left = self.dummy.len() - self.dummy_next;
+            unseen_piles.push(("dummy".to_string(), left as u8));
+        }
+        unseen_piles.push(("undealt".to_string(), self.undealt.len() as u8));
+        Observation {
+            game: Variant::Oneonta,
+            seat,
+            seats: n as u8,
+            deal: self.deals.saturating_sub(1),
+            dealer: if in_hand {
+                self.dealer
+            } else {
+                self.results.last().map_or(self.dealer, |r| r.dealer)
+            },
+            phase: self.phase(),
+            to_act: self.to_act(),
+            simultaneous: false,
+            hand: self.hands[seat.index()],
+            players,
+            trump,
+            contract: None,
+            table,
+            unseen_piles,
+            trick: TrickView {
+                cards: self.trick.cards().to_vec(),
+                winner: None,
+            },
+            tricks: self
+                .tricks
+                .iter()
+                .map(|(t, w)| TrickView {
+                    cards: t.cards().to_vec(),
+                    winner: Some(*w),
+                })
+                .collect(),
+            history: visible_events(&self.log, seat),
+            notes: self
+                .notes()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        }
+    }
+
+    fn seen_by(&self, seat: Seat) -> CardSet {
+        let turn_up = self.turn_up.map_or(CardSet::EMPTY, CardSet::single);
+        self.dealt[seat.index()].or(turn_up).or(self.played)
+    }
+
+    fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    fn hand_results(&self) -> &[HandResult] {
+        &self.results
+    }
+
+    fn result(&self) -> Option<MatchResult> {
+        (self.stage == Stage::Over).then(|| {
+            let mut result = MatchResult::by_totals(
+                self.totals[..self.n()].to_vec(),
+                self.teams(),
+                ScoreOrder::HigherIsBetter,
+                self.results.len() as u32,
+            );
+            result.note = self.verdict();
+            result
+        })
+    }
+
+    fn accepts(&self, kind: ActionKind) -> bool {
+        matches!(
+            kind,
+            ActionKind::Bid
+                | ActionKind::Null
+                | ActionKind::DoubleBid
+                | ActionKind::DoubleNull
+                | ActionKind::Play
+        )
+    }
+
+    fn teams(&self) -> Vec<u8> {
+        Seat::all(self.n()).map(|s| self.team_of(s)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_from_hands};
+
+    fn seat(i: usize) -> Seat {
+        Seat::new(i)
+    }
+
+    fn card(text: &str) -> Card {
+        text.parse().unwrap()
+    }
+
+    fn cards(text: &str) -> CardSet {
+        text.parse().unwrap()
+    }
+
+    fn game(options: &[&str]) -> Oneonta {
+        Oneonta::new(&Options::parse(options).unwrap()).unwrap()
+    }
+
+    /// Deals the next hand: `hands[s]` to seat `s` (empty for a seat sitting
+    /// out) and `rest`, in order, everywhere else: the dummy's pile in deal
+    /// order (where there is a dummy), then the card turned up, then the
+    /// undealt cards.
+    fn deal(g: &mut Oneonta, hands: &[&str], rest: &str) {
+        let hands: Vec<CardSet> = hands.iter().map(|h| cards(h)).collect();
+        let rest: Vec<Card> = rest.split_whitespace().map(card).collect();
+        let order = deck_from_hands(g, &hands, &rest).unwrap();
+        g.deal(&order).unwrap();
+    }
+
+    fn act(g: &mut Oneonta, s: usize, text: &str) {
+        let a = g.parse_action(text).unwrap();
+        g.apply(seat(s), a).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    fn legal(g: &Oneonta, s: usize) -> Vec<String> {
+        g.legal_actions(seat(s))
+            .iter()
+            .map(Action::to_string)
+            .collect()
+    }
+
+    fn legal_cards(g: &Oneonta, s: usize) -> CardSet {
+        g.legal_actions(seat(s))
+            .iter()
+            .map(|a| a.card().unwrap())
+            .collect()
+    }
+
+    fn rule(id: &'static str, text: &'static str) -> Result<(), IllegalReason> {
+        Err(IllegalReason::Rule { id, text })
+    }
+
+    /// Every seat to act plays its first legal card until the hand ends.
+    fn play_out(g: &mut Oneonta) {
+        while g.stage == Stage::Play {
+            let s = g.to_act().first().unwrap();
+            let a = g.legal_actions(s)[0];
+            g.apply(s, a).unwrap();
+        }
+    }
+
+    /// Whether the Debug text of `value` names `card` as a word.
+    fn names(text: &str, card: Card) -> bool {
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == card.to_string())
+    }
+
+    // ----- the solitaire deal used by most solitaire scenarios -----
+
+    /// The player's hand: every card follows the dummy's leads, so the play
+    /// decides nothing but which card of a pair goes first.
+    const PLAYER: &str = "KH QH JH QC TC QD TD QS TS";
+    /// The dummy's pile in deal order (BJ is led first), then TH turned up
+    /// (hearts are trump), then the three undealt aces.
+    const DUMMY_AND_REST: &str = "BJ LJ AH KC JC KD JD KS JS TH AC AD AS";
+
+    fn solitaire(options: &[&str]) -> Oneonta {
+        let mut g = game(options);
+        deal(&mut g, &[PLAYER], DUMMY_AND_REST);
+        g
+    }
+
+    /// Plays a hand of the solitaire deal. The dummy leads BJ, LJ and AH (the
+    /// player must follow with a heart and loses), then K and J of clubs,
+    /// diamonds and spades. The player holds Q and T of each: the queen on the
+    /// king loses and the ten on the jack loses (no trick), while the ten on
+    /// the king and the queen on the jack win one trick. The player takes
+    /// exactly one trick in each suit of `win`.
+    fn play_solitaire(g: &mut Oneonta, win: &[Suit]) {
+        while g.stage == Stage::Play {
+            let led = g.trick.led_card().unwrap();
+            let pick = match (led.rank(), led.suit()) {
+                (Some(Rank::King), Some(s)) if win.contains(&s) => Card::new(Rank::Ten, s),
+                (Some(Rank::King), Some(s)) => Card::new(Rank::Queen, s),
+                _ => legal_cards(g, 0).first().unwrap(),
+            };
+            g.apply(seat(0), Action::Play(pick)).unwrap();
+        }
+    }
+
+    /// Plays solitaire hands of the deal above: each a bid and the suits won.
+    fn solitaire_match(options: &[&str], plan: &[(&str, &[Suit])]) -> Oneonta {
+        let mut g = game(options);
+        for (bid, win) in plan {
+            deal(&mut g, &[PLAYER], DUMMY_AND_REST);
+            act(&mut g, 0, bid);
+            play_solitaire(&mut g, win);
+        }
+        g
+    }
+
+    const C: Suit = Suit::Clubs;
+    const D: Suit = Suit::Diamonds;
+    const S: Suit = Suit::Spades;
+
+    // ----- multiplayer deals in which one seat takes every trick -----
+
+    /// Two players, 8–A (O11), hearts trump (8H turned). The strong hand holds
+    /// every other trump and AS, and the weak one neither hearts nor spades:
+    /// whoever leads, each card of the strong hand wins when it is led.
+    const STRONG2: &str = "9H TH JH QH KH AH BJ LJ AS";
+    const WEAK2: &str = "8C 9C TC JC QC KC AC 8D 9D";
+    const REST2: &str = "8H TD JD QD KD AD 8S 9S TS JS QS KS";
+
+    /// Three players, T–A (O11), hearts trump (TH turned): the strong hand
+    /// takes every trick it leads, and wins the lead back each time.
+    const STRONG3: &str = "BJ LJ AH KH QH JH AS";
+    const CLUBS3: &str = "AC KC QC JC TC AD KD";
+    const SPADES3: &str = "QD JD TD KS QS JS TS";
+
+    #[test]
+    fn o1_solitaire_deck_is_ten_to_ace_and_both_jokers() {
+        let g = game(&[]);
+        assert_eq!(g.seats(), 1);
+        assert_eq!(
+            g.deck(),
+            cards("TC JC QC KC AC TD JD QD KD AD TH JH QH KH AH TS JS QS KS AS LJ BJ")
+        );
+        assert_eq!(g.deck().len(), 22);
+        // 9 + 9 + 4 (O2): the deck is exactly enough.
+        assert_eq!(2 * 9 + 4, g.deck().len());
+        assert_eq!(deck_for(Mode::Solitaire, 1), (decks::reduced(Rank::Ten), 9));
+    }
+
+    #[test]
+    fn o2_solitaire_deal_alternates_dummy_first_and_turns_the_nineteenth_card() {
+        let mut g = game(&[]);
+        let order = g.deck().to_vec();
+        // TC JC QC KC AC TD JD QD KD AD TH JH QH KH AH TS JS QS KS | AS LJ BJ
+        g.deal(&order).unwrap();
+        assert_eq!(g.hands[0], cards("JC KC TD QD AD JH KH TS QS"));
+        assert_eq!(
+            g.dummy.as_slice(),
+            cards("TC QC AC JD KD TH QH AH JS").to_vec().as_slice(),
+            "the dummy's pile in deal order"
+        );
+        assert_eq!(g.turn_up, Some(card("KS")));
+        assert_eq!(g.undealt, cards("AS LJ BJ"));
+        let o = g.observe(seat(0));
+        assert_eq!(o.phase, Phase::Bid);
+        assert_eq!(o.trump, Trump::Suit(Suit::Spades));
+        assert_eq!(
+            o.table,
+            [TableCard {
+                label: "turn-up".into(),
+                owner: None,
+                card: card("KS")
+            }]
+        );
+        assert_eq!(
+            o.unseen_piles,
+            [("dummy".to_string(), 9), ("undealt".to_string(), 3)]
+        );
+        assert_eq!(
+            o.history,
+            [
+                Event::HandStart {
+                    deal: 0,
+                    dealer: seat(0)
+                },
+                Event::Dealt {
+                    seat: seat(0),
+                    cards: g.hands[0]
+                },
+                Event::TurnUp { card: card("KS") },
+            ]
+        );
+        assert_eq!(g.seen_by(seat(0)), g.hands[0].or(cards("KS")));
+    }
+
+    /// O3 checks shared by every form: the trump is the lone joker's suit.
+    fn assert_lone_joker(g: &Oneonta, joker: Card) {
+        assert_eq!(g.observe(seat(0)).trump, Trump::Jokers);
+        assert_eq!(g.rules.suit_of(joker), suit_id::JOKERS);
+        assert_eq!(g.rules.trump(), suit_id::JOKERS);
+        assert_eq!(g.rules.suit_mask(suit_id::JOKERS), CardSet::single(joker));
+    }
+
+    #[test]
+    fn o3_solitaire_joker_turned_the_other_is_the_only_trump() {
+        let mut g = game(&["hands=1"]);
+        deal(
+            &mut g,
+            &["BJ AC KC QC JC TC AD KD QD"],
+            "TD AH KH QH JH TH AS KS QS LJ JD JS TS",
+        );
+        assert_lone_joker(&g, Card::BIG_JOKER);
+        act(&mut g, 0, "bid 2");
+        // TD led: the player must follow with a diamond; BJ follows nothing.
+        assert_eq!(legal_cards(&g, 0), cards("QD KD AD"));
+        assert_eq!(
+            g.check(seat(0), Action::Play(Card::BIG_JOKER)),
+            Err(IllegalReason::MustFollow(Suit::Diamonds))
+        );
+        act(&mut g, 0, "QD");
+        assert_eq!(g.won[0], 1);
+        // AH led: void in hearts, anything goes, and no suit trumps: AC loses.
+        assert_eq!(legal_cards(&g, 0).len(), 8);
+        act(&mut g, 0, "AC");
+        assert_eq!(g.tricks[1].1, Player::Dummy);
+        // KH led: BJ, played when unable to follow, beats everything.
+        act(&mut g, 0, "BJ");
+        assert_eq!(g.tricks[2].1, Player::Seat(seat(0)));
+        play_out(&mut g);
+        assert!(
+            g.hand_results()[0]
+                .summary
+                .starts_with("trump BJ alone (LJ turned)")
+        );
+    }
+
+    #[test]
+    fn o3_solitaire_the_dummy_leads_the_lone_joker_and_anything_follows() {
+        let mut g = game(&["hands=1"]);
+        deal(
+            &mut g,
+            &["AC KC QC JC TC AD KD QD JD"],
+            "LJ AH KH QH JH TH AS KS QS BJ TD JS TS",
+        );
+        assert_lone_joker(&g, Card::LITTLE_JOKER);
+        act(&mut g, 0, "null 1");
+        assert_eq!(g.trick.cards(), [(Player::Dummy, Card::LITTLE_JOKER)]);
+        // The whole hand may be played to the lone joker led; it wins.
+        assert_eq!(legal_cards(&g, 0), g.hands[0]);
+        act(&mut g, 0, "AC");
+        assert_eq!(g.tricks[0].1, Player::Dummy);
+    }
+
+    #[test]
+    fn o3_multi_joker_turned() {
+        let mut g = game(&["mode=multi", "players=2"]);
+        deal(
+            &mut g,
+            &["AH KH QH JH TH 9H 8H AD KD", "LJ AC KC QC JC TC 9C 8C 8D"],
+            "BJ QD JD TD 9D 8S 9S TS JS QS KS AS",
+        );
+        assert_lone_joker(&g, Card::LITTLE_JOKER);
+        act(&mut g, 1, "bid 9");
+        act(&mut g, 0, "null 1");
+        // LJ led: seat 0 may play any card, and LJ wins.
+        act(&mut g, 1, "LJ");
+        assert_eq!(legal_cards(&g, 0), g.hands[0]);
+        act(&mut g, 0, "AH");
+        assert_eq!(g.tricks[0].1, Player::Seat(seat(1)));
+        // A plain suit led still must be followed; hearts trump nothing.
+        act(&mut g, 1, "8D");
+        assert_eq!(legal_cards(&g, 0), cards("KD AD"));
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("KH"))),
+            Err(IllegalReason::MustFollow(Suit::Diamonds))
+        );
+        act(&mut g, 0, "AD");
+        act(&mut g, 0, "KH");
+        act(&mut g, 1, "AC");
+        assert_eq!(g.tricks[2].1, Player::Seat(seat(0)), "AC does not trump");
+    }
+
+    #[test]
+    fn o3_coop_joker_turned() {
+        let mut g = game(&["mode=coop", "players=3"]);
+        deal(
+            &mut g,
+            &[
+                "AS KS QS JS TS JD TD",
+                "BJ AC KC QC JC TC AD",
+                "AH KH QH JH TH KD QD",
+            ],
+            "LJ",
+        );
+        assert_lone_joker(&g, Card::BIG_JOKER);
+        act(&mut g, 1, "bid 5");
+        act(&mut g, 2, "bid 1");
+        act(&mut g, 0, "bid 1");
+        act(&mut g, 1, "BJ");
+        assert_eq!(legal_cards(&g, 2), g.hands[2]);
+        act(&mut g, 2, "AH");
+        assert_eq!(legal_cards(&g, 0), g.hands[0]);
+        act(&mut g, 0, "AS");
+        assert_eq!(g.tricks[0].1, Player::Seat(seat(1)));
+    }
+
+    #[test]
+    fn o3_coop_dummy_joker_turned() {
+        let mut g = game(&["mode=coop-dummy", "players=2"]);
+        deal(
+            &mut g,
+            &["AH KH QH JH TH 9H 8H JD TD", "AC KC QC JC TC 9C 8C KD QD"],
+            "BJ AS KS QS JS TS 9S 8S AD LJ 9D 8D",
+        );
+        assert_lone_joker(&g, Card::BIG_JOKER);
+        act(&mut g, 1, "null 1");
+        act(&mut g, 0, "null 1");
+        assert_eq!(g.trick.cards(), [(Player::Dummy, Card::BIG_JOKER)]);
+        assert_eq!(legal_cards(&g, 1), g.hands[1]);
+        act(&mut g, 1, "AC");
+        assert_eq!(legal_cards(&g, 0), g.hands[0]);
+        act(&mut g, 0, "AH");
+        assert_eq!(g.tricks[0].1, Player::Dummy);
+    }
+
+    #[test]
+    fn o4_solitaire_bids_and_the_hidden_dummy() {
+        let mut g = solitaire(&[]);
+        let mut expected: Vec<String> = (1..=9).map(|k| format!("bid {k}")).collect();
+        expected.extend((1..=9).map(|r| format!("null {r}")));
+        assert_eq!(legal(&g, 0), expected);
+        let range = Err(IllegalReason::OutOfRange { min: 1, max: 9 });
+        for bad in [
+            Action::Bid(0),
+            Action::Bid(10),
+            Action::Null(0),
+            Action::Null(10),
+        ] {
+            assert_eq!(g.check(seat(0), bad), range, "{bad}");
+        }
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("KH"))),
+            Err(IllegalReason::WrongPhase)
+        );
+        // The player sees its own hand and the turn-up, never the dummy.
+        let dummy = cards("BJ LJ AH KC JC KD JD KS JS");
+        let o = g.observe(seat(0));
+        assert_eq!(o.hand, cards(PLAYER));
+        assert_eq!(g.seen_by(seat(0)), cards(PLAYER).or(cards("TH")));
+        let text = format!("{o:?}");
+        for c in dummy.or(cards("AC AD AS")) {
+            assert!(!names(&text, c), "{c} shows: {text}");
+        }
+        act(&mut g, 0, "bid 5");
+        // Play starts at once: the dummy's top card is turned and led.
+        let o = g.observe(seat(0));
+        assert_eq!(o.phase, Phase::Play);
+        assert_eq!(o.trick.cards, [(Player::Dummy, Card::BIG_JOKER)]);
+        assert_eq!(
+            o.history.last(),
+            Some(&Event::DummyPlay {
+                card: Card::BIG_JOKER
+            })
+        );
+        assert_eq!(o.me().bid, Some(Action::Bid(5)));
+        assert_eq!(o.unseen_piles[0], ("dummy".to_string(), 8));
+        assert_eq!(g.seen_by(seat(0)), cards(PLAYER).or(cards("TH BJ")));
+        let text = format!("{o:?}");
+        for c in dummy.minus(cards("BJ")) {
+            assert!(!names(&text, c), "{c} shows: {text}");
+        }
+    }
+
+    #[test]
+    fn o5_the_dummy_leads_every_trick_from_its_pile_in_deal_order() {
+        let mut g = solitaire(&["hands=1"]);
+        act(&mut g, 0, "bid 3");
+        // BJ led asks for the trump suit: a heart.
+        assert_eq!(legal_cards(&g, 0), cards("JH QH KH"));
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("QC"))),
+            Err(IllegalReason::MustFollow(Suit::Hearts))
+        );
+        for _ in 0..3 {
+            let first = legal_cards(&g, 0).first().unwrap();
+            g.apply(seat(0), Action::Play(first)).unwrap();
+        }
+        // KC led: the player must follow with a club.
+        assert_eq!(legal_cards(&g, 0), cards("TC QC"));
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("QD"))),
+            Err(IllegalReason::MustFollow(Suit::Clubs))
+        );
+        play_solitaire(&mut g, &[C, D, S]);
+        let pile = ["BJ", "LJ", "AH", "KC", "JC", "KD", "JD", "KS", "JS"];
+        let winners: Vec<Player> = g.tricks.iter().map(|(_, w)| *w).collect();
+        let (d, p) = (Player::Dummy, Player::Seat(seat(0)));
+        // The player wins JC, JD and JS; the dummy leads the next trick anyway.
+        assert_eq!(winners, [d, d, d, d, p, d, p, d, p]);
+        for (i, (trick, _)) in g.tricks.iter().enumerate() {
+            assert_eq!(
+                trick.cards()[0],
+                (Player::Dummy, card(pile[i])),
+                "trick {i}"
+            );
+            assert_eq!(trick.len(), 2);
+        }
+        let r = &g.hand_results()[0];
+        assert_eq!(r.tricks, [3]);
+        assert_eq!(g.dummy_won, 6);
+        assert_eq!(r.points, [3]);
+        assert_eq!(r.made, [Some(true)]);
+        assert_eq!(
+            r.summary,
+            "trump H; bids bid 3; tricks 3 (dummy 6); points +3"
+        );
+        let dummy_plays = g
+            .log
+            .iter()
+            .filter(|e| matches!(e.event, Event::DummyPlay { .. }))
+            .count();
+        assert_eq!(dummy_plays, 9);
+    }
+
+    #[test]
+    fn o6_standard_scoring_by_hand() {
+        let std = Scoring::Standard;
+        assert_eq!(score(std, Action::Bid(3), 3), 3);
+        assert_eq!(score(std, Action::Bid(2), 3), 1, "2 − (3 − 2)");
+        assert_eq!(score(std, Action::Bid(1), 4), -2, "1 − (4 − 1)");
+        assert_eq!(score(std, Action::Bid(5), 3), -5);
+        assert_eq!(score(std, Action::Null(4), 0), 4);
+        assert_eq!(score(std, Action::Null(4), 1), -4);
+        // Whole solitaire hands of the deal above.
+        for (bid, win, points) in [
+            ("bid 3", &[C, D, S][..], 3),
+            ("bid 2", &[C, D, S], 1),
+            ("bid 5", &[C, D, S], -5),
+            ("null 4", &[], 4),
+            ("null 4", &[S], -4),
+            ("bid 1", &[D], 1),
+        ] {
+            let g = solitaire_match(&["hands=1"], &[(bid, win)]);
+            assert_eq!(g.hand_results()[0].points, [points], "{bid} {win:?}");
+            assert_eq!(g.result().unwrap().totals, [points]);
+        }
+        // Multiplayer: seat 1 takes all seven tricks.
+        let mut g = game(&["mode=multi", "players=3", "hands=1", "playoff-hands=0"]);
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        act(&mut g, 1, "bid 5");
+        act(&mut g, 2, "null 3");
+        act(&mut g, 0, "bid 2");
+        assert_eq!(
+            g.to_act(),
+            SeatSet::single(seat(1)),
+            "O14: the highest bid leads"
+        );
+        play_out(&mut g);
+        let r = &g.hand_results()[0];
+        assert_eq!(r.tricks, [0, 7, 0]);
+        assert_eq!(r.points, [-2, 3, 3], "missed 2; 5 − (7 − 5); null made");
+        assert_eq!(r.made, [Some(false), Some(false), Some(true)]);
+        assert_eq!(
+            r.summary,
+            "trump H; bids bid 2, bid 5, null 3; tricks 0 7 0; points -2 +3 +3"
+        );
+        // Tied on 3 with no play-off allowed: a shared win (O15).
+        assert_eq!(g.result().unwrap().ranks, [3, 1, 1]);
+    }
+
+    #[test]
+    fn o7_doubling_the_maximum_once_per_hand() {
+        // Off by default: the doubled bids are illegal, with the reason.
+        let g = solitaire(&[]);
+        assert_eq!(
+            g.check(seat(0), Action::DoubleBid(9)),
+            rule("O7", "doubling is not played (option `doubling`)")
+        );
+        let g = solitaire(&["doubling=true"]);
+        let listed = legal(&g, 0);
+        assert_eq!(listed.len(), 20);
+        assert_eq!(listed[18..], ["bid 9 double", "null 9 double"]);
+        assert_eq!(
+            g.check(seat(0), Action::DoubleBid(8)),
+            rule("O7", "only a bid of the maximum may be doubled")
+        );
+        assert_eq!(
+            g.check(seat(0), Action::DoubleNull(3)),
+            rule("O7", "only a null risking the maximum may be doubled")
+        );
+        // Made: +14; missed: −14 (a positive double needs exactly 9).
+        let g = solitaire_match(
+            &["doubling=true", "hands=2"],
+            &[("null 9 double", &[]), ("bid 9 double", &[C, D, S])],
+        );
+        let points: Vec<i32> = g.hand_results().iter().map(|r| r.points[0]).collect();
+        assert_eq!(points, [14, -14]);
+        assert_eq!(score(Scoring::Standard, Action::DoubleNull(9), 1), -14);
+        assert_eq!(score(Scoring::Alternative, Action::DoubleBid(9), 9), 14);
+
+        // Multiplayer: first come, first served.
+        let mut g = game(&["mode=multi", "players=2", "doubling=true", "hands=1"]);
+        deal(&mut g, &[WEAK2, STRONG2], REST2);
+        act(&mut g, 1, "bid 9 double");
+        assert_eq!(g.observe(seat(0)).note("doubled"), Some("1"));
+        let listed = legal(&g, 0);
+        assert!(!listed.iter().any(|a| a.ends_with("double")), "{listed:?}");
+        assert_eq!(
+            g.check(seat(0), Action::DoubleNull(9)),
+            rule("O7", "a bid has already been doubled this hand")
+        );
+        act(&mut g, 0, "null 9");
+        play_out(&mut g);
+        let r = &g.hand_results()[0];
+        assert_eq!(r.tricks, [0, 9]);
+        assert_eq!(r.points, [9, 14]);
+    }
+
+    #[test]
+    fn o8_alternative_scoring_and_beating_the_game() {
+        assert_eq!(score(Scoring::Alternative, Action::Bid(1), 3), 0);
+        assert_eq!(score(Scoring::Standard, Action::Bid(1), 3), -1);
+        assert_eq!(score(Scoring::Alternative, Action::Bid(3), 3), 3);
+        assert_eq!(score(Scoring::Alternative, Action::Bid(5), 3), -5);
+        assert_eq!(score(Scoring::Alternative, Action::Null(2), 1), -2);
+        let g = solitaire_match(
+            &["scoring=alternative", "hands=2"],
+            &[("bid 1", &[C, D, S]), ("null 2", &[C])],
+        );
+        let points: Vec<i32> = g.hand_results().iter().map(|r| r.points[0]).collect();
+        assert_eq!(points, [0, -2]);
+        assert_eq!(g.result().unwrap().note, "not beaten");
+        assert_eq!(g.observe(seat(0)).note("verdict"), Some("not beaten"));
+        let g = solitaire_match(
+            &["scoring=alternative", "hands=1"],
+            &[("bid 3", &[C, D, S])],
+        );
+        assert_eq!(g.result().unwrap().note, "beaten");
+        assert_eq!(g.result().unwrap().totals, [3]);
+        // Standard solitaire has no verdict beyond the total (O10).
+        let g = solitaire_match(&["hands=1"], &[("bid 3", &[C, D, S])]);
+        assert_eq!(g.result().unwrap().note, "");
+        // Every mode: a multiplayer overtrick scores 0 too.
+        let mut g = game(&["mode=multi", "players=3", "hands=1", "scoring=alternative"]);
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        act(&mut g, 1, "bid 5");
+        act(&mut g, 2, "null 3");
+        act(&mut g, 0, "bid 2");
+        play_out(&mut g);
+        assert_eq!(g.hand_results()[0].points, [-2, 0, 3]);
+    }
+
+    #[test]
+    fn o9_edd_allard_win_draw_and_loss_against_thirty() {
+        let edd = ["scoring=edd-allard"];
+        assert_eq!(score(Scoring::EddAllard, Action::Null(0), 0), 10);
+        assert_eq!(score(Scoring::EddAllard, Action::Null(0), 2), -12);
+        assert_eq!(score(Scoring::EddAllard, Action::Bid(2), 3), 1);
+        assert_eq!(score(Scoring::EddAllard, Action::Bid(4), 3), -4);
+        // The null has no risk number.
+        let g = solitaire(&edd);
+        let mut expected: Vec<String> = (1..=9).map(|k| format!("bid {k}")).collect();
+        expected.push("null".to_string());
+        assert_eq!(legal(&g, 0), expected);
+        assert_eq!(
+            g.check(seat(0), Action::Null(3)),
+            rule("O9", "an Edd Allard null has no risk number (`null`)")
+        );
+        // With doubling only the maximum positive bid can be doubled.
+        let g = solitaire(&["scoring=edd-allard", "doubling=true"]);
+        assert_eq!(
+            legal(&g, 0).last().map(String::as_str),
+            Some("bid 9 double")
+        );
+        assert_eq!(
+            g.check(seat(0), Action::DoubleNull(9)),
+            rule("O9", "an Edd Allard null has no risk number to double")
+        );
+        // Exactly nine deals, whatever `hands` says.
+        assert_eq!(game(&["scoring=edd-allard", "hands=3"]).config().hands, 9);
+
+        let null: (&str, &[Suit]) = ("null", &[]);
+        let three: (&str, &[Suit]) = ("bid 3", &[C, D, S]);
+        let zero: (&str, &[Suit]) = ("bid 1", &[C, D]); // 1 − (2 − 1) = 0
+        let two: (&str, &[Suit]) = ("bid 2", &[C, D]);
+        for (plan, total, verdict) in [
+            // 3 × 10 + 6 × 0 = 30.
+            (
+                vec![null, null, null, zero, zero, zero, zero, zero, zero],
+                30,
+                "draw",
+            ),
+            // 2 × 10 + 3 × 3 + 4 × 0 = 29.
+            (
+                vec![null, null, three, three, three, zero, zero, zero, zero],
+                29,
+                "loss",
+            ),
+            // 2 × 10 + 3 × 3 + 2 + 3 × 0 = 31.
+            (
+                vec![null, null, three, three, three, two, zero, zero, zero],
+                31,
+                "win",
+            ),
+        ] {
+            let g = solitaire_match(&edd, &plan);
+            let result = g.result().expect("over after nine deals");
+            assert_eq!(result.totals, [total]);
+            assert_eq!(result.note, verdict);
+            assert_eq!(result.hands, 9);
+            assert_eq!(result.ranks, [1]);
+            assert_eq!(g.observe(seat(0)).note("verdict"), Some(verdict));
+        }
+        // A broken Edd Allard null: −(10 + t).
+        let g = solitaire_match(&edd[..], &[("null", &[C, D])]);
+        assert_eq!(g.hand_results()[0].points, [-12]);
+        assert!(
+            Oneonta::new(&Options::parse(&["scoring=edd-allard", "mode=multi"]).unwrap()).is_err()
+        );
+    }
+
+    #[test]
+    fn o10_a_solitaire_match_is_hands_deals_and_its_total() {
+        assert_eq!(game(&[]).config().hands, 9);
+        let g = solitaire_match(
+            &["hands=3"],
+            &[("bid 3", &[C, D, S]), ("null 2", &[]), ("bid 4", &[C])],
+        );
+        assert_eq!(g.status(), Status::Over);
+        let result = g.result().unwrap();
+        assert_eq!(result.totals, [3 + 2 - 4]);
+        assert_eq!(result.hands, 3);
+        let totals: Vec<i32> = g.hand_results().iter().map(|r| r.totals[0]).collect();
+        assert_eq!(totals, [3, 5, 1]);
+        assert_eq!(g.dealer(), seat(0), "the player always deals");
+    }
+
+    #[test]
+    fn o11_o17_deck_sizes_for_every_player_count_and_mode() {
+        // (mode, players, deck size, cards per seat, lowest rank)
+        let table = [
+            (Mode::Solitaire, 1, 22, 9, Rank::Ten),
+            (Mode::Multi, 2, 30, 9, Rank::Eight),
+            (Mode::Multi, 3, 22, 7, Rank::Ten),
+            (Mode::Multi, 4, 30, 7, Rank::Eight),
+            (Mode::Multi, 5, 38, 7, Rank::Six),
+            (Mode::Multi, 6, 46, 7, Rank::Four),
+            (Mode::Multi, 7, 54, 7, Rank::Two),
+            (Mode::Coop, 2, 30, 9, Rank::Eight),
+            (Mode::Coop, 3, 22, 7, Rank::Ten),
+            (Mode::Coop, 4, 30, 7, Rank::Eight),
+            (Mode::Coop, 5, 38, 7, Rank::Six),
+            (Mode::Coop, 6, 46, 7, Rank::Four),
+            (Mode::Coop, 7, 54, 7, Rank::Two),
+            (Mode::CoopDummy, 2, 30, 9, Rank::Eight),
+            (Mode::CoopDummy, 3, 30, 7, Rank::Eight),
+            (Mode::CoopDummy, 4, 38, 7, Rank::Six),
+            (Mode::CoopDummy, 5, 46, 7, Rank::Four),
+            (Mode::CoopDummy, 6, 54, 7, Rank::Two),
+        ];
+        for (i, &(mode, players, size, per_seat, lowest)) in table.iter().enumerate() {
+            let label = format!("{} {players}", mode.name());
+            let (deck, h) = deck_for(mode, players);
+            assert_eq!(deck.len(), size, "{label}");
+            assert_eq!(h, per_seat, "{label}");
+            assert_eq!(deck, decks::reduced(lowest), "{label}");
+            assert!(deck.contains(Card::BIG_JOKER) && deck.contains(Card::LITTLE_JOKER));
+            // The deck suffices: every hand (the dummy's too) and a turn-up,
+            // hands × h + 1 cards, so hands × h < size.
+            let hands = players + usize::from(mode.has_dummy());
+            assert!(
+                hands * usize::from(h) < size,
+                "{label}: the deck is too small"
+            );
+            // A seeded deal gives each hand h cards and leaves the rest unseen.
+            let mut g = game(&[
+                &format!("mode={}", mode.name()),
+                &format!("players={players}"),
+            ]);
+            assert_eq!(g.deck(), deck, "{label}");
+            assert_eq!(g.seats(), players);
+            deal_if_needed(&mut g, Seed::from_u64(i as u64)).unwrap();
+            for s in 0..players {
+                assert_eq!(g.hands[s].len(), h as usize, "{label}");
+            }
+            let o = g.observe(seat(0));
+            let undealt = size - hands * h as usize - 1;
+            assert_eq!(
+                o.unseen_piles.last().unwrap().1 as usize,
+                undealt,
+                "{label}"
+            );
+            if mode.has_dummy() {
+                assert_eq!(g.dummy.len(), h as usize, "{label}");
+                assert_eq!(o.unseen_piles[0], ("dummy".to_string(), h), "{label}");
+            }
+        }
+        // The exact sizes the text's table would have given are too small
+        // where RULES.md adds the 8s (O11: 4 players; O17: 3 players).
+        assert!(decks::reduced(Rank::Nine).len() < 4 * 7 + 1);
+        assert!(decks::reduced(Rank::Nine).len() < (3 + 1) * 7 + 1);
+    }
+
+    #[test]
+    fn o12_multiplayer_deal_goes_clockwise_from_the_dealers_left_then_turns_up() {
+        let mut g = game(&["mode=multi", "players=4"]);
+        let order = g.deck().to_vec();
+        // 8C 9C TC JC QC KC AC 8D ... AS LJ BJ: seat 1 gets the 1st, 5th, ... card.
+        g.deal(&order).unwrap();
+        assert_eq!(g.hands[1], cards("8C QC 9D KD TH AH JS"));
+        assert_eq!(g.hands[2], cards("9C KC TD AD JH 8S QS"));
+        assert_eq!(g.hands[3], cards("TC AC JD 8H QH 9S KS"));
+        assert_eq!(g.hands[0], cards("JC 8D QD 9H KH TS AS"));
+        // The 29th card is turned (here LJ: BJ alone is trump, O3); one is left.
+        assert_eq!(g.turn_up, Some(Card::LITTLE_JOKER));
+        let o = g.observe(seat(2));
+        assert_eq!(o.table[0].card, Card::LITTLE_JOKER);
+        assert_eq!(o.unseen_piles, [("undealt".to_string(), 1)]);
+        assert_eq!(o.trump, Trump::Jokers);
+        assert_eq!(o.players.iter().map(|p| p.held).collect::<Vec<_>>(), [7; 4]);
+        for (s, v) in o.players.iter().enumerate() {
+            assert_eq!(v.known.is_empty(), s != 2);
+        }
+        // The next hand is dealt by seat 1, starting with seat 2.
+        for s in [1, 2, 3, 0] {
+            act(&mut g, s, "bid 1");
+        }
+        play_out(&mut g);
+        assert_eq!(g.dealer(), seat(1));
+        g.deal(&order).unwrap();
+        assert_eq!(g.hands[2], cards("8C QC 9D KD TH AH JS"));
+    }
+
+    /// A 4-player multi game with hand 1 bid as given and played out.
+    fn four_after_hand_one(bids: [&str; 4]) -> Oneonta {
+        let mut g = game(&["mode=multi", "players=4"]);
+        let order = g.deck().to_vec();
+        g.deal(&order).unwrap();
+        assert_eq!(
+            g.to_act(),
+            SeatSet::single(seat(1)),
+            "O13: dealer's left first"
+        );
+        for (s, bid) in [1, 2, 3, 0].into_iter().zip(bids) {
+            act(&mut g, s, bid);
+        }
+        play_out(&mut g);
+        assert_eq!(g.dealer(), seat(1));
+        g
+    }
+
+    /// Who bids first in the next hand when the totals are `totals`.
+    fn first_bidder_with(g: &Oneonta, totals: [i32; 4]) -> usize {
+        let mut g = g.clone();
+        g.totals[..4].copy_from_slice(&totals);
+        let order = g.deck().to_vec();
+        g.deal(&order).unwrap();
+        assert_eq!(
+            g.observe(seat(0)).note("first-bidder"),
+            Some(g.turn.to_string().as_str())
+        );
+        g.to_act().first().unwrap().index()
+    }
+
+    #[test]
+    fn o13_first_bidder_highest_positive_bid_then_total_then_dealer() {
+        // Seats 2 and 0 bid 5, the highest positive bid; seat 1 deals next.
+        let g = four_after_hand_one(["bid 3", "bid 5", "null 2", "bid 5"]);
+        assert_eq!(first_bidder_with(&g, [4, 0, 10, 0]), 2, "higher total");
+        assert_eq!(first_bidder_with(&g, [10, 0, 4, 0]), 0, "higher total");
+        // Equal totals: the first of them clockwise from the dealer (1).
+        assert_eq!(first_bidder_with(&g, [4, 9, 4, 9]), 2);
+        // One highest positive bid decides alone, whatever the totals.
+        let g = four_after_hand_one(["bid 3", "bid 6", "null 7", "bid 5"]);
+        assert_eq!(first_bidder_with(&g, [50, 0, 0, 50]), 2);
+        // No positive bid: every seat ties; totals, then the dealer itself.
+        let g = four_after_hand_one(["null 1", "null 2", "null 3", "null 4"]);
+        assert_eq!(first_bidder_with(&g, [0, 3, 3, 1]), 1, "the dealer");
+        assert_eq!(first_bidder_with(&g, [3, 0, 0, 3]), 3);
+        assert_eq!(first_bidder_with(&g, [0, 0, 0, 0]), 1);
+        // Bids are public, in every seat's observation.
+        let o = g.observe(seat(3));
+        assert_eq!(o.players[1].bid, Some(Action::Null(1)));
+        assert_eq!(o.players[0].bid, Some(Action::Null(4)));
+    }
+
+    #[test]
+    fn o14_the_highest_positive_bid_leads_then_total_then_dealer() {
+        let leader = |bids: [&str; 4], totals: [i32; 4]| {
+            let mut g = game(&["mode=multi", "players=4"]);
+            g.totals[..4].copy_from_slice(&totals);
+            let order = g.deck().to_vec();
+            g.deal(&order).unwrap();
+            for (s, bid) in [1, 2, 3, 0].into_iter().zip(bids) {
+                act(&mut g, s, bid);
+            }
+            assert_eq!(g.stage, Stage::Play);
+            g.to_act().first().unwrap().index()
+        };
+        let bids = ["bid 3", "bid 5", "null 2", "bid 5"];
+        assert_eq!(leader(bids, [0; 4]), 0, "tie 2/0: the dealer");
+        assert_eq!(leader(bids, [0, 0, 6, 0]), 2, "tie 2/0: the higher total");
+        assert_eq!(
+            leader(["bid 3", "bid 2", "bid 7", "null 5"], [9, 9, 0, 9]),
+            3
+        );
+        let nulls = ["null 1", "null 2", "null 3", "null 4"];
+        assert_eq!(leader(nulls, [0; 4]), 0, "all null: the dealer");
+        assert_eq!(
+            leader(nulls, [0, 1, 2, 2]),
+            2,
+            "all null: total, then clockwise"
+        );
+    }
+
+    #[test]
+    fn o14_the_winner_leads_or_with_lead_fixed_the_first_leader() {
+        for (options, next) in [(&["lead=winner-leads"][..], 1), (&["lead=fixed"], 0)] {
+            let mut g = game(&[&["mode=multi", "players=2"][..], options].concat());
+            deal(&mut g, &[WEAK2, STRONG2], REST2);
+            act(&mut g, 1, "null 9");
+            act(&mut g, 0, "bid 2");
+            assert_eq!(g.to_act(), SeatSet::single(seat(0)));
+            act(&mut g, 0, "8C");
+            act(&mut g, 1, "9H");
+            assert_eq!(g.tricks[0].1, Player::Seat(seat(1)), "a trump wins");
+            assert_eq!(g.to_act(), SeatSet::single(seat(next)), "{options:?}");
+            assert_eq!(
+                g.observe(seat(0)).note("lead"),
+                Some(options[0].split('=').nth(1).unwrap())
+            );
+        }
+    }
+
+    #[test]
+    fn o15_match_length_is_the_cards_per_seat() {
+        for (players, hands) in [(2, 9), (3, 7), (4, 7), (7, 7)] {
+            let g = game(&["mode=multi", &format!("players={players}")]);
+            assert_eq!(g.config().hands, hands);
+        }
+        assert_eq!(game(&["mode=multi"]).config().players, 4);
+        assert_eq!(game(&["mode=coop"]).config().hands, 9);
+        assert_eq!(game(&["mode=coop-dummy"]).config().players, 3);
+    }
+
+    /// Three players, one regular hand: seat 1 takes all seven tricks; seats
+    /// 1 and 2 tie on 7, seat 0 has −1.
+    fn tied_after_one_hand(options: &[&str]) -> Oneonta {
+        let mut g = game(&[&["mode=multi", "players=3", "hands=1"][..], options].concat());
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        act(&mut g, 1, "bid 7");
+        act(&mut g, 2, "null 7");
+        act(&mut g, 0, "bid 1");
+        play_out(&mut g);
+        assert_eq!(g.totals[..3], [-1, 7, 7]);
+        g
+    }
+
+    /// A play-off hand between seats 1 and 2 in which seat 1 takes all nine.
+    fn playoff_hand(g: &mut Oneonta, bids: [&str; 2]) {
+        assert_eq!(g.status(), Status::Deal);
+        assert_eq!(
+            g.deck(),
+            decks::reduced(Rank::Eight),
+            "O15: the 2-player deck"
+        );
+        deal(g, &["", STRONG2, WEAK2], REST2);
+        let o = g.observe(seat(0));
+        assert!(!o.players[0].active);
+        assert!(o.players[1].active && o.players[2].active);
+        assert_eq!(o.players[0].held, 0);
+        assert_eq!(o.note("playoff"), Some("true"));
+        assert_eq!(g.hands[1].len(), 9);
+        // O13 among the tied seats: seat 1 had the highest positive bid.
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        act(g, 1, bids[0]);
+        act(g, 2, bids[1]);
+        while g.stage == Stage::Play {
+            assert!(
+                !g.to_act().contains(seat(0)),
+                "a seat sitting out never acts"
+            );
+            assert!(g.legal_actions(seat(0)).is_empty());
+            let s = g.to_act().first().unwrap();
+            let a = g.legal_actions(s)[0];
+            g.apply(s, a).unwrap();
+        }
+        let r = g.hand_results().last().unwrap();
+        assert_eq!(r.bids[0], None);
+        assert_eq!(r.points[0], 0);
+        assert_eq!(r.tricks, [0, 9, 0]);
+        assert!(r.summary.starts_with("play-off: "), "{}", r.summary);
+    }
+
+    #[test]
+    fn o15_tied_leaders_play_off_and_still_tied_share_the_win() {
+        let mut g = tied_after_one_hand(&["playoff-hands=1"]);
+        // The play-off is dealt by the first tied seat left of the last dealer (0).
+        assert_eq!(g.dealer(), seat(1));
+        assert_eq!(g.active, cards_seats(&[1, 2]));
+        playoff_hand(&mut g, ["bid 9", "null 9"]);
+        // 16 and 16, and no more play-off hands: a shared win.
+        let result = g.result().expect("over");
+        assert_eq!(result.totals, [-1, 16, 16]);
+        assert_eq!(result.ranks, [3, 1, 1]);
+        assert_eq!(result.winners(), [seat(1), seat(2)]);
+        assert_eq!(result.hands, 2);
+    }
+
+    fn cards_seats(seats: &[usize]) -> SeatSet {
+        seats.iter().map(|&s| seat(s)).collect()
+    }
+
+    #[test]
+    fn o15_the_play_off_goes_on_until_one_leads_with_rotating_deals() {
+        let mut g = tied_after_one_hand(&[]);
+        playoff_hand(&mut g, ["bid 9", "null 9"]);
+        assert_eq!(g.totals[..3], [-1, 16, 16]);
+        // Still tied: another play-off hand, dealt by the next tied seat.
+        assert_eq!(g.dealer(), seat(2));
+        assert_eq!(g.status(), Status::Deal);
+        playoff_hand(&mut g, ["bid 9", "null 1"]);
+        let result = g.result().expect("over: seat 1 leads");
+        assert_eq!(result.totals, [-1, 25, 17]);
+        assert_eq!(result.ranks, [3, 1, 2]);
+        assert_eq!(result.hands, 3);
+        assert_eq!(g.observe(seat(0)).note("playoff-hands-played"), Some("2"));
+        // Without a tie there is no play-off.
+        let mut g = game(&["mode=multi", "players=3", "hands=1"]);
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        act(&mut g, 1, "bid 7");
+        act(&mut g, 2, "null 6");
+        act(&mut g, 0, "bid 1");
+        play_out(&mut g);
+        assert_eq!(g.result().unwrap().ranks, [3, 1, 2]);
+    }
+
+    #[test]
+    fn o16_cooperative_legal_bids_total_exactly_the_hand_size() {
+        let mut g = game(&["mode=coop", "players=3"]);
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        let everything: Vec<String> = (1..=7)
+            .map(|k| format!("bid {k}"))
+            .chain((1..=7).map(|r| format!("null {r}")))
+            .collect();
+        assert_eq!(legal(&g, 1), everything);
+        act(&mut g, 1, "bid 5");
+        // 5 so far and one seat after this one: at most 2 more.
+        let mut expected = vec!["bid 1".to_string(), "bid 2".to_string()];
+        expected.extend((1..=7).map(|r| format!("null {r}")));
+        assert_eq!(legal(&g, 2), expected);
+        assert_eq!(
+            g.check(seat(2), Action::Bid(3)),
+            rule("O16", "the bids must total exactly the hand size")
+        );
+        act(&mut g, 2, "null 3");
+        // The last bid must make exactly 7.
+        assert_eq!(legal(&g, 0), ["bid 2"]);
+        assert_eq!(g.observe(seat(0)).note("bid-limit"), Some("exactly 7"));
+        assert_eq!(g.observe(seat(0)).note("bids-total"), Some("5"));
+
+        // Two nulls first: the last seat must bid all seven.
+        let mut g = game(&["mode=coop", "players=3", "doubling=true"]);
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        act(&mut g, 1, "null 1");
+        act(&mut g, 2, "null 7 double");
+        assert_eq!(legal(&g, 0), ["bid 7"], "the double was taken");
+        // Four players, a bid of all seven first: only nulls follow.
+        let mut g = game(&["mode=coop", "players=4"]);
+        let order = g.deck().to_vec();
+        g.deal(&order).unwrap();
+        act(&mut g, 1, "bid 7");
+        for s in [2, 3, 0] {
+            let nulls: Vec<String> = (1..=7).map(|r| format!("null {r}")).collect();
+            assert_eq!(legal(&g, s), nulls);
+            act(&mut g, s, "null 1");
+        }
+        assert_eq!(g.stage, Stage::Play);
+    }
+
+    #[test]
+    fn o16_cooperative_lead_team_score_and_one_team() {
+        for (options, team) in [(&[][..], 1), (&["team-score=lowest"], -1)] {
+            let mut g = game(&[&["mode=coop", "players=3", "hands=1"][..], options].concat());
+            assert_eq!(g.teams(), [0, 0, 0]);
+            deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+            act(&mut g, 1, "bid 5");
+            act(&mut g, 2, "bid 1");
+            act(&mut g, 0, "bid 1");
+            assert_eq!(
+                g.to_act(),
+                SeatSet::single(seat(1)),
+                "the highest bid leads"
+            );
+            play_out(&mut g);
+            // Seat 1: 5 − (7 − 5) = 3; seats 2 and 0 missed 1: −1 each.
+            let r = &g.hand_results()[0];
+            assert_eq!(r.tricks, [0, 7, 0]);
+            assert_eq!(r.made, [Some(false); 3]);
+            assert_eq!(
+                r.points, [team; 3],
+                "{options:?}: every seat carries the team's"
+            );
+            assert_eq!(r.totals, [team; 3]);
+            assert!(
+                r.summary.ends_with(&format!("; team {team:+}")),
+                "{}",
+                r.summary
+            );
+            let result = g.result().unwrap();
+            assert_eq!(result.ranks, [1, 1, 1]);
+            assert_eq!(result.teams, [0, 0, 0]);
+            assert_eq!(result.note, "");
+            assert_eq!(g.observe(seat(2)).players[1].team, 0);
+        }
+        // Tied highest bids: the dealer or the first clockwise from it.
+        let mut g = game(&["mode=coop", "players=3"]);
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        act(&mut g, 1, "bid 3");
+        act(&mut g, 2, "bid 3");
+        act(&mut g, 0, "bid 1");
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        // Every hand is bid first by the dealer's left, whatever the bids before.
+        play_out(&mut g);
+        deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
+        assert_eq!(g.dealer(), seat(1));
+        assert_eq!(g.to_act(), SeatSet::single(seat(2)));
+    }
+
+    #[test]
+    fn o17_the_dummy_is_dealt_first_in_each_round_and_leads_every_trick() {
+        let mut g = game(&["mode=coop-dummy", "players=2", "hands=1"]);
+        let order = g.deck().to_vec();
+        g.deal(&order).unwrap();
+        // Rounds of three: the dummy, then seat 1, then seat 0 (the dealer).
+        assert_eq!(
+            g.dummy.as_slice(),
+            cards("8C JC AC TD KD 9H QH 8S JS").to_vec().as_slice()
+        );
+        assert_eq!(g.hands[1], cards("9C QC 8D JD AD TH KH 9S QS"));
+        assert_eq!(g.hands[0], cards("TC KC 9D QD 8H JH AH TS KS"));
+        assert_eq!(g.turn_up, Some(card("AS")));
+        let o = g.observe(seat(0));
+        assert_eq!(
+            o.unseen_piles,
+            [("dummy".to_string(), 9), ("undealt".to_string(), 2)]
+        );
+        assert_eq!(
+            g.to_act(),
+            SeatSet::single(seat(1)),
+            "bidding from the dealer's left"
+        );
+        act(&mut g, 1, "bid 6");
+        // At most 9 in all.
+        let mut expected: Vec<String> = (1..=3).map(|k| format!("bid {k}")).collect();
+        expected.extend((1..=9).map(|r| format!("null {r}")));
+        assert_eq!(legal(&g, 0), expected);
+        assert_eq!(
+            g.check(seat(0), Action::Bid(4)),
+            rule("O17", "the bids may total at most the hand size")
+        );
+        act(&mut g, 0, "null 2");
+        // The dummy leads 8C; seat 1 then seat 0 follow.
+        assert_eq!(g.trick.cards(), [(Player::Dummy, card("8C"))]);
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        act(&mut g, 1, "9C");
+        act(&mut g, 0, "TC");
+        assert_eq!(g.tricks[0].1, Player::Seat(seat(0)));
+        // The dummy leads again, though seat 0 won.
+        assert_eq!(g.trick.cards(), [(Player::Dummy, card("JC"))]);
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
+        play_out(&mut g);
+        let pile = cards("8C JC AC TD KD 9H QH 8S JS");
+        for (i, (trick, _)) in g.tricks.iter().enumerate() {
+            assert_eq!(trick.cards()[0], (Player::Dummy, g.dummy[i]));
+            assert!(pile.contains(g.dummy[i]));
+            assert_eq!(trick.len(), 3);
+        }
+        let r = &g.hand_results()[0];
+        let seats_won: u8 = r.tricks.iter().sum();
+        assert_eq!(seats_won + g.dummy_won, 9);
+    }
+
+    #[test]
+    fn o17_dummy_tricks_score_for_nobody_and_beating_the_game() {
+        // The dummy holds every trump and AS: it takes all nine tricks.
+        for (options, team, verdict) in [
+            (&[][..], 2, "beaten"),
+            (&["team-score=lowest"], -2, "not beaten"),
+        ] {
+            let mut g = game(&[&["mode=coop-dummy", "players=2", "hands=1"][..], options].concat());
+            deal(
+                &mut g,
+                &["TD JD QD KD AD 8S 9S TS JS", "8C 9C TC JC QC KC AC 8D 9D"],
+                "BJ LJ AH KH QH JH TH 9H AS 8H QS KS",
+            );
+            act(&mut g, 1, "null 4");
+            act(&mut g, 0, "bid 2");
+            play_out(&mut g);
+            assert_eq!(g.dummy_won, 9);
+            assert_eq!(g.observe(seat(0)).note("dummy-tricks"), Some("9"));
+            let r = &g.hand_results()[0];
+            // Seat 1's null made (+4), seat 0's bid 2 missed (−2).
+            assert_eq!(r.tricks, [0, 0]);
+            assert_eq!(r.made, [Some(false), Some(true)]);
+            assert_eq!(r.points, [team, team]);
+            assert_eq!(
+                r.summary,
+                format!("trump H; bids bid 2, null 4; tricks 0 0 (dummy 9); team {team:+}")
+            );
+            let result = g.result().unwrap();
+            assert_eq!(result.note, verdict, "{options:?}");
+            assert_eq!(result.totals, [team, team]);
+        }
+    }
+
+    #[test]
+    fn options_resolve_round_trip_and_refuse_bad_values() {
+        assert_eq!(
+            game(&[]).options().to_string(),
+            "doubling=false hands=9 lead=winner-leads mode=solitaire players=1 playoff-hands=3 \
+             scoring=standard team-score=sum"
+        );
+        for given in [
+            &[][..],
+            &["mode=multi"],
+            &["mode=multi", "players=2", "lead=fixed", "playoff-hands=0"],
+            &[
+                "mode=coop",
+                "players=7",
+                "team-score=lowest",
+                "doubling=true",
+            ],
+            &[
+                "mode=coop-dummy",
+                "players=6",
+                "hands=2",
+                "scoring=alternative",
+            ],
+            &["scoring=edd-allard", "hands=4"],
+        ] {
+            let g = game(given);
+            let again = Oneonta::new(&g.options()).unwrap();
+            assert_eq!(again.config(), g.config(), "{given:?}");
+        }
+        for bad in [
+            &["players=2"][..],
+            &["mode=multi", "players=1"],
+            &["mode=multi", "players=8"],
+            &["mode=coop", "players=8"],
+            &["mode=coop-dummy", "players=7"],
+            &["mode=multi", "scoring=edd-allard"],
+            &["mode=coop-dummy", "scoring=edd-allard"],
+            &["mode=duo"],
+            &["players=x"],
+            &["hands=0"],
+            &["hands=unset"],
+            &["lead=left"],
+            &["team-score=mean"],
+            &["playoff-hands=101"],
+            &["doubling=yes"],
+            &["colour=red"],
+        ] {
+            assert!(
+                Oneonta::new(&Options::parse(bad).unwrap()).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn illegal_actions_have_precise_reasons() {
+        let mut g = solitaire(&[]);
+        assert!(g.parse_action("pass").is_err(), "not in the vocabulary");
+        assert!(g.parse_action("bid 7D").is_err());
+        act(&mut g, 0, "bid 2");
+        assert_eq!(
+            g.check(seat(0), Action::Bid(3)),
+            Err(IllegalReason::WrongPhase)
+        );
+        assert_eq!(
+            g.check(seat(0), Action::Play(card("AS"))),
+            Err(IllegalReason::NotInHand(card("AS")))
+        );
+    }
+
+    fn random_match(options: &[&str], seed: u64) -> Oneonta {
+        let mut g = game(options);
+        let seed = Seed::from_u64(seed);
+        let mut rng = Shuffler::new(seed);
+        let log_buffer = g.log.as_ptr();
+        while !g.is_over() {
+            if deal_if_needed(&mut g, seed).unwrap() {
+                continue;
+            }
+            let s = g.to_act().first().unwrap();
+            let legal = g.legal_actions(s);
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            g.apply(s, a).unwrap();
+        }
+        // The log never reallocated: one buffer for every hand.
+        assert_eq!(g.log.as_ptr(), log_buffer, "{options:?}");
+        g
+    }
+
+    #[test]
+    fn random_matches_end_and_add_up_in_every_mode() {
+        let sets: [&[&str]; 8] = [
+            &[],
+            &["scoring=edd-allard", "doubling=true"],
+            &["mode=multi", "players=7", "doubling=true"],
+            &["mode=multi", "players=2", "hands=1", "playoff-hands=5"],
+            &["mode=coop", "players=7"],
+            &[
+                "mode=coop",
+                "players=2",
+                "team-score=lowest",
+                "doubling=true",
+            ],
+            &["mode=coop-dummy", "players=6"],
+            &["mode=coop-dummy", "players=2", "doubling=true"],
+        ];
+        for (n, options) in sets.iter().enumerate() {
+            for seed in 0..6 {
+                let g = random_match(options, n as u64 * 100 + seed);
+                let cfg = g.config();
+                let results = g.hand_results();
+                let playoff = results
+                    .iter()
+                    .filter(|r| r.summary.starts_with("play-off"))
+                    .count();
+                assert_eq!(results.len(), cfg.hands as usize + playoff, "{options:?}");
+                for r in results {
+                    // Without a dummy every trick goes to a seat; with one,
+                    // the dummy's tricks go to nobody.
+                    let players = r.bids.iter().filter(|b| b.is_some()).count();
+                    let size = deck_for(cfg.mode, players).1;
+                    let tricks: u8 = r.tricks.iter().sum();
+                    if cfg.mode.has_dummy() {
+                        assert!(tricks <= size, "{options:?}");
+                    } else {
+                        assert_eq!(tricks, size, "{options:?}");
+                    }
+                    if cfg.mode.cooperative() {
+                        assert!(r.points.iter().all(|&p| p == r.points[0]));
+                    }
+                    if cfg.mode == Mode::Coop {
+                        let total: u8 = r.bids.iter().map(|&b| bid_value(b)).sum();
+                        assert_eq!(total, deck_for(cfg.mode, cfg.players as usize).1);
+                    }
+                }
+                let result = g.result().unwrap();
+                assert_eq!(result.totals, results.last().unwrap().totals);
+            }
+        }
+    }
+
+    #[test]
+    fn registered_as_a_variant() {
+        let mut g = Variant::Oneonta.new_game(&Options::new()).unwrap();
+        assert_eq!("oneonta".parse::<Variant>().unwrap(), Variant::Oneonta);
+        assert_eq!(Variant::Oneonta.name(), "oneonta");
+        assert_eq!(g.seats(), 1);
+        assert_eq!(g.deck().len(), 22);
+        deal_if_needed(&mut g, Seed::from_u64(3)).unwrap();
+        assert_eq!(g.observe(seat(0)).game, Variant::Oneonta);
+        assert_eq!(g.legal_actions(seat(0)).len(), 18);
+    }
+}
