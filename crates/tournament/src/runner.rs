@@ -405,6 +405,8 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         let progress = progress.clone();
         tasks.spawn(async move {
             let r = play_match(&referee, &t, &p, &path, resume, &progress).await;
+            // Its record is in the log: the referee need not keep the table.
+            referee.forget_table(&table_id(&t, p.index));
             drop(permit);
             progress.finished_match();
             (p.index, r)
@@ -460,13 +462,18 @@ fn check(
     }
 }
 
+/// The table id of match `index`: `<name>-m00042`.
+fn table_id(t: &Tournament, index: u64) -> String {
+    format!("{}-m{index:05}", t.name)
+}
+
 fn header(t: &Tournament, p: &Planned) -> Header {
     Header {
         format: whistle_replay::FORMAT.into(),
         version: whistle_replay::VERSION,
         tournament: t.name.clone(),
         match_index: p.index,
-        table: format!("{}-m{:05}", t.name, p.index),
+        table: table_id(t, p.index),
         game: t.game.name().into(),
         options: t.options.clone(),
         seats: p.seats.iter().map(|&b| t.bots[b].name.clone()).collect(),
