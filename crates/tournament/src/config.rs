@@ -161,6 +161,9 @@ pub struct Tournament {
     pub bots: Vec<BotSpec>,
     /// Seats per table.
     pub seats: usize,
+    /// The team of each seat (from the game): all different in individual
+    /// games, pairs in partnership games, one team in cooperative games.
+    pub teams: Vec<u8>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -380,6 +383,7 @@ impl Tournament {
         })?;
         let options = probe.options();
         let seats = probe.seats();
+        let teams = probe.teams();
         let format = match raw.format.as_ref().map(|f| f.get_ref().as_str()) {
             None | Some("round-robin") => Format::RoundRobin,
             Some("duplicate") => Format::Duplicate,
@@ -598,6 +602,7 @@ impl Tournament {
             faults,
             bots,
             seats,
+            teams,
         })
     }
 

@@ -86,6 +86,20 @@ pub fn text(r: &Results) -> String {
             faults(b)
         );
     }
+    if !r.teams.is_empty() {
+        let _ = writeln!(out, "line-ups (the bots of one side): side points per hand");
+        let w = r.teams.iter().map(|t| t.line_up.len()).max().unwrap_or(0);
+        for t in &r.teams {
+            let _ = writeln!(
+                out,
+                "  {:<w$}  {:>30}  hands {:>5}  wins {:>4}",
+                t.line_up,
+                interval(&t.points),
+                t.hands,
+                t.wins
+            );
+        }
+    }
     if let Some(d) = &r.duplicate {
         let _ = writeln!(
             out,
@@ -139,6 +153,27 @@ pub fn markdown(r: &Results) -> String {
             b.forfeits,
             faults(b)
         );
+    }
+    if !r.teams.is_empty() {
+        let _ = writeln!(out, "\n## Line-ups\n");
+        let _ = writeln!(out, "Each side's bots and the side's points per hand.\n");
+        let _ = writeln!(
+            out,
+            "| line-up | matches | hands | points/hand [95% CI] | wins | mean place |"
+        );
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|");
+        for t in &r.teams {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {:.2} |",
+                t.line_up,
+                t.matches,
+                t.hands,
+                interval(&t.points),
+                t.wins,
+                t.mean_place
+            );
+        }
     }
     if let Some(d) = &r.duplicate {
         let _ = writeln!(out, "\n## Duplicate: against par\n");

@@ -51,13 +51,92 @@ fn groups(pool: &[usize], k: usize) -> Vec<Vec<usize>> {
     }
 }
 
+/// The seats of each team, in team order (team ids as the game numbers them).
+fn team_slots(teams: &[u8]) -> Vec<Vec<usize>> {
+    let mut ids: Vec<u8> = teams.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.iter()
+        .map(|id| (0..teams.len()).filter(|&s| teams[s] == *id).collect())
+        .collect()
+}
+
+/// Every way to split `members` into teams of the sizes in `sizes`, the teams
+/// unordered when their sizes are equal (so {a,b}{c,d} and {c,d}{a,b} count
+/// once). Each result lists the members of team 0, team 1, ...
+fn partitions(members: &[usize], sizes: &[usize]) -> Vec<Vec<Vec<usize>>> {
+    if sizes.is_empty() {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    // The first remaining member always joins the first team: this removes
+    // the orderings of equal-sized teams.
+    let (first, rest) = (members[0], &members[1..]);
+    for others in combinations(rest.len(), sizes[0] - 1) {
+        let mut team = vec![first];
+        team.extend(others.iter().map(|&i| rest[i]));
+        let left: Vec<usize> = rest
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !others.contains(i))
+            .map(|(_, &b)| b)
+            .collect();
+        for mut tail in partitions(&left, &sizes[1..]) {
+            tail.insert(0, team.clone());
+            out.push(tail);
+        }
+    }
+    out
+}
+
+/// The seatings of one group in a partnership game: every split of the group
+/// into partnerships, each with the partnerships rotated through the team
+/// positions (so each partnership sits North/South and East/West). With fewer
+/// bots than teams' seats, team i is bot i (mod n) in every one of its seats.
+fn team_seatings(
+    group: &[usize],
+    slots: &[Vec<usize>],
+    k: usize,
+    distinct: bool,
+) -> Vec<Vec<Vec<usize>>> {
+    let t = slots.len();
+    let splits: Vec<Vec<Vec<usize>>> = if distinct {
+        partitions(group, &slots.iter().map(Vec::len).collect::<Vec<_>>())
+    } else {
+        vec![
+            (0..t)
+                .map(|i| vec![group[i % group.len()]; slots[i].len()])
+                .collect(),
+        ]
+    };
+    splits
+        .into_iter()
+        .map(|split| {
+            (0..t)
+                .map(|o| {
+                    let mut seats = vec![0; k];
+                    for (i, members) in split.iter().enumerate() {
+                        for (seat, &b) in slots[(i + o) % t].iter().zip(members) {
+                            seats[*seat] = b;
+                        }
+                    }
+                    seats
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Every match of the tournament, in schedule order.
 ///
 /// Round robin: every group of k bots (k = seats per table), each in every
 /// seat rotation, each match with its own deals. Duplicate: the same, but the
 /// rotations of a group share their deals. Gauntlet: the challenger with
 /// every group of k − 1 others, every rotation. One-seat games: every bot on
-/// the same deals. The whole schedule repeats `rounds` times with fresh deals.
+/// the same deals. Partnership games: every split of each group into
+/// partnerships, each partnership in every team position (in a duplicate
+/// event the positions of one split share their deals: partnerships swapped).
+/// The whole schedule repeats `rounds` times with fresh deals.
 pub fn plan(t: &Tournament) -> Vec<Planned> {
     let k = t.seats;
     let n = t.bots.len();
@@ -93,6 +172,51 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
                 index += 1;
             }
             group_id += 1;
+            continue;
+        }
+        let slots = team_slots(&t.teams);
+        if slots.len() > 1 && slots.len() < k {
+            // Partnership games. With at least as many bots as seats, every
+            // group of k is split into partnerships every way; with fewer,
+            // each bot makes up a whole partnership, in groups of one bot per team.
+            let teams = slots.len();
+            let groups_here: Vec<(Vec<usize>, bool)> = if n >= k {
+                table_groups.iter().map(|g| (g.clone(), true)).collect()
+            } else {
+                let pool: Vec<usize> = match (t.format, t.challenger) {
+                    (Format::Gauntlet, Some(c)) => {
+                        let field: Vec<usize> = all.iter().copied().filter(|&b| b != c).collect();
+                        groups(&field, teams - 1)
+                            .into_iter()
+                            .flat_map(|mut g| {
+                                g.insert(0, c);
+                                g
+                            })
+                            .collect()
+                    }
+                    _ => groups(&all, teams).into_iter().flatten().collect(),
+                };
+                pool.chunks(teams).map(|g| (g.to_vec(), false)).collect()
+            };
+            for (g, distinct) in &groups_here {
+                for split in team_seatings(g, &slots, k, *distinct) {
+                    let shared = t.seed.derive(Domain::Match, group_id);
+                    for (r, seats) in split.into_iter().enumerate() {
+                        let (match_seed, duplicate) = match t.format {
+                            Format::Duplicate => (shared, Some((group_id, r as u32))),
+                            _ => (t.seed.derive(Domain::Match, index), None),
+                        };
+                        out.push(Planned {
+                            index,
+                            seats,
+                            match_seed,
+                            duplicate,
+                        });
+                        index += 1;
+                    }
+                    group_id += 1;
+                }
+            }
             continue;
         }
         for g in &table_groups {
@@ -210,6 +334,39 @@ mod tests {
         let p = plan(&t);
         assert_eq!(p.len(), 4 * 2);
         assert!(p.iter().all(|m| m.seats.contains(&2)));
+    }
+
+    #[test]
+    fn partnership_games_split_every_group_every_way_and_swap_partnerships() {
+        let t = tournament("format = \"duplicate\"", 4, "illustrated");
+        let p = plan(&t);
+        // Three splits of four bots into pairs, each in both team positions.
+        assert_eq!(p.len(), 6);
+        let pairs: std::collections::HashSet<(usize, usize)> = p
+            .iter()
+            .map(|m| (m.seats[0].min(m.seats[2]), m.seats[0].max(m.seats[2])))
+            .collect();
+        assert_eq!(pairs.len(), 6, "every pair of bots sits North/South once");
+        for w in p.chunks(2) {
+            assert_eq!(
+                w[0].match_seed, w[1].match_seed,
+                "a split's two positions share deals"
+            );
+            assert_eq!(w[0].seats[0], w[1].seats[1], "partnerships swapped");
+        }
+        // Two bots: each is a partnership of one bot in both of its seats.
+        let t = tournament("", 2, "illustrated");
+        let p = plan(&t);
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].seats, [0, 1, 0, 1]);
+        assert_eq!(p[1].seats, [1, 0, 1, 0]);
+        // Three bots: every pair of them meets, each bot a whole partnership.
+        let t = tournament("", 3, "illustrated");
+        let p = plan(&t);
+        assert_eq!(p.len(), 3 * 2);
+        for b in 0..3 {
+            assert_eq!(p.iter().filter(|m| m.seats.contains(&b)).count(), 4);
+        }
     }
 
     #[test]

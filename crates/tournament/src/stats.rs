@@ -140,6 +140,23 @@ pub struct DuplicateStats {
     pub pairs: Vec<PairStats>,
 }
 
+/// One side's line-up in partnership and cooperative games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TeamStats {
+    /// The bots of the side, sorted, joined by `+`.
+    pub line_up: String,
+    /// Matches this line-up played.
+    pub matches: u64,
+    /// Hands it played.
+    pub hands: u64,
+    /// The side's points per hand.
+    pub points: Interval,
+    /// First places.
+    pub wins: u64,
+    /// Mean place.
+    pub mean_place: f64,
+}
+
 /// One match in the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchSummary {
@@ -178,6 +195,10 @@ pub struct Results {
     pub bots: Vec<BotStats>,
     /// For duplicate and solitaire events.
     pub duplicate: Option<DuplicateStats>,
+    /// Partnership and cooperative games: each line-up (the bots of one side,
+    /// joined by `+`) with its side's points per hand, best first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<TeamStats>,
     /// How the ranking was derived, for people.
     pub ranking: String,
     /// The tournament seed, revealed once play is over (check it against the
@@ -212,11 +233,24 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
     let seats = logs.first().map_or(0, |l| l.header.seats.len());
     let mut wl: BTreeMap<String, WengLinRating> = BTreeMap::new();
     let mut g2: BTreeMap<String, Glicko2Rating> = BTreeMap::new();
+    let mut team_acc: BTreeMap<String, Acc> = BTreeMap::new();
+    let mut kind = Sides::Individual;
     for log in &logs {
         let end = log.end.as_ref().expect("finished");
         let names = &log.header.seats;
         let forfeited: Vec<usize> = end.forfeited.iter().map(|s| s.index()).collect();
         let places = places(&end.result.ranks, &forfeited);
+        let teams = &end.result.teams;
+        kind = sides(teams);
+        for (bots, place) in line_ups(names, teams, &places) {
+            if kind == Sides::Individual {
+                continue;
+            }
+            let t = team_acc.entry(bots.join("+")).or_default();
+            t.matches += 1;
+            t.places.push(place as f64);
+            t.wins += (place == 1) as u64;
+        }
         for (s, name) in names.iter().enumerate() {
             let a = acc.entry(name.clone()).or_default();
             a.matches += 1;
@@ -229,7 +263,17 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
             }
         }
         for hand in &log.hands {
+            // One sample per bot and side: in team games every seat of a side
+            // carries the side's points, which count once.
+            let mut counted: Vec<(&String, u8)> = Vec::new();
             for (s, name) in names.iter().enumerate() {
+                let side = teams.get(s).copied().unwrap_or(s as u8);
+                if kind != Sides::Individual {
+                    if counted.iter().any(|&(n, t)| n == name && t == side) {
+                        continue;
+                    }
+                    counted.push((name, side));
+                }
                 let a = acc.get_mut(name).expect("every seat's bot");
                 a.points.push(hand.result.points[s] as f64);
                 if let Some(m) = hand.result.made.get(s).copied().flatten() {
@@ -253,7 +297,18 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
                     .or_default() += 1;
             }
         }
-        rate(&mut wl, &mut g2, names, &places);
+        rate(&mut wl, &mut g2, names, teams, &places);
+        if kind != Sides::Individual {
+            for (bots, _) in line_ups(names, teams, &places) {
+                let side = names
+                    .iter()
+                    .position(|n| bots.contains(n))
+                    .expect("a side has a seat");
+                let t = team_acc.entry(bots.join("+")).or_default();
+                t.points
+                    .extend(log.hands.iter().map(|h| h.result.points[side] as f64));
+            }
+        }
         matches.push(MatchSummary {
             index: log.header.match_index,
             seats: names.clone(),
@@ -267,8 +322,9 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
         .into_iter()
         .map(|(name, a)| {
             let rating = match seats {
+                _ if kind == Sides::Cooperative => None,
                 0 | 1 => None,
-                2 => g2.get(&name).map(|r| Rating {
+                2 if kind == Sides::Individual => g2.get(&name).map(|r| Rating {
                     system: "glicko-2".into(),
                     value: r.rating,
                     uncertainty: r.deviation,
@@ -303,7 +359,11 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
             }
         })
         .collect();
-    let ranking = if seats <= 1 {
+    let ranking = if kind == Sides::Cooperative {
+        "cooperative game: no individual rating; each bot by the mean team score per hand of the line-ups it played in (see the line-ups table)"
+    } else if kind == Sides::Partnerships {
+        "by Weng-Lin rating derived from partnership results (each match one game between the partnerships, a partnership a team of its bots; forfeits rank last); see the line-ups table"
+    } else if seats <= 1 {
         if lower {
             "by mean score per hand (lower is better)"
         } else {
@@ -326,6 +386,28 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
         .iter()
         .any(|l| l.header.duplicate.is_some())
         .then(|| duplicate_stats(&logs, bots));
+    let mut teams: Vec<TeamStats> = team_acc
+        .into_iter()
+        .map(|(line_up, a)| TeamStats {
+            line_up,
+            matches: a.matches,
+            hands: a.points.len() as u64,
+            points: Interval::of(&a.points),
+            wins: a.wins,
+            mean_place: if a.places.is_empty() {
+                0.0
+            } else {
+                a.places.iter().sum::<f64>() / a.places.len() as f64
+            },
+        })
+        .collect();
+    teams.sort_by(|x, y| {
+        let (a, b) = if lower { (x, y) } else { (y, x) };
+        a.points
+            .mean
+            .total_cmp(&b.points.mean)
+            .then_with(|| x.line_up.cmp(&y.line_up))
+    });
     Results {
         format: RESULTS_FORMAT.into(),
         version: RESULTS_VERSION,
@@ -335,6 +417,7 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
         matches,
         bots: stats,
         duplicate,
+        teams,
         ranking: ranking.into(),
         seed: None,
     }
@@ -359,46 +442,104 @@ pub fn places(ranks: &[u8], forfeited: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// How seats form sides in a game, read from its match results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sides {
+    /// Every seat for itself.
+    Individual,
+    /// Partnerships (several seats per team, several teams).
+    Partnerships,
+    /// One team of every seat (cooperative).
+    Cooperative,
+}
+
+fn sides(teams: &[u8]) -> Sides {
+    let mut ids = teams.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    match ids.len() {
+        n if n == teams.len() => Sides::Individual,
+        1 => Sides::Cooperative,
+        _ => Sides::Partnerships,
+    }
+}
+
+/// The sides of one match: each team's distinct bots and its place (a bot in
+/// several seats of one side counts once).
+fn line_ups(names: &[String], teams: &[u8], places: &[usize]) -> Vec<(Vec<String>, usize)> {
+    let mut out: BTreeMap<u8, (Vec<String>, usize)> = BTreeMap::new();
+    for (s, n) in names.iter().enumerate() {
+        let e = out.entry(teams[s]).or_insert((Vec::new(), places[s]));
+        if !e.0.contains(n) {
+            e.0.push(n.clone());
+        }
+        e.1 = e.1.max(places[s]);
+    }
+    out.into_values()
+        .map(|(mut bots, place)| {
+            bots.sort();
+            (bots, place)
+        })
+        .collect()
+}
+
 fn rate(
     wl: &mut BTreeMap<String, WengLinRating>,
     g2: &mut BTreeMap<String, Glicko2Rating>,
     names: &[String],
+    teams: &[u8],
     places: &[usize],
 ) {
-    // A bot in several seats counts once, at its better place.
-    let mut best: BTreeMap<&String, usize> = BTreeMap::new();
-    for (s, n) in names.iter().enumerate() {
-        let p = best.entry(n).or_insert(places[s]);
-        *p = (*p).min(places[s]);
+    if sides(teams) == Sides::Individual {
+        // A bot in several seats counts once, at its better place.
+        let mut best: BTreeMap<&String, usize> = BTreeMap::new();
+        for (s, n) in names.iter().enumerate() {
+            let p = best.entry(n).or_insert(places[s]);
+            *p = (*p).min(places[s]);
+        }
+        if best.len() < 2 {
+            return;
+        }
+        if names.len() == 2 {
+            let (a, b) = (&names[0], &names[1]);
+            let ra = *g2.entry(a.clone()).or_default();
+            let rb = *g2.entry(b.clone()).or_default();
+            let outcome = match places[0].cmp(&places[1]) {
+                std::cmp::Ordering::Less => Outcomes::WIN,
+                std::cmp::Ordering::Greater => Outcomes::LOSS,
+                std::cmp::Ordering::Equal => Outcomes::DRAW,
+            };
+            let (na, nb) = glicko2(&ra, &rb, &outcome, &Glicko2Config::new());
+            g2.insert(a.clone(), na);
+            g2.insert(b.clone(), nb);
+            return;
+        }
     }
-    if best.len() < 2 {
+    // Weng-Lin over the sides: each side a team of its distinct bots. A
+    // cooperative game (one side) carries no rating information.
+    let sides = line_ups(names, teams, places);
+    if sides.len() < 2 {
         return;
     }
-    if names.len() == 2 {
-        let (a, b) = (&names[0], &names[1]);
-        let ra = *g2.entry(a.clone()).or_default();
-        let rb = *g2.entry(b.clone()).or_default();
-        let outcome = match places[0].cmp(&places[1]) {
-            std::cmp::Ordering::Less => Outcomes::WIN,
-            std::cmp::Ordering::Greater => Outcomes::LOSS,
-            std::cmp::Ordering::Equal => Outcomes::DRAW,
-        };
-        let (na, nb) = glicko2(&ra, &rb, &outcome, &Glicko2Config::new());
-        g2.insert(a.clone(), na);
-        g2.insert(b.clone(), nb);
-        return;
-    }
-    let teams: Vec<(String, [WengLinRating; 1], usize)> = best
-        .iter()
-        .map(|(n, &p)| ((*n).clone(), [*wl.entry((*n).clone()).or_default()], p))
+    let rosters: Vec<(Vec<String>, Vec<WengLinRating>, usize)> = sides
+        .into_iter()
+        .map(|(bots, place)| {
+            let ratings = bots
+                .iter()
+                .map(|b| *wl.entry(b.clone()).or_default())
+                .collect();
+            (bots, ratings, place)
+        })
         .collect();
-    let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+    let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = rosters
         .iter()
         .map(|(_, r, p)| (&r[..], MultiTeamOutcome::new(*p)))
         .collect();
     let out = weng_lin_multi_team(&input, &WengLinConfig::new());
-    for ((name, _, _), new) in teams.iter().zip(out) {
-        wl.insert(name.clone(), new[0]);
+    for ((bots, _, _), new) in rosters.iter().zip(out) {
+        for (b, r) in bots.iter().zip(new) {
+            wl.insert(b.clone(), r);
+        }
     }
 }
 
