@@ -57,9 +57,10 @@
 //!   `bid-cards` (face-down bid cards the viewer does not know).
 //! * During a simultaneous step (the bid cards of Y4, the vote of Y13) the
 //!   chosen card stays in the hand, and `to_act` lists every seat, until every
-//!   seat has chosen: nobody learns who has finished. Each seat sees its own
-//!   choice at once in its history, and everyone else's once the step is
-//!   complete: a `Hidden` `place` marker per seat, or the votes themselves.
+//!   seat has chosen: nobody learns who has finished. A placed card shows at
+//!   once in its seat's own history, and to every other seat as a `Hidden`
+//!   `place` marker per seat once the step is complete. The votes show, all of
+//!   them in seat order, once every seat has voted.
 //!
 //! Observation notes: `players`, `hands` (hands in the match), `hands-played`,
 //! `dealer-chooses`, `rotate-vote`, `hand-size` (`-` until chosen), `turn-up`
@@ -522,7 +523,8 @@ impl Yogi {
         }
     }
 
-    /// Y13: every seat has voted; the votes are shown, and a strict majority
+    /// Y13: every seat has voted; the votes are shown in seat order (each
+    /// once: the log is also the hand's record), and a strict majority
     /// passes every bid card (group) to the next seat clockwise.
     fn finish_vote(&mut self) {
         let n = self.n();
@@ -530,13 +532,10 @@ impl Yogi {
         for s in Seat::all(n) {
             let v = self.votes[s.index()].expect("every seat voted");
             yes += usize::from(v);
-            self.log_for_others(
-                s,
-                Event::Action {
-                    seat: s,
-                    action: Action::Vote(v),
-                },
-            );
+            self.public(Event::Action {
+                seat: s,
+                action: Action::Vote(v),
+            });
         }
         let rotate = 2 * yes > n;
         self.rotated = Some(rotate);
@@ -998,10 +997,7 @@ impl Game for Yogi {
                 }
             }
             (Stage::Vote, Action::Vote(v)) => {
-                self.log.push(LogEntry::private(
-                    Event::Action { seat, action },
-                    SeatSet::single(seat),
-                ));
+                // Y13: nothing shows until every seat has voted.
                 self.votes[s] = Some(v);
                 if self.votes[..n].iter().all(Option::is_some) {
                     self.finish_vote();
@@ -2124,7 +2120,7 @@ mod tests {
         assert_eq!(g.bids[..3], [cards("2S"), cards("2D"), cards("2H")]);
         let o2 = g.observe(seat(2));
         assert_eq!(o2.note("rotated"), Some("yes"));
-        // Seat 2 saw the others' votes once the step was complete.
+        // Every vote shows once the step is complete, in seat order.
         let votes: Vec<Event> = o2
             .history
             .iter()
@@ -2143,7 +2139,21 @@ mod tests {
             seat: seat(s),
             action: Action::Vote(v),
         };
-        assert_eq!(votes, [vote(2, true), vote(0, true), vote(1, false)]);
+        assert_eq!(votes, [vote(0, true), vote(1, false), vote(2, true)]);
+        let all_votes = g
+            .log()
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.event,
+                    Event::Action {
+                        action: Action::Vote(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(all_votes, 3, "each vote once in the hand's log");
         // Seat 2 sees the card it receives (2H from seat 1) and the one it
         // gives (2S to seat 0); of 2D passing from seat 0 to seat 1 it sees
         // only that a card passed.
