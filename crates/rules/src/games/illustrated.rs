@@ -78,9 +78,9 @@
 //!
 //! What a seat sees ([`Illustrated::observe`](crate::Game::observe)): its own
 //! cards; every call, bid and played card; the kitty cards it has seen, in
-//! `table` labelled `kitty` with the seat that took them as owner, for the rest
-//! of the hand (the declarer's for `whole` and `half`; both opponents' for
-//! `against`); its own discards (in its history; the others see that a discard
+//! `table` labelled `kitty` with the seat that took them as owner, until the
+//! next deal, even once in that seat's hand (the declarer sees them for
+//! `whole` and `half`, both opponents for `against`); its own discards (in its history; the others see that a discard
 //! was made, not which card); the open-null declarer's hand in that seat's
 //! `known` cards once the first trick is complete. `unseen_piles` counts the
 //! kitty cards nobody took (`kitty`) and the discards (`discards`). Each seat's
