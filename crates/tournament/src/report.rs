@@ -64,7 +64,11 @@ pub fn text(r: &Results) -> String {
         "bot",
         "rating",
         "hands",
-        "points/hand [95% CI]",
+        if r.lower_is_better {
+            "fines/hand [95% CI]"
+        } else {
+            "points/hand [95% CI]"
+        },
         "bids made",
         "wins",
         "ms mean",
@@ -129,7 +133,8 @@ pub fn markdown(r: &Results) -> String {
     );
     let _ = writeln!(
         out,
-        "| rank | bot | rating | matches | hands | points/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |"
+        "| rank | bot | rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |",
+        if r.lower_is_better { "fines" } else { "points" }
     );
     let _ = writeln!(
         out,
