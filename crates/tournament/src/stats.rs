@@ -216,37 +216,106 @@ struct Acc {
     places: Vec<f64>,
     forfeits: u64,
     faults: BTreeMap<String, u64>,
-    ms: Vec<f64>,
+    /// Decisions answered, their total and the slowest, in milliseconds.
+    ms: (u64, f64, f64),
 }
 
 /// Computes the results of `logs` (finished matches; unfinished ones are
 /// ignored), ordered by schedule index. `bots` lists every bot name so that
-/// bots without a finished match still appear.
+/// bots without a finished match still appear. The same as feeding the logs,
+/// in schedule order, to a [`Tally`].
 pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog]) -> Results {
-    let mut logs: Vec<&MatchLog> = logs.iter().filter(|l| l.end.is_some()).collect();
+    let mut logs: Vec<&MatchLog> = logs.iter().collect();
     logs.sort_by_key(|l| l.header.match_index);
-    let lower = logs.first().is_some_and(|l| {
-        l.end.as_ref().expect("finished").result.order == ScoreOrder::LowerIsBetter
-    });
-    let mut acc: BTreeMap<String, Acc> = bots.iter().map(|b| (b.clone(), Acc::default())).collect();
-    let mut matches = Vec::new();
-    let seats = logs.first().map_or(0, |l| l.header.seats.len());
-    let mut wl: BTreeMap<String, WengLinRating> = BTreeMap::new();
-    let mut g2: BTreeMap<String, Glicko2Rating> = BTreeMap::new();
-    let mut team_acc: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut kind = Sides::Individual;
-    for log in &logs {
-        let end = log.end.as_ref().expect("finished");
+    let mut tally = Tally::new(tournament, game, bots);
+    for log in logs {
+        tally.add(log);
+    }
+    tally.finish()
+}
+
+/// (group, deal, seat) → [(bot index, points)].
+type Cells = BTreeMap<(u64, u32, usize), Vec<(usize, f64)>>;
+
+/// The results, computed one match log at a time: it keeps a few numbers per
+/// hand (points per bot, duplicate cells) rather than the logs, so a runner
+/// can read a tournament's logs one by one and its memory does not grow with
+/// their size.
+pub struct Tally {
+    tournament: String,
+    game: String,
+    bots: Vec<String>,
+    /// Bot name → index (the bots of the file first).
+    index: BTreeMap<String, usize>,
+    acc: BTreeMap<String, Acc>,
+    team_acc: BTreeMap<String, Acc>,
+    matches: Vec<MatchSummary>,
+    wl: BTreeMap<String, WengLinRating>,
+    g2: BTreeMap<String, Glicko2Rating>,
+    kind: Sides,
+    /// From the first finished match: lower totals better, seats per table.
+    first: Option<(bool, usize)>,
+    /// Duplicate events: who scored what on each deal and seat.
+    cells: Cells,
+    duplicate: bool,
+    last_index: Option<u64>,
+}
+
+impl Tally {
+    /// An empty tally for the bots named in `bots`.
+    pub fn new(tournament: &str, game: &str, bots: &[String]) -> Tally {
+        Tally {
+            tournament: tournament.into(),
+            game: game.into(),
+            bots: bots.to_vec(),
+            index: bots
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.clone(), i))
+                .collect(),
+            acc: bots.iter().map(|b| (b.clone(), Acc::default())).collect(),
+            team_acc: BTreeMap::new(),
+            matches: Vec::new(),
+            wl: BTreeMap::new(),
+            g2: BTreeMap::new(),
+            kind: Sides::Individual,
+            first: None,
+            cells: BTreeMap::new(),
+            duplicate: false,
+            last_index: None,
+        }
+    }
+
+    /// Counts one match log; an unfinished one is ignored. Ratings depend on
+    /// the order of matches: give the logs in schedule order.
+    ///
+    /// # Panics
+    /// If a log comes after one with a higher match index.
+    pub fn add(&mut self, log: &MatchLog) {
+        let Some(end) = log.end.as_ref() else {
+            return;
+        };
+        let index = log.header.match_index;
+        assert!(
+            self.last_index.is_none_or(|last| last < index),
+            "match logs must come in schedule order ({index} after {:?})",
+            self.last_index
+        );
+        self.last_index = Some(index);
         let names = &log.header.seats;
+        self.first
+            .get_or_insert((end.result.order == ScoreOrder::LowerIsBetter, names.len()));
         let forfeited: Vec<usize> = end.forfeited.iter().map(|s| s.index()).collect();
         let places = places(&end.result.ranks, &forfeited);
         let teams = &end.result.teams;
-        kind = sides(teams);
+        let kind = sides(teams);
+        self.kind = kind;
+        let acc = &mut self.acc;
         for (bots, place) in line_ups(names, teams, &places) {
             if kind == Sides::Individual {
                 continue;
             }
-            let t = team_acc.entry(bots.join("+")).or_default();
+            let t = self.team_acc.entry(bots.join("+")).or_default();
             t.matches += 1;
             t.places.push(place as f64);
             t.wins += (place == 1) as u64;
@@ -283,10 +352,13 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
             }
             for act in &hand.actions {
                 if !act.fallback {
-                    acc.get_mut(&names[act.seat.index()])
+                    let ms = &mut acc
+                        .get_mut(&names[act.seat.index()])
                         .expect("every seat's bot")
-                        .ms
-                        .push(act.ms);
+                        .ms;
+                    ms.0 += 1;
+                    ms.1 += act.ms;
+                    ms.2 = ms.2.max(act.ms);
                 }
             }
             for f in &hand.faults {
@@ -297,20 +369,33 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
                     .or_default() += 1;
             }
         }
-        rate(&mut wl, &mut g2, names, teams, &places);
+        rate(&mut self.wl, &mut self.g2, names, teams, &places);
         if kind != Sides::Individual {
             for (bots, _) in line_ups(names, teams, &places) {
                 let side = names
                     .iter()
                     .position(|n| bots.contains(n))
                     .expect("a side has a seat");
-                let t = team_acc.entry(bots.join("+")).or_default();
+                let t = self.team_acc.entry(bots.join("+")).or_default();
                 t.points
                     .extend(log.hands.iter().map(|h| h.result.points[side] as f64));
             }
         }
-        matches.push(MatchSummary {
-            index: log.header.match_index,
+        if let Some(d) = log.header.duplicate {
+            self.duplicate = true;
+            for hand in &log.hands {
+                for (s, name) in names.iter().enumerate() {
+                    let next = self.index.len();
+                    let bot = *self.index.entry(name.clone()).or_insert(next);
+                    self.cells
+                        .entry((d.group, hand.deal, s))
+                        .or_default()
+                        .push((bot, hand.result.points[s] as f64));
+                }
+            }
+        }
+        self.matches.push(MatchSummary {
+            index,
             seats: names.clone(),
             totals: end.result.totals.clone(),
             ranks: places.iter().map(|&p| p as u8).collect(),
@@ -318,108 +403,116 @@ pub fn compute(tournament: &str, game: &str, bots: &[String], logs: &[MatchLog])
             hands: log.hands.len() as u64,
         });
     }
-    let mut stats: Vec<BotStats> = acc
-        .into_iter()
-        .map(|(name, a)| {
-            let rating = match seats {
-                _ if kind == Sides::Cooperative => None,
-                0 | 1 => None,
-                2 if kind == Sides::Individual => g2.get(&name).map(|r| Rating {
-                    system: "glicko-2".into(),
-                    value: r.rating,
-                    uncertainty: r.deviation,
-                }),
-                _ => wl.get(&name).map(|r| Rating {
-                    system: "weng-lin".into(),
-                    value: r.rating,
-                    uncertainty: r.uncertainty,
-                }),
+
+    /// The results of every log counted.
+    pub fn finish(self) -> Results {
+        let (lower, seats) = self.first.unwrap_or((false, 0));
+        let kind = self.kind;
+        let (wl, g2) = (&self.wl, &self.g2);
+        let mut stats: Vec<BotStats> = self
+            .acc
+            .into_iter()
+            .map(|(name, a)| {
+                let rating = match seats {
+                    _ if kind == Sides::Cooperative => None,
+                    0 | 1 => None,
+                    2 if kind == Sides::Individual => g2.get(&name).map(|r| Rating {
+                        system: "glicko-2".into(),
+                        value: r.rating,
+                        uncertainty: r.deviation,
+                    }),
+                    _ => wl.get(&name).map(|r| Rating {
+                        system: "weng-lin".into(),
+                        value: r.rating,
+                        uncertainty: r.uncertainty,
+                    }),
+                };
+                BotStats {
+                    matches: a.matches,
+                    hands: a.points.len() as u64,
+                    points: Interval::of(&a.points),
+                    bids_made: (a.made, a.bids),
+                    wins: a.wins,
+                    mean_place: if a.places.is_empty() {
+                        0.0
+                    } else {
+                        a.places.iter().sum::<f64>() / a.places.len() as f64
+                    },
+                    forfeits: a.forfeits,
+                    faults: a.faults,
+                    mean_ms: if a.ms.0 == 0 {
+                        0.0
+                    } else {
+                        a.ms.1 / a.ms.0 as f64
+                    },
+                    max_ms: a.ms.2,
+                    rating,
+                    name,
+                }
+            })
+            .collect();
+        let ranking = if kind == Sides::Cooperative {
+            "cooperative game: no individual rating; each bot by the mean team score per hand of the line-ups it played in (see the line-ups table)"
+        } else if kind == Sides::Partnerships {
+            "by Weng-Lin rating derived from partnership results (each match one game between the partnerships, a partnership a team of its bots; forfeits rank last); see the line-ups table"
+        } else if seats <= 1 {
+            if lower {
+                "by mean score per hand (lower is better)"
+            } else {
+                "by mean score per hand"
+            }
+        } else if seats == 2 {
+            "by Glicko-2 rating (one rating period per match; forfeits rank last)"
+        } else {
+            "by Weng-Lin rating (one multi-player game per match ranked by final totals; forfeits rank last; a bot in two seats of one match counts once, at its better place)"
+        };
+        stats.sort_by(|x, y| {
+            let key = |b: &BotStats| match &b.rating {
+                Some(r) => r.value,
+                None if lower => -b.points.mean,
+                None => b.points.mean,
             };
-            BotStats {
+            key(y).total_cmp(&key(x)).then_with(|| x.name.cmp(&y.name))
+        });
+        let duplicate = self
+            .duplicate
+            .then(|| duplicate_stats(&self.cells, &self.bots));
+        let mut teams: Vec<TeamStats> = self
+            .team_acc
+            .into_iter()
+            .map(|(line_up, a)| TeamStats {
+                line_up,
                 matches: a.matches,
                 hands: a.points.len() as u64,
                 points: Interval::of(&a.points),
-                bids_made: (a.made, a.bids),
                 wins: a.wins,
                 mean_place: if a.places.is_empty() {
                     0.0
                 } else {
                     a.places.iter().sum::<f64>() / a.places.len() as f64
                 },
-                forfeits: a.forfeits,
-                faults: a.faults,
-                mean_ms: if a.ms.is_empty() {
-                    0.0
-                } else {
-                    a.ms.iter().sum::<f64>() / a.ms.len() as f64
-                },
-                max_ms: a.ms.iter().copied().fold(0.0, f64::max),
-                rating,
-                name,
-            }
-        })
-        .collect();
-    let ranking = if kind == Sides::Cooperative {
-        "cooperative game: no individual rating; each bot by the mean team score per hand of the line-ups it played in (see the line-ups table)"
-    } else if kind == Sides::Partnerships {
-        "by Weng-Lin rating derived from partnership results (each match one game between the partnerships, a partnership a team of its bots; forfeits rank last); see the line-ups table"
-    } else if seats <= 1 {
-        if lower {
-            "by mean score per hand (lower is better)"
-        } else {
-            "by mean score per hand"
+            })
+            .collect();
+        teams.sort_by(|x, y| {
+            let (a, b) = if lower { (x, y) } else { (y, x) };
+            a.points
+                .mean
+                .total_cmp(&b.points.mean)
+                .then_with(|| x.line_up.cmp(&y.line_up))
+        });
+        Results {
+            format: RESULTS_FORMAT.into(),
+            version: RESULTS_VERSION,
+            tournament: self.tournament,
+            game: self.game,
+            lower_is_better: lower,
+            matches: self.matches,
+            bots: stats,
+            duplicate,
+            teams,
+            ranking: ranking.into(),
+            seed: None,
         }
-    } else if seats == 2 {
-        "by Glicko-2 rating (one rating period per match; forfeits rank last)"
-    } else {
-        "by Weng-Lin rating (one multi-player game per match ranked by final totals; forfeits rank last; a bot in two seats of one match counts once, at its better place)"
-    };
-    stats.sort_by(|x, y| {
-        let key = |b: &BotStats| match &b.rating {
-            Some(r) => r.value,
-            None if lower => -b.points.mean,
-            None => b.points.mean,
-        };
-        key(y).total_cmp(&key(x)).then_with(|| x.name.cmp(&y.name))
-    });
-    let duplicate = logs
-        .iter()
-        .any(|l| l.header.duplicate.is_some())
-        .then(|| duplicate_stats(&logs, bots));
-    let mut teams: Vec<TeamStats> = team_acc
-        .into_iter()
-        .map(|(line_up, a)| TeamStats {
-            line_up,
-            matches: a.matches,
-            hands: a.points.len() as u64,
-            points: Interval::of(&a.points),
-            wins: a.wins,
-            mean_place: if a.places.is_empty() {
-                0.0
-            } else {
-                a.places.iter().sum::<f64>() / a.places.len() as f64
-            },
-        })
-        .collect();
-    teams.sort_by(|x, y| {
-        let (a, b) = if lower { (x, y) } else { (y, x) };
-        a.points
-            .mean
-            .total_cmp(&b.points.mean)
-            .then_with(|| x.line_up.cmp(&y.line_up))
-    });
-    Results {
-        format: RESULTS_FORMAT.into(),
-        version: RESULTS_VERSION,
-        tournament: tournament.into(),
-        game: game.into(),
-        lower_is_better: lower,
-        matches,
-        bots: stats,
-        duplicate,
-        teams,
-        ranking: ranking.into(),
-        seed: None,
     }
 }
 
@@ -543,49 +636,39 @@ fn rate(
     }
 }
 
-fn duplicate_stats(logs: &[&MatchLog], bots: &[String]) -> DuplicateStats {
-    // (group, deal, seat) → [(bot, points)]
-    let mut cells: BTreeMap<(u64, u32, usize), Vec<(String, f64)>> = BTreeMap::new();
-    for log in logs {
-        let Some(d) = log.header.duplicate else {
-            continue;
-        };
-        for hand in &log.hands {
-            for (s, name) in log.header.seats.iter().enumerate() {
-                cells
-                    .entry((d.group, hand.deal, s))
-                    .or_default()
-                    .push((name.clone(), hand.result.points[s] as f64));
-            }
-        }
-    }
-    let mut vs_par: BTreeMap<&String, Vec<f64>> = bots.iter().map(|b| (b, Vec::new())).collect();
+/// Duplicate comparisons from the cells: (group, deal, seat) → the points of
+/// each bot (by index; bots of the file first) that held that seat's cards.
+fn duplicate_stats(cells: &Cells, bots: &[String]) -> DuplicateStats {
+    let mut vs_par: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
     let mut pairs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
     for entries in cells.values() {
         if entries.len() < 2 {
             continue;
         }
         let par = entries.iter().map(|(_, p)| p).sum::<f64>() / entries.len() as f64;
-        for (name, p) in entries {
-            if let Some(v) = vs_par.get_mut(name) {
+        for &(bot, p) in entries {
+            if let Some(v) = vs_par.get_mut(bot) {
                 v.push(p - par);
             }
         }
-        for (i, a) in bots.iter().enumerate() {
-            for (j, b) in bots.iter().enumerate().skip(i + 1) {
-                let pa = entries.iter().find(|(n, _)| n == a).map(|x| x.1);
-                let pb = entries.iter().find(|(n, _)| n == b).map(|x| x.1);
-                if let (Some(pa), Some(pb)) = (pa, pb) {
+        let of = |bot: usize| entries.iter().find(|(b, _)| *b == bot).map(|x| x.1);
+        for i in 0..bots.len() {
+            for j in i + 1..bots.len() {
+                if let (Some(pa), Some(pb)) = (of(i), of(j)) {
                     pairs.entry((i, j)).or_default().push(pa - pb);
                 }
             }
         }
     }
+    // Bots in name order, as before.
+    let mut versus_par: Vec<(String, Interval)> = bots
+        .iter()
+        .zip(&vs_par)
+        .map(|(n, v)| (n.clone(), Interval::of(v)))
+        .collect();
+    versus_par.sort_by(|a, b| a.0.cmp(&b.0));
     DuplicateStats {
-        versus_par: vs_par
-            .into_iter()
-            .map(|(n, v)| (n.clone(), Interval::of(&v)))
-            .collect(),
+        versus_par,
         pairs: pairs
             .into_iter()
             .map(|((i, j), v)| PairStats {

@@ -3,103 +3,12 @@
 //! hold, duplicate paired differences match a computation done by hand, a
 //! forfeit ranks last, and unfinished matches are left out.
 
-use whistle_replay::{
-    ActionLog, Clocks, Duplicate, EndLog, FORMAT, FaultLog, Faults, HandLog, Header, MatchLog,
-    VERSION,
-};
-use whistle_rules::{
-    Action, HandResult, MatchResult, Options, ScoreOrder, Seat, dealing::Seed, decks,
-};
+mod common;
+
+use common::{H, h, log};
+use whistle_replay::{ActionLog, Duplicate, FaultLog, MatchLog};
+use whistle_rules::{Action, Seat};
 use whistle_tournament::stats::{self, Interval, Results, compute};
-
-/// One hand of a hand-made log: points per seat, and bids made per seat.
-struct H {
-    points: Vec<i32>,
-    made: Vec<Option<bool>>,
-}
-
-fn h(points: &[i32]) -> H {
-    H {
-        points: points.to_vec(),
-        made: vec![None; points.len()],
-    }
-}
-
-/// A finished match log: `seats` (bot names by seat), its hands, the
-/// forfeiting seats; totals, ranks and hand results follow from the points.
-fn log(index: u64, game: &str, seats: &[&str], hands: &[H], forfeited: &[usize]) -> MatchLog {
-    let n = seats.len();
-    let mut totals = vec![0; n];
-    let mut logged = Vec::new();
-    for (d, hand) in hands.iter().enumerate() {
-        for (t, p) in totals.iter_mut().zip(&hand.points) {
-            *t += p;
-        }
-        logged.push(HandLog {
-            prev: String::new(),
-            deal: d as u32,
-            dealer: Seat::new(d % n),
-            deck: decks::STANDARD.to_vec(),
-            actions: (0..n)
-                .map(|s| ActionLog {
-                    seat: Seat::new(s),
-                    action: Action::Pass,
-                    ms: 1.0 + s as f64,
-                    fallback: false,
-                })
-                .collect(),
-            faults: vec![],
-            result: HandResult {
-                deal: d as u32,
-                dealer: Seat::new(d % n),
-                misdeal: false,
-                bids: vec![None; n],
-                tricks: vec![0; n],
-                made: hand.made.clone(),
-                points: hand.points.clone(),
-                totals: totals.clone(),
-                summary: String::new(),
-            },
-        });
-    }
-    MatchLog {
-        header: Header {
-            format: FORMAT.into(),
-            version: VERSION,
-            tournament: "t".into(),
-            match_index: index,
-            table: format!("t-m{index:05}"),
-            game: game.into(),
-            options: Options::parse(&[&format!("hands={}", hands.len())]).unwrap(),
-            seats: seats.iter().map(|s| s.to_string()).collect(),
-            seed_commitment: String::new(),
-            clocks: Clocks {
-                per_action_ms: 1000,
-                time_bank_ms: 0,
-                reconnect_grace_ms: 0,
-            },
-            faults: Faults {
-                max_faults: 3,
-                fallback: "first".into(),
-            },
-            duplicate: None,
-        },
-        hands: logged,
-        end: Some(EndLog {
-            prev: String::new(),
-            result: MatchResult::by_totals(
-                totals,
-                (0..n as u8).collect(),
-                ScoreOrder::HigherIsBetter,
-                hands.len() as u32,
-            ),
-            forfeited: forfeited.iter().map(|&s| Seat::new(s)).collect(),
-            faults: vec![0; n],
-            match_seed: Seed::from_u64(index),
-        }),
-        last_hash: String::new(),
-    }
-}
 
 fn names(bots: &[&str]) -> Vec<String> {
     bots.iter().map(|b| b.to_string()).collect()
@@ -328,4 +237,66 @@ fn unfinished_matches_are_left_out() {
     assert_eq!((e.matches, e.hands), (0, 0));
     assert!(e.rating.is_none());
     assert_eq!(r.bots.last().unwrap().name, "e");
+}
+
+/// A [`stats::Tally`] fed the logs one at a time, in schedule order, gives
+/// exactly what `compute` gives over the whole slice (in any order).
+#[test]
+fn a_tally_one_log_at_a_time_equals_compute() {
+    let mut logs: Vec<MatchLog> = (0..6u64)
+        .map(|i| {
+            let seats: Vec<&str> = (0..4)
+                .map(|s| ["a", "b", "c", "d"][(s + i as usize) % 4])
+                .collect();
+            let hands: Vec<H> = (0..3)
+                .map(|d| h(&[(i as i32 * 7 + d) % 11, -(d % 3), 4 - i as i32, d]))
+                .collect();
+            let mut l = log(
+                i,
+                "israeli",
+                &seats,
+                &hands,
+                if i == 4 { &[2] } else { &[] },
+            );
+            l.header.duplicate = Some(Duplicate {
+                group: i / 2,
+                rotation: (i % 2) as u32,
+            });
+            l
+        })
+        .collect();
+    logs[3].end = None; // unfinished: left out by both
+    let bots = names(&["a", "b", "c", "d"]);
+    let mut tally = stats::Tally::new("t", "israeli", &bots);
+    for l in &logs {
+        tally.add(l);
+    }
+    let streamed = tally.finish();
+    logs.reverse();
+    assert_eq!(streamed, compute("t", "israeli", &bots, &logs));
+    assert_eq!(streamed.matches.len(), 5);
+    assert!(streamed.duplicate.is_some());
+}
+
+/// Ratings depend on the order of matches, so a tally refuses a log that
+/// comes after a later one.
+#[test]
+#[should_panic(expected = "schedule order")]
+fn a_tally_wants_schedule_order() {
+    let bots = names(&["a", "b", "c", "d"]);
+    let mut tally = stats::Tally::new("t", "israeli", &bots);
+    tally.add(&log(
+        5,
+        "israeli",
+        &["a", "b", "c", "d"],
+        &[h(&[1, 2, 3, 4])],
+        &[],
+    ));
+    tally.add(&log(
+        2,
+        "israeli",
+        &["a", "b", "c", "d"],
+        &[h(&[1, 2, 3, 4])],
+        &[],
+    ));
 }
