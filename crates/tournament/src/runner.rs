@@ -147,30 +147,73 @@ fn has_header(path: &Path) -> Result<bool, RunError> {
     Ok(first.ends_with(b"\n"))
 }
 
-/// Reads every match log in `out/matches`, in schedule order. Logs without a
+/// The match logs in `out/matches` (the files `m<index>.jsonl` that
+/// [`match_path`] names), by match index, without reading them.
+///
+/// # Errors
+/// If the folder cannot be listed.
+pub fn log_paths(out: &Path) -> Result<Vec<(u64, PathBuf)>, RunError> {
+    let dir = out.join("matches");
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(fail(format!("{}: {e}", dir.display()))),
+    };
+    let mut paths: Vec<(u64, PathBuf)> = entries
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            let index = name.strip_prefix('m')?.strip_suffix(".jsonl")?;
+            let index = index
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| index.parse().ok())??;
+            Some((index, path))
+        })
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// Reads the match logs of `out` one at a time, in schedule order, and hands
+/// each to `f`, so that only one is in memory at once. Logs without a
 /// complete header line (matches that had not started) are left out.
+///
+/// # Errors
+/// If a log cannot be read, holds another match than its name says, or `f`
+/// fails.
+pub fn for_each_log(
+    out: &Path,
+    mut f: impl FnMut(MatchLog) -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    for (index, path) in log_paths(out)? {
+        if !has_header(&path)? {
+            continue;
+        }
+        let log = whistle_replay::read(&path).map_err(fail)?;
+        if log.header.match_index != index {
+            return Err(fail(format!(
+                "{} holds match {}",
+                path.display(),
+                log.header.match_index
+            )));
+        }
+        f(log)?;
+    }
+    Ok(())
+}
+
+/// Reads every match log in `out/matches`, in schedule order (see
+/// [`for_each_log`], which does not keep them all in memory).
 ///
 /// # Errors
 /// If a log cannot be read.
 pub fn read_logs(out: &Path) -> Result<Vec<MatchLog>, RunError> {
-    let dir = out.join("matches");
-    let mut paths: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(fail(format!("{}: {e}", dir.display()))),
-    };
-    paths.sort();
     let mut logs = Vec::new();
-    for p in paths {
-        if !has_header(&p)? {
-            continue;
-        }
-        logs.push(whistle_replay::read(&p).map_err(fail)?);
-    }
-    logs.sort_by_key(|l| l.header.match_index);
+    for_each_log(out, |l| {
+        logs.push(l);
+        Ok(())
+    })?;
     Ok(logs)
 }
 
@@ -300,8 +343,20 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         .map_err(|e| fail(format!("{}: {e}", out.display())))?;
     std::fs::create_dir_all(out.join("logs")).map_err(fail)?;
     let manifest = Manifest::of(t, all.len() as u64, opts.shard);
-    let existing = read_logs(&out)?;
-    let fresh = existing.is_empty() && !out.join("tournament.json").exists();
+    // What an earlier run left: the finished matches by index, and the
+    // unfinished logs (at most one per table that was playing).
+    let mut finished = std::collections::HashSet::new();
+    let mut partial: std::collections::HashMap<u64, MatchLog> = Default::default();
+    for_each_log(&out, |l| {
+        if l.end.is_some() {
+            finished.insert(l.header.match_index);
+        } else {
+            partial.insert(l.header.match_index, l);
+        }
+        Ok(())
+    })?;
+    let existing = finished.len() + partial.len();
+    let fresh = existing == 0 && !out.join("tournament.json").exists();
     if opts.resume && !fresh {
         // (A folder with nothing in it yet is simply started: `--resume` may
         // be given to every attempt of a job, the first one included.)
@@ -312,7 +367,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                 out.display()
             )));
         }
-    } else if !existing.is_empty() {
+    } else if existing > 0 {
         return Err(fail(format!(
             "{} already holds match logs: use --resume to continue, or --out for a new folder",
             out.display()
@@ -333,16 +388,6 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         manifest.seed_commitment
     );
 
-    let finished: std::collections::HashSet<u64> = existing
-        .iter()
-        .filter(|l| l.end.is_some())
-        .map(|l| l.header.match_index)
-        .collect();
-    let partial: std::collections::HashMap<u64, MatchLog> = existing
-        .into_iter()
-        .filter(|l| l.end.is_none())
-        .map(|l| (l.header.match_index, l))
-        .collect();
     let todo: Vec<Planned> = planned
         .iter()
         .filter(|p| !finished.contains(&p.index))
@@ -395,7 +440,6 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     let slots = Arc::new(Semaphore::new(t.parallel));
     let mut tasks = JoinSet::new();
     let t_shared = Arc::new(t.clone());
-    let mut partial = partial;
     for p in todo.iter().cloned() {
         let permit = slots.clone().acquire_owned().await.expect("never closed");
         let referee = referee.clone();
@@ -436,12 +480,15 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     }
     server.shutdown().await;
 
-    let logs: Vec<MatchLog> = read_logs(&out)?
-        .into_iter()
-        .filter(|l| opts.shard.is_none_or(|s| s.owns(l.header.match_index)))
-        .collect();
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-    let mut results = stats::compute(&t.name, t.game.name(), &names, &logs);
+    let mut tally = stats::Tally::new(&t.name, t.game.name(), &names);
+    for_each_log(&out, |l| {
+        if opts.shard.is_none_or(|s| s.owns(l.header.match_index)) {
+            tally.add(&l);
+        }
+        Ok(())
+    })?;
+    let mut results = tally.finish();
     results.seed = Some(t.seed_number);
     report::write_all(&out, &results).map_err(fail)?;
     Ok(Summary {
@@ -698,8 +745,9 @@ fn replay(game: &mut whistle_rules::AnyGame, r: &Resume) -> Result<(), RunError>
 /// cannot be read.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
     let mut manifest: Option<Manifest> = None;
-    let mut logs = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    // Every match log to merge: match index → its file. The logs are read
+    // one at a time, here to check them and below to count them.
+    let mut found: std::collections::BTreeMap<u64, PathBuf> = Default::default();
     for d in dirs {
         let m = Manifest::read(d)?;
         let base = Manifest {
@@ -717,52 +765,50 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
             }
             Some(_) => {}
         }
-        for l in read_logs(d)? {
-            if l.end.is_none() {
+        for (index, path) in log_paths(d)? {
+            let finished =
+                has_header(&path)? && whistle_replay::read(&path).map_err(fail)?.end.is_some();
+            if !finished {
                 return Err(fail(format!(
-                    "{}: match {} is unfinished (resume that shard first)",
+                    "{}: match {index} is unfinished (resume that shard first)",
                     d.display(),
-                    l.header.match_index
                 )));
             }
-            if !seen.insert(l.header.match_index) {
-                return Err(fail(format!(
-                    "match {} appears twice",
-                    l.header.match_index
-                )));
+            if found.insert(index, path).is_some() {
+                return Err(fail(format!("match {index} appears twice")));
             }
-            logs.push(l);
         }
     }
     let m = manifest.ok_or_else(|| fail("nothing to merge"))?;
-    if (logs.len() as u64) < m.matches {
+    if (found.len() as u64) < m.matches {
         eprintln!(
             "merge: {} of {} matches present; the results cover those only",
-            logs.len(),
+            found.len(),
             m.matches
         );
     }
     std::fs::create_dir_all(out.join("matches")).map_err(fail)?;
-    for d in dirs {
-        for l in read_logs(d)? {
-            let from = match_path(d, l.header.match_index);
-            let to = match_path(out, l.header.match_index);
-            if from != to {
-                std::fs::copy(&from, &to).map_err(fail)?;
-            }
+    let mut tally = stats::Tally::new(&m.name, &m.game, &m.bots);
+    for (&index, from) in &found {
+        let to = match_path(out, index);
+        if std::fs::canonicalize(from).ok() != std::fs::canonicalize(&to).ok() {
+            std::fs::copy(from, &to).map_err(fail)?;
         }
+        tally.add(&whistle_replay::read(&to).map_err(fail)?);
     }
     std::fs::write(
         out.join("tournament.json"),
         serde_json::to_string_pretty(&m).expect("manifest serializes") + "\n",
     )
     .map_err(fail)?;
-    logs.sort_by_key(|l| l.header.match_index);
-    let mut results = stats::compute(&m.name, &m.game, &m.bots, &logs);
+    let mut results = tally.finish();
     // The seed as revealed by the shards (they all ran the same file).
     results.seed = dirs.iter().find_map(|d| {
         let text = std::fs::read_to_string(d.join("results.json")).ok()?;
-        serde_json::from_str::<Results>(&text).ok()?.seed
+        serde_json::from_str::<serde_json::Value>(&text)
+            .ok()?
+            .get("seed")?
+            .as_u64()
     });
     report::write_all(out, &results).map_err(fail)?;
     Ok(results)
