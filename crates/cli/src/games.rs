@@ -72,7 +72,9 @@ pub fn run(args: &GamesArgs) -> anyhow::Result<String> {
         if i > 0 {
             out.push('\n');
         }
-        let seats = g.seats.map_or(String::new(), |n| format!(" ({n} seats)"));
+        let seats = g.seats.map_or(String::new(), |n| {
+            format!(" ({n} seat{} by default)", if n == 1 { "" } else { "s" })
+        });
         writeln!(out, "{}{seats}: {}", g.name, g.title)?;
         writeln!(
             out,

@@ -34,10 +34,14 @@ fn games_lists_every_game_and_its_options() {
         .arg("games")
         .assert()
         .success()
-        .stdout(predicate::str::contains("israeli (4 seats): Israeli Whist"))
-        .stdout(predicate::str::contains("auction-order  suit-first"))
+        .stdout(predicate::str::contains("israeli (4 seats by default): Israeli Whist"))
+        .stdout(predicate::str::is_match(r"auction-order +suit-first").unwrap())
         .stdout(predicate::str::contains("target"))
-        .stdout(predicate::str::contains("1..=100000"));
+        .stdout(predicate::str::contains("1..=100000"))
+        .stdout(predicate::str::contains("yogi (5 seats by default)"))
+        .stdout(predicate::str::contains("oneonta (1 seat by default)"))
+        .stdout(predicate::str::contains("illustrated (4 seats by default)"))
+        .stdout(predicate::str::contains("honeymoon (2 seats by default)"));
 }
 
 #[test]
