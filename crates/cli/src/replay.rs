@@ -270,6 +270,10 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
         }
         let mut line = String::new();
         let mut calls = String::new();
+        if wanted && a.step.is_none() {
+            // A dummy may lead the first trick as the cards are dealt.
+            trick_events(game.log(), &mut line, &mut out);
+        }
         for (i, act) in hand.actions.iter().enumerate() {
             if wanted && a.step == Some(i) {
                 let seat = a.seat.map_or(act.seat, Seat::new);
@@ -306,16 +310,11 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
             } else {
                 let _ = write!(calls, " {}:{}{fb}", act.seat, act.action);
             }
-            for e in &game.log()[before.min(game.log().len())..] {
-                if let Event::TrickWon { index, winner } = e.event {
-                    let who = match winner {
-                        Player::Seat(s) => s.to_string(),
-                        Player::Dummy => "dummy".into(),
-                    };
-                    let _ = writeln!(out, "  trick {:>2}:{line}  → {who}", index + 1);
-                    line.clear();
-                }
-            }
+            trick_events(
+                &game.log()[before.min(game.log().len())..],
+                &mut line,
+                &mut out,
+            );
         }
         if wanted && a.step.is_some() {
             return Err(usage(format!(
@@ -348,6 +347,26 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
         }
     }
     Ok(out)
+}
+
+/// Adds the dummy's cards to the trick line and prints each completed trick.
+fn trick_events(events: &[whistle_rules::LogEntry], line: &mut String, out: &mut String) {
+    for e in events {
+        match e.event {
+            Event::DummyPlay { card } => {
+                let _ = write!(line, " dummy:{card}");
+            }
+            Event::TrickWon { index, winner } => {
+                let who = match winner {
+                    Player::Seat(s) => s.to_string(),
+                    Player::Dummy => "dummy".into(),
+                };
+                let _ = writeln!(out, "  trick {:>2}:{line}  → {who}", index + 1);
+                line.clear();
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Plays hand `a.hand` of the log again with live bots: the hands before it
