@@ -43,8 +43,13 @@ fn verify(args: &[&str]) -> (bool, String) {
 #[test]
 fn every_sample_log_verifies() {
     let samples = repo().join("replays/samples");
-    for dir in ["israeli", "honeymoon"] {
-        let d = samples.join(dir);
+    let mut games = Vec::new();
+    for dir in std::fs::read_dir(&samples).unwrap() {
+        let d = dir.unwrap().path();
+        if d.file_name().unwrap() == "what-if" {
+            continue;
+        }
+        games.push(d.file_name().unwrap().to_string_lossy().to_string());
         let (ok, text) = verify(&[d.to_str().unwrap()]);
         assert!(ok, "{text}");
         let files = std::fs::read_dir(d.join("matches")).unwrap().count();
@@ -52,6 +57,12 @@ fn every_sample_log_verifies() {
         assert!(text.contains("seed commitment holds"), "{text}");
         assert!(text.contains("deals match the match seed"), "{text}");
     }
+    games.sort();
+    assert_eq!(
+        games,
+        ["honeymoon", "illustrated", "israeli", "oneonta", "yogi"],
+        "a sample tournament per game"
+    );
     for f in std::fs::read_dir(samples.join("what-if")).unwrap() {
         let f = f.unwrap().path();
         let (ok, text) = verify(&[f.to_str().unwrap()]);
