@@ -40,7 +40,8 @@
 //! streams, 100-byte replies), and the process's CPU time per operation.
 //! `--rounds N`, `--secs S` (window), `--warmup S`, `--tables N` and
 //! `--only 'TEXT|TEXT'` (cases whose name contains one of them) change the
-//! defaults.
+//! defaults. `--wait-idle S` waits before each case, up to S seconds, until
+//! the machine's CPUs have been 90 % idle for a second.
 
 use std::{
     net::SocketAddr,
@@ -82,6 +83,8 @@ struct Settings {
     tables: usize,
     /// Run only the cases whose label contains one of these (for profiling).
     only: Option<Vec<String>>,
+    /// Before each case, wait up to this long for the machine to be idle.
+    wait_idle: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,7 +180,7 @@ fn main() {
     };
     println!();
     println!(
-        "| {:<28} | {:>10} | {:>15} | {:>6} | {:>11} |",
+        "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} |",
         "case", "per second", "range", "of raw", "CPU µs each"
     );
     println!(
@@ -195,7 +198,7 @@ fn main() {
         };
         let cpu: Vec<f64> = samples[i].iter().map(|x| x.cpu_us).collect();
         println!(
-            "| {:<28} | {:>10} | {:>15} | {:>6} | {:>11} |",
+            "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} |",
             case.label(),
             format!("{:.0}", medians[i]),
             format!("{:.0}–{:.0}", lo, hi),
@@ -220,6 +223,7 @@ fn parse_args() -> Settings {
         window: Duration::from_secs(3),
         tables: 64,
         only: None,
+        wait_idle: Duration::ZERO,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -238,6 +242,7 @@ fn parse_args() -> Settings {
                     .next()
                     .map(|o| o.split('|').map(String::from).collect())
             }
+            "--wait-idle" => s.wait_idle = Duration::from_secs_f64(value("--wait-idle")),
             // `cargo bench` passes `--bench`; ignore it and filters.
             _ => {}
         }
@@ -259,6 +264,12 @@ fn median(v: &[f64]) -> f64 {
 /// Runs one case in a runtime of its own (dropping it ends every task the
 /// case started) and returns its rate per second.
 fn run_case(case: Case, s: &Settings) -> Sample {
+    if !s.wait_idle.is_zero() && !wait_idle(s.wait_idle) {
+        println!(
+            "  (the machine was busy for {:?}; measuring anyway)",
+            s.wait_idle
+        );
+    }
     let s = s.clone();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -273,6 +284,38 @@ fn run_case(case: Case, s: &Settings) -> Sample {
     });
     rt.shutdown_timeout(Duration::from_secs(1));
     rate
+}
+
+/// Waits until the machine's CPUs have been at least 90 % idle over one
+/// second (other processes' builds and tests disturb a loopback benchmark
+/// badly on 2 cores), at most `limit`. Linux only; elsewhere returns at once.
+fn wait_idle(limit: Duration) -> bool {
+    // (idle, total) jiffies of all CPUs, from the first line of /proc/stat.
+    fn jiffies() -> Option<(u64, u64)> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let v: Vec<u64> = stat
+            .lines()
+            .next()?
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        Some((v.get(3)? + v.get(4)?, v.iter().sum()))
+    }
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let Some((i0, t0)) = jiffies() else {
+            return true;
+        };
+        std::thread::sleep(Duration::from_secs(1));
+        let Some((i1, t1)) = jiffies() else {
+            return true;
+        };
+        if (i1 - i0) * 10 >= (t1 - t0) * 9 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Counts events from the moment the warm-up ends to the end of the window.
