@@ -162,28 +162,44 @@ where
         .into_inner();
     let make_bot = Arc::new(make_bot);
     let mut seats = tokio::task::JoinSet::new();
-    while let Some(a) = assignments.next().await {
-        let a = a.map_err(ClientError::Status)?;
-        info!(table = %a.table_id, seat = a.seat, "assigned a seat");
-        let bot = make_bot(&a);
-        let channel = channel.clone();
-        let name = launch.bot_name.clone();
-        seats.spawn(async move {
-            let outcome = play_seat(channel, &a.seat_token, &name, bot).await;
-            (a, outcome)
-        });
-    }
     let mut outcomes = Vec::new();
-    while let Some(joined) = seats.join_next().await {
-        let Ok((a, outcome)) = joined else { continue };
-        match outcome {
-            Ok(o) => outcomes.push(o),
-            Err(e) => {
-                warn!(table = %a.table_id, seat = a.seat, error = %e, "seat ended with an error")
+    // Seats that end are collected as they end, not when the assignments do:
+    // a bot process that plays thousands of matches keeps only the live ones.
+    loop {
+        tokio::select! {
+            next = assignments.next() => {
+                let Some(a) = next else { break };
+                let a = a.map_err(ClientError::Status)?;
+                info!(table = %a.table_id, seat = a.seat, "assigned a seat");
+                let bot = make_bot(&a);
+                let channel = channel.clone();
+                let name = launch.bot_name.clone();
+                seats.spawn(async move {
+                    let outcome = play_seat(channel, &a.seat_token, &name, bot).await;
+                    (a, outcome)
+                });
+            }
+            Some(joined) = seats.join_next(), if !seats.is_empty() => {
+                collect(joined, &mut outcomes);
             }
         }
     }
+    while let Some(joined) = seats.join_next().await {
+        collect(joined, &mut outcomes);
+    }
     Ok(outcomes)
+}
+
+type SeatEnd = (pb::SeatAssignment, Result<SeatOutcome, ClientError>);
+
+fn collect(joined: Result<SeatEnd, tokio::task::JoinError>, outcomes: &mut Vec<SeatOutcome>) {
+    let Ok((a, outcome)) = joined else { return };
+    match outcome {
+        Ok(o) => outcomes.push(o),
+        Err(e) => {
+            warn!(table = %a.table_id, seat = a.seat, error = %e, "seat ended with an error")
+        }
+    }
 }
 
 /// Whether a stream that ended with `code` may be resumed by reconnecting.
