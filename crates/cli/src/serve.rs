@@ -182,6 +182,7 @@ pub fn table(args: &TableArgs) -> anyhow::Result<String> {
             fault_policy: Some(pb::FaultPolicy {
                 max_faults: args.max_faults,
                 fallback: args.fallback.clone(),
+                flood_per_second: 0,
             }),
             start_timeout_ms: args.start_timeout_ms,
             deals: Vec::new(),

@@ -486,3 +486,125 @@ command = ["whistle", "bot", "--bot", "first"]
     let text = String::from_utf8_lossy(&rerun.stdout);
     assert!(text.contains("first difference at step"), "{text}");
 }
+
+/// Plays one seat badly at first: a malformed answer, then an illegal one,
+/// then the first legal action every time.
+async fn faulty_seat(addr: std::net::SocketAddr, token: String) {
+    let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut client = pb::referee_client::RefereeClient::new(channel);
+    let (tx, rx) = mpsc::channel(16);
+    tx.send(pb::BotMessage {
+        msg: Some(BotMsg::Hello(pb::Hello {
+            token,
+            bot_name: "faulty".into(),
+            protocol: "whistle.v1".into(),
+            quiet: true,
+        })),
+    })
+    .await
+    .unwrap();
+    let mut inbound = client
+        .play(ReceiverStream::new(rx))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut n = 0;
+    while let Some(m) = inbound.next().await {
+        match m.unwrap().msg {
+            Some(Msg::Request(r)) => {
+                let choice = match n {
+                    0 => pb::answer::Choice::Text("declare".into()),
+                    1 => pb::answer::Choice::Text("bid 4C".into()),
+                    2 => pb::answer::Choice::Index(99),
+                    _ => pb::answer::Choice::Index(0),
+                };
+                n += 1;
+                tx.send(pb::BotMessage {
+                    msg: Some(BotMsg::Answer(pb::Answer {
+                        request_id: r.request_id,
+                        choice: Some(choice),
+                    })),
+                })
+                .await
+                .unwrap();
+            }
+            Some(Msg::MatchEnd(_)) => break,
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logged_fault_verdicts_are_judged_again() {
+    let referee = Referee::new(None);
+    let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let seed = Seed::from_u64(8).derive(Domain::Match, 0);
+    let mut spec = TableSpec::new(Variant::Israeli, seed, &["a", "b", "c", "d"]);
+    spec.options = Options::parse(&["hands=1"]).unwrap();
+    let options = whistle_rules::Game::options(&Variant::Israeli.new_game(&spec.options).unwrap());
+    let mut table = referee.create_table(spec).unwrap();
+    let seats: Vec<_> = table
+        .tokens
+        .iter()
+        .map(|t| tokio::spawn(faulty_seat(addr, t.clone())))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("m.jsonl");
+    let header = Header {
+        format: FORMAT.into(),
+        version: VERSION,
+        tournament: "faults".into(),
+        match_index: 0,
+        table: table.table_id.clone(),
+        game: "israeli".into(),
+        options,
+        seats: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+        seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(8)),
+        clocks: Clocks {
+            per_action_ms: 1000,
+            time_bank_ms: 30000,
+            reconnect_grace_ms: 10000,
+        },
+        faults: Faults {
+            max_faults: 10,
+            fallback: "random".into(),
+        },
+        duplicate: None,
+    };
+    let mut writer = Writer::create(&log, &header).unwrap();
+    whistle_tournament::runner::record_table(&mut table, &mut writer, seed, || {})
+        .await
+        .unwrap();
+    for s in seats {
+        s.await.unwrap();
+    }
+    server.shutdown().await;
+    let mut r = lines(&log);
+    let faults = r[1]["faults"].as_array().unwrap().clone();
+    let kinds: Vec<&str> = faults.iter().map(|f| f["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "malformed").count(),
+        8,
+        "{faults:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "illegal").count(),
+        4,
+        "{faults:?}"
+    );
+    assert!(
+        faults.iter().all(|f| f.get("answer").is_some()),
+        "{faults:?}"
+    );
+    let (ok, text) = verify(&[log.to_str().unwrap(), "--seed", "8"]);
+    assert!(ok, "{text}");
+    // A fault recorded as illegal that the rules judge malformed is caught.
+    let i = kinds.iter().position(|k| *k == "illegal").unwrap();
+    r[1]["faults"][i]["kind"] = Value::String("malformed".into());
+    write_sealed(&log, &r);
+    assert_caught(&log, &["fault verdict on text \"bid 4C\""]);
+}

@@ -79,6 +79,9 @@ pub struct FaultRecord {
     pub faults: u32,
     /// Whether this fault made the seat forfeit.
     pub forfeited: bool,
+    /// For malformed and illegal answers: the answer as the seat gave it,
+    /// so that it can be judged again from the log.
+    pub answer: Option<whistle_rules::Answer>,
 }
 
 /// One entry of a table's record.

@@ -66,6 +66,7 @@ struct TableEntry {
     cmd: mpsc::Sender<TableCmd>,
     snapshot: Arc<Mutex<TableSnapshot>>,
     watch: broadcast::Sender<TableRecord>,
+    max_faults: u32,
 }
 
 #[derive(Default)]
@@ -197,6 +198,7 @@ impl Referee {
                     cmd: cmd_tx,
                     snapshot: snapshot.clone(),
                     watch: watch.clone(),
+                    max_faults: spec.faults.max_faults,
                 },
             );
             for (i, seat) in spec.seats.iter().enumerate() {
@@ -492,6 +494,13 @@ impl pb::referee_server::Referee for BotService {
                 return Err(Status::unauthenticated("the first message must be a Hello"));
             }
         };
+        if !hello.protocol.is_empty() && hello.protocol != whistle_protocol::PROTOCOL {
+            return Err(Status::failed_precondition(format!(
+                "this referee speaks {}, not {}",
+                whistle_protocol::PROTOCOL,
+                hello.protocol
+            )));
+        }
         let (table_id, seat) = {
             let reg = self.0.registry();
             match reg.seat_tokens.get(&hello.token) {
@@ -566,7 +575,7 @@ fn snapshot_msg(s: &TableSnapshot) -> pb::TableStatus {
     }
 }
 
-fn record_msg(r: &TableRecord) -> pb::TableRecord {
+fn record_msg(r: &TableRecord, max_faults: u32) -> Option<pb::TableRecord> {
     use pb::table_record::Entry;
     let (entry, seat) = match r {
         TableRecord::Started { .. } => (None, 0),
@@ -592,7 +601,7 @@ fn record_msg(r: &TableRecord) -> pb::TableRecord {
                 detail: f.detail.clone(),
                 fallback: f.fallback.map(|a| a.to_string()).unwrap_or_default(),
                 faults: f.faults,
-                max_faults: 0,
+                max_faults,
                 forfeited: f.forfeited,
             })),
             f.seat.index() as u32,
@@ -606,7 +615,10 @@ fn record_msg(r: &TableRecord) -> pb::TableRecord {
         ),
         TableRecord::Aborted { .. } => (None, 0),
     };
-    pb::TableRecord { entry, seat }
+    entry.map(|entry| pb::TableRecord {
+        entry: Some(entry),
+        seat,
+    })
 }
 
 #[tonic::async_trait]
@@ -652,7 +664,11 @@ impl pb::admin_server::Admin for AdminService {
                         Status::invalid_argument("fallback must be `first` or `random`")
                     })?
                 },
-                ..FaultPolicy::default()
+                flood_per_second: if p.flood_per_second == 0 {
+                    FaultPolicy::default().flood_per_second
+                } else {
+                    p.flood_per_second
+                },
             };
         }
         if r.start_timeout_ms > 0 {
@@ -722,13 +738,13 @@ impl pb::admin_server::Admin for AdminService {
     ) -> Result<Response<Self::WatchTableStream>, Status> {
         self.0.check_admin(&req)?;
         let id = req.into_inner().table_id;
-        let rx = {
+        let (rx, max_faults) = {
             let reg = self.0.registry();
             let t = reg
                 .tables
                 .get(&id)
                 .ok_or_else(|| Status::not_found(format!("no table `{id}`")))?;
-            t.watch.subscribe()
+            (t.watch.subscribe(), t.max_faults)
         };
         let mut rx = rx;
         let (tx, out) = mpsc::channel(STREAM_BUFFER);
@@ -743,7 +759,12 @@ impl pb::admin_server::Admin for AdminService {
                     }
                     Ok(r) => {
                         let end = matches!(r, TableRecord::End { .. });
-                        if tx.send(Ok(record_msg(&r))).await.is_err() || end {
+                        if let Some(msg) = record_msg(&r, max_faults)
+                            && tx.send(Ok(msg)).await.is_err()
+                        {
+                            break;
+                        }
+                        if end {
                             break;
                         }
                     }

@@ -345,6 +345,7 @@ impl Table {
                 fault_policy: Some(pb::FaultPolicy {
                     max_faults: self.spec.faults.max_faults,
                     fallback: self.spec.faults.fallback.name().to_string(),
+                    flood_per_second: self.spec.faults.flood_per_second,
                 }),
                 bot_names: self.spec.seats.iter().map(|x| x.bot_name.clone()).collect(),
                 resumed,
@@ -481,9 +482,12 @@ impl Table {
         let s = &mut self.seats[seat.index()];
         if let Some(conn) = s.conn.take() {
             warn!(table = %self.id, seat = seat.index(), "stream not reading; disconnected");
-            let _ = conn.tx.try_send(Err(Status::resource_exhausted(
-                "the stream stopped reading its messages",
-            )));
+            // The buffer is full, so the status waits for room (briefly) in a
+            // task of its own; the table never blocks on a seat.
+            tokio::spawn(async move {
+                let status = Status::resource_exhausted("the stream stopped reading its messages");
+                let _ = tokio::time::timeout(Duration::from_secs(5), conn.tx.send(Err(status))).await;
+            });
             s.disconnected_at = Some(Instant::now());
         }
     }
@@ -544,33 +548,28 @@ impl Table {
             self.late(seat, at);
             return;
         }
-        let chosen = match convert::answer(&answer) {
-            Err(e) => Err((FaultKind::Malformed, e.to_string())),
-            Ok((_, convert::Choice::Index(i))) => p.legal.get(i as usize).copied().ok_or((
+        // Judged by the engine's one rule, which the replay verifier uses too.
+        let given = match &answer.choice {
+            Some(pb::answer::Choice::Index(i)) => Some(whistle_rules::Answer::Index(*i)),
+            Some(pb::answer::Choice::Text(t)) => Some(whistle_rules::Answer::Text(t.clone())),
+            None => None,
+        };
+        let chosen = match &given {
+            None => Err((
                 FaultKind::Malformed,
-                format!(
-                    "index {i} is out of range ({} legal actions)",
-                    p.legal.len()
-                ),
+                "the answer has neither an index nor text".to_string(),
             )),
-            Ok((_, convert::Choice::Text(t))) => match self.game.parse_action(&t) {
-                Err(e) => Err((FaultKind::Malformed, e.to_string())),
-                Ok(a) if p.legal.contains(&a) => Ok(a),
-                Ok(a) => Err((
-                    FaultKind::Illegal,
-                    match self.game.validate(seat, a) {
-                        Err(reason) => format!("`{a}`: {reason}"),
-                        Ok(()) => format!("`{a}` is not legal now"),
-                    },
-                )),
-            },
+            Some(a) => whistle_rules::judge(&self.game, seat, a).map_err(|r| match r {
+                whistle_rules::Rejection::Malformed(m) => (FaultKind::Malformed, m),
+                whistle_rules::Rejection::Illegal(m) => (FaultKind::Illegal, m),
+            }),
         };
         self.charge(seat, elapsed);
         match chosen {
             Ok(action) => self.apply(seat, action, elapsed, false),
             Err((kind, detail)) => {
                 self.seats[seat.index()].pending = Some(p);
-                self.fault(seat, kind, Some(id), detail);
+                self.fault_with(seat, kind, Some(id), detail, given);
             }
         }
     }
@@ -670,6 +669,18 @@ impl Table {
     /// Records a fault, plays the fallback if a decision was due, and applies
     /// the forfeit rule.
     fn fault(&mut self, seat: Seat, kind: FaultKind, request_id: Option<u64>, detail: String) {
+        self.fault_with(seat, kind, request_id, detail, None);
+    }
+
+    /// [`Table::fault`] with the answer that was judged, when there was one.
+    fn fault_with(
+        &mut self,
+        seat: Seat,
+        kind: FaultKind,
+        request_id: Option<u64>,
+        detail: String,
+        answer: Option<whistle_rules::Answer>,
+    ) {
         let due = self.seats[seat.index()]
             .pending
             .as_ref()
@@ -694,6 +705,7 @@ impl Table {
             fallback,
             faults: self.seats[seat.index()].faults,
             forfeited,
+            answer,
         });
         if let Some(action) = fallback {
             self.apply(seat, action, Duration::ZERO, true);
@@ -714,6 +726,7 @@ impl Table {
             fallback,
             faults: self.seats[seat.index()].faults,
             forfeited: true,
+            answer: None,
         });
         if let Some(action) = fallback {
             self.apply(seat, action, Duration::ZERO, true);

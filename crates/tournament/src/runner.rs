@@ -680,7 +680,7 @@ pub async fn record_table(
                     faults: f.faults,
                     forfeited: f.forfeited,
                     at: hand.as_ref().map_or(0, |h| h.actions.len()),
-                    answer: None,
+                    answer: f.answer,
                 };
                 match hand.as_mut() {
                     Some(h) => h.faults.push(entry),
