@@ -184,7 +184,7 @@ fn main() {
         "case", "per second", "range", "of raw", "CPU µs each"
     );
     println!(
-        "|{:-<30}|{:->12}|{:->17}|{:->8}|{:->13}|",
+        "|{:-<34}|{:->12}|{:->17}|{:->8}|{:->13}|",
         "", "", "", "", ""
     );
     for (i, &case) in cases.iter().enumerate() {
