@@ -67,6 +67,7 @@ pub const OPTION_SETS: &[(Variant, &[&[&str]])] = &[
             &["hands=2"],
             &["hands=3"],
             &["hands=4"],
+            &["hands=5"],
         ],
     ),
     (
