@@ -34,7 +34,9 @@ fn games_lists_every_game_and_its_options() {
         .arg("games")
         .assert()
         .success()
-        .stdout(predicate::str::contains("israeli (4 seats by default): Israeli Whist"))
+        .stdout(predicate::str::contains(
+            "israeli (4 seats by default): Israeli Whist",
+        ))
         .stdout(predicate::str::is_match(r"auction-order +suit-first").unwrap())
         .stdout(predicate::str::contains("target"))
         .stdout(predicate::str::contains("1..=100000"))

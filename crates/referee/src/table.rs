@@ -486,7 +486,8 @@ impl Table {
             // task of its own; the table never blocks on a seat.
             tokio::spawn(async move {
                 let status = Status::resource_exhausted("the stream stopped reading its messages");
-                let _ = tokio::time::timeout(Duration::from_secs(5), conn.tx.send(Err(status))).await;
+                let _ =
+                    tokio::time::timeout(Duration::from_secs(5), conn.tx.send(Err(status))).await;
             });
             s.disconnected_at = Some(Instant::now());
         }

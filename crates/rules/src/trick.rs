@@ -13,6 +13,7 @@ use arrayvec::ArrayVec;
 use crate::{
     card::{Card, Rank, Suit},
     card_set::CardSet,
+    error::IllegalReason,
     seat::Player,
 };
 
@@ -120,6 +121,37 @@ impl TrickRules {
         let led = self.led_suit(trick);
         let same = hand.and(self.suit_mask(led));
         if same.is_empty() { hand } else { same }
+    }
+
+    /// Whether `card` may be played from `hand` to `trick` under "follow suit
+    /// if able": [`IllegalReason::NotInHand`], or the suit it fails to follow.
+    pub fn check_play(
+        &self,
+        hand: CardSet,
+        trick: &Trick,
+        card: Card,
+    ) -> Result<(), IllegalReason> {
+        if !hand.contains(card) {
+            Err(IllegalReason::NotInHand(card))
+        } else if self.follow(hand, trick).contains(card) {
+            Ok(())
+        } else {
+            Err(self.follow_reason(trick))
+        }
+    }
+
+    /// Why a card outside [`TrickRules::follow`] is refused: the effective suit
+    /// led to `trick`, a printed suit or the nines (Y2) or jokers (H2, O3) as
+    /// suits of their own.
+    pub fn follow_reason(&self, trick: &Trick) -> IllegalReason {
+        match self.led_suit(trick) {
+            led if (led as usize) < Suit::ALL.len() => {
+                IllegalReason::MustFollow(Suit::from_index(led as usize))
+            }
+            suit_id::NINES => IllegalReason::MustFollowSpecial("nines"),
+            suit_id::JOKERS => IllegalReason::MustFollowSpecial("jokers"),
+            _ => IllegalReason::MustFollowSpecial("the suit led"),
+        }
     }
 
     fn key(&self, card: Card, led: u8) -> u16 {
@@ -241,6 +273,38 @@ mod tests {
     fn lowest_trump_beats_ace_led() {
         let rules = TrickRules::plain(Some(Suit::Clubs));
         assert_eq!(rules.winning_index(&trick("AH 2C KH 3C")), 3);
+    }
+
+    #[test]
+    fn check_play_names_the_effective_suit_to_follow() {
+        let card = |t: &str| t.parse::<Card>().unwrap();
+        let mut rules = TrickRules::plain(Some(Suit::Clubs));
+        let hand: CardSet = "2H 9H 9S AC BJ".parse().unwrap();
+        assert_eq!(rules.check_play(hand, &trick("5H"), card("2H")), Ok(()));
+        assert_eq!(
+            rules.check_play(hand, &trick("5H"), card("3H")),
+            Err(IllegalReason::NotInHand(card("3H")))
+        );
+        assert_eq!(
+            rules.check_play(hand, &trick("5H"), card("AC")),
+            Err(IllegalReason::MustFollow(Suit::Hearts))
+        );
+        // Y2: the nines as a suit of their own; a nine led asks for nines.
+        for nine in ["9D", "9S", "9H", "9C"] {
+            rules.set(card(nine), suit_id::NINES, 1);
+        }
+        assert_eq!(
+            rules.check_play(hand, &trick("9D"), card("2H")),
+            Err(IllegalReason::MustFollowSpecial("nines"))
+        );
+        assert_eq!(rules.check_play(hand, &trick("9D"), card("9H")), Ok(()));
+        // O3: the jokers as a suit of their own.
+        rules.set(Card::BIG_JOKER, suit_id::JOKERS, 2);
+        rules.set(Card::LITTLE_JOKER, suit_id::JOKERS, 1);
+        assert_eq!(
+            rules.check_play(hand, &trick("LJ"), card("AC")),
+            Err(IllegalReason::MustFollowSpecial("jokers"))
+        );
     }
 
     #[test]

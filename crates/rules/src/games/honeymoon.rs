@@ -708,12 +708,7 @@ impl Game for Honeymoon {
         }
         // H2, H4: the suit to follow is the led card's effective suit: a joker
         // led asks for the trump suit, or for the jokers at no trump.
-        let led = self.current_rules().led_suit(&self.trick);
-        Err(if (led as usize) < Suit::ALL.len() {
-            IllegalReason::MustFollow(Suit::from_index(led as usize))
-        } else {
-            IllegalReason::MustFollowSpecial("jokers")
-        })
+        Err(self.current_rules().follow_reason(&self.trick))
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
@@ -888,18 +883,7 @@ impl Game for Honeymoon {
 mod tests {
     use super::*;
     use crate::dealing::{Seed, Shuffler, deck_order};
-
-    fn seat(i: usize) -> Seat {
-        Seat::new(i)
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    fn cards(text: &str) -> CardSet {
-        text.parse().unwrap()
-    }
+    use crate::games::testing::{act, card, cards, seat};
 
     /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals and
     /// leaves `stock` (top first, order kept) as the stock.
@@ -917,11 +901,6 @@ mod tests {
 
     fn game(options: &[&str]) -> Honeymoon {
         Honeymoon::new(&Options::parse(options).unwrap()).unwrap()
-    }
-
-    fn act(g: &mut Honeymoon, s: usize, text: &str) {
-        let a = g.parse_action(text).unwrap();
-        g.apply(seat(s), a).unwrap_or_else(|e| panic!("{e}"));
     }
 
     fn legal(g: &Honeymoon, s: usize) -> CardSet {

@@ -1190,7 +1190,7 @@ impl Game for Illustrated {
                         text: "at notrump or null a joker is led only from a hand that holds nothing else",
                     })
                 } else {
-                    Err(IllegalReason::MustFollow(Suit::from_index(led as usize)))
+                    Err(self.rules.follow_reason(&self.trick))
                 }
             }
             _ => Err(IllegalReason::WrongPhase),
@@ -1473,22 +1473,11 @@ impl Game for Illustrated {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::testing::{act, card, cards, seat};
     use crate::{
         dealing::{Seed, Shuffler, deal_if_needed},
         error::{ActionError, IllegalAction},
     };
-
-    fn seat(i: usize) -> Seat {
-        Seat::new(i)
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    fn cards(text: &str) -> CardSet {
-        text.parse().unwrap()
-    }
 
     /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals,
     /// one card at a time from the dealer's left, then `kitty` in order (L1).
@@ -1513,14 +1502,6 @@ mod tests {
         g.dealer = seat(3);
         g.deal(&order_for(hands, kitty, 3)).unwrap();
         g
-    }
-
-    fn act(g: &mut Illustrated, s: usize, text: &str) {
-        let a = g
-            .parse_action(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
-        g.apply(seat(s), a)
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
     }
 
     fn acts(g: &mut Illustrated, steps: &[(usize, &str)]) {

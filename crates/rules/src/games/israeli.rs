@@ -493,17 +493,7 @@ impl Game for Israeli {
                 }
             }
             (Stage::Contract, Action::Bid(n)) => self.check_contract_bid(seat, n),
-            (Stage::Play, Action::Play(c)) => {
-                if !hand.contains(c) {
-                    return Err(IllegalReason::NotInHand(c));
-                }
-                if self.rules.follow(hand, &self.trick).contains(c) {
-                    Ok(())
-                } else {
-                    let led = self.trick.led_card().and_then(Card::suit);
-                    Err(IllegalReason::MustFollow(led.expect("a suit was led")))
-                }
-            }
+            (Stage::Play, Action::Play(c)) => self.rules.check_play(hand, &self.trick, c),
             _ => Err(IllegalReason::WrongPhase),
         }
     }
@@ -768,10 +758,7 @@ impl Israeli {
 mod tests {
     use super::*;
     use crate::card::Suit;
-
-    fn seat(i: usize) -> Seat {
-        Seat::new(i)
-    }
+    use crate::games::testing::{act, seat};
 
     /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals.
     fn order_for(hands: [&str; 4], dealer: usize) -> Vec<Card> {
@@ -795,11 +782,6 @@ mod tests {
         let mut g = Israeli::new(&Options::parse(options).unwrap()).unwrap();
         g.deal(&order_for(HANDS, 0)).unwrap();
         g
-    }
-
-    fn act(g: &mut Israeli, s: usize, text: &str) {
-        let a = g.parse_action(text).unwrap();
-        g.apply(seat(s), a).unwrap_or_else(|e| panic!("{e}"));
     }
 
     #[test]

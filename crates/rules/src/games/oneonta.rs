@@ -1119,22 +1119,11 @@ impl Game for Oneonta {
         match (self.stage, action) {
             // `check_bid` refuses anything that is not a bid as `WrongPhase`.
             (Stage::Bid, bid) => self.check_bid(bid),
+            // The suit to follow is the led card's effective suit: a joker led
+            // in a trump suit asks for that suit.
             (Stage::Play, Action::Play(card)) => {
-                let hand = self.hands[seat.index()];
-                if !hand.contains(card) {
-                    return Err(IllegalReason::NotInHand(card));
-                }
-                if self.rules.follow(hand, &self.trick).contains(card) {
-                    return Ok(());
-                }
-                // The suit to follow is the led card's effective suit: a joker
-                // led in a trump suit asks for that suit.
-                let led = self.rules.led_suit(&self.trick);
-                Err(if (led as usize) < Suit::ALL.len() {
-                    IllegalReason::MustFollow(Suit::from_index(led as usize))
-                } else {
-                    IllegalReason::MustFollowSpecial("jokers")
-                })
+                self.rules
+                    .check_play(self.hands[seat.index()], &self.trick, card)
             }
             _ => Err(IllegalReason::WrongPhase),
         }
@@ -1356,18 +1345,7 @@ impl Game for Oneonta {
 mod tests {
     use super::*;
     use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_from_hands};
-
-    fn seat(i: usize) -> Seat {
-        Seat::new(i)
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    fn cards(text: &str) -> CardSet {
-        text.parse().unwrap()
-    }
+    use crate::games::testing::{act, card, cards, seat};
 
     fn game(options: &[&str]) -> Oneonta {
         Oneonta::new(&Options::parse(options).unwrap()).unwrap()
@@ -1382,11 +1360,6 @@ mod tests {
         let rest: Vec<Card> = rest.split_whitespace().map(card).collect();
         let order = deck_from_hands(g, &hands, &rest).unwrap();
         g.deal(&order).unwrap();
-    }
-
-    fn act(g: &mut Oneonta, s: usize, text: &str) {
-        let a = g.parse_action(text).unwrap();
-        g.apply(seat(s), a).unwrap_or_else(|e| panic!("{e}"));
     }
 
     fn legal(g: &Oneonta, s: usize) -> Vec<String> {

@@ -931,21 +931,8 @@ impl Game for Yogi {
                     Ok(())
                 }
             }
-            (Stage::Play, Action::Play(c)) => {
-                if !hand.contains(c) {
-                    return Err(IllegalReason::NotInHand(c));
-                }
-                if self.rules.follow(hand, &self.trick).contains(c) {
-                    return Ok(());
-                }
-                // Y2: the suit to follow is the led card's effective suit.
-                let led = self.rules.led_suit(&self.trick);
-                Err(if (led as usize) < Suit::ALL.len() {
-                    IllegalReason::MustFollow(Suit::from_index(led as usize))
-                } else {
-                    IllegalReason::MustFollowSpecial("nines")
-                })
-            }
+            // Y2: the suit to follow is the led card's effective suit.
+            (Stage::Play, Action::Play(c)) => self.rules.check_play(hand, &self.trick, c),
             _ => Err(IllegalReason::WrongPhase),
         }
     }
@@ -1238,18 +1225,7 @@ impl Game for Yogi {
 mod tests {
     use super::*;
     use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_order};
-
-    fn seat(i: usize) -> Seat {
-        Seat::new(i)
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    fn cards(text: &str) -> CardSet {
-        text.parse().unwrap()
-    }
+    use crate::games::testing::{act, card, cards, seat};
 
     fn game(options: &[&str]) -> Yogi {
         Yogi::new(&Options::parse(options).unwrap()).unwrap()
@@ -1271,11 +1247,6 @@ mod tests {
         assert_eq!(used.len(), order.len(), "a card twice");
         order.extend(decks::WITH_ONE_JOKER.minus(used));
         order
-    }
-
-    fn act(g: &mut Yogi, s: usize, text: &str) {
-        let a = g.parse_action(text).unwrap();
-        g.apply(seat(s), a).unwrap_or_else(|e| panic!("{e}"));
     }
 
     fn legal(g: &Yogi, s: usize) -> Vec<String> {
