@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use tokio::process::Command;
+use tokio::{process::Command, time::timeout};
 use whistle_e2e::{
     bins::workspace_bin,
     process::Proc,
@@ -138,6 +138,28 @@ impl Played {
 /// in `WHISTLE_OTHER_TOKEN`). Waits for the record's end and every process's
 /// exit, then checks the record.
 async fn play(spec: TableSpec, bad_seat: usize, args: &[&str], other: Option<usize>) -> Played {
+    play_inner(spec, bad_seat, args, other, 0).await
+}
+
+/// As [`play`], but the badbot connects alone first and the other bots are
+/// started only once the table has recorded `faults` faults of its seat: for
+/// misbehaviour at its Welcome that must meet no pending request of its own.
+async fn play_after_faults(
+    spec: TableSpec,
+    bad_seat: usize,
+    args: &[&str],
+    faults: usize,
+) -> Played {
+    play_inner(spec, bad_seat, args, None, faults).await
+}
+
+async fn play_inner(
+    spec: TableSpec,
+    bad_seat: usize,
+    args: &[&str],
+    other: Option<usize>,
+    faults_first: usize,
+) -> Played {
     // First, as it may build: the table's start timeout runs from its creation.
     let whistle_bot = workspace_bin("whistle-bot");
     let referee = Referee::new(None);
@@ -146,6 +168,42 @@ async fn play(spec: TableSpec, bad_seat: usize, args: &[&str], other: Option<usi
         .await
         .expect("the referee listens");
     let mut handle = referee.create_table(spec.clone()).expect("the table");
+    let mut cmd = Command::new(BADBOT);
+    cmd.args(args)
+        .args(["--seed", "99"])
+        .env("WHISTLE_ADDRESS", addr.to_string())
+        .env("WHISTLE_TOKEN", &handle.tokens[bad_seat]);
+    if let Some(o) = other {
+        cmd.env("WHISTLE_OTHER_TOKEN", &handle.tokens[o]);
+    }
+    let spawn_bad = |cmd: &mut Command| Proc::spawn(format!("badbot {}", args.join(" ")), cmd);
+    let mut early = Vec::new();
+    let mut bad = None;
+    if faults_first > 0 {
+        let p = spawn_bad(&mut cmd);
+        let seen = timeout(MATCH_LIMIT, async {
+            let mut n = 0;
+            while n < faults_first {
+                let Some(r) = handle.records.recv().await else {
+                    break;
+                };
+                if matches!(&r, TableRecord::Fault(f) if f.seat.index() == bad_seat) {
+                    n += 1;
+                }
+                early.push(r);
+            }
+            n
+        })
+        .await;
+        assert_eq!(
+            seen,
+            Ok(faults_first),
+            "the badbot's first faults:\n{}{}",
+            record::summarize(&early),
+            p.dump()
+        );
+        bad = Some(p);
+    }
     let mut good = Vec::new();
     for seat in (0..4).filter(|&s| s != bad_seat) {
         let mut cmd = Command::new(&whistle_bot);
@@ -157,19 +215,12 @@ async fn play(spec: TableSpec, bad_seat: usize, args: &[&str], other: Option<usi
             Proc::spawn(format!("whistle-bot seat {seat}"), &mut cmd),
         ));
     }
-    let mut cmd = Command::new(BADBOT);
-    cmd.args(args)
-        .args(["--seed", "99"])
-        .env("WHISTLE_ADDRESS", addr.to_string())
-        .env("WHISTLE_TOKEN", &handle.tokens[bad_seat]);
-    if let Some(o) = other {
-        cmd.env("WHISTLE_OTHER_TOKEN", &handle.tokens[o]);
-    }
-    let mut bad = Proc::spawn(format!("badbot {}", args.join(" ")), &mut cmd);
+    let mut bad = bad.unwrap_or_else(|| spawn_bad(&mut cmd));
     let records = match record::read_all(&mut handle.records, MATCH_LIMIT).await {
-        Ok(r) => r,
+        Ok(r) => early.into_iter().chain(r).collect::<Vec<_>>(),
         Err(e) => {
-            let mut s = e;
+            let mut s = record::summarize(&early);
+            s.push_str(&e);
             s.push_str(&bad.dump());
             for (_, p) in &good {
                 s.push_str(&p.dump());
@@ -268,9 +319,10 @@ async fn garbage_text_is_a_malformed_fault_with_a_fallback() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_with_nothing_pending_are_out_of_turn_faults_and_nothing_is_played() {
-    // Seat 0 deals the first hand, so the auction opens at seat 1: nothing
-    // is pending for seat 0 when it gets its Welcome.
-    let p = play(spec(5), 0, &["--mode", "out-of-turn", "--count", "3"], None).await;
+    // The badbot answers at its Welcome, before the other bots connect:
+    // nothing is pending for its seat then. Seat 0 deals the first hand, so
+    // the auction opens at seat 1.
+    let p = play_after_faults(spec(5), 0, &["--mode", "out-of-turn", "--count", "3"], 3).await;
     let d = p.dump();
     assert_eq!(p.bad_kinds(), [FaultKind::OutOfTurn; 3], "{d}");
     assert!(
@@ -427,7 +479,7 @@ async fn a_flood_closes_the_stream_with_a_flood_fault_and_the_seat_may_come_back
     let mut spec = spec(10);
     spec.faults.flood_per_second = 20;
     spec.faults.max_faults = 50;
-    let p = play(spec, 0, &["--mode", "flood", "--flood", "5000"], None).await;
+    let p = play_after_faults(spec, 0, &["--mode", "flood", "--flood", "5000"], 21).await;
     let d = p.dump();
     // The first 20 unsolicited answers are out-of-turn faults; the 21st
     // within the second closes the stream as a flood.
@@ -472,7 +524,7 @@ async fn under_the_default_policy_a_flood_forfeits_on_out_of_turn_faults_before_
     // seat collects no more faults), and it may not come back.
     let mut spec = spec(12);
     spec.faults = FaultPolicy::default();
-    let p = play(spec, 0, &["--mode", "flood", "--flood", "5000"], None).await;
+    let p = play_after_faults(spec, 0, &["--mode", "flood", "--flood", "5000"], 10).await;
     let d = p.dump();
     assert_eq!(p.bad_kinds(), [FaultKind::OutOfTurn; 10], "{d}");
     assert!(p.summary.faults[0][9].forfeited, "{d}");
