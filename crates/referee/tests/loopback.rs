@@ -1,126 +1,23 @@
 //! The referee over real loopback gRPC with in-test clients: a whole match
-//! played by index answers equals the same match played in-process; the
+//! played by index answers (the shared test bot of `common`) equals the same match played in-process; the
 //! admin, health and reflection services answer; tokens are checked.
 
-use std::net::SocketAddr;
+mod common;
 
-use tokio::sync::mpsc;
-use tokio_stream::{StreamExt, wrappers::ReceiverStream};
-use tonic::transport::Channel;
+use common::{Table, channel, match_over_grpc, play_table, spread};
 use whistle_protocol::pb::{
-    self, Answer, BotMessage, Hello, answer::Choice, bot_message::Msg as BotMsg,
-    referee_client::RefereeClient, referee_message::Msg,
+    self, BotMessage, Hello, bot_message::Msg as BotMsg, referee_client::RefereeClient,
 };
 use whistle_referee::{Referee, TableRecord, TableSpec};
 use whistle_rules::{
-    Game, Options, Variant,
+    Options, Variant,
     dealing::{self, Seed},
 };
 
-async fn channel(addr: SocketAddr) -> Channel {
-    Channel::from_shared(format!("http://{addr}"))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap()
-}
-
-/// Plays one seat: always the legal action at index `(request_id * 7) % n`.
-async fn play_seat(addr: SocketAddr, token: String) -> Option<pb::MatchResult> {
-    play_seat_with(addr, token, |r| (r.request_id * 7) % r.legal.len() as u64).await
-}
-
-/// Plays one seat with `policy` choosing the index to answer.
-async fn play_seat_with(
-    addr: SocketAddr,
-    token: String,
-    policy: impl Fn(&pb::DecisionRequest) -> u64,
-) -> Option<pb::MatchResult> {
-    let mut client = RefereeClient::new(channel(addr).await);
-    let (tx, rx) = mpsc::channel(16);
-    tx.send(BotMessage {
-        msg: Some(BotMsg::Hello(Hello {
-            token,
-            bot_name: "test".into(),
-            protocol: "whistle.v1".into(),
-            quiet: false,
-        })),
-    })
-    .await
-    .unwrap();
-    let mut inbound = client
-        .play(ReceiverStream::new(rx))
-        .await
-        .unwrap()
-        .into_inner();
-    while let Some(msg) = inbound.next().await {
-        match msg.unwrap().msg {
-            Some(Msg::Request(r)) => {
-                let i = policy(&r);
-                tx.send(BotMessage {
-                    msg: Some(BotMsg::Answer(Answer {
-                        request_id: r.request_id,
-                        choice: Some(Choice::Index(i as u32)),
-                    })),
-                })
-                .await
-                .unwrap();
-            }
-            Some(Msg::MatchEnd(e)) => return e.result,
-            Some(Msg::Fault(f)) => panic!("unexpected fault {f:?}"),
-            _ => {}
-        }
-    }
-    None
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_over_loopback_equals_the_same_match_in_process() {
-    let referee = Referee::new(None);
-    let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let seed = Seed::from_u64(11).derive(dealing::Domain::Match, 0);
-    let mut spec = TableSpec::new(Variant::Israeli, seed, &["a", "b", "c", "d"]);
-    spec.options = Options::parse(&["hands=2"]).unwrap();
-    let mut handle = referee.create_table(spec).unwrap();
-    let seats: Vec<_> = handle
-        .tokens
-        .iter()
-        .map(|t| tokio::spawn(play_seat(addr, t.clone())))
-        .collect();
-    let mut actions = Vec::new();
-    let mut end = None;
-    while let Some(r) = handle.records.recv().await {
-        match r {
-            TableRecord::Action {
-                seat,
-                action,
-                fallback,
-                ..
-            } => {
-                assert!(!fallback);
-                actions.push((seat, action));
-            }
-            TableRecord::End { result, .. } => end = Some(result),
-            _ => {}
-        }
-    }
-    for s in seats {
-        assert!(s.await.unwrap().is_some());
-    }
-    let end = end.expect("the match ended");
-
-    // The recorded actions, re-applied in-process to the same seeded deals,
-    // give the same result: the referee adds nothing of its own.
-    let mut game = Variant::Israeli
-        .new_game(&Options::parse(&["hands=2"]).unwrap())
-        .unwrap();
-    for &(seat, action) in &actions {
-        dealing::deal_if_needed(&mut game, seed).unwrap();
-        game.apply(seat, action).unwrap();
-    }
-    assert!(game.is_over());
-    assert_eq!(game.result().unwrap(), end);
-    server.shutdown().await;
+    let played = match_over_grpc(Variant::Israeli, &["hands=2"], 11, spread).await;
+    assert_eq!(played.result.hands, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -177,41 +74,6 @@ async fn unknown_tokens_are_refused_and_admin_needs_its_token() {
     server.shutdown().await;
 }
 
-/// A policy that depends on the observation only (not on request ids), so a
-/// resumed match makes the same choices as an uninterrupted one.
-fn by_observation(r: &pb::DecisionRequest) -> u64 {
-    let o = r.observation.as_ref().unwrap();
-    (o.deal as u64 * 31 + o.history.len() as u64 * 7) % r.legal.len() as u64
-}
-
-async fn play_table(
-    referee: &Referee,
-    addr: SocketAddr,
-    spec: TableSpec,
-) -> (Vec<TableRecord>, whistle_rules::MatchResult) {
-    let mut handle = referee.create_table(spec).unwrap();
-    let seats: Vec<_> = handle
-        .tokens
-        .iter()
-        .map(|t| tokio::spawn(play_seat_with(addr, t.clone(), by_observation)))
-        .collect();
-    let mut records = Vec::new();
-    while let Some(r) = handle.records.recv().await {
-        records.push(r);
-    }
-    for s in seats {
-        s.await.unwrap();
-    }
-    let end = records
-        .iter()
-        .find_map(|r| match r {
-            TableRecord::End { result, .. } => Some(result.clone()),
-            _ => None,
-        })
-        .expect("the match ended");
-    (records, end)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resumed_match_ends_as_the_uninterrupted_one() {
     let referee = Referee::new(None);
@@ -219,7 +81,11 @@ async fn a_resumed_match_ends_as_the_uninterrupted_one() {
     let seed = Seed::from_u64(5).derive(dealing::Domain::Match, 2);
     let mut spec = TableSpec::new(Variant::Israeli, seed, &["a", "b", "c", "d"]);
     spec.options = Options::parse(&["hands=3"]).unwrap();
-    let (records, full) = play_table(&referee, addr, spec.clone()).await;
+    let Table {
+        records,
+        result: full,
+        ..
+    } = play_table(&referee, addr, spec.clone(), spread).await;
 
     // Keep the first hand (its deal and actions), as a log would after a crash
     // during the second hand.
@@ -243,7 +109,11 @@ async fn a_resumed_match_ends_as_the_uninterrupted_one() {
     }
     let mut resumed_spec = spec;
     resumed_spec.resume = Some(resume);
-    let (resumed_records, resumed) = play_table(&referee, addr, resumed_spec).await;
+    let Table {
+        records: resumed_records,
+        result: resumed,
+        ..
+    } = play_table(&referee, addr, resumed_spec, spread).await;
     assert_eq!(resumed, full);
     // Nothing of the first hand is played again.
     let hands: Vec<u32> = resumed_records
