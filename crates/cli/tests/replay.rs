@@ -219,12 +219,30 @@ fn a_wrong_seed_is_caught() {
     );
 }
 
-#[test]
-fn a_fresh_tournament_verifies() {
+/// Runs the tournament `toml` in a new folder; returns the folder (kept
+/// while the `TempDir` lives) and the tournament's output folder.
+fn run_tournament(toml: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.toml");
-    std::fs::write(
-        &file,
+    std::fs::write(&file, toml).unwrap();
+    let out = dir.path().join("out");
+    let run = whistle()
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--progress", "quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    (dir, out)
+}
+
+#[test]
+fn a_fresh_tournament_verifies() {
+    let (_dir, out) = run_tournament(
         r#"name = "fresh"
 game = "israeli"
 seed = 99
@@ -237,29 +255,19 @@ command = ["whistle", "bot", "--bot", "heuristic"]
 name = "r"
 command = ["whistle", "bot", "--bot", "random"]
 "#,
-    )
-    .unwrap();
-    let out = dir.path().join("out");
-    let status = whistle()
-        .args([
-            "tournament",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--progress",
-            "quiet",
-        ])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    );
     let (ok, text) = verify(&[out.to_str().unwrap()]);
     assert!(ok, "{text}");
     assert!(text.contains("seed commitment holds"), "{text}");
 }
 
-/// Plays one seat, answering index 0, and keeps every request's observation
-/// bytes with its request id.
-async fn capture_seat(addr: std::net::SocketAddr, token: String) -> Vec<(u64, Vec<u8>)> {
+/// Plays one seat over gRPC with events off, answering every request with
+/// `answer`, until the match ends.
+async fn play_seat(
+    addr: std::net::SocketAddr,
+    token: String,
+    mut answer: impl FnMut(&pb::DecisionRequest) -> pb::answer::Choice,
+) {
     let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
         .unwrap()
         .connect()
@@ -270,7 +278,7 @@ async fn capture_seat(addr: std::net::SocketAddr, token: String) -> Vec<(u64, Ve
     tx.send(pb::BotMessage {
         msg: Some(BotMsg::Hello(pb::Hello {
             token,
-            bot_name: "capture".into(),
+            bot_name: "test".into(),
             protocol: "whistle.v1".into(),
             quiet: true,
         })),
@@ -282,19 +290,14 @@ async fn capture_seat(addr: std::net::SocketAddr, token: String) -> Vec<(u64, Ve
         .await
         .unwrap()
         .into_inner();
-    let mut seen = Vec::new();
     while let Some(m) = inbound.next().await {
         match m.unwrap().msg {
             Some(Msg::Request(r)) => {
-                seen.push((
-                    r.request_id,
-                    r.observation.as_ref().unwrap().encode_to_vec(),
-                ));
-                let i = (r.request_id % r.legal.len() as u64) as u32;
+                let choice = answer(&r);
                 tx.send(pb::BotMessage {
                     msg: Some(BotMsg::Answer(pb::Answer {
                         request_id: r.request_id,
-                        choice: Some(pb::answer::Choice::Index(i)),
+                        choice: Some(choice),
                     })),
                 })
                 .await
@@ -304,6 +307,20 @@ async fn capture_seat(addr: std::net::SocketAddr, token: String) -> Vec<(u64, Ve
             _ => {}
         }
     }
+}
+
+/// Plays one seat and keeps every request's observation bytes with its
+/// request id.
+async fn capture_seat(addr: std::net::SocketAddr, token: String) -> Vec<(u64, Vec<u8>)> {
+    let mut seen = Vec::new();
+    play_seat(addr, token, |r| {
+        seen.push((
+            r.request_id,
+            r.observation.as_ref().unwrap().encode_to_vec(),
+        ));
+        pb::answer::Choice::Index((r.request_id % r.legal.len() as u64) as u32)
+    })
+    .await;
     seen
 }
 
@@ -408,10 +425,7 @@ async fn show_prints_exactly_what_the_referee_sent() {
 
 #[test]
 fn rerun_reproduces_deterministic_bots_decisions() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.toml");
-    std::fs::write(
-        &file,
+    let (_dir, out) = run_tournament(
         r#"name = "det"
 game = "honeymoon"
 seed = 5
@@ -423,23 +437,6 @@ command = ["whistle", "bot", "--bot", "heuristic"]
 name = "f"
 command = ["whistle", "bot", "--bot", "first"]
 "#,
-    )
-    .unwrap();
-    let out = dir.path().join("out");
-    let run = whistle()
-        .args([
-            "tournament",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .args(["--progress", "quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
     );
     let log = out.join("matches/m00000.jsonl");
     let seats = lines(&log)[0]["seats"].clone();
@@ -490,52 +487,17 @@ command = ["whistle", "bot", "--bot", "first"]
 /// Plays one seat badly at first: a malformed answer, then an illegal one,
 /// then the first legal action every time.
 async fn faulty_seat(addr: std::net::SocketAddr, token: String) {
-    let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let mut client = pb::referee_client::RefereeClient::new(channel);
-    let (tx, rx) = mpsc::channel(16);
-    tx.send(pb::BotMessage {
-        msg: Some(BotMsg::Hello(pb::Hello {
-            token,
-            bot_name: "faulty".into(),
-            protocol: "whistle.v1".into(),
-            quiet: true,
-        })),
-    })
-    .await
-    .unwrap();
-    let mut inbound = client
-        .play(ReceiverStream::new(rx))
-        .await
-        .unwrap()
-        .into_inner();
     let mut n = 0;
-    while let Some(m) = inbound.next().await {
-        match m.unwrap().msg {
-            Some(Msg::Request(r)) => {
-                let choice = match n {
-                    0 => pb::answer::Choice::Text("declare".into()),
-                    1 => pb::answer::Choice::Text("bid 4C".into()),
-                    2 => pb::answer::Choice::Index(99),
-                    _ => pb::answer::Choice::Index(0),
-                };
-                n += 1;
-                tx.send(pb::BotMessage {
-                    msg: Some(BotMsg::Answer(pb::Answer {
-                        request_id: r.request_id,
-                        choice: Some(choice),
-                    })),
-                })
-                .await
-                .unwrap();
-            }
-            Some(Msg::MatchEnd(_)) => break,
-            _ => {}
+    play_seat(addr, token, |_| {
+        n += 1;
+        match n {
+            1 => pb::answer::Choice::Text("declare".into()),
+            2 => pb::answer::Choice::Text("bid 4C".into()),
+            3 => pb::answer::Choice::Index(99),
+            _ => pb::answer::Choice::Index(0),
         }
-    }
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
