@@ -175,7 +175,7 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
             continue;
         }
         let slots = team_slots(&t.teams);
-        if slots.len() > 1 && slots.len() < k {
+        let deal_groups: Vec<Vec<Vec<usize>>> = if slots.len() > 1 && slots.len() < k {
             // Partnership games. With at least as many bots as seats, every
             // group of k is split into partnerships every way; with fewer,
             // each bot makes up a whole partnership, in groups of one bot per team.
@@ -198,31 +198,25 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
                 };
                 pool.chunks(teams).map(|g| (g.to_vec(), false)).collect()
             };
-            for (g, distinct) in &groups_here {
-                for split in team_seatings(g, &slots, k, *distinct) {
-                    let shared = t.seed.derive(Domain::Match, group_id);
-                    for (r, seats) in split.into_iter().enumerate() {
-                        let (match_seed, duplicate) = match t.format {
-                            Format::Duplicate => (shared, Some((group_id, r as u32))),
-                            _ => (t.seed.derive(Domain::Match, index), None),
-                        };
-                        out.push(Planned {
-                            index,
-                            seats,
-                            match_seed,
-                            duplicate,
-                        });
-                        index += 1;
-                    }
-                    group_id += 1;
-                }
-            }
-            continue;
-        }
-        for g in &table_groups {
+            groups_here
+                .iter()
+                .flat_map(|(g, distinct)| team_seatings(g, &slots, k, *distinct))
+                .collect()
+        } else {
+            // Every seat rotation of every group.
+            table_groups
+                .iter()
+                .map(|g| {
+                    (0..k)
+                        .map(|r| (0..k).map(|s| g[(s + r) % k]).collect())
+                        .collect()
+                })
+                .collect()
+        };
+        // The seatings of one deal group share its deals in a duplicate event.
+        for seatings in deal_groups {
             let shared = t.seed.derive(Domain::Match, group_id);
-            for r in 0..k {
-                let seats: Vec<usize> = (0..k).map(|s| g[(s + r) % k]).collect();
+            for (r, seats) in seatings.into_iter().enumerate() {
                 let (match_seed, duplicate) = match t.format {
                     Format::Duplicate => (shared, Some((group_id, r as u32))),
                     _ => (t.seed.derive(Domain::Match, index), None),
