@@ -171,8 +171,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<String> {
 fn bot_names(given: &[String], seats: usize) -> anyhow::Result<Vec<String>> {
     if given.len() > seats {
         return Err(usage(format!(
-            "{} bots given but the game has {seats} seats",
-            given.len()
+            "{} bots given but the game has {seats} seat{}",
+            given.len(),
+            if seats == 1 { "" } else { "s" }
         )));
     }
     Ok(given

@@ -227,6 +227,10 @@ fn unknown_game_option_value_or_bot_is_one_line_and_exit_code_2() {
         "error: 5 bots given but the game has 4 seats",
     );
     usage_error(
+        &["--game", "oneonta", "--seed", "1", "--bots", "random,first"],
+        "error: 2 bots given but the game has 1 seat",
+    );
+    usage_error(
         &[
             "--game", "israeli", "--seed", "1", "--hands", "2", "--opt", "hands=3",
         ],
