@@ -79,7 +79,7 @@ pub struct ShowArgs {
     /// The hand (deal index, from 0); default every hand.
     #[arg(long)]
     hand: Option<u32>,
-    /// With --step: the seat whose view to show (default: the seat acting at that step).
+    /// With --step: the seat whose view to show (default: the seat acting at that step; a seat not asked then shows its view with no legal actions).
     #[arg(long)]
     seat: Option<usize>,
     /// The step (action index within the hand, from 0): show the observation
