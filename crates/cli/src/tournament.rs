@@ -23,7 +23,7 @@ pub enum Progress {
 pub struct TournamentArgs {
     /// The tournament file (TOML), e.g. tournaments/demo.toml.
     file: PathBuf,
-    /// Output folder (default: the file's `out`, else replays/<name>/).
+    /// Output folder (default: the file's `out`, else `replays/<name>/`).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue an interrupted run from the logs in the output folder.
