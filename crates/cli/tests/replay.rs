@@ -13,7 +13,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use whistle_protocol::pb::{self, bot_message::Msg as BotMsg, referee_message::Msg};
-use whistle_referee::{Referee, TableSpec};
+use whistle_referee::{Referee, TableHandle, TableSpec};
 use whistle_replay::{Clocks, FORMAT, Faults, Header, VERSION, Writer, sha256_hex};
 use whistle_rules::{
     Options, Variant,
@@ -324,32 +324,27 @@ async fn capture_seat(addr: std::net::SocketAddr, token: String) -> Vec<(u64, Ve
     seen
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn show_prints_exactly_what_the_referee_sent() {
-    let referee = Referee::new(None);
-    let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let seed = Seed::from_u64(3).derive(Domain::Match, 0);
-    let mut spec = TableSpec::new(Variant::Israeli, seed, &["a", "b", "c", "d"]);
-    spec.options = Options::parse(&["hands=2"]).unwrap();
-    let options = Variant::Israeli.new_game(&spec.options).unwrap();
-    let mut table = referee.create_table(spec).unwrap();
-    let seats: Vec<_> = table
-        .tokens
-        .iter()
-        .map(|t| tokio::spawn(capture_seat(addr, t.clone())))
-        .collect();
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("m.jsonl");
+/// Logs the four-seat Israeli match of `table` (match seed `seed` derived
+/// from tournament seed `tournament_seed`, match 0) to `log`, as the runner
+/// would, until the match ends.
+async fn record_israeli(
+    table: &mut TableHandle,
+    tournament: &str,
+    tournament_seed: u64,
+    options: Options,
+    log: &Path,
+) {
+    let game = Variant::Israeli.new_game(&options).unwrap();
     let header = Header {
         format: FORMAT.into(),
         version: VERSION,
-        tournament: "live".into(),
+        tournament: tournament.into(),
         match_index: 0,
         table: table.table_id.clone(),
         game: "israeli".into(),
-        options: whistle_rules::Game::options(&options),
+        options: whistle_rules::Game::options(&game),
         seats: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-        seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(3)),
+        seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(tournament_seed)),
         clocks: Clocks {
             per_action_ms: 1000,
             time_bank_ms: 30000,
@@ -361,10 +356,30 @@ async fn show_prints_exactly_what_the_referee_sent() {
         },
         duplicate: None,
     };
-    let mut writer = Writer::create(&log, &header).unwrap();
-    whistle_tournament::runner::record_table(&mut table, &mut writer, seed, || {})
+    let seed = Seed::from_u64(tournament_seed).derive(Domain::Match, 0);
+    let mut writer = Writer::create(log, &header).unwrap();
+    whistle_tournament::runner::record_table(table, &mut writer, seed, || {})
         .await
         .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn show_prints_exactly_what_the_referee_sent() {
+    let referee = Referee::new(None);
+    let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let seed = Seed::from_u64(3).derive(Domain::Match, 0);
+    let mut spec = TableSpec::new(Variant::Israeli, seed, &["a", "b", "c", "d"]);
+    spec.options = Options::parse(&["hands=2"]).unwrap();
+    let options = spec.options.clone();
+    let mut table = referee.create_table(spec).unwrap();
+    let seats: Vec<_> = table
+        .tokens
+        .iter()
+        .map(|t| tokio::spawn(capture_seat(addr, t.clone())))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("m.jsonl");
+    record_israeli(&mut table, "live", 3, options, &log).await;
     let mut sent: Vec<(usize, u64, Vec<u8>)> = Vec::new();
     for (s, h) in seats.into_iter().enumerate() {
         for (id, bytes) in h.await.unwrap() {
@@ -507,7 +522,7 @@ async fn logged_fault_verdicts_are_judged_again() {
     let seed = Seed::from_u64(8).derive(Domain::Match, 0);
     let mut spec = TableSpec::new(Variant::Israeli, seed, &["a", "b", "c", "d"]);
     spec.options = Options::parse(&["hands=1"]).unwrap();
-    let options = whistle_rules::Game::options(&Variant::Israeli.new_game(&spec.options).unwrap());
+    let options = spec.options.clone();
     let mut table = referee.create_table(spec).unwrap();
     let seats: Vec<_> = table
         .tokens
@@ -516,31 +531,7 @@ async fn logged_fault_verdicts_are_judged_again() {
         .collect();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("m.jsonl");
-    let header = Header {
-        format: FORMAT.into(),
-        version: VERSION,
-        tournament: "faults".into(),
-        match_index: 0,
-        table: table.table_id.clone(),
-        game: "israeli".into(),
-        options,
-        seats: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-        seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(8)),
-        clocks: Clocks {
-            per_action_ms: 1000,
-            time_bank_ms: 30000,
-            reconnect_grace_ms: 10000,
-        },
-        faults: Faults {
-            max_faults: 10,
-            fallback: "random".into(),
-        },
-        duplicate: None,
-    };
-    let mut writer = Writer::create(&log, &header).unwrap();
-    whistle_tournament::runner::record_table(&mut table, &mut writer, seed, || {})
-        .await
-        .unwrap();
+    record_israeli(&mut table, "faults", 8, options, &log).await;
     for s in seats {
         s.await.unwrap();
     }
