@@ -6,6 +6,7 @@
 //! business, through the engine).
 
 pub mod convert;
+pub mod limits;
 
 /// Generated protobuf and gRPC code for package `whistle.v1`.
 #[allow(missing_docs, clippy::all, clippy::pedantic)]

@@ -270,10 +270,18 @@ impl Referee {
     /// reflection.
     pub fn router(&self) -> tonic::transport::server::Router {
         let (health_reporter, health_service) = tonic_health::server::health_reporter();
-        let reflection = tonic_reflection::server::Builder::configure()
-            .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        // Reflection in both versions: v1, and v1alpha for the clients that
+        // still speak only it (grpcurl 1.8, Python's grpcio-reflection).
+        let reflection_builder = || {
+            tonic_reflection::server::Builder::configure()
+                .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        };
+        let reflection = reflection_builder()
             .build_v1()
+            .expect("the descriptor sets are valid");
+        let reflection_alpha = reflection_builder()
+            .build_v1alpha()
             .expect("the descriptor sets are valid");
         let bots = pb::referee_server::RefereeServer::new(BotService(self.clone()));
         let admin = pb::admin_server::AdminServer::new(AdminService(self.clone()));
@@ -290,6 +298,7 @@ impl Referee {
             .http2_keepalive_interval(Some(Duration::from_secs(20)))
             .add_service(health_service)
             .add_service(reflection)
+            .add_service(reflection_alpha)
             .add_service(bots)
             .add_service(admin)
     }

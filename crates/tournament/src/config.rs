@@ -47,6 +47,7 @@ use std::{
 use serde::Deserialize;
 use toml::Spanned;
 use whistle_referee::{Fallback, FaultPolicy, TimeControl};
+use whistle_protocol::limits::check_name;
 use whistle_rules::{Game, Options, Variant, dealing::Seed};
 
 /// A tournament file that cannot be used: where and why.
@@ -322,16 +323,11 @@ impl Tournament {
             err(e.span(), &key, msg)
         })?;
         let name = raw.name.get_ref().trim().to_string();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-        {
+        if let Err(why) = check_name(&name) {
             return Err(err(
                 Some(raw.name.span()),
                 "name",
-                "a name needs letters, digits, `-`, `_` or `.` only (it names the output folder)"
-                    .into(),
+                format!("{why} (the name names the output folder)"),
             ));
         }
         let game: Variant =
@@ -408,11 +404,11 @@ impl Tournament {
             let span = b.span();
             let b = b.get_ref();
             let name = b.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(char::is_whitespace) {
+            if let Err(why) = check_name(&name) {
                 return Err(err(
                     Some(b.name.span()),
                     "bots.name",
-                    "a bot name must be one word".into(),
+                    format!("{why} (a bot's name names its log files and table cells)"),
                 ));
             }
             if bots.iter().any(|x: &BotSpec| x.name == name) {
@@ -709,6 +705,21 @@ command = ["whistle", "bot", "--bot", "first"]
         assert_eq!(e.line, Some(4), "{e}");
         let e = parse(&GOOD.replace("seed = 5", "sede = 5")).unwrap_err();
         assert!(e.to_string().contains("sede"), "{e}");
+    }
+
+    #[test]
+    fn names_that_would_escape_the_output_folder_or_a_csv_cell_are_refused() {
+        for bad in ["../../evil", "smith,j", ".hidden", "a/b", "two words", ""] {
+            let text = GOOD.replace("name = \"b\"", &format!("name = {bad:?}"));
+            let e = parse(&text).unwrap_err();
+            assert_eq!(
+                (e.key.as_deref(), e.line),
+                (Some("bots.name"), Some(12)),
+                "{bad:?}: {e}"
+            );
+        }
+        let e = parse(&GOOD.replace("name = \"t\"", "name = \"../t\"")).unwrap_err();
+        assert_eq!((e.key.as_deref(), e.line), (Some("name"), Some(2)), "{e}");
     }
 
     #[test]

@@ -216,14 +216,50 @@ async fn kill_group(ch: &mut Child) {
     let _ = ch.kill().await;
 }
 
-/// The stderr log of bot `name` in `out`.
+/// The stderr log of bot `name` in `out`. Names from a tournament file are
+/// checked already (`limits::check_name`); this keeps any other name inside
+/// `out/logs` too, as one file name of safe characters.
 pub fn stderr_log(out: &Path, name: &str) -> PathBuf {
-    out.join("logs").join(format!("{name}.stderr.log"))
+    out.join("logs")
+        .join(format!("{}.stderr.log", safe_file_stem(name)))
+}
+
+/// `name` as one file name that stays in its folder: every character other
+/// than an ASCII letter, digit, `-` or `_` becomes `_` (so no `/`, `..` or
+/// leading `.`), cut to 64 characters.
+pub fn safe_file_stem(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .take(64)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if stem.is_empty() { "_".into() } else { stem }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stderr_logs_stay_in_the_logs_folder_whatever_the_name() {
+        let out = Path::new("/data/out");
+        for name in ["../../evil", "/etc/passwd", "..", "a\\b", "", "ok-name_1"] {
+            let p = stderr_log(out, name);
+            assert_eq!(p.parent(), Some(Path::new("/data/out/logs")), "{name:?}");
+            let file = p.file_name().unwrap().to_str().unwrap();
+            assert!(!file.starts_with('.') && !file.contains('/'), "{file}");
+        }
+        assert_eq!(
+            stderr_log(out, "ok-name_1"),
+            Path::new("/data/out/logs/ok-name_1.stderr.log")
+        );
+    }
 
     #[test]
     fn programs_resolve_against_the_tournament_folder() {

@@ -208,46 +208,65 @@ pub fn markdown(r: &Results) -> String {
     out
 }
 
-/// The standings as CSV (one row per bot).
+/// The standings as CSV (one row per bot), written by the `csv` crate so
+/// that a name or a cell holding a comma or a quote stays in its column.
 pub fn csv(r: &Results) -> String {
-    let mut out = String::from(
-        "rank,bot,rating_system,rating,uncertainty,matches,hands,points_mean,points_low,points_high,bids_made,bids,wins,mean_place,ms_mean,ms_max,forfeits,faults\n",
-    );
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let header = [
+        "rank",
+        "bot",
+        "rating_system",
+        "rating",
+        "uncertainty",
+        "matches",
+        "hands",
+        "points_mean",
+        "points_low",
+        "points_high",
+        "bids_made",
+        "bids",
+        "wins",
+        "mean_place",
+        "ms_mean",
+        "ms_max",
+        "forfeits",
+        "faults",
+    ];
+    w.write_record(header).expect("writing to memory");
     for (i, b) in r.bots.iter().enumerate() {
         let (sys, val, unc) = b
             .rating
             .as_ref()
-            .map_or(("", String::new(), String::new()), |x| {
+            .map_or((String::new(), String::new(), String::new()), |x| {
                 (
-                    x.system.as_str(),
+                    x.system.clone(),
                     format!("{:.3}", x.value),
                     format!("{:.3}", x.uncertainty),
                 )
             });
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{:.4},{:.3},{:.3},{},{}",
-            i + 1,
-            b.name,
+        let row = [
+            (i + 1).to_string(),
+            b.name.clone(),
             sys,
             val,
             unc,
-            b.matches,
-            b.hands,
-            b.points.mean,
-            b.points.low,
-            b.points.high,
-            b.bids_made.0,
-            b.bids_made.1,
-            b.wins,
-            b.mean_place,
-            b.mean_ms,
-            b.max_ms,
-            b.forfeits,
-            faults(b).replace(' ', ";")
-        );
+            b.matches.to_string(),
+            b.hands.to_string(),
+            format!("{:.4}", b.points.mean),
+            format!("{:.4}", b.points.low),
+            format!("{:.4}", b.points.high),
+            b.bids_made.0.to_string(),
+            b.bids_made.1.to_string(),
+            b.wins.to_string(),
+            format!("{:.4}", b.mean_place),
+            format!("{:.3}", b.mean_ms),
+            format!("{:.3}", b.max_ms),
+            b.forfeits.to_string(),
+            faults(b).replace(' ', ";"),
+        ];
+        w.write_record(&row).expect("writing to memory");
     }
-    out
+    String::from_utf8(w.into_inner().expect("writing to memory")).expect("UTF-8 cells")
 }
 
 /// Writes `results.json`, `standings.md` and `standings.csv` into `out`.
@@ -262,4 +281,26 @@ pub fn write_all(out: &Path, r: &Results) -> std::io::Result<()> {
     std::fs::write(out.join("standings.md"), markdown(r))?;
     std::fs::write(out.join("standings.csv"), csv(r))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Tally;
+
+    #[test]
+    fn csv_cells_holding_commas_and_quotes_stay_in_their_column() {
+        let bots = ["smith,j".to_string(), "o\"neil".to_string()];
+        let r = Tally::new("t", "israeli", &bots).finish();
+        let text = csv(&r);
+        let mut reader = ::csv::Reader::from_reader(text.as_bytes());
+        let width = reader.headers().unwrap().len();
+        let rows: Vec<::csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 2);
+        for row in &rows {
+            assert_eq!(row.len(), width, "{row:?}");
+        }
+        let names: Vec<&str> = rows.iter().map(|r| &r[1]).collect();
+        assert!(names.contains(&"smith,j") && names.contains(&"o\"neil"), "{names:?}");
+    }
 }
