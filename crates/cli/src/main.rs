@@ -9,6 +9,7 @@ mod games;
 mod play;
 mod replay;
 mod serve;
+mod signals;
 mod tournament;
 
 use std::{
@@ -41,6 +42,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Create a table on a running referee and print its seat tokens.
     Table(serve::TableArgs),
+    /// Retire a bot on a running referee: its bot tokens are revoked and its
+    /// Subscribe streams end, so its process exits once its seats are done.
+    RetireBot(serve::RetireArgs),
     /// Run a tournament file: bot processes, parallel tables, replay logs,
     /// ratings; prints the standings.
     Tournament(tournament::TournamentArgs),
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Table(args) => serve::table(&args),
+        Command::RetireBot(args) => serve::retire(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Merge(args) => tournament::merge(&args),
         Command::Bot(args) => return whistle_bot::client::bot_main(args),
@@ -104,6 +109,10 @@ fn main() -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.is::<signals::Interrupted>() => {
+            eprintln!("{e}");
+            ExitCode::from(signals::EXIT_INTERRUPTED)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             if e.is::<Usage>() {

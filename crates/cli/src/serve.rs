@@ -6,7 +6,7 @@ use std::{net::SocketAddr, time::Duration};
 use anyhow::Context;
 use clap::Args;
 use whistle_protocol::pb;
-use whistle_referee::{Fallback, Referee, new_token};
+use whistle_referee::{Fallback, Referee, RefereeConfig, new_token};
 use whistle_rules::{
     Options, Variant,
     dealing::{Domain, Seed},
@@ -27,9 +27,19 @@ pub struct ServeArgs {
     /// Log filter for stderr (tracing syntax), e.g. `info` or `whistle_referee=debug`.
     #[arg(long, default_value = "info")]
     log: String,
+    /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand in
+    /// progress before every stream is ended (UNAVAILABLE).
+    #[arg(long, default_value_t = 10_000)]
+    drain_ms: u64,
+    /// Finished tables kept for GetTable, ListTables and WatchTable (the
+    /// oldest is forgotten first).
+    #[arg(long, default_value_t = whistle_referee::KEEP_FINISHED)]
+    keep_finished: usize,
 }
 
-/// Runs the referee until interrupted (Ctrl-C or SIGTERM).
+/// Runs the referee until SIGTERM or Ctrl-C, then drains: no new tables,
+/// hands in progress finish (up to `--drain-ms`), every stream ends with
+/// UNAVAILABLE, and the process exits 0. A second signal exits at once.
 pub fn run(args: &ServeArgs) -> anyhow::Result<String> {
     init_logging(&args.log);
     let admin = args
@@ -38,42 +48,46 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<String> {
         .unwrap_or_else(|| new_token("admin"));
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async {
-        let referee = Referee::new(Some(admin.clone()));
+        let referee = Referee::with_config(RefereeConfig {
+            admin_token: Some(admin.clone()),
+            keep_finished: args.keep_finished,
+            ..RefereeConfig::default()
+        });
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let local = listener.local_addr()?;
         // One line people and scripts can read: where, and the admin token.
         println!("listening on {local} admin-token {admin}");
-        referee.serve(listener, shutdown_signal()).await?;
+        let mut stop = crate::signals::stop_on_signals("whistle serve");
+        let (down_tx, down_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = {
+            let referee = referee.clone();
+            tokio::spawn(async move {
+                referee
+                    .serve(listener, async {
+                        let _ = down_rx.await;
+                    })
+                    .await
+            })
+        };
+        let _ = stop.wait_for(|s| *s).await;
+        let drain = Duration::from_millis(args.drain_ms);
+        referee.drain(drain).await;
+        // Every stream has ended: the server closes its connections.
+        let _ = down_tx.send(());
+        match tokio::time::timeout(Duration::from_secs(5), server).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(e))) => return Err(e.into()),
+            Ok(Err(e)) => return Err(e.into()),
+            Err(_) => tracing::warn!("connections still open 5 s after the drain; exiting"),
+        }
+        tracing::info!("referee stopped");
         anyhow::Ok(())
     })?;
+    // Return without waiting for tasks still blocked on connections.
+    rt.shutdown_timeout(Duration::from_millis(100));
     Ok(String::new())
-}
-
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut term =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
-        let term = async {
-            match term.as_mut() {
-                Some(t) => {
-                    t.recv().await;
-                }
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            _ = ctrl_c => {}
-            () = term => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
-    }
 }
 
 /// Sets up tracing to stderr with `filter`.
@@ -152,16 +166,7 @@ pub fn table(args: &TableArgs) -> anyhow::Result<String> {
     let match_seed = Seed::from_u64(args.seed).derive(Domain::Match, args.match_index);
     let rt = tokio::runtime::Runtime::new()?;
     let created = rt.block_on(async {
-        let server = if args.server.contains("://") {
-            args.server.clone()
-        } else {
-            format!("http://{}", args.server)
-        };
-        let channel = tonic::transport::Channel::from_shared(server)?
-            .connect()
-            .await
-            .with_context(|| format!("cannot reach {}", args.server))?;
-        let mut admin = pb::admin_client::AdminClient::new(channel);
+        let mut admin = pb::admin_client::AdminClient::new(connect(&args.server).await?);
         let mut req = tonic::Request::new(pb::CreateTableRequest {
             table_id: String::new(),
             game: game.name().to_string(),
@@ -187,10 +192,7 @@ pub fn table(args: &TableArgs) -> anyhow::Result<String> {
             start_timeout_ms: args.start_timeout_ms,
             deals: Vec::new(),
         });
-        if let Some(t) = &args.admin_token {
-            req.metadata_mut()
-                .insert("authorization", format!("Bearer {t}").parse()?);
-        }
+        authorize(&mut req, args.admin_token.as_deref())?;
         let resp = tokio::time::timeout(Duration::from_secs(30), admin.create_table(req))
             .await
             .context("the referee did not answer")??;
@@ -204,4 +206,56 @@ pub fn table(args: &TableArgs) -> anyhow::Result<String> {
         out.push_str(&format!("seat {i} {t} bot-seed {bot_seed}\n"));
     }
     Ok(out)
+}
+
+/// Arguments of `whistle retire-bot`: retire a bot on a running referee.
+#[derive(Debug, Args)]
+pub struct RetireArgs {
+    /// The bot's name (as registered with its bot token).
+    name: String,
+    /// The referee's address.
+    #[arg(long, default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// The referee's admin token (default: $WHISTLE_ADMIN_TOKEN).
+    #[arg(long, env = "WHISTLE_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: Option<String>,
+}
+
+/// Retires the bot: its tokens are revoked and its Subscribe streams end,
+/// so its process exits once its seats are done.
+pub fn retire(args: &RetireArgs) -> anyhow::Result<String> {
+    let rt = tokio::runtime::Runtime::new()?;
+    rt.block_on(async {
+        let mut admin = pb::admin_client::AdminClient::new(connect(&args.server).await?);
+        let mut req = tonic::Request::new(pb::RetireBotRequest {
+            bot_name: args.name.clone(),
+        });
+        authorize(&mut req, args.admin_token.as_deref())?;
+        tokio::time::timeout(Duration::from_secs(30), admin.retire_bot(req))
+            .await
+            .context("the referee did not answer")??;
+        anyhow::Ok(format!("retired {}\n", args.name))
+    })
+}
+
+/// A channel to the referee at `server` (`http://` is added when missing).
+async fn connect(server: &str) -> anyhow::Result<tonic::transport::Channel> {
+    let url = if server.contains("://") {
+        server.to_string()
+    } else {
+        format!("http://{server}")
+    };
+    tonic::transport::Channel::from_shared(url)?
+        .connect()
+        .await
+        .with_context(|| format!("cannot reach {server}"))
+}
+
+/// Adds `authorization: Bearer <token>` when there is a token.
+fn authorize<T>(req: &mut tonic::Request<T>, token: Option<&str>) -> anyhow::Result<()> {
+    if let Some(t) = token {
+        req.metadata_mut()
+            .insert("authorization", format!("Bearer {t}").parse()?);
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use whistle_tournament::{ProgressMode, RunOptions, Shard, Tournament, report};
 
-use crate::usage;
+use crate::{signals::Interrupted, usage};
 
 /// How progress is shown.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -38,9 +38,16 @@ pub struct TournamentArgs {
     /// Log filter for stderr (tracing syntax).
     #[arg(long, default_value = "warn")]
     log: String,
+    /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand in
+    /// progress; the logs then resume with `--resume`.
+    #[arg(long, default_value_t = 10_000)]
+    drain_ms: u64,
 }
 
-/// Runs a tournament and returns its standings as text.
+/// Runs a tournament and returns its standings as text. Stopped by SIGTERM
+/// or Ctrl-C, it drains (hands in progress finish, up to `--drain-ms`),
+/// stops its bots, and fails with [`Interrupted`] (exit status 75): the
+/// folder resumes with `--resume`.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
     crate::serve::init_logging(&args.log);
     let t = Tournament::load(&args.file).map_err(usage)?;
@@ -59,10 +66,35 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
             Progress::Plain => ProgressMode::Plain,
             Progress::Quiet => ProgressMode::Quiet,
         },
+        stop: None,
+        drain: std::time::Duration::from_millis(args.drain_ms),
     };
     let rt = tokio::runtime::Runtime::new()?;
-    let summary = rt.block_on(whistle_tournament::run(&t, &opts))?;
+    let summary = rt.block_on(async {
+        let opts = RunOptions {
+            stop: Some(crate::signals::stop_on_signals("whistle tournament")),
+            ..opts
+        };
+        whistle_tournament::run(&t, &opts).await
+    })?;
+    if summary.interrupted {
+        return Err(Interrupted(format!(
+            "whistle tournament: stopped; {} of {} matches finished, logs in {} \
+             (continue with `whistle tournament {} --out {} --resume`)",
+            summary.finished,
+            summary.planned,
+            summary.out.display(),
+            args.file.display(),
+            summary.out.display()
+        ))
+        .into());
+    }
     let mut out = report::text(&summary.results);
+    for (name, reason) in &summary.withdrawn {
+        out.push_str(&format!(
+            "bot {name} was out of the event ({reason}); its remaining matches were forfeits\n"
+        ));
+    }
     if !summary.crashed.is_empty() {
         out.push_str(&format!(
             "bot processes that ended during the run (see their stderr logs): {}\n",

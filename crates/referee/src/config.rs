@@ -87,6 +87,10 @@ pub struct SeatSpec {
     pub token: Option<String>,
     /// The bot's name, for logs and for routing seats to a bot token.
     pub bot_name: String,
+    /// `Some(reason)`: the bot is out of the event; the seat forfeits at the
+    /// start of the match (an `Absent` fault with this reason) and the table
+    /// does not wait for it.
+    pub withdrawn: Option<String>,
 }
 
 /// Everything needed to create a table: one match.
@@ -145,6 +149,7 @@ impl TableSpec {
                 .map(|n| SeatSpec {
                     token: None,
                     bot_name: n.to_string(),
+                    withdrawn: None,
                 })
                 .collect(),
             time: TimeControl::default(),

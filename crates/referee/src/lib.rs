@@ -17,6 +17,7 @@ mod table;
 pub use config::{Fallback, FaultPolicy, Resume, SeatSpec, TableSpec, TimeControl};
 pub use record::{FaultKind, FaultRecord, TableRecord};
 pub use referee::{
-    AdminService, BotService, CreateError, Referee, ServerHandle, TableHandle, new_token,
+    AdminService, BotService, CreateError, HANDSHAKE_TIMEOUT, KEEP_FINISHED, Referee,
+    RefereeConfig, ServerHandle, TableHandle, new_token,
 };
 pub use table::{TableSnapshot, TableState};

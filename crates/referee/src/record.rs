@@ -123,6 +123,17 @@ pub enum TableRecord {
         /// Faults per seat.
         faults: Vec<u32>,
     },
+    /// The referee stopped the table before its match ended (it is shutting
+    /// down). Every completed hand was recorded; a match stopped mid-hand
+    /// loses only the hand in progress, and can be resumed from the rest.
+    Stopped {
+        /// Why.
+        reason: String,
+        /// Hands completed.
+        hands_done: u32,
+        /// Whether a hand was in progress (and is not recorded).
+        mid_hand: bool,
+    },
     /// The table could not go on (for example an override deal was not a
     /// permutation of the deck).
     Aborted {

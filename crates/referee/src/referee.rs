@@ -20,12 +20,13 @@ use tokio::{
     time::{Instant, timeout},
 };
 use tokio_stream::{Stream, wrappers::ReceiverStream};
-use tonic::{
-    Request, Response, Status, Streaming,
-    transport::{Server, server::TcpIncoming},
+use tonic::{Request, Response, Status, Streaming, transport::Server};
+use tracing::{debug, info, warn};
+use whistle_protocol::{
+    convert,
+    limits::{echo, token_hint},
+    pb,
 };
-use tracing::{info, warn};
-use whistle_protocol::{convert, pb};
 use whistle_rules::{Game, Seat, Variant, dealing::Seed};
 
 use crate::{
@@ -36,6 +37,10 @@ use crate::{
 
 /// How long a new Play stream may take to send its Hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a new connection may stay silent before it is closed.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Finished tables kept for `GetTable`, `ListTables` and `WatchTable` by default.
+pub const KEEP_FINISHED: usize = 1000;
 /// Outgoing messages buffered per stream before it counts as not reading.
 const STREAM_BUFFER: usize = 4096;
 
@@ -63,10 +68,16 @@ pub struct TableHandle {
 }
 
 struct TableEntry {
-    cmd: mpsc::Sender<TableCmd>,
+    /// The running table's channels; `None` once its task has ended.
+    live: Option<Live>,
     snapshot: Arc<Mutex<TableSnapshot>>,
-    watch: broadcast::Sender<TableRecord>,
     max_faults: u32,
+}
+
+struct Live {
+    cmd: mpsc::Sender<TableCmd>,
+    watch: broadcast::Sender<TableRecord>,
+    seats: Vec<String>,
 }
 
 #[derive(Default)]
@@ -79,16 +90,45 @@ struct BotQueue {
 #[derive(Default)]
 struct Registry {
     tables: HashMap<String, TableEntry>,
+    /// Finished tables still kept, oldest first.
+    finished: VecDeque<String>,
     seat_tokens: HashMap<String, (String, Seat, Variant)>,
     bot_tokens: HashMap<String, String>,
     bots: HashMap<String, BotQueue>,
+    /// Bots out of the event, with the reason: their seats forfeit.
+    withdrawn: HashMap<String, String>,
+    draining: bool,
 }
 
 struct Inner {
     registry: Mutex<Registry>,
     next_table: AtomicU64,
     next_conn: AtomicU64,
-    admin_token: Option<String>,
+    config: RefereeConfig,
+}
+
+/// How a referee runs: who may call Admin, and what it keeps.
+#[derive(Debug, Clone)]
+pub struct RefereeConfig {
+    /// With a token, Admin calls must carry `authorization: Bearer <token>`;
+    /// without, Admin is open (for loopback use only).
+    pub admin_token: Option<String>,
+    /// Finished tables kept for `GetTable`, `ListTables` and `WatchTable`
+    /// (the oldest is forgotten first). A finished table keeps only its
+    /// status and result; its channels and buffers are freed when it ends.
+    pub keep_finished: usize,
+    /// How long a new connection may stay silent before it is closed.
+    pub handshake_timeout: Duration,
+}
+
+impl Default for RefereeConfig {
+    fn default() -> RefereeConfig {
+        RefereeConfig {
+            admin_token: None,
+            keep_finished: KEEP_FINISHED,
+            handshake_timeout: HANDSHAKE_TIMEOUT,
+        }
+    }
 }
 
 /// The referee: creates tables and serves them. Cheap to clone (shared state).
@@ -116,12 +156,20 @@ impl Referee {
     /// the metadata `authorization: Bearer <token>`; without, Admin is open
     /// (for loopback use only).
     pub fn new(admin_token: Option<String>) -> Referee {
+        Referee::with_config(RefereeConfig {
+            admin_token,
+            ..RefereeConfig::default()
+        })
+    }
+
+    /// A referee with no tables, configured.
+    pub fn with_config(config: RefereeConfig) -> Referee {
         Referee {
             inner: Arc::new(Inner {
                 registry: Mutex::new(Registry::default()),
                 next_table: AtomicU64::new(1),
                 next_conn: AtomicU64::new(1),
-                admin_token,
+                config,
             }),
         }
     }
@@ -137,7 +185,20 @@ impl Referee {
     /// # Errors
     /// [`CreateError`] for bad options, a wrong number of seats, a taken table
     /// id or token, or an override deal that is not a permutation of the deck.
-    pub fn create_table(&self, spec: TableSpec) -> Result<TableHandle, CreateError> {
+    pub fn create_table(&self, mut spec: TableSpec) -> Result<TableHandle, CreateError> {
+        {
+            let reg = self.registry();
+            if reg.draining {
+                return Err(CreateError(
+                    "the referee is shutting down: no new tables".into(),
+                ));
+            }
+            for seat in &mut spec.seats {
+                if seat.withdrawn.is_none() {
+                    seat.withdrawn = reg.withdrawn.get(&seat.bot_name).cloned();
+                }
+            }
+        }
         let game = spec
             .game
             .new_game(&spec.options)
@@ -195,9 +256,12 @@ impl Referee {
             reg.tables.insert(
                 id.clone(),
                 TableEntry {
-                    cmd: cmd_tx,
+                    live: Some(Live {
+                        cmd: cmd_tx,
+                        watch: watch.clone(),
+                        seats: spec.seats.iter().map(|s| s.bot_name.clone()).collect(),
+                    }),
                     snapshot: snapshot.clone(),
-                    watch: watch.clone(),
                     max_faults: spec.faults.max_faults,
                 },
             );
@@ -217,7 +281,14 @@ impl Referee {
             }
         }
         let table = Table::new(id.clone(), spec, game, rec_tx, watch, snapshot);
-        tokio::spawn(table.run(cmd_rx));
+        let weak = Arc::downgrade(&self.inner);
+        let finished_id = id.clone();
+        let on_over = Box::new(move || {
+            if let Some(inner) = weak.upgrade() {
+                Referee { inner }.table_ended(&finished_id);
+            }
+        });
+        tokio::spawn(table.run(cmd_rx, on_over));
         Ok(TableHandle {
             table_id: id,
             tokens,
@@ -235,27 +306,126 @@ impl Referee {
         token
     }
 
-    /// Ends every `Subscribe` stream of `bot_name` (no more tables for it).
-    pub fn retire_bot(&self, bot_name: &str) {
+    /// Retires `bot_name`: its bot tokens are revoked (a later `Subscribe`
+    /// with one is refused) and every `Subscribe` stream of it ends with OK
+    /// once the assignments already sent are read, so a bot process exits
+    /// when its seats are done (the launch contract). Seats it already holds
+    /// play on. Returns whether the bot was known.
+    pub fn retire_bot(&self, bot_name: &str) -> bool {
         let mut reg = self.registry();
-        if let Some(q) = reg.bots.get_mut(bot_name) {
-            q.subscribers.clear();
+        let before = reg.bot_tokens.len();
+        reg.bot_tokens.retain(|_, n| n != bot_name);
+        let known = reg.bot_tokens.len() != before;
+        let queue = reg.bots.remove(bot_name);
+        if let Some(q) = &queue
+            && !q.backlog.is_empty()
+        {
+            warn!(bot = %bot_name, seats = q.backlog.len(), "bot retired with seats it never received");
+        }
+        info!(bot = %bot_name, "bot retired");
+        known || queue.is_some()
+    }
+
+    /// Takes `bot_name` out of the event with `reason`: every seat of it in
+    /// a running table forfeits now (an `Absent` fault with the reason), and
+    /// every table created later starts with its seats forfeited, without
+    /// waiting for it.
+    pub fn withdraw_bot(&self, bot_name: &str, reason: &str) {
+        let cmds: Vec<mpsc::Sender<TableCmd>> = {
+            let mut reg = self.registry();
+            reg.withdrawn
+                .insert(bot_name.to_string(), reason.to_string());
+            reg.tables
+                .values()
+                .filter_map(|t| t.live.as_ref())
+                .filter(|l| l.seats.iter().any(|n| n == bot_name))
+                .map(|l| l.cmd.clone())
+                .collect()
+        };
+        warn!(bot = %bot_name, %reason, tables = cmds.len(), "bot withdrawn from the event");
+        for cmd in cmds {
+            let _ = cmd.try_send(TableCmd::Withdraw {
+                bot_name: bot_name.to_string(),
+                reason: reason.to_string(),
+            });
         }
     }
 
-    /// Forgets a table: drops its registry entry (with the buffer kept for
-    /// watchers, about half a megabyte), its seat tokens and any assignment
-    /// of it still waiting for a bot. Meant for tables whose match is over,
-    /// so that a referee that runs thousands of matches (a tournament) does
-    /// not keep them all; the table is then unknown to [`Referee::table`],
+    /// Forgets a table: drops its registry entry, its seat tokens and any
+    /// assignment of it still waiting for a bot. A table forgets itself when
+    /// its task ends beyond the [`RefereeConfig::keep_finished`] newest; this
+    /// is for an owner that has its record and wants it gone at once (the
+    /// tournament runner). The table is then unknown to [`Referee::table`],
     /// `GetTable`, `WatchTable` and `Play`. Returns whether it was known.
     pub fn forget_table(&self, table_id: &str) -> bool {
         let mut reg = self.registry();
-        reg.seat_tokens.retain(|_, (t, _, _)| t != table_id);
-        for q in reg.bots.values_mut() {
-            q.backlog.retain(|a| a.table_id != table_id);
+        forget(&mut reg, table_id)
+    }
+
+    /// A table's task ended: its channels go, its status stays among the
+    /// newest finished tables.
+    fn table_ended(&self, table_id: &str) {
+        let mut reg = self.registry();
+        let Some(entry) = reg.tables.get_mut(table_id) else {
+            return;
+        };
+        entry.live = None;
+        reg.finished.push_back(table_id.to_string());
+        while reg.finished.len() > self.inner.config.keep_finished {
+            let oldest = reg.finished.pop_front().expect("non-empty");
+            forget(&mut reg, &oldest);
         }
-        reg.tables.remove(table_id).is_some()
+    }
+
+    /// Tables whose task is still running.
+    pub fn live_tables(&self) -> usize {
+        let reg = self.registry();
+        reg.tables.values().filter(|t| t.live.is_some()).count()
+    }
+
+    /// Tables known (running, and finished ones kept).
+    pub fn known_tables(&self) -> usize {
+        self.registry().tables.len()
+    }
+
+    /// Stops the referee's play: no new tables or bot subscriptions; every
+    /// running table finishes the hand in progress and stops, or stops at
+    /// `deadline` mid-hand; every stream ends with UNAVAILABLE and a reason
+    /// (Subscribe streams at once). Returns when every table has stopped,
+    /// or shortly after the deadline.
+    pub async fn drain(&self, deadline: Duration) {
+        let until = Instant::now() + deadline;
+        let cmds: Vec<mpsc::Sender<TableCmd>> = {
+            let mut reg = self.registry();
+            reg.draining = true;
+            for q in reg.bots.values_mut() {
+                for s in q.subscribers.drain(..) {
+                    let _ = s.try_send(Err(Status::unavailable("the referee is shutting down")));
+                }
+            }
+            reg.tables
+                .values()
+                .filter_map(|t| t.live.as_ref())
+                .map(|l| l.cmd.clone())
+                .collect()
+        };
+        info!(tables = cmds.len(), deadline_ms = deadline.as_millis() as u64, "draining");
+        for cmd in &cmds {
+            let _ = cmd.send(TableCmd::Drain { deadline: until }).await;
+        }
+        let slack = until + Duration::from_secs(2);
+        while self.live_tables() > 0 && Instant::now() < slack {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let left = self.live_tables();
+        if left > 0 {
+            warn!(tables = left, "tables still running after the drain deadline");
+        }
+    }
+
+    /// Whether [`Referee::drain`] has begun.
+    pub fn is_draining(&self) -> bool {
+        self.registry().draining
     }
 
     /// A table's current state.
@@ -283,7 +453,11 @@ impl Referee {
         let reflection_alpha = reflection_builder()
             .build_v1alpha()
             .expect("the descriptor sets are valid");
-        let bots = pb::referee_server::RefereeServer::new(BotService(self.clone()));
+        // Bot messages are small (an answer is a few bytes): anything above
+        // the documented limit ends the stream as a fault. Admin keeps
+        // tonic's 4 MiB, room for a table with many override deals.
+        let bots = pb::referee_server::RefereeServer::new(BotService(self.clone()))
+            .max_decoding_message_size(whistle_protocol::limits::MAX_MESSAGE_BYTES);
         let admin = pb::admin_server::AdminServer::new(AdminService(self.clone()));
         tokio::spawn(async move {
             health_reporter
@@ -303,7 +477,9 @@ impl Referee {
             .add_service(admin)
     }
 
-    /// Serves on `listener` until `shutdown` completes.
+    /// Serves on `listener` until `shutdown` completes. A connection that
+    /// sends nothing within [`RefereeConfig::handshake_timeout`] is closed
+    /// (and logged) before it reaches the gRPC server.
     ///
     /// # Errors
     /// A transport error from the server.
@@ -312,10 +488,7 @@ impl Referee {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send,
     ) -> Result<(), tonic::transport::Error> {
-        // `Server::tcp_nodelay` applies only to listeners tonic binds itself:
-        // set it on every accepted socket here, or Nagle's algorithm holds a
-        // request queued behind an event until the bot's delayed ACK.
-        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+        let incoming = handshaking(listener, self.inner.config.handshake_timeout);
         self.router()
             .serve_with_incoming_shutdown(incoming, shutdown)
             .await
@@ -350,8 +523,8 @@ impl Referee {
         ))
     }
 
-    fn check_admin<T>(&self, req: &Request<T>) -> Result<(), Status> {
-        let Some(expected) = &self.inner.admin_token else {
+    fn check_admin<T>(&self, req: &Request<T>, call: &str) -> Result<(), Status> {
+        let Some(expected) = &self.inner.config.admin_token else {
             return Ok(());
         };
         let given = req
@@ -362,11 +535,79 @@ impl Referee {
         if given == Some(expected.as_str()) {
             Ok(())
         } else {
+            warn!(
+                peer = %peer(req),
+                call,
+                token = %given.map_or_else(|| "none".to_string(), token_hint),
+                "admin call refused"
+            );
             Err(Status::unauthenticated(
                 "admin calls need `authorization: Bearer <admin token>`",
             ))
         }
     }
+}
+
+/// The peer address of a request, for logs.
+fn peer<T>(req: &Request<T>) -> String {
+    req.remote_addr()
+        .map_or_else(|| "unknown".to_string(), |a| a.to_string())
+}
+
+/// Accepted connections, each passed on only once it has sent its first
+/// byte within `limit`; a silent one is closed and logged. Each waits in a
+/// task of its own, so a silent socket never holds up the next one.
+fn handshaking(
+    listener: TcpListener,
+    limit: Duration,
+) -> ReceiverStream<std::io::Result<tokio::net::TcpStream>> {
+    let (tx, rx) = mpsc::channel(64);
+    tokio::spawn(async move {
+        loop {
+            let accepted = tokio::select! {
+                a = listener.accept() => a,
+                () = tx.closed() => break,
+            };
+            let (stream, addr) = match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, go on.
+                    warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            // `Server::tcp_nodelay` applies only to listeners tonic binds
+            // itself: without it, Nagle's algorithm holds a request queued
+            // behind an event until the bot's delayed ACK.
+            let _ = stream.set_nodelay(true);
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let mut first = [0u8; 1];
+                match timeout(limit, stream.peek(&mut first)).await {
+                    Ok(Ok(n)) if n > 0 => {
+                        let _ = tx.send(Ok(stream)).await;
+                    }
+                    Ok(_) => debug!(peer = %addr, "connection closed before sending anything"),
+                    Err(_) => warn!(
+                        peer = %addr,
+                        limit_ms = limit.as_millis() as u64,
+                        "connection sent nothing within the handshake timeout; closed"
+                    ),
+                }
+            });
+        }
+    });
+    ReceiverStream::new(rx)
+}
+
+fn forget(reg: &mut Registry, table_id: &str) -> bool {
+    reg.seat_tokens.retain(|_, (t, _, _)| t != table_id);
+    for q in reg.bots.values_mut() {
+        q.backlog.retain(|a| a.table_id != table_id);
+    }
+    reg.finished.retain(|t| t != table_id);
+    reg.tables.remove(table_id).is_some()
 }
 
 /// Re-applies the completed hands of an interrupted match.
@@ -461,6 +702,7 @@ impl pb::referee_server::Referee for BotService {
         &self,
         req: Request<pb::SubscribeRequest>,
     ) -> Result<Response<Self::SubscribeStream>, Status> {
+        let peer = peer(&req);
         let req = req.into_inner();
         let mut reg = self.0.registry();
         if let Some((table_id, seat, game)) = reg.seat_tokens.get(&req.token).cloned() {
@@ -473,8 +715,13 @@ impl pb::referee_server::Referee for BotService {
             return Ok(Response::new(Box::pin(tokio_stream::once(Ok(one)))));
         }
         let Some(name) = reg.bot_tokens.get(&req.token).cloned() else {
+            warn!(%peer, token = %token_hint(&req.token), bot = %echo(&req.bot_name), "subscribe refused: unknown token");
             return Err(Status::unauthenticated("unknown token"));
         };
+        if reg.draining {
+            warn!(%peer, bot = %name, "subscribe refused: shutting down");
+            return Err(Status::unavailable("the referee is shutting down"));
+        }
         let (tx, rx) = mpsc::channel(STREAM_BUFFER);
         let q = reg.bots.entry(name.clone()).or_default();
         while let Some(a) = q.backlog.pop_front() {
@@ -483,7 +730,7 @@ impl pb::referee_server::Referee for BotService {
             }
         }
         q.subscribers.push(tx);
-        info!(bot = %name, "bot subscribed");
+        info!(bot = %name, %peer, "bot subscribed");
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 
@@ -491,74 +738,115 @@ impl pb::referee_server::Referee for BotService {
         &self,
         req: Request<Streaming<pb::BotMessage>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
+        let peer = peer(&req);
         let mut inbound = req.into_inner();
-        let first = timeout(HELLO_TIMEOUT, inbound.message())
-            .await
-            .map_err(|_| Status::unauthenticated("no Hello within 10 s"))??;
+        let refuse = |status: Status| {
+            warn!(%peer, code = ?status.code(), reason = %status.message(), "play refused");
+            status
+        };
+        let first = match timeout(HELLO_TIMEOUT, inbound.message()).await {
+            Err(_) => {
+                return Err(refuse(Status::unauthenticated(format!(
+                    "no Hello within {} s",
+                    HELLO_TIMEOUT.as_secs()
+                ))));
+            }
+            Ok(Err(status)) => return Err(refuse(status)),
+            Ok(Ok(m)) => m,
+        };
         let hello = match first {
             Some(pb::BotMessage {
                 msg: Some(pb::bot_message::Msg::Hello(h)),
             }) => h,
             _ => {
-                return Err(Status::unauthenticated("the first message must be a Hello"));
+                return Err(refuse(Status::unauthenticated(
+                    "the first message must be a Hello",
+                )));
             }
         };
+        let bot_name = echo(&hello.bot_name);
+        // Documented: an empty protocol is taken as v1; another is refused.
         if !hello.protocol.is_empty() && hello.protocol != whistle_protocol::PROTOCOL {
-            return Err(Status::failed_precondition(format!(
-                "this referee speaks {}, not {}",
+            return Err(refuse(Status::failed_precondition(format!(
+                "this referee speaks `{}`; Hello.protocol was `{}`",
                 whistle_protocol::PROTOCOL,
-                hello.protocol
-            )));
+                echo(&hello.protocol)
+            ))));
         }
         let (table_id, seat) = {
             let reg = self.0.registry();
             match reg.seat_tokens.get(&hello.token) {
                 Some((t, s, _)) => (t.clone(), *s),
                 None => {
-                    warn!(bot = %hello.bot_name, "unknown token refused");
+                    warn!(%peer, bot = %bot_name, token = %token_hint(&hello.token), "play refused: unknown token");
                     return Err(Status::unauthenticated("unknown token"));
                 }
             }
         };
         let cmd = {
             let reg = self.0.registry();
-            reg.tables
-                .get(&table_id)
-                .map(|t| t.cmd.clone())
-                .ok_or_else(|| Status::not_found("no such table"))?
+            match reg.tables.get(&table_id).map(|t| t.live.as_ref()) {
+                None => return Err(refuse(Status::not_found("no such table"))),
+                Some(None) => return Err(refuse(Status::failed_precondition("the table is over"))),
+                Some(Some(l)) => l.cmd.clone(),
+            }
         };
         let conn_id = self.0.inner.next_conn.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(STREAM_BUFFER);
         let (reply_tx, reply_rx) = oneshot::channel();
+        let over = || refuse(Status::failed_precondition("the table is over"));
         cmd.send(TableCmd::Attach {
             seat,
             conn: Conn {
                 id: conn_id,
                 tx,
                 quiet: hello.quiet,
-                bot_name: hello.bot_name.clone(),
+                bot_name,
             },
             reply: reply_tx,
         })
         .await
-        .map_err(|_| Status::failed_precondition("the table is over"))?;
-        reply_rx
-            .await
-            .map_err(|_| Status::failed_precondition("the table is over"))??;
+        .map_err(|_| over())?;
+        reply_rx.await.map_err(|_| over())?.map_err(refuse)?;
         tokio::spawn(async move {
-            while let Ok(Some(msg)) = inbound.message().await {
-                let at = Instant::now();
-                let m = TableCmd::Message {
-                    seat,
-                    conn_id,
-                    msg,
-                    at,
-                };
-                if cmd.send(m).await.is_err() {
-                    break;
+            let ended = loop {
+                match inbound.message().await {
+                    Ok(Some(msg)) => {
+                        let at = Instant::now();
+                        let m = TableCmd::Message {
+                            seat,
+                            conn_id,
+                            msg,
+                            at,
+                        };
+                        if cmd.send(m).await.is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => {
+                        break TableCmd::Detach {
+                            seat,
+                            conn_id,
+                            half_closed: true,
+                        };
+                    }
+                    Err(status) if status.code() == tonic::Code::OutOfRange => {
+                        break TableCmd::Oversized {
+                            seat,
+                            conn_id,
+                            detail: status.message().to_string(),
+                        };
+                    }
+                    Err(_) => {
+                        break TableCmd::Detach {
+                            seat,
+                            conn_id,
+                            half_closed: false,
+                        };
+                    }
                 }
-            }
-            let _ = cmd.send(TableCmd::Detach { seat, conn_id }).await;
+            };
+            let _ = cmd.send(ended).await;
         });
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
@@ -622,7 +910,7 @@ fn record_msg(r: &TableRecord, max_faults: u32) -> Option<pb::TableRecord> {
             Some(Entry::Result(convert::match_result(result, forfeited))),
             0,
         ),
-        TableRecord::Aborted { .. } => (None, 0),
+        TableRecord::Aborted { .. } | TableRecord::Stopped { .. } => (None, 0),
     };
     entry.map(|entry| pb::TableRecord {
         entry: Some(entry),
@@ -638,7 +926,7 @@ impl pb::admin_server::Admin for AdminService {
         &self,
         req: Request<pb::CreateTableRequest>,
     ) -> Result<Response<pb::CreateTableResponse>, Status> {
-        self.0.check_admin(&req)?;
+        self.0.check_admin(&req, "CreateTable")?;
         let r = req.into_inner();
         let game: Variant = r
             .game
@@ -654,6 +942,7 @@ impl pb::admin_server::Admin for AdminService {
             .map(|s| SeatSpec {
                 token: (!s.token.is_empty()).then(|| s.token.clone()),
                 bot_name: s.bot_name.clone(),
+                withdrawn: None,
             })
             .collect();
         if let Some(t) = r.time_control {
@@ -703,22 +992,34 @@ impl pb::admin_server::Admin for AdminService {
         &self,
         req: Request<pb::RegisterBotRequest>,
     ) -> Result<Response<pb::RegisterBotResponse>, Status> {
-        self.0.check_admin(&req)?;
+        self.0.check_admin(&req, "RegisterBot")?;
         let r = req.into_inner();
-        if r.bot_name.is_empty() {
-            return Err(Status::invalid_argument("bot_name is empty"));
-        }
+        whistle_protocol::limits::check_name(&r.bot_name)
+            .map_err(|e| Status::invalid_argument(format!("bot_name: {e}")))?;
         let token = self
             .0
             .register_bot(&r.bot_name, (!r.token.is_empty()).then_some(r.token));
         Ok(Response::new(pb::RegisterBotResponse { token }))
     }
 
+    async fn retire_bot(
+        &self,
+        req: Request<pb::RetireBotRequest>,
+    ) -> Result<Response<pb::RetireBotResponse>, Status> {
+        self.0.check_admin(&req, "RetireBot")?;
+        let name = req.into_inner().bot_name;
+        if self.0.retire_bot(&name) {
+            Ok(Response::new(pb::RetireBotResponse {}))
+        } else {
+            Err(Status::not_found(format!("no bot `{}`", echo(&name))))
+        }
+    }
+
     async fn get_table(
         &self,
         req: Request<pb::GetTableRequest>,
     ) -> Result<Response<pb::TableStatus>, Status> {
-        self.0.check_admin(&req)?;
+        self.0.check_admin(&req, "GetTable")?;
         let id = req.into_inner().table_id;
         self.0
             .table(&id)
@@ -730,7 +1031,7 @@ impl pb::admin_server::Admin for AdminService {
         &self,
         req: Request<pb::ListTablesRequest>,
     ) -> Result<Response<pb::ListTablesResponse>, Status> {
-        self.0.check_admin(&req)?;
+        self.0.check_admin(&req, "ListTables")?;
         let reg = self.0.registry();
         let mut tables: Vec<pb::TableStatus> = reg
             .tables
@@ -745,7 +1046,7 @@ impl pb::admin_server::Admin for AdminService {
         &self,
         req: Request<pb::WatchTableRequest>,
     ) -> Result<Response<Self::WatchTableStream>, Status> {
-        self.0.check_admin(&req)?;
+        self.0.check_admin(&req, "WatchTable")?;
         let id = req.into_inner().table_id;
         let (rx, max_faults) = {
             let reg = self.0.registry();
@@ -753,7 +1054,23 @@ impl pb::admin_server::Admin for AdminService {
                 .tables
                 .get(&id)
                 .ok_or_else(|| Status::not_found(format!("no table `{id}`")))?;
-            (t.watch.subscribe(), t.max_faults)
+            match &t.live {
+                Some(l) => (l.watch.subscribe(), t.max_faults),
+                None => {
+                    // Over: what is left of it is its result.
+                    let snap = t.snapshot.lock().expect("snapshot lock").clone();
+                    let last = snap.result.map(|(r, f)| pb::TableRecord {
+                        entry: Some(pb::table_record::Entry::Result(convert::match_result(&r, &f))),
+                        seat: 0,
+                    });
+                    return match last {
+                        Some(r) => Ok(Response::new(Box::pin(tokio_stream::once(Ok(r))))),
+                        None => Err(Status::failed_precondition(format!(
+                            "table `{id}` ended without a result"
+                        ))),
+                    };
+                }
+            }
         };
         let mut rx = rx;
         let (tx, out) = mpsc::channel(STREAM_BUFFER);
@@ -764,6 +1081,10 @@ impl pb::admin_server::Admin for AdminService {
                 match rx.recv().await {
                     Ok(TableRecord::Aborted { reason }) => {
                         let _ = tx.send(Err(Status::aborted(reason))).await;
+                        break;
+                    }
+                    Ok(TableRecord::Stopped { reason, .. }) => {
+                        let _ = tx.send(Err(Status::unavailable(reason))).await;
                         break;
                     }
                     Ok(r) => {
@@ -832,5 +1153,149 @@ mod tests {
             .collect();
         assert_eq!(backlog, ["t2"]);
         assert!(reg.tables.contains_key("t2"));
+    }
+
+    /// A one-hand Israeli table no bot joins: it starts at once, every seat
+    /// forfeits at once, and fallbacks play the hand out.
+    fn unattended(seed: u64) -> TableSpec {
+        let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(seed), &["a", "b", "c", "d"]);
+        spec.options = whistle_rules::Options::parse(&["hands=1"]).unwrap();
+        spec.start_timeout = Duration::ZERO;
+        spec.time.reconnect_grace = Duration::ZERO;
+        spec
+    }
+
+    async fn until(what: &str, mut f: impl FnMut() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !f() {
+            assert!(Instant::now() < deadline, "{what}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn finished_tables_let_go_of_their_task_and_only_the_newest_are_kept() {
+        let referee = Referee::with_config(RefereeConfig {
+            keep_finished: 5,
+            ..RefereeConfig::default()
+        });
+        for batch in 0..3 {
+            let mut handles = Vec::new();
+            for i in 0..16 {
+                handles.push(referee.create_table(unattended(batch * 100 + i)).unwrap());
+            }
+            for h in &mut handles {
+                let mut last = None;
+                while let Some(r) = h.records.recv().await {
+                    last = Some(r);
+                }
+                assert!(matches!(last, Some(TableRecord::End { .. })), "{last:?}");
+            }
+            until("every table task ended", || referee.live_tables() == 0).await;
+            assert_eq!(referee.known_tables(), 5, "batch {batch}");
+            let reg = referee.registry();
+            assert_eq!(reg.seat_tokens.len(), 5 * 4, "tokens of kept tables only");
+            assert_eq!(reg.finished.len(), 5);
+        }
+        // The ones kept are of the last batch, with their result.
+        let reg = referee.registry();
+        for id in &reg.finished {
+            let n: u64 = id[1..].parse().unwrap();
+            assert!(n > 32, "{id} is not of the last batch");
+            let snap = reg.tables[id].snapshot.lock().unwrap().clone();
+            assert_eq!(snap.state, TableState::Over);
+            assert!(snap.result.is_some());
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_connection_that_sends_nothing_is_closed_after_the_handshake_timeout() {
+        use tokio::io::AsyncReadExt;
+        let referee = Referee::with_config(RefereeConfig {
+            handshake_timeout: Duration::from_millis(200),
+            ..RefereeConfig::default()
+        });
+        let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        let mut silent = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let started = Instant::now();
+        let mut buf = [0u8; 16];
+        let n = timeout(Duration::from_secs(10), silent.read(&mut buf))
+            .await
+            .expect("the referee closes the silent socket")
+            .unwrap_or(0);
+        assert_eq!(n, 0, "closed without a word");
+        assert!(started.elapsed() >= Duration::from_millis(150));
+        // A real client still gets through.
+        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut admin = pb::admin_client::AdminClient::new(channel);
+        admin.list_tables(pb::ListTablesRequest {}).await.unwrap();
+        server.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_drain_refuses_new_tables_and_stops_waiting_ones_with_a_stopped_record() {
+        let referee = Referee::new(None);
+        let mut spec = unattended(1);
+        spec.start_timeout = Duration::from_secs(600);
+        let mut waiting = referee.create_table(spec).unwrap();
+        referee.drain(Duration::from_secs(5)).await;
+        let mut last = None;
+        while let Some(r) = waiting.records.recv().await {
+            last = Some(r);
+        }
+        assert!(
+            matches!(last, Some(TableRecord::Stopped { hands_done: 0, mid_hand: false, .. })),
+            "{last:?}"
+        );
+        assert_eq!(referee.live_tables(), 0);
+        let e = referee.create_table(unattended(2)).unwrap_err();
+        assert!(e.0.contains("shutting down"), "{e}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_withdrawn_bot_forfeits_from_the_start_and_the_table_does_not_wait_for_it() {
+        let referee = Referee::new(None);
+        referee.withdraw_bot("b", "its process ended 4 times");
+        let mut spec = unattended(3);
+        // The other seats' clock would hold the start for a minute.
+        spec.start_timeout = Duration::from_secs(60);
+        spec.seats[0].bot_name = "b".into();
+        spec.seats[1].bot_name = "b".into();
+        for s in &mut spec.seats[2..] {
+            s.withdrawn = Some("gone too".into());
+        }
+        let mut h = referee.create_table(spec).unwrap();
+        let mut faults = Vec::new();
+        let mut ended = false;
+        let got = timeout(Duration::from_secs(20), async {
+            while let Some(r) = h.records.recv().await {
+                match r {
+                    TableRecord::Fault(f) => faults.push(f),
+                    TableRecord::End { .. } => ended = true,
+                    _ => {}
+                }
+            }
+        })
+        .await;
+        assert!(got.is_ok() && ended, "the match played out at once");
+        let first: Vec<(usize, bool, &str)> = faults
+            .iter()
+            .take(4)
+            .map(|f| (f.seat.index(), f.forfeited, f.detail.as_str()))
+            .collect();
+        assert_eq!(
+            first,
+            [
+                (0, true, "its process ended 4 times"),
+                (1, true, "its process ended 4 times"),
+                (2, true, "gone too"),
+                (3, true, "gone too"),
+            ]
+        );
+        assert!(faults.iter().all(|f| f.kind == crate::FaultKind::Absent));
     }
 }

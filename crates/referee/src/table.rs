@@ -26,7 +26,7 @@ use tokio::{
 };
 use tonic::Status;
 use tracing::{debug, info, warn};
-use whistle_protocol::{PROTOCOL, convert, pb};
+use whistle_protocol::{PROTOCOL, convert, limits::echo, pb};
 use whistle_rules::{
     Action, ActionList, AnyGame, Game, Seat, Status as GameStatus,
     dealing::{self, Domain, Shuffler},
@@ -53,8 +53,26 @@ pub(crate) enum TableCmd {
         msg: pb::BotMessage,
         at: Instant,
     },
-    /// The stream `conn_id` of `seat` ended.
-    Detach { seat: Seat, conn_id: u64 },
+    /// The stream `conn_id` of `seat` ended: the bot half-closed it
+    /// (`half_closed`), or the connection failed.
+    Detach {
+        seat: Seat,
+        conn_id: u64,
+        half_closed: bool,
+    },
+    /// The stream `conn_id` of `seat` sent a message larger than the limit
+    /// (`whistle_protocol::limits::MAX_MESSAGE_BYTES`).
+    Oversized {
+        seat: Seat,
+        conn_id: u64,
+        detail: String,
+    },
+    /// The referee is stopping: finish the hand in progress, but stop at
+    /// `deadline` at the latest.
+    Drain { deadline: Instant },
+    /// Bot `bot_name` is out of the event (its process keeps failing):
+    /// every seat of it forfeits now, with `reason`.
+    Withdraw { bot_name: String, reason: String },
 }
 
 /// The sending half of a seat's stream.
@@ -135,7 +153,16 @@ pub(crate) struct Table {
     records: mpsc::UnboundedSender<TableRecord>,
     watch: broadcast::Sender<TableRecord>,
     snapshot: Arc<Mutex<TableSnapshot>>,
+    /// Set by [`TableCmd::Drain`]: stop at the next hand boundary or at this
+    /// instant, whichever comes first.
+    draining: Option<Instant>,
+    /// Seats forfeited before play (their bot is out of the event), with the
+    /// reason, to record as faults when the match starts.
+    withdrawn: Vec<(Seat, String)>,
 }
+
+/// Called once when a table's task ends, so that its owner can let go of it.
+pub(crate) type OnOver = Box<dyn FnOnce() + Send>;
 
 impl Table {
     pub(crate) fn new(
@@ -165,6 +192,16 @@ impl Table {
         // A resumed match continues where its record stopped: the fallback
         // count (which seeds random fallbacks) and the hands already recorded
         // carry on; old events are not pushed again.
+        let mut seats: Vec<SeatState> = seats;
+        let mut withdrawn = Vec::new();
+        for (i, spec_seat) in spec.seats.iter().enumerate() {
+            if let Some(reason) = &spec_seat.withdrawn
+                && !seats[i].forfeited
+            {
+                seats[i].forfeited = true;
+                withdrawn.push((Seat::new(i), reason.clone()));
+            }
+        }
         let fallbacks = resume.actions.iter().filter(|a| a.2).count() as u64;
         let (pushed, pushed_deals) = (game.log().len(), game.deals());
         let hands_recorded = game.hand_results().len();
@@ -183,14 +220,25 @@ impl Table {
             records,
             watch,
             snapshot,
+            draining: None,
+            withdrawn,
         }
     }
 
-    /// Runs the table to the end of its match.
-    pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>) {
+    /// Runs the table to the end of its match (or until a drain stops it),
+    /// then calls `on_over`.
+    pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>, on_over: OnOver) {
         info!(table = %self.id, game = %self.game.variant(), "table created");
         let mut closed = false;
+        if self.seats.iter().all(|x| x.forfeited) {
+            // Every seat's bot is out of the event: nobody to wait for.
+            self.start();
+        }
         loop {
+            if self.drain_due() {
+                self.stop("the referee is shutting down");
+                break;
+            }
             if self.state == TableState::Playing {
                 if let Err(reason) = self.advance() {
                     warn!(table = %self.id, %reason, "table aborted");
@@ -225,16 +273,43 @@ impl Table {
             }
         }
         self.update_snapshot();
-        // Dropping the table closes its record channel, which tells the creator
-        // that the record is complete.
+        // Dropping the table closes its record channel (which tells the
+        // creator that the record is complete) and every seat's stream. Its
+        // command channel closes too: messages still in flight fail at once
+        // on the gRPC side, which then stops reading those streams.
         drop(self);
-        // Keep answering late messages (Detach, stray answers) until every
-        // stream is gone, so the gRPC side never blocks on a dead table.
-        while let Some(cmd) = rx.recv().await {
-            if let TableCmd::Attach { reply, .. } = cmd {
-                let _ = reply.send(Err(Status::failed_precondition("the table is over")));
+        drop(rx);
+        on_over();
+    }
+
+    /// Whether a drain asks the table to stop now: before play, at a hand
+    /// boundary (a deal is due), or at the drain deadline.
+    fn drain_due(&self) -> bool {
+        let Some(deadline) = self.draining else {
+            return false;
+        };
+        self.state == TableState::Waiting
+            || self.game.status() == GameStatus::Deal
+            || Instant::now() >= deadline
+    }
+
+    /// Ends the match early: every stream ends with UNAVAILABLE and `reason`,
+    /// and the record ends with `Stopped`. The hands completed so far stand
+    /// (a tournament resumes the match from them).
+    fn stop(&mut self, reason: &str) {
+        let mid_hand = self.state == TableState::Playing && self.game.status() == GameStatus::Act;
+        info!(table = %self.id, hands = self.game.hand_results().len(), mid_hand, "table stopped: {reason}");
+        for s in &self.seats {
+            if let Some(conn) = &s.conn {
+                let _ = conn.tx.try_send(Err(Status::unavailable(reason.to_string())));
             }
         }
+        self.record(TableRecord::Stopped {
+            reason: reason.to_string(),
+            hands_done: self.game.hand_results().len() as u32,
+            mid_hand,
+        });
+        self.finish_streams();
     }
 
     fn record(&self, r: TableRecord) {
@@ -262,6 +337,9 @@ impl Table {
         let mut consider = |t: Instant| {
             wake = Some(wake.map_or(t, |w| w.min(t)));
         };
+        if let Some(d) = self.draining {
+            consider(d);
+        }
         match self.state {
             TableState::Waiting => consider(self.created + self.spec.start_timeout),
             TableState::Playing => {
@@ -296,14 +374,55 @@ impl Table {
                     self.on_message(seat, msg, at);
                 }
             }
-            TableCmd::Detach { seat, conn_id } => {
+            TableCmd::Detach {
+                seat,
+                conn_id,
+                half_closed,
+            } => {
                 let s = &mut self.seats[seat.index()];
                 if s.conn.as_ref().map(|c| c.id) == Some(conn_id) {
-                    s.conn = None;
+                    let conn = s.conn.take().expect("checked");
+                    if half_closed {
+                        // Documented: a bot that closes its side can no longer
+                        // answer, so the referee ends the call too, and says so.
+                        let _ = conn.tx.try_send(Err(Status::aborted(
+                            "the bot closed its side of the stream; the seat is \
+                             disconnected and may reconnect within the grace period",
+                        )));
+                    }
                     if self.state != TableState::Over {
                         s.disconnected_at = Some(Instant::now());
                     }
-                    info!(table = %self.id, seat = seat.index(), "seat disconnected");
+                    info!(table = %self.id, seat = seat.index(), half_closed, "seat disconnected");
+                }
+            }
+            TableCmd::Oversized {
+                seat,
+                conn_id,
+                detail,
+            } => {
+                let s = &mut self.seats[seat.index()];
+                if s.conn.as_ref().map(|c| c.id) == Some(conn_id) {
+                    self.oversized(seat, &detail);
+                }
+            }
+            TableCmd::Drain { deadline } => {
+                self.draining = Some(self.draining.map_or(deadline, |d| d.min(deadline)));
+            }
+            TableCmd::Withdraw { bot_name, reason } => {
+                for seat in Seat::all(self.seats.len()) {
+                    let s = &self.seats[seat.index()];
+                    if self.spec.seats[seat.index()].bot_name == bot_name
+                        && !s.forfeited
+                        && self.state != TableState::Over
+                    {
+                        self.forfeit(seat, FaultKind::Absent, reason.clone());
+                    }
+                }
+                if self.state == TableState::Waiting
+                    && self.seats.iter().all(|x| x.conn.is_some() || x.forfeited)
+                {
+                    self.start();
                 }
             }
         }
@@ -355,7 +474,7 @@ impl Table {
         s.conn = Some(conn);
         match self.state {
             TableState::Waiting => {
-                if self.seats.iter().all(|x| x.conn.is_some()) {
+                if self.seats.iter().all(|x| x.conn.is_some() || x.forfeited) {
                     self.start();
                 }
             }
@@ -381,6 +500,21 @@ impl Table {
         info!(table = %self.id, ?connected, "match starts");
         self.state = TableState::Playing;
         self.record(TableRecord::Started { connected });
+        for (seat, reason) in std::mem::take(&mut self.withdrawn) {
+            let s = &mut self.seats[seat.index()];
+            s.faults += 1;
+            s.disconnected_at = None;
+            self.report_fault(FaultRecord {
+                seat,
+                kind: FaultKind::Absent,
+                request_id: None,
+                detail: reason,
+                fallback: None,
+                faults: self.seats[seat.index()].faults,
+                forfeited: true,
+                answer: None,
+            });
+        }
     }
 
     /// Plays everything that needs no answer: deals, fallbacks for forfeited
@@ -493,6 +627,38 @@ impl Table {
         }
     }
 
+    /// A message above the size limit: the stream is closed with
+    /// OUT_OF_RANGE and the seat counts as disconnected (it may come back
+    /// within the grace period); the message is a MALFORMED fault that
+    /// settles the pending decision, if any, with the fallback.
+    fn oversized(&mut self, seat: Seat, detail: &str) {
+        let limit = whistle_protocol::limits::MAX_MESSAGE_BYTES;
+        let s = &mut self.seats[seat.index()];
+        if let Some(conn) = s.conn.take() {
+            let _ = conn.tx.try_send(Err(Status::out_of_range(format!(
+                "a message larger than {limit} bytes; stream closed"
+            ))));
+        }
+        if self.state != TableState::Over {
+            s.disconnected_at = Some(Instant::now());
+        }
+        if s.forfeited || self.state != TableState::Playing {
+            warn!(table = %self.id, seat = seat.index(), detail = %echo(detail), "oversized message; stream closed");
+            return;
+        }
+        let pending = s.pending.as_ref().map(|p| p.id);
+        if let Some(id) = pending {
+            // The answer to it can no longer come on this stream.
+            s.cancelled.insert(id);
+        }
+        self.fault(
+            seat,
+            FaultKind::Malformed,
+            pending,
+            format!("a message larger than {limit} bytes ({}); stream closed", echo(detail)),
+        );
+    }
+
     fn on_message(&mut self, seat: Seat, msg: pb::BotMessage, at: Instant) {
         if self.seats[seat.index()].forfeited {
             self.count_unsolicited(seat, at);
@@ -552,7 +718,15 @@ impl Table {
         // Judged by the engine's one rule, which the replay verifier uses too.
         let given = match &answer.choice {
             Some(pb::answer::Choice::Index(i)) => Some(whistle_rules::Answer::Index(*i)),
-            Some(pb::answer::Choice::Text(t)) => Some(whistle_rules::Answer::Text(t.clone())),
+            // Recorded for re-judging; a text too long to be an action is
+            // kept cut (it stays too long, so it is judged the same).
+            Some(pb::answer::Choice::Text(t)) => Some(whistle_rules::Answer::Text(
+                if t.len() > whistle_rules::MAX_ANSWER_TEXT {
+                    echo(t)
+                } else {
+                    t.clone()
+                },
+            )),
             None => None,
         };
         let chosen = match &given {
@@ -734,7 +908,10 @@ impl Table {
         }
     }
 
-    fn report_fault(&mut self, f: FaultRecord) {
+    fn report_fault(&mut self, mut f: FaultRecord) {
+        // Details can quote what a bot sent: bounded and without control
+        // characters wherever they go (the log, the seat, the record).
+        f.detail = whistle_protocol::limits::truncate(&f.detail, 240);
         warn!(
             table = %self.id,
             seat = f.seat.index(),
@@ -936,7 +1113,7 @@ mod tests {
         let (watch, _) = broadcast::channel(16);
         let table = Table::new("t".into(), spec, game, rec_tx, watch, snapshot);
         let (cmd, cmd_rx) = mpsc::channel(64);
-        tokio::spawn(table.run(cmd_rx));
+        tokio::spawn(table.run(cmd_rx, Box::new(|| {})));
         let mut streams = Vec::new();
         for i in 0..4 {
             let (tx, rx) = mpsc::channel(1024);

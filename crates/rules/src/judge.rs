@@ -44,10 +44,17 @@ impl fmt::Display for Rejection {
     }
 }
 
+/// The longest answer text judged by parsing. Every action's canonical text
+/// is far shorter (`bid 10NT`, `give 3C`); a longer text is malformed
+/// without being parsed, and its message never quotes it, so a huge answer
+/// is never echoed.
+pub const MAX_ANSWER_TEXT: usize = 32;
+
 /// Judges `answer` from `seat` against `game` now.
 ///
 /// # Errors
-/// [`Rejection::Malformed`] for text that does not parse in this game or an
+/// [`Rejection::Malformed`] for text longer than [`MAX_ANSWER_TEXT`] bytes,
+/// text that does not parse in this game or an
 /// index outside the legal list; [`Rejection::Illegal`] for a parsed action
 /// that is not legal now (with the engine's reason).
 pub fn judge<G: Game>(game: &G, seat: Seat, answer: &Answer) -> Result<Action, Rejection> {
@@ -59,6 +66,10 @@ pub fn judge<G: Game>(game: &G, seat: Seat, answer: &Answer) -> Result<Action, R
                 legal.len()
             ))
         }),
+        Answer::Text(t) if t.len() > MAX_ANSWER_TEXT => Err(Rejection::Malformed(format!(
+            "the answer text is {} bytes long; an action's text has at most {MAX_ANSWER_TEXT}",
+            t.len()
+        ))),
         Answer::Text(t) => match game.parse_action(t) {
             Err(e) => Err(Rejection::Malformed(e.to_string())),
             Ok(a) if legal.contains(&a) => Ok(a),
@@ -98,6 +109,11 @@ mod tests {
         assert!(
             matches!(illegal, Err(Rejection::Illegal(ref m)) if m.contains("out of range")),
             "{illegal:?}"
+        );
+        let huge = judge(&g, s, &Answer::Text("pass".repeat(1_000_000)));
+        assert!(
+            matches!(huge, Err(Rejection::Malformed(ref m)) if m.len() < 100 && m.contains("4000000 bytes")),
+            "{huge:?}"
         );
         assert!(matches!(
             judge(&g, Seat::new(2), &Answer::Index(0)),

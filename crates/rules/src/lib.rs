@@ -48,7 +48,7 @@ pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{CardSet, CardSetIter, decks};
 pub use error::{ActionError, DealError, IllegalAction, IllegalReason, OptionError};
 pub use game::{Game, Status};
-pub use judge::{Answer, Rejection, judge};
+pub use judge::{Answer, MAX_ANSWER_TEXT, Rejection, judge};
 pub use options::{OptionReader, OptionSpec, Options};
 pub use outcome::{HandResult, MatchResult, ScoreOrder, ranks_by};
 pub use seat::{MAX_SEATS, Player, Seat, SeatSet};

@@ -21,8 +21,13 @@ use tracing::{info, warn};
 
 /// Bytes of a bot's stderr kept per tournament; the rest is dropped with a note.
 pub const STDERR_CAP: u64 = 1 << 20;
-/// How many times a crashed bot is started again.
+/// How many times a crashed bot is started again; after that it is out of
+/// the event.
 pub const MAX_RESTARTS: u32 = 3;
+
+/// Called once when a bot is out of the event (its process kept ending),
+/// with its name and the reason.
+pub type OnOut = Box<dyn FnOnce(&str, &str) + Send>;
 
 /// A supervised bot process.
 #[derive(Debug)]
@@ -123,8 +128,9 @@ impl BotProcess {
     ///
     /// # Errors
     /// If the program cannot be started at all.
-    pub fn start(l: Launch) -> std::io::Result<BotProcess> {
+    pub fn start(l: Launch, on_out: Option<OnOut>) -> std::io::Result<BotProcess> {
         let first = spawn(&l)?;
+        let mut on_out = on_out;
         let (stop, mut stopped) = watch::channel(false);
         let restarts = Arc::new(AtomicU32::new(0));
         let crashed = Arc::new(AtomicBool::new(false));
@@ -153,15 +159,33 @@ impl BotProcess {
                         }
                         c.store(true, Ordering::Relaxed);
                         let n = r.fetch_add(1, Ordering::Relaxed) + 1;
-                        warn!(bot = %l.name, ?status, restart = n, "bot process ended during the tournament");
-                        if n > MAX_RESTARTS {
-                            warn!(bot = %l.name, "not restarted again");
-                            break;
+                        let how = match &status {
+                            Ok(s) => s.to_string(),
+                            Err(e) => e.to_string(),
+                        };
+                        warn!(bot = %l.name, status = %how, restart = n, "bot process ended during the tournament");
+                        let mut next = None;
+                        if n <= MAX_RESTARTS {
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                            match spawn(&l) {
+                                Ok(p) => next = Some(p),
+                                Err(e) => warn!(bot = %l.name, error = %e, "cannot restart the bot"),
+                            }
                         }
-                        tokio::time::sleep(Duration::from_millis(200)).await;
-                        match spawn(&l) {
-                            Ok(next) => child = Some(next),
-                            Err(e) => warn!(bot = %l.name, error = %e, "cannot restart the bot"),
+                        match next {
+                            Some(p) => child = Some(p),
+                            None => {
+                                // Fail fast: the bot is out, and its seats
+                                // are forfeits rather than waits.
+                                let reason = format!(
+                                    "its process ended {n} times (last: {how}); see {}",
+                                    l.stderr_log.display()
+                                );
+                                warn!(bot = %l.name, %reason, "bot out of the event");
+                                if let Some(f) = on_out.take() {
+                                    f(&l.name, &reason);
+                                }
+                            }
                         }
                     }
                 }

@@ -32,7 +32,7 @@ use crate::{
 pub const MANIFEST_FORMAT: &str = "whistle-tournament";
 
 /// What a run needs beyond the tournament file.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct RunOptions {
     /// Output folder instead of the file's `out`.
     pub out: Option<PathBuf>,
@@ -42,6 +42,25 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
     /// Progress display.
     pub progress: ProgressMode,
+    /// When this turns true (a signal), the run stops: no new matches, the
+    /// tables finish the hand in progress (at most `drain` long), the bots
+    /// are retired and stopped, and the logs stay resumable.
+    pub stop: Option<tokio::sync::watch::Receiver<bool>>,
+    /// How long tables may take to finish their hand once stopped.
+    pub drain: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            out: None,
+            resume: false,
+            shard: None,
+            progress: ProgressMode::default(),
+            stop: None,
+            drain: Duration::from_secs(10),
+        }
+    }
 }
 
 /// How progress is shown on stderr.
@@ -324,6 +343,17 @@ pub struct Summary {
     pub played: u64,
     /// Bots whose process ended during the run.
     pub crashed: Vec<String>,
+    /// Bots taken out of the event (their process kept failing), with why;
+    /// their remaining matches were forfeits.
+    pub withdrawn: Vec<(String, String)>,
+    /// The run was stopped before its end (see [`RunOptions::stop`]): the
+    /// results cover the finished matches only and are not written; the
+    /// folder resumes with `--resume`.
+    pub interrupted: bool,
+    /// Matches of this run's slice finished (in this run and before).
+    pub finished: u64,
+    /// Matches in this run's slice.
+    pub planned: u64,
 }
 
 /// Runs the tournament (or its shard) to the end.
@@ -401,6 +431,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         .map_err(|e| fail(format!("cannot listen on {}: {e}", t.listen)))?;
     let address = format!("http://{addr}");
     let mut procs = Vec::new();
+    let withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>> = Arc::default();
     for b in &t.bots {
         match &b.kind {
             BotKind::Remote { token } => {
@@ -412,14 +443,25 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                 if todo.is_empty() {
                     continue;
                 }
-                let p = BotProcess::start(procs::Launch {
+                let (r, w) = (referee.clone(), withdrawn.clone());
+                let on_out: procs::OnOut = Box::new(move |name: &str, reason: &str| {
+                    eprintln!("bot `{name}` is out of the event: {reason}");
+                    w.lock()
+                        .expect("withdrawn list")
+                        .push((name.to_string(), reason.to_string()));
+                    r.withdraw_bot(name, reason);
+                });
+                let p = BotProcess::start(
+                    procs::Launch {
                     name: b.name.clone(),
                     command: command.clone(),
                     dir: t.base_dir(),
                     address: address.clone(),
                     token,
                     stderr_log: procs::stderr_log(&out, &b.name),
-                })
+                    },
+                    Some(on_out),
+                )
                 .map_err(|e| {
                     fail(format!(
                         "bot `{}`: cannot start `{}`: {e}",
@@ -440,8 +482,20 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     let slots = Arc::new(Semaphore::new(t.parallel));
     let mut tasks = JoinSet::new();
     let t_shared = Arc::new(t.clone());
+    let mut stop = opts.stop.clone();
+    let stopped = |stop: &Option<tokio::sync::watch::Receiver<bool>>| {
+        stop.as_ref().is_some_and(|s| *s.borrow())
+    };
+    let mut stopped_matches = 0u64;
+    let mut drained = false;
     for p in todo.iter().cloned() {
-        let permit = slots.clone().acquire_owned().await.expect("never closed");
+        if stopped(&stop) {
+            break;
+        }
+        let permit = tokio::select! {
+            permit = slots.clone().acquire_owned() => permit.expect("never closed"),
+            () = wait_stop(&mut stop) => break,
+        };
         let referee = referee.clone();
         let t = t_shared.clone();
         let path = match_path(&out, p.index);
@@ -452,23 +506,45 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             // Its record is in the log: the referee need not keep the table.
             referee.forget_table(&table_id(&t, p.index));
             drop(permit);
-            progress.finished_match();
+            if matches!(r, Ok(Recorded::Finished)) {
+                progress.finished_match();
+            }
             (p.index, r)
         });
         // Surface errors early rather than after the whole schedule.
         while let Some(done) = tasks.try_join_next() {
-            check(done)?;
+            stopped_matches += check(done)?;
         }
     }
-    while let Some(done) = tasks.join_next().await {
-        check(done)?;
+    loop {
+        tokio::select! {
+            done = tasks.join_next() => match done {
+                Some(done) => stopped_matches += check(done)?,
+                None => break,
+            },
+            () = wait_stop(&mut stop), if !drained => {
+                drained = true;
+                eprintln!(
+                    "stopping: the tables finish the hand in progress (at most {} ms); \
+                     a second signal exits at once",
+                    opts.drain.as_millis()
+                );
+                referee.drain(opts.drain).await;
+            }
+        }
     }
     progress.done();
+    let interrupted = stopped(&stop);
+    if interrupted && !drained {
+        referee.drain(opts.drain).await;
+    }
 
     let mut crashed = Vec::new();
     for p in &procs {
         p.finishing();
     }
+    // Retired, the bots' Subscribe streams end and they exit by themselves
+    // (the launch contract); whatever is left is stopped.
     for b in &t.bots {
         referee.retire_bot(&b.name);
     }
@@ -479,6 +555,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         p.stop().await;
     }
     server.shutdown().await;
+    let withdrawn = std::mem::take(&mut *withdrawn.lock().expect("withdrawn list"));
 
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
     let mut tally = stats::Tally::new(&t.name, t.game.name(), &names);
@@ -489,24 +566,62 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         Ok(())
     })?;
     let mut results = tally.finish();
-    results.seed = Some(t.seed_number);
-    report::write_all(&out, &results).map_err(fail)?;
+    let finished = results.matches.len() as u64;
+    if interrupted {
+        // The seed stays secret and no standings are written: the event is
+        // not over. The logs resume with `--resume`.
+        info!(finished, stopped_matches, "run interrupted");
+    } else {
+        results.seed = Some(t.seed_number);
+        report::write_all(&out, &results).map_err(fail)?;
+    }
     Ok(Summary {
         out,
         results,
         played: todo.len() as u64,
         crashed,
+        withdrawn,
+        interrupted,
+        finished,
+        planned: planned.len() as u64,
     })
 }
 
+/// Completes when `stop` turns true; never without one.
+async fn wait_stop(stop: &mut Option<tokio::sync::watch::Receiver<bool>>) {
+    match stop {
+        Some(rx) => {
+            if rx.wait_for(|s| *s).await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// A finished match task: 0 if its match ended, 1 if it was stopped.
 fn check(
-    done: Result<(u64, Result<(), RunError>), tokio::task::JoinError>,
-) -> Result<(), RunError> {
+    done: Result<(u64, Result<Recorded, RunError>), tokio::task::JoinError>,
+) -> Result<u64, RunError> {
     match done {
-        Ok((_, Ok(()))) => Ok(()),
+        Ok((_, Ok(Recorded::Finished))) => Ok(0),
+        Ok((_, Ok(Recorded::Stopped { .. }))) => Ok(1),
         Ok((i, Err(e))) => Err(fail(format!("match {i}: {e}"))),
         Err(e) => Err(fail(format!("a match task failed: {e}"))),
     }
+}
+
+/// How a table's record ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recorded {
+    /// The match ended; its log is complete.
+    Finished,
+    /// The referee stopped the table (shutting down); the log holds the
+    /// completed hands and resumes from them.
+    Stopped {
+        /// Why.
+        reason: String,
+    },
 }
 
 /// The table id of match `index`: `<name>-m00042`.
@@ -567,7 +682,7 @@ async fn play_match(
     path: &Path,
     resume: Option<MatchLog>,
     progress: &Progress,
-) -> Result<(), RunError> {
+) -> Result<Recorded, RunError> {
     let header = header(t, p);
     let names: Vec<&str> = header.seats.iter().map(String::as_str).collect();
     let mut spec = TableSpec::new(t.game, p.match_seed, &names);
@@ -594,7 +709,7 @@ async fn play_match(
                     match_seed: p.match_seed,
                 })
                 .map_err(fail)?;
-                return Ok(());
+                return Ok(Recorded::Finished);
             }
             if !r.actions.is_empty() {
                 spec.resume = Some(r);
@@ -615,7 +730,8 @@ async fn play_match(
 
 /// Turns a table's record into its replay log: one hand line per hand (with
 /// its deal, actions and faults), then the end line with the match seed.
-/// `on_hand` is called after each hand is written.
+/// `on_hand` is called after each hand is written. A table the referee
+/// stopped leaves its completed hands and no end line (a resumable log).
 ///
 /// # Errors
 /// If the log cannot be written, or the table aborts or ends without a result.
@@ -624,7 +740,7 @@ pub async fn record_table(
     writer: &mut Writer,
     match_seed: whistle_rules::dealing::Seed,
     mut on_hand: impl FnMut(),
-) -> Result<(), RunError> {
+) -> Result<Recorded, RunError> {
     let table_id = table.table_id.clone();
     let mut hand: Option<HandLog> = None;
     let mut early_faults: Vec<FaultLog> = Vec::new();
@@ -711,7 +827,13 @@ pub async fn record_table(
                     })
                     .map_err(fail)?;
                 info!(table = %table_id, "match logged");
-                return Ok(());
+                return Ok(Recorded::Finished);
+            }
+            TableRecord::Stopped {
+                reason, hands_done, ..
+            } => {
+                info!(table = %table_id, hands_done, %reason, "match stopped; its log resumes");
+                return Ok(Recorded::Stopped { reason });
             }
             TableRecord::Aborted { reason } => {
                 return Err(fail(format!("table {} aborted: {reason}", table_id)));

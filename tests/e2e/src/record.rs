@@ -252,6 +252,7 @@ pub fn check(spec: &TableSpec, records: &[TableRecord]) -> Summary {
                 end = Some((result.clone(), forfeited.clone()));
             }
             TableRecord::Aborted { reason } => fail(format!("entry {i}: aborted: {reason}")),
+            TableRecord::Stopped { reason, .. } => fail(format!("entry {i}: stopped: {reason}")),
         }
     }
     if owed.is_some() {

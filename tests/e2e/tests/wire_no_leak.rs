@@ -243,6 +243,7 @@ fn spec(seed: u64, deals: Vec<Vec<Card>>) -> TableSpec {
         .map(|i| SeatSpec {
             token: Some(format!("token-{i}")),
             bot_name: spec.seats[i].bot_name.clone(),
+            withdrawn: None,
         })
         .collect();
     // Generous clocks: no answer is ever late, so the bank never moves and
