@@ -539,3 +539,68 @@ async fn under_the_default_policy_a_flood_forfeits_on_out_of_turn_faults_before_
     assert_eq!(p.bad.code(), Some(1), "{d}");
     p.assert_common(None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_over_the_size_limit_is_a_malformed_fault_and_the_stream_ends_out_of_range() {
+    let p = play(spec(13), 1, &["--mode", "huge", "--count", "1"], None).await;
+    let d = p.dump();
+    // One MALFORMED fault that settled the pending request with the
+    // fallback; the detail is short and does not quote the message.
+    assert_eq!(p.bad_kinds(), [FaultKind::Malformed], "{d}");
+    let f = &p.summary.faults[1][0];
+    assert!(f.fallback.is_some(), "{d}");
+    assert!(f.detail.contains("larger than 65536 bytes"), "{d}");
+    assert!(f.detail.len() < 300, "detail of {} bytes", f.detail.len());
+    assert!(f.answer.is_none(), "{d}");
+    // The stream ended with OUT_OF_RANGE; the bot came back and finished.
+    let status = p.bad_lines("status ");
+    assert_eq!(status.len(), 1, "{d}");
+    assert!(status[0].contains("code=OutOfRange"), "{d}");
+    assert_eq!(p.bad_lines("welcome ").len(), 2, "{d}");
+    assert_eq!(p.bad.code(), Some(0), "{d}");
+    p.assert_common(None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_malformed_answer_is_never_echoed_whole() {
+    let p = play(spec(14), 2, &["--mode", "long-garbage", "--count", "2"], None).await;
+    let d = p.dump();
+    assert_eq!(p.bad_kinds(), [FaultKind::Malformed; 2], "{d}");
+    for f in &p.summary.faults[2] {
+        assert!(f.fallback.is_some(), "{d}");
+        assert!(f.detail.len() < 300, "detail of {} bytes", f.detail.len());
+        assert!(!f.detail.contains('\n'), "control characters cleaned");
+        // The recorded answer is cut but still judged malformed again.
+        match &f.answer {
+            Some(whistle_rules::Answer::Text(t)) => {
+                assert!(t.len() < 200, "answer of {} bytes", t.len());
+                assert!(t.len() > whistle_rules::MAX_ANSWER_TEXT);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(p.told(), p.recorded(), "{d}");
+    assert_eq!(p.bad.code(), Some(0), "{d}");
+    p.assert_common(None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_closed_stream_ends_with_aborted_and_the_seat_may_come_back() {
+    let mut spec = spec(15);
+    spec.time.per_action = Duration::from_secs(2);
+    let p = play(spec, 3, &["--mode", "half-close", "--at", "2"], None).await;
+    let d = p.dump();
+    let status = p.bad_lines("status ");
+    assert_eq!(status.len(), 1, "{d}");
+    assert!(status[0].contains("code=Aborted"), "{d}");
+    assert!(status[0].contains("closed its side"), "{d}");
+    // It came back within the grace period; the request it left was sent
+    // again (or, if its time ran out first, was one Absent fault).
+    assert_eq!(p.bad_lines("welcome ").len(), 2, "{d}");
+    assert!(
+        p.bad_kinds().iter().all(|&k| k == FaultKind::Absent) && p.bad_kinds().len() <= 1,
+        "{d}"
+    );
+    assert_eq!(p.bad.code(), Some(0), "{d}");
+    p.assert_common(None);
+}

@@ -22,6 +22,9 @@
 //! | `other-seat`  | after its first answer also plays `--other-token`'s seat            |
 //! | `disconnect`  | drops its connection on a request, stays away `--away-ms`, resumes  |
 //! | `flood`       | on the first Welcome, sends `--flood` answers at once; reconnects   |
+//! | `huge`        | answers a 10 MB text (over the message limit); reconnects           |
+//! | `long-garbage`| answers a 50 kB text that is no action (under the message limit)   |
+//! | `half-close`  | closes its side of the stream on a request; reconnects             |
 //!
 //! It reports what it sees and does on stdout, one line each, for the tests
 //! to read: `assigned table=T seat=S`, `welcome seat=S resumed=B`,
@@ -62,6 +65,9 @@ enum Mode {
     OtherSeat,
     Disconnect,
     Flood,
+    Huge,
+    LongGarbage,
+    HalfClose,
 }
 
 /// A bot that misbehaves on purpose (for the end-to-end tests).
@@ -215,7 +221,11 @@ impl Player {
                     self.channel = channel(&self.address).await.map_err(|e| e.to_string())?;
                     println!("reconnect seat={}", self.label);
                 }
-                Ended::Status(s) if s.code() == Code::ResourceExhausted => {
+                Ended::Status(s)
+                    if s.code() == Code::ResourceExhausted
+                        || s.code() == Code::OutOfRange
+                        || (s.code() == Code::Aborted && self.mode == Some(Mode::HalfClose)) =>
+                {
                     println!("reconnect seat={}", self.label);
                 }
                 Ended::Status(s) => {
@@ -241,6 +251,7 @@ impl Player {
             })),
         };
         tx.send(hello).await.map_err(|e| e.to_string())?;
+        let mut tx = Some(tx);
         let mut inbound = pb::referee_client::RefereeClient::new(self.channel.clone())
             .play(ReceiverStream::new(rx))
             .await
@@ -273,12 +284,22 @@ impl Player {
                 Some(Msg::Welcome(w)) => {
                     self.label = w.seat.to_string();
                     println!("welcome seat={} resumed={}", w.seat, w.resumed);
-                    self.on_welcome(&tx).await?;
+                    if let Some(tx) = &tx {
+                        self.on_welcome(tx).await?;
+                    }
                 }
                 Some(Msg::Request(r)) => {
                     self.requests += 1;
                     println!("request seat={} id={}", self.label, r.request_id);
-                    if self.on_request(&tx, &r).await? {
+                    if self.mode == Some(Mode::HalfClose) && self.misbehaving() {
+                        // Close our side; the referee ends its side too.
+                        self.misbehaved += 1;
+                        println!("half-close seat={} id={}", self.label, r.request_id);
+                        tx = None;
+                        continue;
+                    }
+                    let Some(sender) = &tx else { continue };
+                    if self.on_request(sender, &r).await? {
                         return Ok(Ended::Dropped);
                     }
                 }
@@ -369,6 +390,18 @@ impl Player {
             Some(Mode::Garbage) if bad => {
                 self.misbehaved += 1;
                 send(tx, r.request_id, choice_text("#!garbage%".into())).await?;
+                return Ok(false);
+            }
+            Some(Mode::Huge) if bad => {
+                self.misbehaved += 1;
+                println!("huge answer id={}", r.request_id);
+                send(tx, r.request_id, choice_text("x".repeat(10 << 20))).await?;
+                return Ok(false);
+            }
+            Some(Mode::LongGarbage) if bad => {
+                self.misbehaved += 1;
+                let text = format!("\n{}", "garbage ".repeat(50_000 / 8));
+                send(tx, r.request_id, choice_text(text)).await?;
                 return Ok(false);
             }
             Some(Mode::Stale) if bad => {
