@@ -247,6 +247,14 @@ pub async fn play_seat(
         .await
         {
             Ok(()) => return Ok(state.outcome),
+            Err(ClientError::Status(s))
+                if s.code() == Code::Unavailable
+                    && s.message().starts_with(whistle_protocol::SHUTTING_DOWN) =>
+            {
+                // Final: the referee is going away, not the network.
+                warn!(error = %s, "the referee shut down");
+                return Err(ClientError::Status(s));
+            }
             Err(ClientError::Status(s)) if resumable(s.code()) && state.started && retries < 20 => {
                 retries += 1;
                 warn!(error = %s, retries, "stream cut; reconnecting");

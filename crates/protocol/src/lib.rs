@@ -20,3 +20,8 @@ pub mod pb {
 
 /// The protocol version string bots send in `Hello.protocol`.
 pub const PROTOCOL: &str = "whistle.v1";
+
+/// The start of the message of the UNAVAILABLE status that ends every stream
+/// when the referee shuts down. A stream ended so is final: a bot does not
+/// reconnect (docs/protocol.md).
+pub const SHUTTING_DOWN: &str = "the referee is shutting down";

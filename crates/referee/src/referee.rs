@@ -32,7 +32,9 @@ use whistle_rules::{Game, Seat, Variant, dealing::Seed};
 use crate::{
     config::{Fallback, FaultPolicy, SeatSpec, TableSpec, TimeControl},
     record::TableRecord,
-    table::{Conn, Table, TableCmd, TableSnapshot, TableState, fault_kind, millis},
+    table::{
+        Conn, Table, TableCmd, TableSnapshot, TableState, WATCH_BUFFER, Watch, fault_kind, millis,
+    },
 };
 
 /// How long a new Play stream may take to send its Hello.
@@ -76,7 +78,7 @@ struct TableEntry {
 
 struct Live {
     cmd: mpsc::Sender<TableCmd>,
-    watch: broadcast::Sender<TableRecord>,
+    watch: Watch,
     seats: Vec<String>,
 }
 
@@ -231,7 +233,7 @@ impl Referee {
         });
         let (cmd_tx, cmd_rx) = mpsc::channel(1024);
         let (rec_tx, rec_rx) = mpsc::unbounded_channel();
-        let (watch, _) = broadcast::channel(4096);
+        let watch = Watch::default();
         let snapshot = Arc::new(Mutex::new(TableSnapshot {
             table_id: id.clone(),
             game: spec.game.name().to_string(),
@@ -391,18 +393,13 @@ impl Referee {
     /// Stops the referee's play: no new tables or bot subscriptions; every
     /// running table finishes the hand in progress and stops, or stops at
     /// `deadline` mid-hand; every stream ends with UNAVAILABLE and a reason
-    /// (Subscribe streams at once). Returns when every table has stopped,
-    /// or shortly after the deadline.
+    /// (Subscribe streams last, once the tables have stopped). Returns when
+    /// every table has stopped, or shortly after the deadline.
     pub async fn drain(&self, deadline: Duration) {
         let until = Instant::now() + deadline;
         let cmds: Vec<mpsc::Sender<TableCmd>> = {
             let mut reg = self.registry();
             reg.draining = true;
-            for q in reg.bots.values_mut() {
-                for s in q.subscribers.drain(..) {
-                    let _ = s.try_send(Err(Status::unavailable("the referee is shutting down")));
-                }
-            }
             reg.tables
                 .values()
                 .filter_map(|t| t.live.as_ref())
@@ -420,6 +417,13 @@ impl Referee {
         let left = self.live_tables();
         if left > 0 {
             warn!(tables = left, "tables still running after the drain deadline");
+        }
+        // Last, the bots' Subscribe streams: their seats have ended.
+        let mut reg = self.registry();
+        for q in reg.bots.values_mut() {
+            for s in q.subscribers.drain(..) {
+                let _ = s.try_send(Err(Status::unavailable(whistle_protocol::SHUTTING_DOWN)));
+            }
         }
     }
 
@@ -720,7 +724,7 @@ impl pb::referee_server::Referee for BotService {
         };
         if reg.draining {
             warn!(%peer, bot = %name, "subscribe refused: shutting down");
-            return Err(Status::unavailable("the referee is shutting down"));
+            return Err(Status::unavailable(whistle_protocol::SHUTTING_DOWN));
         }
         let (tx, rx) = mpsc::channel(STREAM_BUFFER);
         let q = reg.bots.entry(name.clone()).or_default();
@@ -1055,7 +1059,12 @@ impl pb::admin_server::Admin for AdminService {
                 .get(&id)
                 .ok_or_else(|| Status::not_found(format!("no table `{id}`")))?;
             match &t.live {
-                Some(l) => (l.watch.subscribe(), t.max_faults),
+                Some(l) => (
+                    l.watch
+                        .get_or_init(|| broadcast::channel(WATCH_BUFFER).0)
+                        .subscribe(),
+                    t.max_faults,
+                ),
                 None => {
                     // Over: what is left of it is its result.
                     let snap = t.snapshot.lock().expect("snapshot lock").clone();

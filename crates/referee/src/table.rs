@@ -151,7 +151,7 @@ pub(crate) struct Table {
     state: TableState,
     created: Instant,
     records: mpsc::UnboundedSender<TableRecord>,
-    watch: broadcast::Sender<TableRecord>,
+    watch: Watch,
     snapshot: Arc<Mutex<TableSnapshot>>,
     /// Set by [`TableCmd::Drain`]: stop at the next hand boundary or at this
     /// instant, whichever comes first.
@@ -160,6 +160,15 @@ pub(crate) struct Table {
     /// reason, to record as faults when the match starts.
     withdrawn: Vec<(Seat, String)>,
 }
+
+/// The channel that feeds `WatchTable`, made by the first watcher: a table
+/// nobody watches keeps no buffer for watchers (a broadcast buffer is
+/// allocated whole, about a megabyte at 4096 records).
+pub(crate) type Watch = Arc<std::sync::OnceLock<broadcast::Sender<TableRecord>>>;
+
+/// Records buffered per table for its watchers; one that falls further
+/// behind gets DATA_LOSS.
+pub(crate) const WATCH_BUFFER: usize = 4096;
 
 /// Called once when a table's task ends, so that its owner can let go of it.
 pub(crate) type OnOver = Box<dyn FnOnce() + Send>;
@@ -170,7 +179,7 @@ impl Table {
         spec: TableSpec,
         game: AnyGame,
         records: mpsc::UnboundedSender<TableRecord>,
-        watch: broadcast::Sender<TableRecord>,
+        watch: Watch,
         snapshot: Arc<Mutex<TableSnapshot>>,
     ) -> Table {
         let now = Instant::now();
@@ -236,7 +245,7 @@ impl Table {
         }
         loop {
             if self.drain_due() {
-                self.stop("the referee is shutting down");
+                self.stop(whistle_protocol::SHUTTING_DOWN);
                 break;
             }
             if self.state == TableState::Playing {
@@ -314,7 +323,9 @@ impl Table {
 
     fn record(&self, r: TableRecord) {
         let _ = self.records.send(r.clone());
-        let _ = self.watch.send(r);
+        if let Some(w) = self.watch.get() {
+            let _ = w.send(r);
+        }
     }
 
     fn update_snapshot(&self) {
@@ -499,6 +510,7 @@ impl Table {
         }
         info!(table = %self.id, ?connected, "match starts");
         self.state = TableState::Playing;
+        self.update_snapshot();
         self.record(TableRecord::Started { connected });
         for (seat, reason) in std::mem::take(&mut self.withdrawn) {
             let s = &mut self.seats[seat.index()];
@@ -1110,8 +1122,7 @@ mod tests {
             result: None,
         }));
         let (rec_tx, rec_rx) = mpsc::unbounded_channel();
-        let (watch, _) = broadcast::channel(16);
-        let table = Table::new("t".into(), spec, game, rec_tx, watch, snapshot);
+        let table = Table::new("t".into(), spec, game, rec_tx, Watch::default(), snapshot);
         let (cmd, cmd_rx) = mpsc::channel(64);
         tokio::spawn(table.run(cmd_rx, Box::new(|| {})));
         let mut streams = Vec::new();

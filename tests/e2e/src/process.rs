@@ -73,6 +73,25 @@ impl Proc {
         }
     }
 
+    /// Sends `signal` (a name `kill` knows: `TERM`, `INT`, `KILL`) to the
+    /// process.
+    ///
+    /// # Panics
+    /// If the process is gone or `kill` fails.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().expect("the process is running");
+        let ok = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "{}: kill -{signal} {pid} failed", self.name);
+    }
+
+    /// The process id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
     /// The name given at [`Proc::spawn`].
     pub fn name(&self) -> &str {
         &self.name
