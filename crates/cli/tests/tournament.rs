@@ -921,3 +921,134 @@ fn remote_bots_and_scripts_beside_the_file_take_part() {
         "bot processes left"
     );
 }
+
+/// SIGTERM stops a run cleanly: the tables finish the hand in progress, the
+/// bots are retired and exit, the runner exits 75 (resumable) without
+/// results, and `--resume` then gives exactly the logs and results of a run
+/// never stopped.
+#[test]
+fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one() {
+    let s = Scratch::new("sigterm");
+    let mut text = format!(
+        "name = \"term\"\ngame = \"israeli\"\nseed = 37\nhands = 3\nrounds = 2\nparallel = 3\n{CALM}"
+    );
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("heuristic-2", &["--bot", "heuristic"]);
+    text += &bot("first-2", &["--bot", "first"]);
+    s.write("term.toml", &text);
+    let stopped = s.path("stopped");
+    let err_path = s.path("stopped.stderr");
+    let mut child = Command::new(WHISTLE)
+        .args(["tournament", "term.toml", "--out", "stopped", "--progress", "quiet"])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !std::fs::read_dir(stopped.join("matches")).is_ok_and(|d| {
+        d.flatten().any(|e| {
+            std::fs::read_to_string(e.path())
+                .unwrap_or_default()
+                .contains("{\"type\":\"hand\"")
+        })
+    }) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        assert!(started.elapsed() < Duration::from_secs(60), "no hands logged");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let stopped_at = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(stopped_at.elapsed() < Duration::from_secs(30), "no exit after SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let err = std::fs::read_to_string(&err_path).unwrap();
+    assert_eq!(status.code(), Some(75), "{err}");
+    assert!(err.contains("SIGTERM received") && err.contains("--resume"), "{err}");
+    assert!(!stopped.join("results.json").exists(), "no results for a stopped run");
+    // The bots were retired and exited by themselves.
+    let left = wait_for_no_processes_in(&s.dir, Duration::from_secs(10));
+    assert!(left.is_empty(), "bot processes left: {left:?}");
+    // Every log holds whole hands only.
+    for (name, lines) in raw_logs(&stopped) {
+        for l in &lines[1..] {
+            assert!(matches!(l["type"].as_str(), Some("hand" | "end")), "{name}: {l}");
+        }
+    }
+
+    let args = ["tournament", "term.toml", "--out", "stopped", "--resume", "--progress", "quiet"];
+    whistle_ok(&s, &args);
+    whistle_ok(&s, &["tournament", "term.toml", "--out", "whole", "--progress", "quiet"]);
+    // The same deals and hand results (the order in which simultaneous
+    // frisch gives arrive is timing, not play, so actions are compared as
+    // sets per hand).
+    let hands = |out: &Path| -> BTreeMap<String, Vec<(Value, Value, Vec<String>)>> {
+        logs(out)
+            .into_iter()
+            .map(|(name, lines)| {
+                let hands = lines
+                    .iter()
+                    .filter(|l| l["type"] == "hand")
+                    .map(|l| {
+                        let mut acts: Vec<String> = l["actions"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(Value::to_string)
+                            .collect();
+                        acts.sort();
+                        (l["deck"].clone(), l["result"].clone(), acts)
+                    })
+                    .collect();
+                (name, hands)
+            })
+            .collect()
+    };
+    assert_eq!(hands(&stopped), hands(&s.path("whole")));
+    assert_eq!(results(&stopped), results(&s.path("whole")));
+}
+
+/// A bot whose command exits at once is out of the event after its
+/// restarts: its matches are forfeits with the reason, and the event ends
+/// in about the time of the others instead of waiting for it at every table.
+#[test]
+fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
+    let s = Scratch::new("dead");
+    let mut text = format!(
+        "name = \"dead\"\ngame = \"israeli\"\nseed = 41\nhands = 2\nparallel = 2\n{CALM}"
+    );
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("random", &["--bot", "random", "--seed", "3"]);
+    text += "\n[[bots]]\nname = \"dead\"\ncommand = [\"false\"]\n";
+    s.write("dead.toml", &text);
+    let started = Instant::now();
+    let r = whistle_ok(&s, &["tournament", "dead.toml", "--progress", "quiet"]);
+    let took = started.elapsed();
+    // The default start timeout is 30 s: waiting for the dead bot even once
+    // would take longer than this.
+    assert!(took < Duration::from_secs(25), "took {took:?}\n{}", r.stderr);
+    assert!(r.stdout.contains("bot dead was out of the event"), "{}", r.stdout);
+    let out = s.path("replays/dead");
+    let res = results(&out);
+    let dead = bot_stats(&res, "dead");
+    assert_eq!(dead["forfeits"], dead["matches"], "{dead}");
+    assert!(dead["matches"].as_u64().unwrap() > 0);
+    for (name, lines) in raw_logs(&out) {
+        let text = lines.iter().map(Value::to_string).collect::<String>();
+        assert!(text.contains("its process ended"), "{name}: no reason in the log");
+    }
+    for b in ["heuristic", "first", "random"] {
+        assert_eq!(bot_stats(&res, b)["forfeits"], 0, "{b}");
+    }
+}
