@@ -51,7 +51,12 @@ _RESUMABLE = {
     grpc.StatusCode.INTERNAL,
     grpc.StatusCode.CANCELLED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.OUT_OF_RANGE,
 }
+
+#: The start of the UNAVAILABLE message that ends every stream when the
+#: referee shuts down: final, never reconnected.
+SHUTTING_DOWN = "the referee is shutting down"
 
 
 class WhistleError(Exception):
@@ -261,7 +266,8 @@ class _Seat:
             if self.cut_at is None:
                 self.cut_at, delay = now, 0.1
             # Keep trying while the referee may still hold the seat.
-            if code in _RESUMABLE and now - self.cut_at < max(self.grace_s, 10.0) + 5.0:
+            shutdown = code == grpc.StatusCode.UNAVAILABLE and (details or "").startswith(SHUTTING_DOWN)
+            if code in _RESUMABLE and not shutdown and now - self.cut_at < max(self.grace_s, 10.0) + 5.0:
                 log.warning("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
                 time.sleep(delay)
                 delay = min(delay * 2, 2.0)

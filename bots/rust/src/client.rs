@@ -211,6 +211,7 @@ fn resumable(code: Code) -> bool {
             | Code::Internal
             | Code::Cancelled
             | Code::ResourceExhausted
+            | Code::OutOfRange
     )
 }
 
