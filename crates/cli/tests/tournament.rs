@@ -940,7 +940,14 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
     let stopped = s.path("stopped");
     let err_path = s.path("stopped.stderr");
     let mut child = Command::new(WHISTLE)
-        .args(["tournament", "term.toml", "--out", "stopped", "--progress", "quiet"])
+        .args([
+            "tournament",
+            "term.toml",
+            "--out",
+            "stopped",
+            "--progress",
+            "quiet",
+        ])
         .current_dir(&s.dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -956,7 +963,10 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
         })
     }) {
         assert!(child.try_wait().unwrap().is_none(), "the run ended first");
-        assert!(started.elapsed() < Duration::from_secs(60), "no hands logged");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no hands logged"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     let term = Command::new("kill")
@@ -969,26 +979,56 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
         if let Some(st) = child.try_wait().unwrap() {
             break st;
         }
-        assert!(stopped_at.elapsed() < Duration::from_secs(30), "no exit after SIGTERM");
+        assert!(
+            stopped_at.elapsed() < Duration::from_secs(30),
+            "no exit after SIGTERM"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     let err = std::fs::read_to_string(&err_path).unwrap();
     assert_eq!(status.code(), Some(75), "{err}");
-    assert!(err.contains("SIGTERM received") && err.contains("--resume"), "{err}");
-    assert!(!stopped.join("results.json").exists(), "no results for a stopped run");
+    assert!(
+        err.contains("SIGTERM received") && err.contains("--resume"),
+        "{err}"
+    );
+    assert!(
+        !stopped.join("results.json").exists(),
+        "no results for a stopped run"
+    );
     // The bots were retired and exited by themselves.
     let left = wait_for_no_processes_in(&s.dir, Duration::from_secs(10));
     assert!(left.is_empty(), "bot processes left: {left:?}");
     // Every log holds whole hands only.
     for (name, lines) in raw_logs(&stopped) {
         for l in &lines[1..] {
-            assert!(matches!(l["type"].as_str(), Some("hand" | "end")), "{name}: {l}");
+            assert!(
+                matches!(l["type"].as_str(), Some("hand" | "end")),
+                "{name}: {l}"
+            );
         }
     }
 
-    let args = ["tournament", "term.toml", "--out", "stopped", "--resume", "--progress", "quiet"];
+    let args = [
+        "tournament",
+        "term.toml",
+        "--out",
+        "stopped",
+        "--resume",
+        "--progress",
+        "quiet",
+    ];
     whistle_ok(&s, &args);
-    whistle_ok(&s, &["tournament", "term.toml", "--out", "whole", "--progress", "quiet"]);
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "term.toml",
+            "--out",
+            "whole",
+            "--progress",
+            "quiet",
+        ],
+    );
     // The same deals and hand results (the order in which simultaneous
     // frisch gives arrive is timing, not play, so actions are compared as
     // sets per hand).
@@ -1024,9 +1064,8 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
 #[test]
 fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
     let s = Scratch::new("dead");
-    let mut text = format!(
-        "name = \"dead\"\ngame = \"israeli\"\nseed = 41\nhands = 2\nparallel = 2\n{CALM}"
-    );
+    let mut text =
+        format!("name = \"dead\"\ngame = \"israeli\"\nseed = 41\nhands = 2\nparallel = 2\n{CALM}");
     text += &bot("heuristic", &["--bot", "heuristic"]);
     text += &bot("first", &["--bot", "first"]);
     text += &bot("random", &["--bot", "random", "--seed", "3"]);
@@ -1037,8 +1076,16 @@ fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
     let took = started.elapsed();
     // The default start timeout is 30 s: waiting for the dead bot even once
     // would take longer than this.
-    assert!(took < Duration::from_secs(25), "took {took:?}\n{}", r.stderr);
-    assert!(r.stdout.contains("bot dead was out of the event"), "{}", r.stdout);
+    assert!(
+        took < Duration::from_secs(25),
+        "took {took:?}\n{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.contains("bot dead was out of the event"),
+        "{}",
+        r.stdout
+    );
     let out = s.path("replays/dead");
     let res = results(&out);
     let dead = bot_stats(&res, "dead");
@@ -1046,7 +1093,10 @@ fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
     assert!(dead["matches"].as_u64().unwrap() > 0);
     for (name, lines) in raw_logs(&out) {
         let text = lines.iter().map(Value::to_string).collect::<String>();
-        assert!(text.contains("its process ended"), "{name}: no reason in the log");
+        assert!(
+            text.contains("its process ended"),
+            "{name}: no reason in the log"
+        );
     }
     for b in ["heuristic", "first", "random"] {
         assert_eq!(bot_stats(&res, b)["forfeits"], 0, "{b}");

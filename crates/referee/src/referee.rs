@@ -406,7 +406,11 @@ impl Referee {
                 .map(|l| l.cmd.clone())
                 .collect()
         };
-        info!(tables = cmds.len(), deadline_ms = deadline.as_millis() as u64, "draining");
+        info!(
+            tables = cmds.len(),
+            deadline_ms = deadline.as_millis() as u64,
+            "draining"
+        );
         for cmd in &cmds {
             let _ = cmd.send(TableCmd::Drain { deadline: until }).await;
         }
@@ -416,7 +420,10 @@ impl Referee {
         }
         let left = self.live_tables();
         if left > 0 {
-            warn!(tables = left, "tables still running after the drain deadline");
+            warn!(
+                tables = left,
+                "tables still running after the drain deadline"
+            );
         }
         // Last, the bots' Subscribe streams: their seats have ended.
         let mut reg = self.registry();
@@ -1069,7 +1076,9 @@ impl pb::admin_server::Admin for AdminService {
                     // Over: what is left of it is its result.
                     let snap = t.snapshot.lock().expect("snapshot lock").clone();
                     let last = snap.result.map(|(r, f)| pb::TableRecord {
-                        entry: Some(pb::table_record::Entry::Result(convert::match_result(&r, &f))),
+                        entry: Some(pb::table_record::Entry::Result(convert::match_result(
+                            &r, &f,
+                        ))),
                         seat: 0,
                     });
                     return match last {
@@ -1167,7 +1176,11 @@ mod tests {
     /// A one-hand Israeli table no bot joins: it starts at once, every seat
     /// forfeits at once, and fallbacks play the hand out.
     fn unattended(seed: u64) -> TableSpec {
-        let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(seed), &["a", "b", "c", "d"]);
+        let mut spec = TableSpec::new(
+            Variant::Israeli,
+            Seed::from_u64(seed),
+            &["a", "b", "c", "d"],
+        );
         spec.options = whistle_rules::Options::parse(&["hands=1"]).unwrap();
         spec.start_timeout = Duration::ZERO;
         spec.time.reconnect_grace = Duration::ZERO;
@@ -1257,7 +1270,14 @@ mod tests {
             last = Some(r);
         }
         assert!(
-            matches!(last, Some(TableRecord::Stopped { hands_done: 0, mid_hand: false, .. })),
+            matches!(
+                last,
+                Some(TableRecord::Stopped {
+                    hands_done: 0,
+                    mid_hand: false,
+                    ..
+                })
+            ),
             "{last:?}"
         );
         assert_eq!(referee.live_tables(), 0);

@@ -310,7 +310,9 @@ impl Table {
         info!(table = %self.id, hands = self.game.hand_results().len(), mid_hand, "table stopped: {reason}");
         for s in &self.seats {
             if let Some(conn) = &s.conn {
-                let _ = conn.tx.try_send(Err(Status::unavailable(reason.to_string())));
+                let _ = conn
+                    .tx
+                    .try_send(Err(Status::unavailable(reason.to_string())));
             }
         }
         self.record(TableRecord::Stopped {
@@ -667,7 +669,10 @@ impl Table {
             seat,
             FaultKind::Malformed,
             pending,
-            format!("a message larger than {limit} bytes ({}); stream closed", echo(detail)),
+            format!(
+                "a message larger than {limit} bytes ({}); stream closed",
+                echo(detail)
+            ),
         );
     }
 

@@ -46,8 +46,8 @@ use std::{
 
 use serde::Deserialize;
 use toml::Spanned;
-use whistle_referee::{Fallback, FaultPolicy, TimeControl};
 use whistle_protocol::limits::check_name;
+use whistle_referee::{Fallback, FaultPolicy, TimeControl};
 use whistle_rules::{Game, Options, Variant, dealing::Seed};
 
 /// A tournament file that cannot be used: where and why.

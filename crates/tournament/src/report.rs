@@ -234,16 +234,16 @@ pub fn csv(r: &Results) -> String {
     ];
     w.write_record(header).expect("writing to memory");
     for (i, b) in r.bots.iter().enumerate() {
-        let (sys, val, unc) = b
-            .rating
-            .as_ref()
-            .map_or((String::new(), String::new(), String::new()), |x| {
-                (
-                    x.system.clone(),
-                    format!("{:.3}", x.value),
-                    format!("{:.3}", x.uncertainty),
-                )
-            });
+        let (sys, val, unc) =
+            b.rating
+                .as_ref()
+                .map_or((String::new(), String::new(), String::new()), |x| {
+                    (
+                        x.system.clone(),
+                        format!("{:.3}", x.value),
+                        format!("{:.3}", x.uncertainty),
+                    )
+                });
         let row = [
             (i + 1).to_string(),
             b.name.clone(),
@@ -301,6 +301,9 @@ mod tests {
             assert_eq!(row.len(), width, "{row:?}");
         }
         let names: Vec<&str> = rows.iter().map(|r| &r[1]).collect();
-        assert!(names.contains(&"smith,j") && names.contains(&"o\"neil"), "{names:?}");
+        assert!(
+            names.contains(&"smith,j") && names.contains(&"o\"neil"),
+            "{names:?}"
+        );
     }
 }

@@ -453,12 +453,12 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                 });
                 let p = BotProcess::start(
                     procs::Launch {
-                    name: b.name.clone(),
-                    command: command.clone(),
-                    dir: t.base_dir(),
-                    address: address.clone(),
-                    token,
-                    stderr_log: procs::stderr_log(&out, &b.name),
+                        name: b.name.clone(),
+                        command: command.clone(),
+                        dir: t.base_dir(),
+                        address: address.clone(),
+                        token,
+                        stderr_log: procs::stderr_log(&out, &b.name),
                     },
                     Some(on_out),
                 )

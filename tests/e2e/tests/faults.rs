@@ -563,7 +563,13 @@ async fn an_answer_over_the_size_limit_is_a_malformed_fault_and_the_stream_ends_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_malformed_answer_is_never_echoed_whole() {
-    let p = play(spec(14), 2, &["--mode", "long-garbage", "--count", "2"], None).await;
+    let p = play(
+        spec(14),
+        2,
+        &["--mode", "long-garbage", "--count", "2"],
+        None,
+    )
+    .await;
     let d = p.dump();
     assert_eq!(p.bad_kinds(), [FaultKind::Malformed; 2], "{d}");
     for f in &p.summary.faults[2] {

@@ -51,7 +51,9 @@ impl Server {
         let mut req = Request::new(msg);
         req.metadata_mut().insert(
             "authorization",
-            format!("Bearer {}", self.admin_token).parse().expect("metadata"),
+            format!("Bearer {}", self.admin_token)
+                .parse()
+                .expect("metadata"),
         );
         req
     }
@@ -181,7 +183,11 @@ async fn finished_tables_are_let_go_and_memory_stays_flat() {
             .await;
         }
         let tables = server.tables().await;
-        assert!(tables.len() <= 16 + per_batch as usize, "{} tables kept", tables.len());
+        assert!(
+            tables.len() <= 16 + per_batch as usize,
+            "{} tables kept",
+            tables.len()
+        );
         let now = rss_kb(pid);
         rss.push(now);
         if batch == 0 {
@@ -189,7 +195,10 @@ async fn finished_tables_are_let_go_and_memory_stays_flat() {
         }
     }
     // Only the newest finished tables are kept.
-    until("the oldest are forgotten", LIMIT, async || server.tables().await.len() <= 16).await;
+    until("the oldest are forgotten", LIMIT, async || {
+        server.tables().await.len() <= 16
+    })
+    .await;
     let last = *rss.last().expect("batches");
     eprintln!("RSS by batch (kB): {rss:?}");
     assert!(
@@ -209,7 +218,10 @@ async fn sigterm_lets_the_hand_finish_ends_every_stream_and_exits_zero() {
     let token = server.register("rb").await;
     let mut bot = bot_process(&server, &token, "rb");
     let id = server.table("rb", 500, 7).await;
-    until("a hand is played", LIMIT, async || server.status(&id).await.hands_done >= 1).await;
+    until("a hand is played", LIMIT, async || {
+        server.status(&id).await.hands_done >= 1
+    })
+    .await;
     server.proc.signal("TERM");
     let started = std::time::Instant::now();
     server.proc.wait(Duration::from_secs(20)).await;
@@ -226,7 +238,11 @@ async fn sigterm_lets_the_hand_finish_ends_every_stream_and_exits_zero() {
     // The bot-token process was told and exits by itself, without retrying.
     bot.wait(Duration::from_secs(20)).await;
     let said = bot.stderr();
-    assert!(said.contains(whistle_protocol::SHUTTING_DOWN), "{}", bot.dump());
+    assert!(
+        said.contains(whistle_protocol::SHUTTING_DOWN),
+        "{}",
+        bot.dump()
+    );
     assert!(!said.contains("reconnecting"), "{}", bot.dump());
 }
 
@@ -271,14 +287,22 @@ async fn a_second_signal_exits_at_once_while_a_hand_is_still_draining() {
         .env("WHISTLE_ADDRESS", &server.addr)
         .env("WHISTLE_TOKEN", &tokens[1]);
     let _silent = Proc::spawn("badbot silent", &mut silent);
-    let id = out.lines().next().and_then(|l| l.strip_prefix("table ")).expect("id").to_string();
+    let id = out
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("table "))
+        .expect("id")
+        .to_string();
     until("play begins", LIMIT, async || {
         server.status(&id).await.state == pb::table_status::State::Playing as i32
     })
     .await;
     server.proc.signal("TERM");
     // Wait until the drain has begun, then signal again.
-    until("the drain begins", LIMIT, async || server.proc.stderr().contains("draining")).await;
+    until("the drain begins", LIMIT, async || {
+        server.proc.stderr().contains("draining")
+    })
+    .await;
     let started = std::time::Instant::now();
     server.proc.signal("TERM");
     server.proc.wait(Duration::from_secs(10)).await;
@@ -295,8 +319,10 @@ async fn refused_calls_are_logged_with_the_peer_and_never_the_whole_token() {
     // An Admin call with a wrong token.
     let mut admin = server.admin().await;
     let mut req = Request::new(pb::ListTablesRequest {});
-    req.metadata_mut()
-        .insert("authorization", format!("Bearer {secret}").parse().expect("metadata"));
+    req.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {secret}").parse().expect("metadata"),
+    );
     let e = admin.list_tables(req).await.unwrap_err();
     assert_eq!(e.code(), tonic::Code::Unauthenticated);
     // A Subscribe with an unknown token.
@@ -359,7 +385,10 @@ async fn a_retired_bot_token_process_exits_once_its_table_is_done() {
     let token = server.register("rb").await;
     let mut bot = bot_process(&server, &token, "rb");
     let id = server.table("rb", 1, 11).await;
-    until("the table ends", LIMIT, async || over(&server.status(&id).await)).await;
+    until("the table ends", LIMIT, async || {
+        over(&server.status(&id).await)
+    })
+    .await;
     // Still running: nobody said it was done.
     assert!(bot.pid().is_some());
     let mut cmd = Command::new(workspace_bin("whistle"));
