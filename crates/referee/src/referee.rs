@@ -434,11 +434,6 @@ impl Referee {
         }
     }
 
-    /// Whether [`Referee::drain`] has begun.
-    pub fn is_draining(&self) -> bool {
-        self.registry().draining
-    }
-
     /// A table's current state.
     pub fn table(&self, table_id: &str) -> Option<TableSnapshot> {
         let reg = self.registry();

@@ -239,7 +239,7 @@ impl Table {
     pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>, on_over: OnOver) {
         info!(table = %self.id, game = %self.game.variant(), "table created");
         let mut closed = false;
-        if self.seats.iter().all(|x| x.forfeited) {
+        if self.all_seated() {
             // Every seat's bot is out of the event: nobody to wait for.
             self.start();
         }
@@ -382,8 +382,7 @@ impl Table {
                 msg,
                 at,
             } => {
-                let current = self.seats[seat.index()].conn.as_ref().map(|c| c.id);
-                if current == Some(conn_id) {
+                if self.is_current(seat, conn_id) {
                     self.on_message(seat, msg, at);
                 }
             }
@@ -392,8 +391,8 @@ impl Table {
                 conn_id,
                 half_closed,
             } => {
-                let s = &mut self.seats[seat.index()];
-                if s.conn.as_ref().map(|c| c.id) == Some(conn_id) {
+                if self.is_current(seat, conn_id) {
+                    let s = &mut self.seats[seat.index()];
                     let conn = s.conn.take().expect("checked");
                     if half_closed {
                         // Documented: a bot that closes its side can no longer
@@ -414,8 +413,7 @@ impl Table {
                 conn_id,
                 detail,
             } => {
-                let s = &mut self.seats[seat.index()];
-                if s.conn.as_ref().map(|c| c.id) == Some(conn_id) {
+                if self.is_current(seat, conn_id) {
                     self.oversized(seat, &detail);
                 }
             }
@@ -432,9 +430,7 @@ impl Table {
                         self.forfeit(seat, FaultKind::Absent, reason.clone());
                     }
                 }
-                if self.state == TableState::Waiting
-                    && self.seats.iter().all(|x| x.conn.is_some() || x.forfeited)
-                {
+                if self.state == TableState::Waiting && self.all_seated() {
                     self.start();
                 }
             }
@@ -487,7 +483,7 @@ impl Table {
         s.conn = Some(conn);
         match self.state {
             TableState::Waiting => {
-                if self.seats.iter().all(|x| x.conn.is_some() || x.forfeited) {
+                if self.all_seated() {
                     self.start();
                 }
             }
@@ -515,20 +511,19 @@ impl Table {
         self.update_snapshot();
         self.record(TableRecord::Started { connected });
         for (seat, reason) in std::mem::take(&mut self.withdrawn) {
-            let s = &mut self.seats[seat.index()];
-            s.faults += 1;
-            s.disconnected_at = None;
-            self.report_fault(FaultRecord {
-                seat,
-                kind: FaultKind::Absent,
-                request_id: None,
-                detail: reason,
-                fallback: None,
-                faults: self.seats[seat.index()].faults,
-                forfeited: true,
-                answer: None,
-            });
+            self.forfeit(seat, FaultKind::Absent, reason);
         }
+    }
+
+    /// Whether `conn_id` is the live stream of `seat` (messages from a
+    /// superseded or closed stream are ignored).
+    fn is_current(&self, seat: Seat, conn_id: u64) -> bool {
+        self.seats[seat.index()].conn.as_ref().map(|c| c.id) == Some(conn_id)
+    }
+
+    /// Whether every seat is connected or forfeited: nobody left to wait for.
+    fn all_seated(&self) -> bool {
+        self.seats.iter().all(|x| x.conn.is_some() || x.forfeited)
     }
 
     /// Plays everything that needs no answer: deals, fallbacks for forfeited
