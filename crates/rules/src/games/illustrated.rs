@@ -21,9 +21,10 @@
 //! against 0/6/10. Discards are single cards, face down and out of play; in a
 //! trump contract no one who exchanges may discard a joker.
 //!
-//! Then comes a round of calls (L4), from the declarer leftwards until every
-//! seat taking part has passed in a row (four passes; three in a null, where the
-//! declarer's partner sits out). A call announces a feat for one's team (each
+//! Then comes a round of calls (L4), from the declarer leftwards until four
+//! seats have passed in a row; all four seats take part in every contract,
+//! the partner of a null declarer included (it may redouble a double of the
+//! game). A call announces a feat for one's team (each
 //! team at most once per feat), doubles a feat the other team announced,
 //! doubles the game (the declarer's opponents only), redoubles a double made
 //! against one's team, or passes. Double ×2, redouble ×4. In null contracts the
@@ -102,9 +103,8 @@
 //!   its section (middle for null, high for open null).
 //! * `half` takes the first three kitty cards in deal order. Kitty cards
 //!   nobody takes and discarded cards stay face down and are never shown.
-//! * The partner of a null declarer sits out from the end of the auction: it
-//!   makes no call and plays no card; the round of calls then ends after
-//!   three passes in a row.
+//! * The partner of a null declarer sits out of the play only (L4, L6): it
+//!   calls in the round of calls like every seat and plays no card.
 //! * An announced Slam keeps the difficulty bonus of the contract's own
 //!   section.
 //! * A null is played out to the twelfth trick even once decided.
@@ -568,7 +568,7 @@ impl Illustrated {
         self.contract.expect("a contract")
     }
 
-    /// Seats taking part in the play and the calls (three in a null, L6).
+    /// Seats taking part in the play (three in a null, L6; all four call, L4).
     fn active(&self) -> usize {
         SEATS - self.sitting_out.is_some() as usize
     }
@@ -1269,12 +1269,15 @@ impl Game for Illustrated {
                 if action != Action::Pass {
                     self.passes = 0;
                 }
-                if self.passes as usize == self.active() {
+                // L4: the round of calls is the same in every contract: all
+                // four seats, the partner of a null declarer included, and
+                // four passes in a row end it.
+                if self.passes as usize == SEATS {
                     self.stage = Stage::Play;
                     // L6: the declarer leads.
                     self.turn = self.declarer;
                 } else {
-                    self.turn = self.next_active(seat);
+                    self.turn = seat.next(SEATS);
                 }
             }
             (Stage::Play, Action::Play(c)) => {
@@ -2003,24 +2006,57 @@ mod tests {
             Err(NULL_CALLS_ONLY)
         );
         act(&mut g, 0, "pass");
-        // The partner sits out: the declarer's right-hand opponent follows.
         assert_eq!(g.to_act(), SeatSet::single(seat(1)));
         assert_eq!(
             g.legal_actions(seat(1)).as_slice(),
             [Action::Pass, Action::Double(Target::Game)]
         );
         act(&mut g, 1, "double game");
-        assert_eq!(g.to_act(), SeatSet::single(seat(3)));
+        // L4: the partner of a null declarer takes part in the round of calls.
+        assert_eq!(g.to_act(), SeatSet::single(seat(2)));
+        assert_eq!(
+            g.legal_actions(seat(2)).as_slice(),
+            [Action::Pass, Action::Redouble(Target::Game)]
+        );
+        act(&mut g, 2, "pass");
         act(&mut g, 3, "pass");
         assert_eq!(
             g.legal_actions(seat(0)).as_slice(),
             [Action::Pass, Action::Redouble(Target::Game)]
         );
         act(&mut g, 0, "pass");
+        // L4: four seats, so three passes in a row do not end it in a null.
         assert_eq!(g.stage, Stage::Announce);
-        // Three passes in a row end the round when three seats take part.
+        assert_eq!(g.to_act(), SeatSet::single(seat(1)));
         act(&mut g, 1, "pass");
         assert_eq!(g.stage, Stage::Play);
+        // L6: it sits out of the play only; the declarer leads.
+        assert_eq!(g.to_act(), SeatSet::single(seat(0)));
+    }
+
+    #[test]
+    fn l4_the_partner_of_a_null_declarer_redoubles_a_double_of_the_game() {
+        let mut g = dealt(N, N_KITTY);
+        declare(&mut g, "null");
+        act(&mut g, 0, "without");
+        acts(&mut g, &[(0, "pass"), (1, "double game"), (2, "redouble game")]);
+        assert_eq!(g.game_mult, 4);
+        // After a call, four passes in a row are needed again.
+        passes(&mut g, &[3, 0, 1]);
+        assert_eq!(g.stage, Stage::Announce);
+        act(&mut g, 2, "pass");
+        assert_eq!(g.stage, Stage::Play);
+        let mut to_act = SeatSet::EMPTY;
+        for trick in N_PLAY {
+            for c in trick.split_whitespace() {
+                let s = g.to_act().first().unwrap();
+                to_act.insert(s);
+                g.apply(s, Action::Play(card(c))).unwrap();
+            }
+        }
+        assert!(!to_act.contains(seat(2)), "the partner plays no card (L6)");
+        // Made: (5 + 3) × 4 = 32 (middle section, without; redoubled).
+        assert_eq!(points(&g), [32, 0]);
     }
 
     // ----- L5 and L7 on deal A -----
@@ -2372,7 +2408,7 @@ mod tests {
         assert_eq!(o.trump, Trump::NoTrump);
         act(&mut g, 0, "without");
         acts(&mut g, &[(0, "pass"), (1, "double game")]);
-        passes(&mut g, &[3, 0, 1]);
+        passes(&mut g, &[2, 3, 0, 1]);
         let mut to_act = SeatSet::EMPTY;
         for (i, trick) in N_PLAY.iter().enumerate() {
             for c in trick.split_whitespace() {
@@ -2404,7 +2440,7 @@ mod tests {
         // Seat 1 takes the kitty; at null it may discard the jokers.
         assert!(g.check(seat(1), Action::Discard(Card::BIG_JOKER)).is_ok());
         discard(&mut g, 1, N_KITTY);
-        passes(&mut g, &[0, 1, 3]);
+        passes(&mut g, &[0, 1, 2, 3]);
         // The first trick is complete with its third card.
         acts(&mut g, &[(0, "2C"), (1, "AC")]);
         assert_eq!(g.observe(seat(3)).players[0].known, CardSet::EMPTY);
@@ -2441,7 +2477,7 @@ mod tests {
         declare(&mut g, "null");
         act(&mut g, 0, "half");
         discard(&mut g, 0, "6C 6D 6H");
-        passes(&mut g, &[0, 1, 3]);
+        passes(&mut g, &[0, 1, 2, 3]);
         play(&mut g, &["AS AC TC"]);
         assert_eq!(g.won[0], 1);
         play_out(&mut g);
@@ -2455,7 +2491,7 @@ mod tests {
         let mut g = dealt(N2, N2_KITTY);
         declare(&mut g, "open-null");
         act(&mut g, 0, "without");
-        passes(&mut g, &[0, 1, 3]);
+        passes(&mut g, &[0, 1, 2, 3]);
         play(&mut g, &["AS AC TC"]);
         let hand0 = g.hands[0];
         assert_eq!(g.observe(seat(2)).players[0].known, hand0);
