@@ -133,6 +133,17 @@ fn revealed_seed(log: &Path) -> Option<u64> {
     v.get("seed")?.as_u64()
 }
 
+/// A hand result for people: summary, points, each seat's own points where
+/// they differ from the team's (O16, O17), totals.
+fn result_line(r: &whistle_rules::HandResult) -> String {
+    let mut line = format!("{}; points {:?}", r.summary, r.points);
+    if !r.seat_points.is_empty() {
+        let _ = write!(line, "; seat points {:?}", r.seat_points);
+    }
+    let _ = write!(line, "; totals {:?}", r.totals);
+    line
+}
+
 fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
     let files = expand(&a.files)?;
     if files.is_empty() {
@@ -189,6 +200,27 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
                 );
             }
         }
+        // O16, O17: the team score is the rule's; each seat sees its own part.
+        let own: Vec<&Vec<i32>> = r
+            .hands
+            .iter()
+            .filter_map(|h| h.result.as_ref())
+            .map(|res| &res.seat_points)
+            .filter(|p| !p.is_empty())
+            .collect();
+        if !own.is_empty() {
+            let mut sums = vec![0; own.iter().map(|p| p.len()).max().unwrap_or(0)];
+            for p in &own {
+                for (s, v) in p.iter().enumerate() {
+                    sums[s] += v;
+                }
+            }
+            let _ = writeln!(
+                out,
+                "  own points per seat (each seat's O6 score; the team's are the totals): {sums:?} over {} hand(s)",
+                own.len()
+            );
+        }
         if a.steps || (typed_in && !r.sealed) {
             for h in &r.hands {
                 let _ = writeln!(out, "  hand {}:", h.deal);
@@ -201,11 +233,7 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
                     );
                 }
                 if let Some(res) = &h.result {
-                    let _ = writeln!(
-                        out,
-                        "    result: {}; points {:?}; totals {:?}",
-                        res.summary, res.points, res.totals
-                    );
+                    let _ = writeln!(out, "    result: {}", result_line(res));
                 }
                 if let Some(next) = &h.next {
                     let _ = writeln!(out, "    incomplete; next to act: {next}");
@@ -331,11 +359,7 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
                 let _ = writeln!(out, "  unfinished trick:{line}");
             }
             let r = &hand.result;
-            let _ = writeln!(
-                out,
-                "  result: {}; points {:?}; totals {:?}",
-                r.summary, r.points, r.totals
-            );
+            let _ = writeln!(out, "  result: {}", result_line(r));
             let _ = writeln!(out, "  (* marks a fallback played by the referee)");
             for f in &hand.faults {
                 let _ = writeln!(

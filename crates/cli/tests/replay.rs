@@ -261,6 +261,72 @@ command = ["whistle", "bot", "--bot", "random"]
     assert!(text.contains("seed commitment holds"), "{text}");
 }
 
+/// O16: a cooperative Oneonta event reports each seat's own O6 score beside
+/// the team's, in the logs, in `replay verify` and in the results.
+#[test]
+fn cooperative_oneonta_reports_each_seats_own_score() {
+    let (_dir, out) = run_tournament(
+        r#"name = "coop"
+game = "oneonta"
+seed = 5
+hands = 3
+[options]
+mode = "coop"
+players = 3
+[[bots]]
+name = "h"
+command = ["whistle", "bot", "--bot", "heuristic"]
+[[bots]]
+name = "r"
+command = ["whistle", "bot", "--bot", "random"]
+"#,
+    );
+    let log = std::fs::read_dir(out.join("matches"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let hands: Vec<Value> = lines(&log)
+        .into_iter()
+        .filter(|r| r["type"] == "hand")
+        .collect();
+    assert_eq!(hands.len(), 3);
+    let mut sums = [0i64; 3];
+    for h in &hands {
+        let r = &h["result"];
+        let own: Vec<i64> = r["seat_points"]
+            .as_array()
+            .expect("seat_points in a cooperative hand")
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        // O16 (team-score=sum): the team's score is the sum of the seats' own.
+        let team = r["points"][0].as_i64().unwrap();
+        assert_eq!(own.iter().sum::<i64>(), team, "{r}");
+        for (s, v) in own.iter().enumerate() {
+            sums[s] += v;
+        }
+    }
+    let (ok, text) = verify(&[log.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(&format!("own points per seat (each seat's O6 score; the team's are the totals): {sums:?} over 3 hand(s)")),
+        "{text}"
+    );
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let m = &results["matches"][0];
+    assert_eq!(m["seat_totals"], serde_json::json!(sums), "{m}");
+    assert!(results["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["own_points"]["n"].as_u64().unwrap() > 0));
+    let md = std::fs::read_to_string(out.join("standings.md")).unwrap();
+    assert!(md.contains("## Own scores"), "{md}");
+}
+
 /// Plays one seat over gRPC with events off, answering every request with
 /// `answer`, until the match ends.
 async fn play_seat(

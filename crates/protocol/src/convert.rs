@@ -191,6 +191,7 @@ pub fn hand_result(r: &HandResult) -> pb::HandResult {
         points: r.points.clone(),
         totals: r.totals.clone(),
         summary: r.summary.clone(),
+        seat_points: r.seat_points.clone(),
     }
 }
 
@@ -456,6 +457,7 @@ pub fn hand_result_from(r: &pb::HandResult) -> Result<HandResult, DecodeError> {
         made: vec![None; r.points.len()],
         points: r.points.clone(),
         totals: r.totals.clone(),
+        seat_points: r.seat_points.clone(),
         summary: r.summary.clone(),
     })
 }

@@ -430,6 +430,7 @@ mod tests {
                 made: vec![None; 4],
                 points: vec![0; 4],
                 totals: vec![0; 4],
+                seat_points: vec![],
                 summary: "s".into(),
             },
         }

@@ -606,6 +606,16 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
                     format!("{:?}", found.dealer),
                 ),
                 (
+                    "result: seat_points",
+                    format!("{:?}", expected.seat_points),
+                    // Logs written before seat points were reported hold none.
+                    if found.seat_points.is_empty() {
+                        format!("{:?}", expected.seat_points)
+                    } else {
+                        format!("{:?}", found.seat_points)
+                    },
+                ),
+                (
                     "result: summary",
                     expected.summary.clone(),
                     found.summary.clone(),

@@ -44,6 +44,15 @@ pub struct HandResult {
     pub points: Vec<i32>,
     /// Match totals after this hand.
     pub totals: Vec<i32>,
+    /// Each seat's own score this hand where `points` hold a team's figure
+    /// that is not simply its partners' shared score: in cooperative Oneonta
+    /// (O16, O17) `points` carry the team score and this each seat's own O6
+    /// score. Empty in every other game and mode.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub seat_points: Vec<i32>,
     /// One line for people, e.g. `7D by 2; bids 7 0 3 4 (over)`.
     pub summary: String,
 }

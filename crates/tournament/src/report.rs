@@ -104,6 +104,17 @@ pub fn text(r: &Results) -> String {
             );
         }
     }
+    if r.bots.iter().any(|b| b.own_points.is_some()) {
+        let _ = writeln!(
+            out,
+            "own scores (each seat's O6 score beside the team's, O16/O17): per hand"
+        );
+        for b in &r.bots {
+            if let Some(i) = &b.own_points {
+                let _ = writeln!(out, "  {:<width$}  {:>30}  hands {:>5}", b.name, interval(i), i.n);
+            }
+        }
+    }
     if let Some(d) = &r.duplicate {
         let _ = writeln!(
             out,
@@ -178,6 +189,20 @@ pub fn markdown(r: &Results) -> String {
                 t.wins,
                 t.mean_place
             );
+        }
+    }
+    if r.bots.iter().any(|b| b.own_points.is_some()) {
+        let _ = writeln!(out, "\n## Own scores\n");
+        let _ = writeln!(
+            out,
+            "The team scores above are the rule's (O16, O17); here each bot's own O6 score per hand, one sample per seat it held.\n"
+        );
+        let _ = writeln!(out, "| bot | own points/hand [95% CI] | hands |");
+        let _ = writeln!(out, "|---|---:|---:|");
+        for b in &r.bots {
+            if let Some(i) = &b.own_points {
+                let _ = writeln!(out, "| {} | {} | {} |", b.name, interval(i), i.n);
+            }
         }
     }
     if let Some(d) = &r.duplicate {

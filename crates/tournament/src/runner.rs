@@ -768,6 +768,7 @@ pub async fn record_table(
                         made: vec![],
                         points: vec![],
                         totals: vec![],
+                        seat_points: Vec::new(),
                         summary: String::new(),
                     },
                 });

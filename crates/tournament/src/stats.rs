@@ -117,6 +117,11 @@ pub struct BotStats {
     pub max_ms: f64,
     /// Its rating, where the game has one (not for solitaire).
     pub rating: Option<Rating>,
+    /// Its own score per hand (one sample per seat it held) where the
+    /// points are a team's figure: cooperative Oneonta's O6 score of each
+    /// seat (O16, O17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_points: Option<Interval>,
 }
 
 /// A comparison of two bots on the same deals from the same seat.
@@ -174,6 +179,11 @@ pub struct MatchSummary {
     pub forfeited: Vec<u8>,
     /// Hands played.
     pub hands: u64,
+    /// Each seat's own match total where `totals` are a team's (the sum of
+    /// its own O6 hand scores in cooperative Oneonta, O16/O17); empty
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seat_totals: Vec<i32>,
 }
 
 /// Everything a tournament produced, as written to `results.json`.
@@ -210,6 +220,8 @@ pub struct Results {
 struct Acc {
     matches: u64,
     points: Vec<f64>,
+    /// Own scores per hand and seat held, where the game reports them.
+    own: Vec<f64>,
     made: u64,
     bids: u64,
     wins: u64,
@@ -331,7 +343,18 @@ impl Tally {
                 a.forfeits += 1;
             }
         }
+        let mut seat_totals: Vec<i32> = Vec::new();
         for hand in &log.hands {
+            // O16, O17: each seat's own score beside the team's.
+            for (s, &own) in hand.result.seat_points.iter().enumerate() {
+                if let Some(a) = names.get(s).and_then(|n| acc.get_mut(n)) {
+                    a.own.push(own as f64);
+                }
+                if seat_totals.len() <= s {
+                    seat_totals.resize(s + 1, 0);
+                }
+                seat_totals[s] += own;
+            }
             // One sample per bot and side: in team games every seat of a side
             // carries the side's points, which count once.
             let mut counted: Vec<(&String, u8)> = Vec::new();
@@ -401,6 +424,7 @@ impl Tally {
             ranks: places.iter().map(|&p| p as u8).collect(),
             forfeited: forfeited.iter().map(|&s| s as u8).collect(),
             hands: log.hands.len() as u64,
+            seat_totals,
         });
     }
 
@@ -447,6 +471,7 @@ impl Tally {
                     },
                     max_ms: a.ms.2,
                     rating,
+                    own_points: (!a.own.is_empty()).then(|| Interval::of(&a.own)),
                     name,
                 }
             })

@@ -542,6 +542,7 @@ impl Honeymoon {
             made: vec![None; SEATS],
             points: points.to_vec(),
             totals: self.totals.to_vec(),
+            seat_points: Vec::new(),
             summary: self.summary(tricks, points),
         });
         self.public(Event::HandEnd { deal });

@@ -857,6 +857,7 @@ impl Illustrated {
             made,
             points: (0..SEATS).map(|s| points[s % 2]).collect(),
             totals: (0..SEATS).map(|s| self.totals[s % 2]).collect(),
+            seat_points: Vec::new(),
             summary,
         });
         self.public(Event::HandEnd { deal });

@@ -351,6 +351,7 @@ impl Israeli {
             made,
             points,
             totals: self.totals.to_vec(),
+            seat_points: Vec::new(),
             summary,
         });
         self.public(Event::HandEnd { deal });

@@ -855,6 +855,8 @@ impl Oneonta {
                 scores.sum()
             }
         });
+        // O16, O17: each seat's own O6 score is reported beside the team's.
+        let seat_points = if team.is_some() { points.clone() } else { Vec::new() };
         if let Some(t) = team {
             points.iter_mut().for_each(|p| *p = t);
         }
@@ -872,6 +874,7 @@ impl Oneonta {
             made: made_bids,
             points,
             totals: self.totals[..n].to_vec(),
+            seat_points,
             summary,
         });
         self.public(Event::HandEnd { deal });
@@ -1784,6 +1787,7 @@ mod tests {
         let r = &g.hand_results()[0];
         assert_eq!(r.tricks, [0, 7, 0]);
         assert_eq!(r.points, [-2, 3, 3], "missed 2; 5 − (7 − 5); null made");
+        assert!(r.seat_points.is_empty(), "points are each seat's own");
         assert_eq!(r.made, [Some(false), Some(false), Some(true)]);
         assert_eq!(
             r.summary,
@@ -2328,6 +2332,8 @@ mod tests {
                 "{options:?}: every seat carries the team's"
             );
             assert_eq!(r.totals, [team; 3]);
+            // O16: each seat's own O6 score is reported beside the team's.
+            assert_eq!(r.seat_points, [-1, 3, -1]);
             assert!(
                 r.summary.ends_with(&format!("; team {team:+}")),
                 "{}",
@@ -2430,6 +2436,8 @@ mod tests {
             assert_eq!(r.tricks, [0, 0]);
             assert_eq!(r.made, [Some(false), Some(true)]);
             assert_eq!(r.points, [team, team]);
+            // O17: each seat's own O6 score beside the team's.
+            assert_eq!(r.seat_points, [-2, 4]);
             assert_eq!(
                 r.summary,
                 format!("trump H; bids bid 2, null 4; tricks 0 0 (dummy 9); team {team:+}")

@@ -649,6 +649,7 @@ impl Yogi {
             made: made.iter().map(|&m| Some(m)).collect(),
             points,
             totals: self.totals[..n].to_vec(),
+            seat_points: Vec::new(),
             summary,
         });
         self.public(Event::HandEnd { deal });

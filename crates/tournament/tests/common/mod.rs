@@ -53,6 +53,7 @@ pub fn log(index: u64, game: &str, seats: &[&str], hands: &[H], forfeited: &[usi
                 made: hand.made.clone(),
                 points: hand.points.clone(),
                 totals: totals.clone(),
+                seat_points: Vec::new(),
                 summary: String::new(),
             },
         });
