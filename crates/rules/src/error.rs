@@ -5,7 +5,7 @@ use std::fmt;
 use crate::{
     action::{Action, ParseActionError},
     card::{Card, Suit},
-    seat::Seat,
+    seat::{Seat, SeatSet},
 };
 
 /// Why an action is not legal now. Every rejection carries one.
@@ -16,7 +16,16 @@ pub enum IllegalReason {
     /// The next step is a deal, not a decision.
     AwaitingDeal,
     /// The seat is not one the game is waiting for.
-    NotYourTurn,
+    NotYourTurn {
+        /// The seats the game is waiting for (empty in a simultaneous step,
+        /// whose progress is hidden).
+        to_act: SeatSet,
+    },
+    /// The seat does not exist in this game.
+    NoSuchSeat {
+        /// The number of seats at the table.
+        seats: u8,
+    },
     /// This kind of action is not possible in the current phase.
     WrongPhase,
     /// The card is not in the seat's hand.
@@ -49,7 +58,23 @@ impl fmt::Display for IllegalReason {
         match self {
             IllegalReason::MatchOver => f.write_str("the match is over"),
             IllegalReason::AwaitingDeal => f.write_str("the cards have not been dealt"),
-            IllegalReason::NotYourTurn => f.write_str("it is not this seat's turn"),
+            IllegalReason::NotYourTurn { to_act } => {
+                let seats: Vec<String> = to_act.iter().map(|s| s.to_string()).collect();
+                match seats.len() {
+                    0 => f.write_str("it is not this seat's turn"),
+                    1 => write!(f, "it is not this seat's turn (seat {} is to act)", seats[0]),
+                    _ => write!(
+                        f,
+                        "it is not this seat's turn (seats {} are to act)",
+                        seats.join(", ")
+                    ),
+                }
+            }
+            IllegalReason::NoSuchSeat { seats } => write!(
+                f,
+                "no such seat: the game has {seats} seats, 0 to {}",
+                seats.saturating_sub(1)
+            ),
             IllegalReason::WrongPhase => f.write_str("that kind of action is not possible now"),
             IllegalReason::NotInHand(c) => write!(f, "{c} is not in the hand"),
             IllegalReason::MustFollow(s) => write!(f, "must follow suit ({s})"),

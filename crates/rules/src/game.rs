@@ -23,6 +23,7 @@ use crate::{
     action::{Action, ActionKind, ActionList, ParseActionError},
     card::Card,
     card_set::CardSet,
+    context::{ContextError, HandContext},
     error::{ActionError, DealError, IllegalAction, IllegalReason},
     options::Options,
     outcome::{HandResult, MatchResult, ScoreOrder},
@@ -115,6 +116,13 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// tell a syntax error from an illegal action).
     fn accepts(&self, kind: ActionKind) -> bool;
 
+    /// Moves a game that has not dealt yet to the start of hand `ctx.hand`,
+    /// with its dealer, totals and whatever else the game's rules read from
+    /// earlier hands; checks what only the game knows. Called by
+    /// [`Game::start_at`] after the shared checks (the dealer is a seat, the
+    /// per-seat lists have one entry per seat or none).
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError>;
+
     /// Team of each seat; seats with equal numbers are partners.
     fn teams(&self) -> Vec<u8> {
         (0..self.seats() as u8).collect()
@@ -144,8 +152,21 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
             Status::Deal => return Err(IllegalReason::AwaitingDeal),
             Status::Act => {}
         }
-        if seat.index() >= self.seats() || !self.to_act().contains(seat) {
-            return Err(IllegalReason::NotYourTurn);
+        if seat.index() >= self.seats() {
+            return Err(IllegalReason::NoSuchSeat {
+                seats: self.seats() as u8,
+            });
+        }
+        let to_act = self.to_act();
+        if !to_act.contains(seat) {
+            // Who has still to finish a simultaneous step is not told: the
+            // step's progress is hidden until it completes.
+            let to_act = if self.simultaneous() {
+                SeatSet::EMPTY
+            } else {
+                to_act
+            };
+            return Err(IllegalReason::NotYourTurn { to_act });
         }
         self.check(seat, action)
     }
@@ -190,6 +211,40 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         }
         self.deal_unchecked(order);
         Ok(())
+    }
+
+    /// Starts the match at a later hand: for a hand typed in by a person
+    /// that is not the first of its match (disputes after hand 1). Only
+    /// before the first deal. /* FINAL */
+    ///
+    /// # Errors
+    /// [`ContextError`] for a game that has dealt already, a dealer that is
+    /// not a seat, per-seat lists of the wrong length, a field the game does
+    /// not use, or a state its rules cannot reach.
+    fn start_at(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        if self.status() != Status::Deal || self.deals() != 0 || !self.hand_results().is_empty() {
+            return Err(ContextError::NotAtStart);
+        }
+        let seats = self.seats();
+        if ctx.dealer.index() >= seats {
+            return Err(ContextError::NoSuchSeat {
+                seat: ctx.dealer,
+                seats,
+            });
+        }
+        for (field, got) in [
+            ("totals", ctx.totals.len()),
+            ("previous_bids", ctx.previous_bids.len()),
+        ] {
+            if got != 0 && got != seats {
+                return Err(ContextError::Length {
+                    field,
+                    expected: seats,
+                    got,
+                });
+            }
+        }
+        self.start_at_unchecked(ctx)
     }
 
     /// Parses `text` as an action of this game's notation. /* FINAL */

@@ -29,6 +29,7 @@
 mod action;
 mod card;
 mod card_set;
+mod context;
 pub mod dealing;
 mod error;
 mod game;
@@ -46,6 +47,7 @@ pub use action::{
 };
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{CardSet, CardSetIter, decks};
+pub use context::{ContextError, HandContext};
 pub use error::{ActionError, DealError, IllegalAction, IllegalReason, OptionError};
 pub use game::{Game, Status};
 pub use judge::{Answer, MAX_ANSWER_TEXT, Rejection, judge};

@@ -6,6 +6,7 @@
 use std::{fmt, str::FromStr};
 
 use crate::{
+    context::{ContextError, HandContext},
     action::{Action, ActionKind, ActionList},
     card::Card,
     card_set::CardSet,
@@ -219,6 +220,9 @@ impl Game for AnyGame {
     }
     fn accepts(&self, kind: ActionKind) -> bool {
         delegate!(self, g => g.accepts(kind))
+    }
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        delegate!(self, g => g.start_at_unchecked(ctx))
     }
     fn teams(&self) -> Vec<u8> {
         delegate!(self, g => g.teams())

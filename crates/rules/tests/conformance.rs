@@ -31,7 +31,7 @@ use std::collections::BTreeSet;
 
 use common::{Case, Driver, Policy, Rng, action_universe, cases, option_sets, random_action};
 use whistle_rules::{
-    Action, ActionKind, AnyGame, Card, DealError, Game, IllegalReason, Phase, Seat, Status,
+    Action, ActionKind, AnyGame, Card, DealError, Game, IllegalReason, Phase, Seat, SeatSet, Status,
     Variant, ranks_by,
 };
 
@@ -156,7 +156,12 @@ fn check_state(case: &Case, game: &AnyGame, rng: &mut Rng, universe: &[Action], 
             let expected = match status {
                 Status::Deal => IllegalReason::AwaitingDeal,
                 Status::Over => IllegalReason::MatchOver,
-                Status::Act => IllegalReason::NotYourTurn,
+                Status::Act if game.simultaneous() => IllegalReason::NotYourTurn {
+                    to_act: SeatSet::EMPTY,
+                },
+                Status::Act => IllegalReason::NotYourTurn {
+                    to_act: game.to_act(),
+                },
             };
             assert_eq!(err.reason, expected, "{label}: {a} by {seat}");
             continue;
@@ -237,7 +242,13 @@ fn check_state(case: &Case, game: &AnyGame, rng: &mut Rng, universe: &[Action], 
         let err = refused
             .apply(outside, random_action(rng))
             .expect_err("a seat outside the table");
-        assert_eq!(err.reason, IllegalReason::NotYourTurn, "{label}");
+        assert_eq!(
+            err.reason,
+            IllegalReason::NoSuchSeat {
+                seats: seats as u8
+            },
+            "{label}"
+        );
     }
     if status != Status::Deal {
         let order: Vec<Card> = game.deck().iter().collect();

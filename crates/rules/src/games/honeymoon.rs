@@ -71,6 +71,7 @@ use crate::{
     action::{Action, ActionKind, ActionList, Strain},
     card::{Card, Suit},
     card_set::{CardSet, decks},
+    context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::{Game, Status},
     options::{OptionReader, OptionSpec, Options},
@@ -345,6 +346,9 @@ pub struct Honeymoon {
     dealer: Seat,
     deals: u32,
     results: Vec<HandResult>,
+    /// Hands of the match dealt before this value's first one (a
+    /// [`HandContext`] starts it at a later hand).
+    before: u32,
     stage: Stage,
     // The hand.
     /// The hand's trump (H1); phase 1 may be at no trump instead (H7).
@@ -390,6 +394,7 @@ impl Honeymoon {
             dealer: Seat::new(0),
             deals: 0,
             results: Vec::new(),
+            before: 0,
             stage: Stage::Deal,
             trump: Strain::Suit(Suit::Spades),
             rules: [rules.clone(), rules],
@@ -455,6 +460,12 @@ impl Honeymoon {
         } else {
             self.trump
         }
+    }
+
+    /// Hands of the match dealt so far, those before a [`HandContext`]'s
+    /// hand included.
+    fn played(&self) -> u32 {
+        self.before + self.results.len() as u32
     }
 
     fn public(&mut self, event: Event) {
@@ -548,7 +559,7 @@ impl Honeymoon {
         self.public(Event::HandEnd { deal });
         // H5: the deal alternates.
         self.dealer = self.dealer.next(SEATS);
-        let played = self.results.len() as u32;
+        let played = self.played();
         let over = match self.cfg.hands {
             Some(h) => played >= h,
             None => {
@@ -625,7 +636,7 @@ impl Honeymoon {
             (Stage::Play, false) => "2",
             _ => "-",
         };
-        let trump = if self.deals == 0 {
+        let trump = if self.deals == self.before {
             "-".to_string()
         } else {
             self.trump.to_string()
@@ -637,7 +648,7 @@ impl Honeymoon {
             ("trump", trump),
             ("phase1-tricks", by_seat(self.won[0])),
             ("phase2-tricks", by_seat(self.won[1])),
-            ("hands-played", self.results.len().to_string()),
+            ("hands-played", self.played().to_string()),
             ("scoring", self.cfg.scoring.name().to_string()),
             ("target", self.cfg.target.to_string()),
             ("hands", hands_text(self.cfg.hands)),
@@ -870,9 +881,32 @@ impl Game for Honeymoon {
                 self.totals.to_vec(),
                 self.teams(),
                 ScoreOrder::HigherIsBetter,
-                self.results.len() as u32,
+                self.played(),
             )
         })
+    }
+
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        ctx.no_misdeals("Honeymoon Whist")?;
+        ctx.no_previous_bids("Honeymoon Whist")?;
+        let [a, b] = <[i32; SEATS]>::try_from(ctx.totals_or_zero(SEATS)).expect("two seats");
+        match self.cfg.hands {
+            Some(h) => ctx.within(h, "the `hands` option")?,
+            None => {
+                if a.max(b) >= self.cfg.target && a != b {
+                    return Err(ContextError::Impossible(format!(
+                        "totals {a} and {b}: the match ended when a total reached the target {} (H5)",
+                        self.cfg.target
+                    )));
+                }
+                ctx.within(self.cfg.max_hands, "the `max-hands` option")?;
+            }
+        }
+        self.totals = [a, b];
+        self.dealer = ctx.dealer;
+        self.deals = ctx.hand;
+        self.before = ctx.hand;
+        Ok(())
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {
@@ -1211,7 +1245,9 @@ mod tests {
         assert_eq!(g.to_act(), SeatSet::single(seat(1)));
         assert_eq!(
             g.validate(seat(0), Action::Play(card("3C"))),
-            Err(IllegalReason::NotYourTurn)
+            Err(IllegalReason::NotYourTurn {
+                to_act: SeatSet::single(seat(1))
+            })
         );
         act(&mut g, 1, "2C");
         // Seat 0 holds clubs but may play anything.

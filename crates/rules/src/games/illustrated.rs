@@ -125,6 +125,7 @@ use crate::{
     action::{Action, ActionKind, ActionList, Exchange, Feat, Strain, Target},
     card::{Card, Rank, Suit},
     card_set::{CardSet, decks},
+    context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::{Game, Status},
     options::{OptionReader, OptionSpec, Options},
@@ -458,6 +459,11 @@ pub struct Illustrated {
     dealer: Seat,
     deals: u32,
     results: Vec<HandResult>,
+    /// Hands of the match dealt before this value's first one (a
+    /// [`HandContext`] starts it at a later hand).
+    before: u32,
+    /// Of those, deals thrown in without a score.
+    misdeals_before: u32,
     stage: Stage,
     // The hand.
     hands: [CardSet; SEATS],
@@ -515,6 +521,8 @@ impl Illustrated {
             dealer: Seat::new(0),
             deals: 0,
             results: Vec::new(),
+            before: 0,
+            misdeals_before: 0,
             stage: Stage::Deal,
             hands: [CardSet::EMPTY; SEATS],
             dealt: [CardSet::EMPTY; SEATS],
@@ -556,12 +564,18 @@ impl Illustrated {
         (self.tricks.len() == TRICKS).then(|| self.score())
     }
 
+    /// Hands of the match dealt so far, those before a [`HandContext`]'s
+    /// hand included.
+    fn played(&self) -> u32 {
+        self.before + self.results.len() as u32
+    }
+
     fn public(&mut self, event: Event) {
         self.log.push(LogEntry::public(event, SEATS));
     }
 
     fn scored_hands(&self) -> u32 {
-        self.results.iter().filter(|r| !r.misdeal).count() as u32
+        self.before - self.misdeals_before + self.results.iter().filter(|r| !r.misdeal).count() as u32
     }
 
     fn contract(&self) -> Contract {
@@ -863,7 +877,7 @@ impl Illustrated {
         self.public(Event::HandEnd { deal });
         // L1: the deal passes left.
         self.dealer = self.dealer.next(SEATS);
-        self.stage = if self.results.len() as u32 >= self.cfg.hands {
+        self.stage = if self.played() >= self.cfg.hands {
             Stage::Over
         } else {
             Stage::Deal
@@ -1046,7 +1060,7 @@ impl Illustrated {
         let tricks = self.team_tricks();
         vec![
             ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.results.len().to_string()),
+            ("hands-played", self.played().to_string()),
             ("passed", passed),
             (
                 "declarer",
@@ -1451,6 +1465,29 @@ impl Game for Illustrated {
                 self.scored_hands(),
             )
         })
+    }
+
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        if ctx.misdeals > ctx.hand {
+            return Err(ContextError::Impossible(format!(
+                "{} misdeals among {} earlier hands",
+                ctx.misdeals, ctx.hand
+            )));
+        }
+        ctx.no_previous_bids("Illustrated Whist")?;
+        ctx.within(self.cfg.hands, "L8")?;
+        let t = ctx.totals_or_zero(SEATS);
+        if t[0] != t[2] || t[1] != t[3] {
+            return Err(ContextError::Impossible(format!(
+                "totals {t:?}: seats 0 and 2, and seats 1 and 3, are partners and carry one total (L1)"
+            )));
+        }
+        self.totals = [t[0], t[1]];
+        self.dealer = ctx.dealer;
+        self.deals = ctx.hand;
+        self.before = ctx.hand;
+        self.misdeals_before = ctx.misdeals;
+        Ok(())
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {
@@ -2789,7 +2826,7 @@ mod tests {
         assert!(matches!(
             g.resolve(seat(1), "pass"),
             Err(ActionError::Illegal(IllegalAction {
-                reason: IllegalReason::NotYourTurn,
+                reason: IllegalReason::NotYourTurn { .. },
                 ..
             }))
         ));

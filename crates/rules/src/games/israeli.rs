@@ -31,6 +31,7 @@ use crate::{
     action::{Action, ActionKind, ActionList, Strain},
     card::Card,
     card_set::{CardSet, decks},
+    context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::{Game, Status},
     options::{OptionReader, OptionSpec, Options},
@@ -157,6 +158,11 @@ pub struct Israeli {
     dealer: Seat,
     deals: u32,
     results: Vec<HandResult>,
+    /// Hands of the match dealt before this value's first one (a
+    /// [`HandContext`] starts it at a later hand).
+    before: u32,
+    /// Of those, deals thrown in without a score.
+    misdeals_before: u32,
     stage: Stage,
     // The hand.
     hands: [CardSet; SEATS],
@@ -194,6 +200,8 @@ impl Israeli {
             dealer: Seat::new(0),
             deals: 0,
             results: Vec::new(),
+            before: 0,
+            misdeals_before: 0,
             stage: Stage::Deal,
             hands: [CardSet::EMPTY; SEATS],
             dealt: [CardSet::EMPTY; SEATS],
@@ -232,12 +240,18 @@ impl Israeli {
         }
     }
 
+    /// Hands of the match dealt so far, those before a [`HandContext`]'s
+    /// hand included.
+    fn played(&self) -> u32 {
+        self.before + self.results.len() as u32
+    }
+
     fn public(&mut self, event: Event) {
         self.log.push(LogEntry::public(event, SEATS));
     }
 
     fn scored_hands(&self) -> u32 {
-        self.results.iter().filter(|r| !r.misdeal).count() as u32
+        self.before - self.misdeals_before + self.results.iter().filter(|r| !r.misdeal).count() as u32
     }
 
     fn bids_total(&self) -> u8 {
@@ -356,7 +370,7 @@ impl Israeli {
         });
         self.public(Event::HandEnd { deal });
         self.dealer = self.dealer.next(SEATS);
-        let played = self.results.len() as u32;
+        let played = self.played();
         let over = match self.cfg.hands {
             Some(h) => played >= h,
             None => {
@@ -712,6 +726,35 @@ impl Game for Israeli {
                 self.scored_hands(),
             )
         })
+    }
+
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        if ctx.misdeals > ctx.hand {
+            return Err(ContextError::Impossible(format!(
+                "{} misdeals among {} earlier hands",
+                ctx.misdeals, ctx.hand
+            )));
+        }
+        ctx.no_previous_bids("Israeli Whist")?;
+        let totals = <[i32; SEATS]>::try_from(ctx.totals_or_zero(SEATS)).expect("four seats");
+        match self.cfg.hands {
+            Some(h) => ctx.within(h, "I7, the `hands` option")?,
+            None => {
+                if let Some(t) = totals.iter().find(|&&t| t >= self.cfg.target) {
+                    return Err(ContextError::Impossible(format!(
+                        "a total of {t}: the match ended when it reached the target {} (I7)",
+                        self.cfg.target
+                    )));
+                }
+                ctx.within(self.cfg.max_hands, "the `max-hands` option")?;
+            }
+        }
+        self.totals = totals;
+        self.dealer = ctx.dealer;
+        self.deals = ctx.hand;
+        self.before = ctx.hand;
+        self.misdeals_before = ctx.misdeals;
+        Ok(())
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {

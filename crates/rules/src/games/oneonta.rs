@@ -105,6 +105,7 @@ use crate::{
     action::{Action, ActionKind, ActionList},
     card::{Card, Rank, Suit},
     card_set::{CardSet, decks},
+    context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::{Game, Status},
     options::{OptionReader, OptionSpec, Options},
@@ -506,6 +507,12 @@ pub struct Oneonta {
     dealer: Seat,
     deals: u32,
     results: Vec<HandResult>,
+    /// Hands of the match dealt before this value's first one (a
+    /// [`HandContext`] starts it at a later hand).
+    before: u32,
+    /// O13: the previous hand's bids when a [`HandContext`] started the
+    /// match after it (the results hold them otherwise).
+    context_bids: Vec<Option<Action>>,
     stage: Stage,
     /// The seats playing the current hand, or the next one at a deal step
     /// (O15: only the tied leaders in a play-off).
@@ -571,6 +578,8 @@ impl Oneonta {
             dealer: Seat::new(0),
             deals: 0,
             results: Vec::new(),
+            before: 0,
+            context_bids: Vec::new(),
             stage: Stage::Deal,
             active: SeatSet::all(n),
             playoff: false,
@@ -604,6 +613,12 @@ impl Oneonta {
 
     fn n(&self) -> usize {
         self.cfg.players as usize
+    }
+
+    /// Hands of the match dealt so far, those before a [`HandContext`]'s
+    /// hand included.
+    fn played(&self) -> u32 {
+        self.before + self.results.len() as u32
     }
 
     fn public(&mut self, event: Event) {
@@ -665,11 +680,16 @@ impl Oneonta {
 
     /// Who bids first this hand (O4, O13, O16, O17).
     fn first_bidder(&self) -> Seat {
-        match (self.cfg.mode, self.results.last()) {
+        let previous = match self.results.last() {
+            Some(r) => Some(r.bids.as_slice()),
+            None if !self.context_bids.is_empty() => Some(self.context_bids.as_slice()),
+            None => None,
+        };
+        match (self.cfg.mode, previous) {
             // O13: later hands start with the highest positive bid of the hand
             // before; a null counts 0, so with no positive bid every seat ties.
             (Mode::Multi, Some(previous)) => {
-                let positive = |s: Seat| bid_value(previous.bids[s.index()]);
+                let positive = |s: Seat| bid_value(previous[s.index()]);
                 self.tie_break(self.highest(self.active, positive))
             }
             // O13 (the first hand), O16, O17: the dealer's left; solitaire: the player.
@@ -889,7 +909,7 @@ impl Oneonta {
     fn next_hand(&mut self) {
         let n = self.n();
         let everyone = SeatSet::all(n);
-        let played = self.results.len() as u32;
+        let played = self.played();
         let next = match self.cfg.mode {
             Mode::Multi if played - self.playoffs >= self.cfg.hands => {
                 // O15: the seats tied for the lead play on among themselves.
@@ -993,7 +1013,7 @@ impl Oneonta {
             ("doubling", self.cfg.doubling.to_string()),
             ("hand-size", self.size.to_string()),
             ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.results.len().to_string()),
+            ("hands-played", self.played().to_string()),
             ("bids-total", self.bids_total().to_string()),
         ];
         if self.cfg.doubling {
@@ -1321,11 +1341,80 @@ impl Game for Oneonta {
                 self.totals[..self.n()].to_vec(),
                 self.teams(),
                 ScoreOrder::HigherIsBetter,
-                self.results.len() as u32,
+                self.played(),
             );
             result.note = self.verdict();
             result
         })
+    }
+
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        ctx.no_misdeals("Oneonta Whist")?;
+        let n = self.n();
+        let totals = ctx.totals_or_zero(n);
+        self.totals[..n].copy_from_slice(&totals);
+        let everyone = SeatSet::all(n);
+        match self.cfg.mode {
+            Mode::Multi => {
+                if let Some(b) = ctx.previous_bids.iter().flatten().find(|b| {
+                    !matches!(b, Action::Bid(_) | Action::Null(_) | Action::DoubleBid(_))
+                }) {
+                    return Err(ContextError::Impossible(format!(
+                        "`{b}` in `previous_bids` is not a bid (O13)"
+                    )));
+                }
+                if ctx.hand == 0 && !ctx.previous_bids.is_empty() {
+                    return Err(ContextError::Impossible(
+                        "hand 0 has no previous hand, so no `previous_bids` (O13)".into(),
+                    ));
+                }
+                if ctx.hand > 0 && ctx.previous_bids.is_empty() {
+                    return Err(ContextError::Impossible(
+                        "after the first hand the highest bid of the previous hand bids first: give `previous_bids` (O13)".into(),
+                    ));
+                }
+                if ctx.hand >= self.cfg.hands {
+                    // O15: a play-off hand among the seats tied for the lead.
+                    let playoffs = ctx.hand - self.cfg.hands;
+                    let leaders = self.highest_totals();
+                    if leaders.len() < 2 || playoffs >= self.cfg.playoff_hands {
+                        return Err(ContextError::Impossible(format!(
+                            "hand {}: the match has {} hands and play-off hands only while the leaders are tied, at most {} (O15)",
+                            ctx.hand, self.cfg.hands, self.cfg.playoff_hands
+                        )));
+                    }
+                    if !leaders.contains(ctx.dealer) {
+                        return Err(ContextError::Impossible(format!(
+                            "seat {} deals a play-off hand it does not play (O15)",
+                            ctx.dealer
+                        )));
+                    }
+                    self.playoffs = playoffs;
+                    self.playoff = true;
+                    self.active = leaders;
+                } else {
+                    self.active = everyone;
+                }
+                self.context_bids = ctx.previous_bids.clone();
+            }
+            Mode::Solitaire => {
+                ctx.no_previous_bids("solitaire Oneonta Whist")?;
+                ctx.within(self.cfg.hands, "O9, O10")?;
+            }
+            Mode::Coop | Mode::CoopDummy => {
+                ctx.no_previous_bids("cooperative Oneonta Whist (O16, O17)")?;
+                ctx.within(self.cfg.hands, "O16, O17")?;
+                if totals.iter().any(|&t| t != totals[0]) {
+                    return Err(ContextError::Impossible(format!(
+                        "totals {totals:?}: the seats are one team and carry one total (O16, O17)"
+                    )));
+                }
+            }
+        }
+        self.dealer = ctx.dealer;
+        self.deals = ctx.hand;
+        self.before = ctx.hand;
+        Ok(())
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {

@@ -92,6 +92,7 @@ use crate::{
     action::{Action, ActionKind, ActionList},
     card::{Card, Rank, Suit},
     card_set::{CardSet, decks},
+    context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::{Game, Status},
     options::{OptionReader, OptionSpec, Options},
@@ -320,6 +321,9 @@ pub struct Yogi {
     dealer: Seat,
     deals: u32,
     results: Vec<HandResult>,
+    /// Hands of the match dealt before this value's first one (a
+    /// [`HandContext`] starts it at a later hand).
+    before: u32,
     stage: Stage,
     // The hand.
     /// The deck order of this hand (top first).
@@ -386,6 +390,7 @@ impl Yogi {
             dealer: Seat::new(0),
             deals: 0,
             results: Vec::new(),
+            before: 0,
             stage: Stage::Deal,
             order: ArrayVec::new(),
             size: 0,
@@ -433,6 +438,12 @@ impl Yogi {
     /// Y12: the largest hand size: h × players + 1 ≤ 53.
     fn max_size(&self) -> u8 {
         ((DECK - 1) / self.n()) as u8
+    }
+
+    /// Hands of the match dealt so far, those before a [`HandContext`]'s
+    /// hand included.
+    fn played(&self) -> u32 {
+        self.before + self.results.len() as u32
     }
 
     fn public(&mut self, event: Event) {
@@ -654,7 +665,7 @@ impl Yogi {
         });
         self.public(Event::HandEnd { deal });
         self.dealer = self.dealer.next(n);
-        self.stage = if self.results.len() as u32 >= self.cfg.hands {
+        self.stage = if self.played() >= self.cfg.hands {
             Stage::Over
         } else {
             Stage::Deal
@@ -768,7 +779,7 @@ impl Yogi {
         vec![
             ("players", n.to_string()),
             ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.results.len().to_string()),
+            ("hands-played", self.played().to_string()),
             ("dealer-chooses", self.cfg.dealer_chooses.to_string()),
             ("rotate-vote", self.cfg.rotate_vote.to_string()),
             (
@@ -1198,9 +1209,21 @@ impl Game for Yogi {
                 self.totals[..self.n()].to_vec(),
                 self.teams(),
                 ScoreOrder::LowerIsBetter,
-                self.results.len() as u32,
+                self.played(),
             )
         })
+    }
+
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        ctx.no_misdeals("Yogi's Whist")?;
+        ctx.no_previous_bids("Yogi's Whist")?;
+        ctx.within(self.cfg.hands, "Y11")?;
+        let n = self.n();
+        self.totals[..n].copy_from_slice(&ctx.totals_or_zero(n));
+        self.dealer = ctx.dealer;
+        self.deals = ctx.hand;
+        self.before = ctx.hand;
+        Ok(())
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {
@@ -1571,7 +1594,9 @@ mod tests {
         assert!(g.legal_actions(seat(1)).is_empty());
         assert_eq!(
             g.validate(seat(1), Action::Place(card("AS"))),
-            Err(IllegalReason::NotYourTurn)
+            Err(IllegalReason::NotYourTurn {
+                to_act: SeatSet::EMPTY
+            })
         );
         // Seat 1 sees its own choice in its history.
         let o1 = g.observe(seat(1));
@@ -2310,7 +2335,9 @@ mod tests {
         );
         assert_eq!(
             g.validate(seat(1), Action::HandSize(3)),
-            Err(IllegalReason::NotYourTurn)
+            Err(IllegalReason::NotYourTurn {
+                to_act: SeatSet::single(seat(0))
+            })
         );
         act(&mut g, 0, "size 5");
         assert_eq!(
