@@ -136,6 +136,9 @@ fn revealed_seed(log: &Path) -> Option<u64> {
 /// A hand result for people: summary, points, each seat's own points where
 /// they differ from the team's (O16, O17), totals.
 fn result_line(r: &whistle_rules::HandResult) -> String {
+    if r.points.is_empty() {
+        return "none yet (the hand is incomplete)".into();
+    }
     let mut line = format!("{}; points {:?}", r.summary, r.points);
     if !r.seat_points.is_empty() {
         let _ = write!(line, "; seat points {:?}", r.seat_points);
@@ -253,15 +256,26 @@ struct Replayed {
     log: whistle_replay::MatchLog,
 }
 
+/// Reads a log the runner wrote, or a record typed in by a person (header
+/// with the game only, hands by their cards and actions, an optional
+/// context); the game starts from the first hand's context if it has one.
 fn load(file: &Path) -> anyhow::Result<Replayed> {
-    let log = whistle_replay::read(file).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let game = log
+    let log = match whistle_replay::read(file) {
+        Ok(log) => log,
+        Err(sealed) => whistle_replay::verify::read_typed_in(file)
+            .map_err(|typed| anyhow::anyhow!("{sealed} (read as a typed-in record: {typed})"))?,
+    };
+    let mut game = log
         .header
         .game
         .parse::<whistle_rules::Variant>()
         .map_err(usage)?
         .new_game(&log.header.options)
         .map_err(usage)?;
+    if let Some(ctx) = log.hands.first().and_then(|h| h.context.as_ref()) {
+        game.start_at(ctx)
+            .map_err(|e| usage(format!("{}: context: {e}", file.display())))?;
+    }
     Ok(Replayed { game, log })
 }
 
@@ -288,12 +302,13 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
         if wanted && a.step.is_none() {
             let _ = writeln!(out, "hand {} (dealer {})", hand.deal, game.dealer());
             for s in Seat::all(game.seats()) {
-                let _ = writeln!(
-                    out,
-                    "  seat {s} ({}): {}",
-                    log.header.seats.get(s.index()).map_or("", |x| x),
-                    game.observe(s).hand
-                );
+                let name = log.header.seats.get(s.index()).map_or("", |x| x);
+                let name = if name.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({name})")
+                };
+                let _ = writeln!(out, "  seat {s}{name}: {}", game.observe(s).hand);
             }
         }
         let mut line = String::new();
@@ -306,7 +321,12 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
             if wanted && a.step == Some(i) {
                 let seat = a.seat.map_or(act.seat, Seat::new);
                 if seat.index() >= game.seats() {
-                    return Err(usage(format!("no seat {} in {}", seat, log.header.game)));
+                    return Err(usage(format!(
+                        "no such seat: {seat} ({} has {} seats, 0 to {})",
+                        log.header.game,
+                        game.seats(),
+                        game.seats() - 1
+                    )));
                 }
                 let obs = game.observe(seat);
                 if a.raw {

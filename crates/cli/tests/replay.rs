@@ -71,6 +71,121 @@ fn every_sample_log_verifies() {
     }
 }
 
+fn show(args: &[&str]) -> (bool, String) {
+    let out = whistle()
+        .arg("replay")
+        .arg("show")
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+/// `replay show` reads records typed in by a person as it reads the
+/// runner's logs: every what-if sample shows its seats' cards.
+#[test]
+fn show_reads_typed_in_records() {
+    for f in std::fs::read_dir(repo().join("replays/samples/what-if")).unwrap() {
+        let f = f.unwrap().path();
+        let (ok, text) = show(&[f.to_str().unwrap()]);
+        assert!(ok, "{}: {text}", f.display());
+        assert!(text.contains("seat 0: "), "{}: {text}", f.display());
+        assert!(!text.contains("missing field"), "{text}");
+    }
+    let f = repo().join("replays/samples/what-if/israeli.jsonl");
+    let (ok, text) = show(&[
+        f.to_str().unwrap(),
+        "--hand",
+        "0",
+        "--step",
+        "8",
+        "--seat",
+        "2",
+    ]);
+    assert!(ok, "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["observation"]["seat"], 2);
+    // Seat 2 sees its own hearts, none of seat 1's diamonds.
+    let hand = v["observation"]["hand"].to_string();
+    assert!(hand.contains("AH") && !hand.contains('D'), "{hand}");
+    let (ok, text) = show(&[
+        f.to_str().unwrap(),
+        "--hand",
+        "0",
+        "--step",
+        "8",
+        "--seat",
+        "7",
+    ]);
+    assert!(!ok);
+    assert!(text.contains("no such seat: 7"), "{text}");
+}
+
+/// A typed-in hand 3 of a multiplayer Oneonta match carries its context
+/// (hand number, dealer, totals, previous bids): O13 picks who bids first
+/// from the previous bids and the totals, and the totals carry on.
+#[test]
+fn a_typed_in_later_hand_is_checked_from_its_context() {
+    let sample = repo().join("replays/samples/what-if/oneonta-hand-3.jsonl");
+    let (ok, text) = verify(&[sample.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    assert!(text.contains("hand 2:"), "{text}");
+    assert!(text.contains("totals [2, 1, 11, -1]"), "{text}");
+    let (ok, text) = show(&[sample.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    assert!(text.contains("hand 2 (dealer 2)"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let records = lines(&sample);
+    let write = |name: &str, records: &[Value]| {
+        let path = dir.path().join(name);
+        write_unsealed(&path, records);
+        path
+    };
+    // Out of turn: the verdict names whose turn it was (O13: seats 1 and 3
+    // bid 4 before; seat 3 has the higher total).
+    let mut wrong = records.clone();
+    wrong[1]["actions"] = serde_json::json!(["1 bid 1"]);
+    let (ok, text) = verify(&[write("turn.jsonl", &wrong).to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        text.contains("it is not this seat's turn (seat 3 is to act)"),
+        "{text}"
+    );
+    // A seat that does not exist.
+    wrong[1]["actions"] = serde_json::json!(["7 bid 1"]);
+    let (ok, text) = verify(&[write("seat.jsonl", &wrong).to_str().unwrap()]);
+    assert!(!ok);
+    assert!(text.contains("no such seat"), "{text}");
+    // Without the previous bids the order cannot be known (O13).
+    let mut no_bids = records.clone();
+    no_bids[1]["context"]
+        .as_object_mut()
+        .unwrap()
+        .remove("previous_bids");
+    let (ok, text) = verify(&[write("bids.jsonl", &no_bids).to_str().unwrap()]);
+    assert!(!ok);
+    assert!(text.contains("context") && text.contains("O13"), "{text}");
+    // A context on a later hand, and in a sealed log, is refused.
+    let mut twice = records.clone();
+    twice.push(records[1].clone());
+    let (ok, text) = verify(&[write("twice.jsonl", &twice).to_str().unwrap()]);
+    assert!(!ok);
+    assert!(text.contains("a context on the first hand only"), "{text}");
+    let (_d, log) = sample_copy();
+    let mut sealed = lines(&log);
+    sealed[1]["context"] = records[1]["context"].clone();
+    write_sealed(&log, &sealed);
+    let (ok, text) = verify(&[log.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        text.contains("none (a sealed log holds its whole match)"),
+        "{text}"
+    );
+}
+
 /// A copy of the Israeli sample tournament in a temporary folder, whose match
 /// 0 log the tests then corrupt.
 fn sample_copy() -> (tempfile::TempDir, PathBuf) {
@@ -318,11 +433,13 @@ command = ["whistle", "bot", "--bot", "random"]
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     let m = &results["matches"][0];
     assert_eq!(m["seat_totals"], serde_json::json!(sums), "{m}");
-    assert!(results["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|b| b["own_points"]["n"].as_u64().unwrap() > 0));
+    assert!(
+        results["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["own_points"]["n"].as_u64().unwrap() > 0)
+    );
     let md = std::fs::read_to_string(out.join("standings.md")).unwrap();
     assert!(md.contains("## Own scores"), "{md}");
 }

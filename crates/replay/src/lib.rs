@@ -165,6 +165,11 @@ pub struct HandLog {
     pub faults: Vec<FaultLog>,
     /// The hand's result.
     pub result: HandResult,
+    /// For the first hand of a record typed in by a person: where the hand
+    /// sits in its match (hand number, dealer, totals, previous bids), so a
+    /// hand after the first can be checked. Never in a log the runner writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<whistle_rules::HandContext>,
 }
 
 /// The last line: the match result, and the match seed, revealed now.
@@ -433,6 +438,7 @@ mod tests {
                 seat_points: vec![],
                 summary: "s".into(),
             },
+            context: None,
         }
     }
 

@@ -12,11 +12,15 @@ use std::{collections::BTreeMap, path::Path};
 
 use serde::{Deserialize, Serialize};
 use whistle_rules::{
-    Action, AnyGame, Card, CardSet, Game, HandResult, MatchResult, Options, Seat, Status, Variant,
+    Action, AnyGame, Card, CardSet, Game, HandContext, HandResult, MatchResult, Options, Seat,
+    Status, Variant,
     dealing::{self, Domain, Seed, Shuffler},
 };
 
-use crate::{Duplicate, EndLog, FORMAT, FaultLog, VERSION, seed_commitment, sha256_hex};
+use crate::{
+    ActionLog, Clocks, Duplicate, EndLog, FORMAT, FaultLog, HandLog, Header, MatchLog, VERSION,
+    seed_commitment, sha256_hex,
+};
 
 /// A header as accepted for verification: only the game is required.
 #[derive(Debug, Clone, Deserialize)]
@@ -84,7 +88,7 @@ impl ActionIn {
                     .parse()
                     .ok()
                     .filter(|&n| n < whistle_rules::MAX_SEATS)
-                    .ok_or_else(|| format!("`{seat}` is not a seat"))?;
+                    .ok_or_else(|| format!("no such seat: `{seat}`"))?;
                 Ok((Seat::new(seat), rest.trim().to_string(), false))
             }
         }
@@ -104,6 +108,8 @@ struct HandIn {
     #[serde(default)]
     faults: Vec<FaultLog>,
     result: Option<HandResult>,
+    /// Typed-in records only, on the first hand: where it sits in its match.
+    context: Option<HandContext>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -178,6 +184,9 @@ pub struct Report {
     pub result: Option<MatchResult>,
     /// Every problem found; empty means the log is correct.
     pub problems: Vec<Problem>,
+    /// The game's effective options and seat count, once the header is read.
+    #[serde(skip)]
+    game_options: Option<(Options, usize)>,
 }
 
 impl Report {
@@ -260,6 +269,62 @@ pub fn verify_file(path: &Path, ctx: Context) -> std::io::Result<Report> {
 
 /// Verifies a log given as text (`name` is for the report).
 pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
+    run(name, text, ctx).0
+}
+
+/// Reads a record typed in by a person (or any log) as a [`MatchLog`], as
+/// far as its actions are legal: each hand's deal index, dealer, deck,
+/// actions, faults, context and the result the engine computes (an
+/// incomplete hand has an empty result). The header is filled with what a
+/// typed-in record leaves out (no tournament, no bot names).
+///
+/// # Errors
+/// The file cannot be read, or its header names no known game or valid
+/// options (the report's first problem).
+pub fn read_typed_in(path: &Path) -> Result<MatchLog, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (report, hands, header) = run(&path.display().to_string(), &text, Context::default());
+    let (Some(header), Some(game)) = (header, report.game_options) else {
+        let p = report.problems.first();
+        return Err(p.map_or("not a log".into(), |p| {
+            format!(
+                "line {}: {}: expected {}, found {}",
+                p.line, p.what, p.expected, p.found
+            )
+        }));
+    };
+    let (options, seats) = game;
+    Ok(MatchLog {
+        header: Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            tournament: String::new(),
+            match_index: header.match_index.unwrap_or(0),
+            table: String::new(),
+            game: header.game,
+            options,
+            seats: header.seats.unwrap_or_else(|| vec![String::new(); seats]),
+            seed_commitment: header.seed_commitment.unwrap_or_default(),
+            clocks: Clocks {
+                per_action_ms: 0,
+                time_bank_ms: 0,
+                reconnect_grace_ms: 0,
+            },
+            faults: header.faults.unwrap_or(crate::Faults {
+                max_faults: 0,
+                fallback: "first".into(),
+            }),
+            duplicate: header.duplicate,
+        },
+        hands,
+        end: None,
+        last_hash: String::new(),
+    })
+}
+
+/// Verifies; also returns the hands as re-played and the header as read.
+fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<HeaderIn>) {
+    let mut played: Vec<HandLog> = Vec::new();
     let mut c = Checker {
         problems: Vec::new(),
     };
@@ -272,6 +337,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
         hands: Vec::new(),
         result: None,
         problems: Vec::new(),
+        game_options: None,
     };
     if !text.is_empty() && !text.ends_with('\n') {
         let last = text.lines().count();
@@ -295,7 +361,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
             Err(e) => {
                 c.add(i + 1, None, None, "record", "a valid record", e.to_string());
                 report.problems = c.problems;
-                return report;
+                return (report, played, None);
             }
         }
     }
@@ -309,7 +375,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
             "something else",
         );
         report.problems = c.problems;
-        return report;
+        return (report, played, None);
     };
     if header.format != FORMAT || header.version != VERSION {
         c.add(
@@ -348,7 +414,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
         Err(e) => {
             c.add(1, None, None, "game", "a known game", e);
             report.problems = c.problems;
-            return report;
+            return (report, played, Some(header));
         }
     };
     let mut game: AnyGame = match variant.new_game(&header.options) {
@@ -356,12 +422,13 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
         Err(e) => {
             c.add(1, None, None, "options", "valid options", e);
             report.problems = c.problems;
-            return report;
+            return (report, played, Some(header));
         }
     };
     if let Some(seats) = &header.seats {
         c.compare(1, None, "seats", &game.seats(), &seats.len());
     }
+    report.game_options = Some((game.options(), game.seats()));
     let end = lines.iter().find_map(|(n, l)| match l {
         LineIn::End(e) => Some((*n, e.clone())),
         _ => None,
@@ -412,6 +479,41 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
                 continue;
             }
         };
+        if let Some(context) = &hand.context {
+            if report.sealed {
+                c.add(
+                    line,
+                    None,
+                    None,
+                    "context",
+                    "none (a sealed log holds its whole match)",
+                    "a context",
+                );
+                break;
+            }
+            if !played.is_empty() {
+                c.add(
+                    line,
+                    None,
+                    None,
+                    "context",
+                    "a context on the first hand only (later hands follow from it)",
+                    "a context on a later hand",
+                );
+                break;
+            }
+            if let Err(e) = game.start_at(context) {
+                c.add(
+                    line,
+                    Some(context.hand),
+                    None,
+                    "context",
+                    "a match state the rules allow",
+                    e,
+                );
+                break;
+            }
+        }
         if game.status() != Status::Deal {
             c.add(
                 line,
@@ -424,6 +526,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
             break;
         }
         let deal = game.deals();
+        let dealer = game.dealer();
         if let Some(d) = hand.deal {
             c.compare(line, Some(deal), "deal index", &deal, &d);
         }
@@ -467,6 +570,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
             break;
         }
         let mut steps = Vec::new();
+        let mut actions = Vec::new();
         let results_before = game.hand_results().len();
         let mut broken = false;
         for (i, a) in hand.actions.iter().enumerate() {
@@ -507,6 +611,12 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
                             }
                         }
                         game.apply(seat, action).expect("judged legal");
+                        actions.push(ActionLog {
+                            seat,
+                            action,
+                            ms: 0.0,
+                            fallback,
+                        });
                         "legal".to_string()
                     }
                     Err(r) => {
@@ -627,6 +737,27 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
             }
         }
         let incomplete = next.is_some();
+        played.push(HandLog {
+            prev: String::new(),
+            deal,
+            dealer,
+            deck: deck.clone(),
+            actions,
+            faults: hand.faults.clone(),
+            result: computed.clone().unwrap_or_else(|| HandResult {
+                deal,
+                dealer,
+                misdeal: false,
+                bids: Vec::new(),
+                tricks: Vec::new(),
+                made: Vec::new(),
+                points: Vec::new(),
+                totals: Vec::new(),
+                seat_points: Vec::new(),
+                summary: "incomplete".into(),
+            }),
+            context: hand.context.clone(),
+        });
         report.hands.push(HandReport {
             deal,
             steps,
@@ -673,7 +804,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
         );
     }
     report.problems = c.problems;
-    report
+    (report, played, Some(header))
 }
 
 /// Re-judges a logged fault where its answer was recorded.

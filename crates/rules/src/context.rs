@@ -82,7 +82,10 @@ impl fmt::Display for ContextError {
                 field,
                 expected,
                 got,
-            } => write!(f, "`{field}` has {got} entries; the game has {expected} seats"),
+            } => write!(
+                f,
+                "`{field}` has {got} entries; the game has {expected} seats"
+            ),
             ContextError::Unused { field, game } => {
                 write!(f, "`{field}` is not used by the rules of {game}")
             }

@@ -62,7 +62,11 @@ impl fmt::Display for IllegalReason {
                 let seats: Vec<String> = to_act.iter().map(|s| s.to_string()).collect();
                 match seats.len() {
                     0 => f.write_str("it is not this seat's turn"),
-                    1 => write!(f, "it is not this seat's turn (seat {} is to act)", seats[0]),
+                    1 => write!(
+                        f,
+                        "it is not this seat's turn (seat {} is to act)",
+                        seats[0]
+                    ),
                     _ => write!(
                         f,
                         "it is not this seat's turn (seats {} are to act)",

@@ -6,10 +6,10 @@
 use std::{fmt, str::FromStr};
 
 use crate::{
-    context::{ContextError, HandContext},
     action::{Action, ActionKind, ActionList},
     card::Card,
     card_set::CardSet,
+    context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::{Game, Status},
     games::{

@@ -31,8 +31,8 @@ use std::collections::BTreeSet;
 
 use common::{Case, Driver, Policy, Rng, action_universe, cases, option_sets, random_action};
 use whistle_rules::{
-    Action, ActionKind, AnyGame, Card, DealError, Game, IllegalReason, Phase, Seat, SeatSet, Status,
-    Variant, ranks_by,
+    Action, ActionKind, AnyGame, Card, DealError, Game, IllegalReason, Phase, Seat, SeatSet,
+    Status, Variant, ranks_by,
 };
 
 /// More actions than any match here should take.
@@ -244,9 +244,7 @@ fn check_state(case: &Case, game: &AnyGame, rng: &mut Rng, universe: &[Action], 
             .expect_err("a seat outside the table");
         assert_eq!(
             err.reason,
-            IllegalReason::NoSuchSeat {
-                seats: seats as u8
-            },
+            IllegalReason::NoSuchSeat { seats: seats as u8 },
             "{label}"
         );
     }

@@ -8,9 +8,7 @@
 mod common;
 
 use common::{Driver, Policy, Rng, cases, replay};
-use whistle_rules::{
-    Action, ContextError, Game, HandContext, Options, Seat, Status, Variant,
-};
+use whistle_rules::{Action, ContextError, Game, HandContext, Options, Seat, Status, Variant};
 
 /// The context of the hand about to be dealt in `game`, as a person would
 /// read it off the match's earlier hands.
@@ -48,9 +46,9 @@ fn a_hand_started_from_its_context_plays_as_in_its_match() {
                 match fresh.start_at(&ctx) {
                     Ok(()) => {}
                     Err(ContextError::Unused { .. }) => {
-                        fresh.start_at(&context_of(&original, false)).unwrap_or_else(|e| {
-                            panic!("{label}: {e}")
-                        });
+                        fresh
+                            .start_at(&context_of(&original, false))
+                            .unwrap_or_else(|e| panic!("{label}: {e}"));
                     }
                     Err(e) => panic!("{label}: {e}"),
                 }
@@ -63,7 +61,11 @@ fn a_hand_started_from_its_context_plays_as_in_its_match() {
                 let same = |a: &whistle_rules::AnyGame, b: &whistle_rules::AnyGame, at: &str| {
                     assert_eq!(a.to_act(), b.to_act(), "{label} {at}: to act");
                     for s in Seat::all(seats) {
-                        assert_eq!(a.legal_actions(s), b.legal_actions(s), "{label} {at}: legal");
+                        assert_eq!(
+                            a.legal_actions(s),
+                            b.legal_actions(s),
+                            "{label} {at}: legal"
+                        );
                         assert_eq!(a.observe(s), b.observe(s), "{label} {at}: seat {s} sees");
                     }
                 };
@@ -99,7 +101,10 @@ fn ctx(hand: u32, dealer: usize, totals: &[i32], bids: &[Option<&str>]) -> HandC
         dealer: Seat::new(dealer),
         totals: totals.to_vec(),
         misdeals: 0,
-        previous_bids: bids.iter().map(|b| b.map(|t| t.parse::<Action>().unwrap())).collect(),
+        previous_bids: bids
+            .iter()
+            .map(|b| b.map(|t| t.parse::<Action>().unwrap()))
+            .collect(),
     }
 }
 
@@ -109,10 +114,31 @@ fn ctx(hand: u32, dealer: usize, totals: &[i32], bids: &[Option<&str>]) -> HandC
 #[test]
 fn oneonta_o13_the_previous_bids_and_the_totals_choose_who_bids_first() {
     let cases: [(&[Option<&str>], &[i32], usize); 4] = [
-        (&[Some("bid 1"), Some("bid 3"), Some("null 2"), Some("bid 2")], &[0, 0, 0, 0], 1),
-        (&[Some("bid 3"), Some("bid 1"), Some("null 2"), Some("bid 3")], &[5, 0, 0, 9], 3),
-        (&[Some("bid 3"), Some("bid 1"), Some("null 2"), Some("bid 3")], &[5, 0, 0, 5], 3),
-        (&[Some("null 1"), Some("null 2"), Some("null 3"), Some("null 1")], &[0, 4, 4, 1], 2),
+        (
+            &[Some("bid 1"), Some("bid 3"), Some("null 2"), Some("bid 2")],
+            &[0, 0, 0, 0],
+            1,
+        ),
+        (
+            &[Some("bid 3"), Some("bid 1"), Some("null 2"), Some("bid 3")],
+            &[5, 0, 0, 9],
+            3,
+        ),
+        (
+            &[Some("bid 3"), Some("bid 1"), Some("null 2"), Some("bid 3")],
+            &[5, 0, 0, 5],
+            3,
+        ),
+        (
+            &[
+                Some("null 1"),
+                Some("null 2"),
+                Some("null 3"),
+                Some("null 1"),
+            ],
+            &[0, 4, 4, 1],
+            2,
+        ),
     ];
     for (bids, totals, first) in cases {
         let mut g = game(Variant::Oneonta, &["mode=multi", "players=4"]);
@@ -162,18 +188,51 @@ fn impossible_contexts_are_refused_with_their_reason() {
     let refused = |variant, options: &[&str], c: HandContext, needle: &str| {
         let mut g = game(variant, options);
         let err = g.start_at(&c).unwrap_err();
-        assert!(err.to_string().contains(needle), "{variant}: `{err}` lacks `{needle}`");
+        assert!(
+            err.to_string().contains(needle),
+            "{variant}: `{err}` lacks `{needle}`"
+        );
     };
     refused(Variant::Israeli, &[], ctx(1, 4, &[], &[]), "no such seat");
-    refused(Variant::Israeli, &[], ctx(1, 1, &[0, 0, 0], &[]), "`totals` has 3 entries");
+    refused(
+        Variant::Israeli,
+        &[],
+        ctx(1, 1, &[0, 0, 0], &[]),
+        "`totals` has 3 entries",
+    );
     refused(Variant::Israeli, &[], ctx(3, 3, &[310, 0, 0, 0], &[]), "I7");
-    refused(Variant::Israeli, &["hands=2"], ctx(2, 2, &[], &[]), "hand 2 does not exist");
-    refused(Variant::Israeli, &[], ctx(1, 1, &[], &[None, None, None, None]), "not used");
-    refused(Variant::Illustrated, &[], ctx(1, 1, &[5, 0, 4, 0], &[]), "L1");
-    refused(Variant::Illustrated, &["hands=4"], ctx(4, 0, &[], &[]), "L8");
+    refused(
+        Variant::Israeli,
+        &["hands=2"],
+        ctx(2, 2, &[], &[]),
+        "hand 2 does not exist",
+    );
+    refused(
+        Variant::Israeli,
+        &[],
+        ctx(1, 1, &[], &[None, None, None, None]),
+        "not used",
+    );
+    refused(
+        Variant::Illustrated,
+        &[],
+        ctx(1, 1, &[5, 0, 4, 0], &[]),
+        "L1",
+    );
+    refused(
+        Variant::Illustrated,
+        &["hands=4"],
+        ctx(4, 0, &[], &[]),
+        "L8",
+    );
     refused(Variant::Honeymoon, &[], ctx(1, 1, &[15, 3], &[]), "H5");
     refused(Variant::Yogi, &[], ctx(10, 0, &[], &[]), "Y11");
-    refused(Variant::Oneonta, &["mode=coop", "players=3"], ctx(1, 1, &[3, 2, 3], &[]), "O16");
+    refused(
+        Variant::Oneonta,
+        &["mode=coop", "players=3"],
+        ctx(1, 1, &[3, 2, 3], &[]),
+        "O16",
+    );
     refused(
         Variant::Oneonta,
         &["mode=multi", "players=2"],
@@ -184,7 +243,10 @@ fn impossible_contexts_are_refused_with_their_reason() {
     let mut g = game(Variant::Israeli, &[]);
     let order = g.deck().to_vec();
     g.deal(&order).unwrap();
-    assert_eq!(g.start_at(&ctx(1, 1, &[], &[])), Err(ContextError::NotAtStart));
+    assert_eq!(
+        g.start_at(&ctx(1, 1, &[], &[])),
+        Err(ContextError::NotAtStart)
+    );
 }
 
 /// I7: a match to a target ends after the context's hand once a total

@@ -111,7 +111,13 @@ pub fn text(r: &Results) -> String {
         );
         for b in &r.bots {
             if let Some(i) = &b.own_points {
-                let _ = writeln!(out, "  {:<width$}  {:>30}  hands {:>5}", b.name, interval(i), i.n);
+                let _ = writeln!(
+                    out,
+                    "  {:<width$}  {:>30}  hands {:>5}",
+                    b.name,
+                    interval(i),
+                    i.n
+                );
             }
         }
     }

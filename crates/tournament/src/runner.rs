@@ -771,6 +771,7 @@ pub async fn record_table(
                         seat_points: Vec::new(),
                         summary: String::new(),
                     },
+                    context: None,
                 });
             }
             TableRecord::Action {

@@ -575,7 +575,8 @@ impl Illustrated {
     }
 
     fn scored_hands(&self) -> u32 {
-        self.before - self.misdeals_before + self.results.iter().filter(|r| !r.misdeal).count() as u32
+        self.before - self.misdeals_before
+            + self.results.iter().filter(|r| !r.misdeal).count() as u32
     }
 
     fn contract(&self) -> Contract {
@@ -2077,7 +2078,10 @@ mod tests {
         let mut g = dealt(N, N_KITTY);
         declare(&mut g, "null");
         act(&mut g, 0, "without");
-        acts(&mut g, &[(0, "pass"), (1, "double game"), (2, "redouble game")]);
+        acts(
+            &mut g,
+            &[(0, "pass"), (1, "double game"), (2, "redouble game")],
+        );
         assert_eq!(g.game_mult, 4);
         // After a call, four passes in a row are needed again.
         passes(&mut g, &[3, 0, 1]);

@@ -251,7 +251,8 @@ impl Israeli {
     }
 
     fn scored_hands(&self) -> u32 {
-        self.before - self.misdeals_before + self.results.iter().filter(|r| !r.misdeal).count() as u32
+        self.before - self.misdeals_before
+            + self.results.iter().filter(|r| !r.misdeal).count() as u32
     }
 
     fn bids_total(&self) -> u8 {

@@ -876,7 +876,11 @@ impl Oneonta {
             }
         });
         // O16, O17: each seat's own O6 score is reported beside the team's.
-        let seat_points = if team.is_some() { points.clone() } else { Vec::new() };
+        let seat_points = if team.is_some() {
+            points.clone()
+        } else {
+            Vec::new()
+        };
         if let Some(t) = team {
             points.iter_mut().for_each(|p| *p = t);
         }
@@ -1356,9 +1360,11 @@ impl Game for Oneonta {
         let everyone = SeatSet::all(n);
         match self.cfg.mode {
             Mode::Multi => {
-                if let Some(b) = ctx.previous_bids.iter().flatten().find(|b| {
-                    !matches!(b, Action::Bid(_) | Action::Null(_) | Action::DoubleBid(_))
-                }) {
+                if let Some(b) =
+                    ctx.previous_bids.iter().flatten().find(|b| {
+                        !matches!(b, Action::Bid(_) | Action::Null(_) | Action::DoubleBid(_))
+                    })
+                {
                     return Err(ContextError::Impossible(format!(
                         "`{b}` in `previous_bids` is not a bid (O13)"
                     )));

@@ -56,6 +56,7 @@ pub fn log(index: u64, game: &str, seats: &[&str], hands: &[H], forfeited: &[usi
                 seat_points: Vec::new(),
                 summary: String::new(),
             },
+            context: None,
         });
     }
     MatchLog {
