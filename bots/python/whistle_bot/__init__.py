@@ -36,6 +36,7 @@ from .client import (  # noqa: E402
     play,
     resolve_launch,
     run,
+    to_json,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "play",
     "resolve_launch",
     "run",
+    "to_json",
 ]
 
 __version__ = "0.1.0"

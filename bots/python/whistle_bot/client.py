@@ -189,6 +189,20 @@ def resolve_launch(
     return Launch(address=address, token=token, bot_name=bot_name)
 
 
+def to_json(message: Any) -> str:
+    """``message`` as JSON with every field, defaults included.
+
+    Proto3 JSON leaves out fields at their default value, so seat 0, deal 0
+    and trick 0 would vanish from a plain ``MessageToJson``.
+    """
+    from google.protobuf import json_format
+
+    try:
+        return json_format.MessageToJson(message, always_print_fields_with_no_presence=True)
+    except TypeError:  # protobuf < 5.26
+        return json_format.MessageToJson(message, including_default_value_fields=True)
+
+
 def channel(address: str) -> grpc.Channel:
     """A channel to ``address``: ``host:port``, ``http://host:port``, or
     ``https://host:port`` (TLS with the system's root certificates)."""

@@ -292,7 +292,7 @@ pub fn observation(o: &Observation, results: &[HandResult]) -> pb::Observation {
         }),
         table: o.table.iter().map(table_card).collect(),
         piles: o
-            .unseen_piles
+            .piles
             .iter()
             .map(|(name, count)| pb::Pile {
                 name: name.clone(),
@@ -618,7 +618,7 @@ pub fn observation_from(o: &pb::Observation) -> Result<Observation, DecodeError>
                 })
             })
             .collect::<Result<_, DecodeError>>()?,
-        unseen_piles: o
+        piles: o
             .piles
             .iter()
             .map(|p| Ok((p.name.clone(), small(p.count, "pile count")?)))

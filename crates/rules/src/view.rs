@@ -280,7 +280,7 @@ pub struct Observation {
     /// Face-up cards on the table that are not in a trick.
     pub table: Vec<TableCard>,
     /// Cards not in any hand or trick and not face up (stock, kitty, dummy pile), by count.
-    pub unseen_piles: Vec<(String, u8)>,
+    pub piles: Vec<(String, u8)>,
     /// The trick being played (may be empty).
     pub trick: TrickView,
     /// The completed tricks of this hand, in order.

@@ -37,7 +37,7 @@
 //! set trump as `turn-up` too while it still lies face up on the stock (until
 //! the first trick is won; from then on the trump is in `trump` and the card in
 //! the winner's `known` cards); the face-down part of the stock in
-//! `unseen_piles` as `stock`; in the opponent's `known`, the cards it took face
+//! `piles` as `stock`; in the opponent's `known`, the cards it took face
 //! up and has not played yet. `trump` is the trump of the trick being played:
 //! [`Trump::Jokers`] at no trump (H2), so in phase 1 under
 //! `phase1-trumps=false` it differs from the hand's trump in the `trump` note.
@@ -845,7 +845,7 @@ impl Game for Honeymoon {
             trump,
             contract: None,
             table: self.table(),
-            unseen_piles: vec![("stock".to_string(), face_down as u8)],
+            piles: vec![("stock".to_string(), face_down as u8)],
             trick: TrickView {
                 cards: self.trick.cards().to_vec(),
                 winner: None,
@@ -1076,7 +1076,7 @@ mod tests {
                 }
             ]
         );
-        assert_eq!(o.unseen_piles, [("stock".to_string(), 27)]);
+        assert_eq!(o.piles, [("stock".to_string(), 27)]);
         assert_eq!(o.note("stock"), Some("28"));
         assert_eq!(o.note("phase"), Some("1"));
         assert_eq!(
@@ -1301,7 +1301,7 @@ mod tests {
                 card: card("3H")
             }]
         );
-        assert_eq!(winner.unseen_piles, [("stock".to_string(), 25)]);
+        assert_eq!(winner.piles, [("stock".to_string(), 25)]);
         assert!(g.seen_by(seat(1)).contains(card("3H")));
         // Once played, a card taken face up is no longer "known in hand".
         act(&mut g, 1, "2H");
@@ -1332,7 +1332,7 @@ mod tests {
             14
         );
         assert!(o.table.is_empty());
-        assert_eq!(o.unseen_piles, [("stock".to_string(), 0)]);
+        assert_eq!(o.piles, [("stock".to_string(), 0)]);
         assert_eq!(o.note("phase"), Some("2"));
         assert_eq!(o.note("phase1-tricks"), Some("0 14"));
         assert_eq!(

@@ -83,7 +83,7 @@
 //! next deal, even once in that seat's hand (the declarer sees them for
 //! `whole` and `half`, both opponents for `against`); its own discards (in its history; the others see that a discard
 //! was made, not which card); the open-null declarer's hand in that seat's
-//! `known` cards once the first trick is complete. `unseen_piles` counts the
+//! `known` cards once the first trick is complete. `piles` counts the
 //! kitty cards nobody took (`kitty`) and the discards (`discards`). Each seat's
 //! `bid` is its last bid of the auction; `active` is false for the partner of a
 //! null declarer; `total` is the team's total.
@@ -1423,7 +1423,7 @@ impl Game for Illustrated {
             trump,
             contract: self.contract.map(|c| (self.declarer, c.action())),
             table,
-            unseen_piles: vec![
+            piles: vec![
                 ("kitty".to_string(), self.kitty_left),
                 ("discards".to_string(), discards as u8),
             ],
@@ -1650,7 +1650,7 @@ mod tests {
             o.players.iter().map(|p| p.team).collect::<Vec<_>>(),
             [0, 1, 0, 1]
         );
-        assert_eq!(o.unseen_piles[0], ("kitty".to_string(), 6));
+        assert_eq!(o.piles[0], ("kitty".to_string(), 6));
         assert_eq!(o.hand, cards(A[1]));
         assert_eq!(g.seen_by(seat(1)), cards(A[1]));
         assert_eq!(g.deck().len(), 54);
@@ -1817,7 +1817,7 @@ mod tests {
                 .all(|t| t.label == "kitty" && t.owner == Some(seat(0)))
         );
         assert_eq!(o0.table.iter().map(|t| t.card).collect::<CardSet>(), kitty);
-        assert_eq!(o0.unseen_piles[0], ("kitty".to_string(), 0));
+        assert_eq!(o0.piles[0], ("kitty".to_string(), 0));
         assert_eq!(o0.note("to-discard"), Some("6"));
         assert_eq!(g.seen_by(seat(0)), cards(A[0]).or(kitty));
         for (s, hand) in A.iter().enumerate().skip(1) {
@@ -1866,10 +1866,7 @@ mod tests {
                 kind: ActionKind::Discard
             })
         );
-        assert_eq!(
-            g.observe(seat(3)).unseen_piles[1],
-            ("discards".to_string(), 1)
-        );
+        assert_eq!(g.observe(seat(3)).piles[1], ("discards".to_string(), 1));
         discard(&mut g, 0, "2D 2C 3S 4S 5S");
         assert_eq!(g.stage, Stage::Announce);
         assert_eq!(g.hands[0].len(), 12);
@@ -1888,17 +1885,14 @@ mod tests {
         assert_eq!(g.hands[0], cards(A[0]).or(taken));
         let o = g.observe(seat(0));
         assert_eq!(o.table.iter().map(|t| t.card).collect::<CardSet>(), taken);
-        assert_eq!(o.unseen_piles[0], ("kitty".to_string(), 3));
+        assert_eq!(o.piles[0], ("kitty".to_string(), 3));
         assert_eq!(o.note("difficulty"), Some("0"));
         assert_eq!(g.seen_by(seat(0)), cards(A[0]).or(taken));
         // At notrump a joker may be discarded.
         assert!(g.check(seat(0), Action::Discard(Card::BIG_JOKER)).is_ok());
         discard(&mut g, 0, "BJ LJ 2S");
         assert_eq!(g.stage, Stage::Announce);
-        assert_eq!(
-            g.observe(seat(1)).unseen_piles[1],
-            ("discards".to_string(), 3)
-        );
+        assert_eq!(g.observe(seat(1)).piles[1], ("discards".to_string(), 3));
     }
 
     #[test]
@@ -1910,7 +1904,7 @@ mod tests {
         for (s, hand) in A.iter().enumerate() {
             let o = g.observe(seat(s));
             assert!(o.table.is_empty());
-            assert_eq!(o.unseen_piles[0], ("kitty".to_string(), 6));
+            assert_eq!(o.piles[0], ("kitty".to_string(), 6));
             assert_eq!(o.note("difficulty"), Some("3"));
             assert_eq!(g.seen_by(seat(s)), cards(hand));
         }

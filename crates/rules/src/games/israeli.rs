@@ -267,6 +267,22 @@ impl Israeli {
     }
 
     fn finish_frisch(&mut self) {
+        // I3: the frisch is simultaneous, so nothing of it shows until every
+        // seat has chosen; then each seat learns that every other seat gave
+        // three cards, face down (I8: only the receiver sees them, below).
+        for g in Seat::all(SEATS) {
+            let mut others = SeatSet::all(SEATS);
+            others.remove(g);
+            for _ in 0..3 {
+                self.log.push(LogEntry::private(
+                    Event::Hidden {
+                        seat: g,
+                        kind: ActionKind::Give,
+                    },
+                    others,
+                ));
+            }
+        }
         for g in Seat::all(SEATS) {
             let r = g.next(SEATS);
             let cards = std::mem::take(&mut self.giving[g.index()]);
@@ -688,7 +704,7 @@ impl Game for Israeli {
             trump,
             contract,
             table: Vec::new(),
-            unseen_piles: Vec::new(),
+            piles: Vec::new(),
             trick: Israeli::trick_view(&self.trick, None),
             tricks: self
                 .tricks
@@ -913,6 +929,8 @@ mod tests {
         assert!(g.hands[1].contains("2D".parse().unwrap()));
         let o3 = g.observe(seat(3));
         assert!(!format!("{o3:?}").contains("2C"));
+        // Not even who has chosen shows while the step is open (I3).
+        assert!(!o3.history.iter().any(|e| matches!(e, Event::Hidden { .. })));
         assert_eq!(
             g.to_act().iter().map(Seat::index).collect::<Vec<_>>(),
             [2, 3]
@@ -928,6 +946,30 @@ mod tests {
         assert!(g.hands[1].contains("2C".parse().unwrap()));
         assert!(g.hands[0].contains("2S".parse().unwrap()));
         assert!(!g.hands[0].contains("2C".parse().unwrap()));
+        // Once it completes, every seat sees each other seat's three gives
+        // face down, and its own in full.
+        let o2 = g.observe(seat(2));
+        for s in [0, 1, 3] {
+            let hidden = o2
+                .history
+                .iter()
+                .filter(|e| {
+                    **e == Event::Hidden {
+                        seat: seat(s),
+                        kind: ActionKind::Give,
+                    }
+                })
+                .count();
+            assert_eq!(hidden, 3, "seat {s}'s gives as seat 2 sees them");
+        }
+        assert!(!o2.history.iter().any(|e| matches!(
+            e,
+            Event::Hidden { seat: s, .. } if *s == seat(2)
+        )));
+        assert!(o2.history.contains(&Event::Action {
+            seat: seat(2),
+            action: "give 2H".parse().unwrap()
+        }));
         // I8: the receiver sees the passed cards; the others do not.
         assert!(format!("{:?}", g.observe(seat(1)).history).contains("2C"));
         assert!(!format!("{:?}", g.observe(seat(2)).history).contains("2C"));

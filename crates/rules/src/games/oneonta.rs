@@ -58,7 +58,7 @@
 //!
 //! What a seat sees: its own hand, the turned card (`table`, label `turn-up`,
 //! while a hand is being played), every card played (the dummy's turned cards
-//! included), every bid, and counts: `unseen_piles` holds `dummy` (the dummy's
+//! included), every bid, and counts: `piles` holds `dummy` (the dummy's
 //! face-down pile, in the modes with a dummy) and `undealt` (the cards left
 //! face down under the turned one). It never sees the dummy's unplayed cards,
 //! the undealt cards or another seat's hand.
@@ -1280,12 +1280,12 @@ impl Game for Oneonta {
             }],
             _ => Vec::new(),
         };
-        let mut unseen_piles = Vec::with_capacity(2);
+        let mut piles = Vec::with_capacity(2);
         if self.cfg.mode.has_dummy() {
             let left = self.dummy.len() - self.dummy_next;
-            unseen_piles.push(("dummy".to_string(), left as u8));
+            piles.push(("dummy".to_string(), left as u8));
         }
-        unseen_piles.push(("undealt".to_string(), self.undealt.len() as u8));
+        piles.push(("undealt".to_string(), self.undealt.len() as u8));
         Observation {
             game: Variant::Oneonta,
             seat,
@@ -1304,7 +1304,7 @@ impl Game for Oneonta {
             trump,
             contract: None,
             table,
-            unseen_piles,
+            piles,
             trick: TrickView {
                 cards: self.trick.cards().to_vec(),
                 winner: None,
@@ -1596,7 +1596,7 @@ mod tests {
             }]
         );
         assert_eq!(
-            o.unseen_piles,
+            o.piles,
             [("dummy".to_string(), 9), ("undealt".to_string(), 3)]
         );
         assert_eq!(
@@ -1786,7 +1786,7 @@ mod tests {
             })
         );
         assert_eq!(o.me().bid, Some(Action::Bid(5)));
-        assert_eq!(o.unseen_piles[0], ("dummy".to_string(), 8));
+        assert_eq!(o.piles[0], ("dummy".to_string(), 8));
         assert_eq!(g.seen_by(seat(0)), cards(PLAYER).or(cards("TH BJ")));
         let text = format!("{o:?}");
         for c in dummy.minus(cards("BJ")) {
@@ -2109,14 +2109,10 @@ mod tests {
             }
             let o = g.observe(seat(0));
             let undealt = size - hands * h as usize - 1;
-            assert_eq!(
-                o.unseen_piles.last().unwrap().1 as usize,
-                undealt,
-                "{label}"
-            );
+            assert_eq!(o.piles.last().unwrap().1 as usize, undealt, "{label}");
             if mode.has_dummy() {
                 assert_eq!(g.dummy.len(), h as usize, "{label}");
-                assert_eq!(o.unseen_piles[0], ("dummy".to_string(), h), "{label}");
+                assert_eq!(o.piles[0], ("dummy".to_string(), h), "{label}");
             }
         }
         // The exact sizes the text's table would have given are too small
@@ -2139,7 +2135,7 @@ mod tests {
         assert_eq!(g.turn_up, Some(Card::LITTLE_JOKER));
         let o = g.observe(seat(2));
         assert_eq!(o.table[0].card, Card::LITTLE_JOKER);
-        assert_eq!(o.unseen_piles, [("undealt".to_string(), 1)]);
+        assert_eq!(o.piles, [("undealt".to_string(), 1)]);
         assert_eq!(o.trump, Trump::Jokers);
         assert_eq!(o.players.iter().map(|p| p.held).collect::<Vec<_>>(), [7; 4]);
         for (s, v) in o.players.iter().enumerate() {
@@ -2469,7 +2465,7 @@ mod tests {
         assert_eq!(g.turn_up, Some(card("AS")));
         let o = g.observe(seat(0));
         assert_eq!(
-            o.unseen_piles,
+            o.piles,
             [("dummy".to_string(), 9), ("undealt".to_string(), 2)]
         );
         assert_eq!(

@@ -53,7 +53,7 @@
 //!   left during play (Y12).
 //! * `contract`: the standing declaration (`declare`) or the reveal
 //!   (`reveal`) with its seat.
-//! * `unseen_piles`: `undealt` (cards neither dealt nor turned up) and
+//! * `piles`: `undealt` (cards neither dealt nor turned up) and
 //!   `bid-cards` (face-down bid cards the viewer does not know).
 //! * During a simultaneous step (the bid cards of Y4, the vote of Y13) the
 //!   chosen card stays in the hand, and `to_act` lists every seat, until every
@@ -1169,7 +1169,7 @@ impl Game for Yogi {
             trump,
             contract,
             table: self.table(seat),
-            unseen_piles: vec![
+            piles: vec![
                 ("undealt".to_string(), undealt as u8),
                 ("bid-cards".to_string(), unknown_bids as u8),
             ],
@@ -1375,7 +1375,7 @@ mod tests {
         assert_eq!(table(&o), [("turn-up".to_string(), None, "9D".to_string())]);
         assert_eq!(o.note("turn-up"), Some("9D"));
         assert_eq!(
-            o.unseen_piles,
+            o.piles,
             [("undealt".to_string(), 32), ("bid-cards".to_string(), 0)]
         );
         assert_eq!(
@@ -1394,7 +1394,7 @@ mod tests {
         assert!(g.hands[..13].iter().all(|h| h.len() == 4));
         assert_eq!(g.turn_up, Some(Card::BIG_JOKER));
         let o = g.observe(seat(0));
-        assert_eq!(o.unseen_piles[0], ("undealt".to_string(), 0));
+        assert_eq!(o.piles[0], ("undealt".to_string(), 0));
         assert_eq!(o.trump, Trump::Nines);
         assert_eq!(o.note("joker"), Some("none"));
     }
@@ -1631,7 +1631,7 @@ mod tests {
         assert_eq!(bid_cards_seen(&o3), [(3, "5H".to_string())]);
         assert_eq!(bids_seen(&o3), [None, None, None, Some(2), None]);
         assert_eq!(o3.note("bid-counts"), Some("1 1 1 1 1"));
-        assert_eq!(o3.unseen_piles[1], ("bid-cards".to_string(), 4));
+        assert_eq!(o3.piles[1], ("bid-cards".to_string(), 4));
         assert!(!format!("{o3:?}").contains("4C"));
         // Targets: D = 0, S = 1, H = 2, C = 3.
         let targets: Vec<u8> = (0..5).map(|s| g.target_of(seat(s))).collect();
@@ -2230,7 +2230,7 @@ mod tests {
             bid_cards_seen(&o1),
             [(1, "KD".to_string()), (2, "3D".to_string())]
         );
-        assert_eq!(o1.unseen_piles[1], ("bid-cards".to_string(), 2));
+        assert_eq!(o1.piles[1], ("bid-cards".to_string(), 2));
         let takes = o1
             .history
             .iter()
