@@ -763,6 +763,78 @@ fn heuristic_ends_above_random_in_honeymoon() {
     stronger_bot_separates("honeymoon", "hands = 5\nrounds = 3\nparallel = 6");
 }
 
+/// Two copies of one bot read as equal in a duplicate event seated in every
+/// order. The bots are deterministic, so
+/// the swapped seatings of the copies play out identically: the same-cards
+/// difference is exactly 0.
+#[test]
+fn identical_bots_read_as_equal_in_a_permuted_duplicate_event() {
+    let s = Scratch::new("pairwise");
+    let mut text = format!(
+        "name = \"pairwise\"\ngame = \"israeli\"\nseed = 31\nformat = \"duplicate\"\nseatings = \"permutations\"\nhands = 4\nrounds = 2\nparallel = 8\n{CALM}"
+    );
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("heuristic-2", &["--bot", "heuristic"]);
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("first-2", &["--bot", "first"]);
+    s.write("t.toml", &text);
+    let ran = whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "t.toml",
+            "--out",
+            "out",
+            "--progress",
+            "quiet",
+        ],
+    );
+    let r = results(&s.path("out"));
+    assert_eq!(
+        r["matches"].as_array().unwrap().len(),
+        48,
+        "one group in 24 orders, twice"
+    );
+    let verdict = |a: &str, b: &str| -> Value {
+        r["pairwise"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| (v["a"] == a && v["b"] == b) || (v["a"] == b && v["b"] == a))
+            .unwrap_or_else(|| panic!("no verdict on {a} and {b}: {r}"))
+            .clone()
+    };
+    for (a, b) in [("heuristic", "heuristic-2"), ("first", "first-2")] {
+        let v = verdict(a, b);
+        assert_eq!(v["verdict"], "equal", "{v}");
+        assert_eq!(v["difference"]["mean"].as_f64(), Some(0.0), "{v}");
+        assert_eq!(
+            v["a_ahead"], v["b_ahead"],
+            "swapped seatings mirror each other: {v}"
+        );
+    }
+    // Different bots get a verdict from their same-cards difference.
+    let v = verdict("heuristic", "first");
+    let (low, high) = (
+        v["difference"]["low"].as_f64().unwrap(),
+        v["difference"]["high"].as_f64().unwrap(),
+    );
+    let expected = if low > 0.0 {
+        "better"
+    } else if high < 0.0 {
+        "worse"
+    } else {
+        "equal"
+    };
+    assert_eq!(v["verdict"], expected, "{v}");
+    assert_eq!(v["matches"], 48, "{v}");
+    // The terminal says what a rating's ± is and gives the verdicts.
+    assert!(ran.stdout.contains("not a 95 % interval"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("no clear difference"), "{}", ran.stdout);
+    let md = std::fs::read_to_string(s.path("out/standings.md")).unwrap();
+    assert!(md.contains("## Pairwise verdicts"), "{md}");
+}
+
 /// A bad tournament file is a usage error: exit code 2 and one line on
 /// stderr naming the file, the line and the key; nothing is run or written.
 #[test]

@@ -6,6 +6,7 @@
 //! game = "israeli"
 //! seed = 2026
 //! format = "round-robin"      # round-robin | duplicate | gauntlet
+//! seatings = "rotations"      # rotations | permutations (games where each seat plays for itself)
 //! hands = 4                   # hands per match (the game's `hands` option)
 //! rounds = 1                  # repeat the schedule with fresh deals
 //! parallel = 4                # tables at once
@@ -100,6 +101,30 @@ impl Format {
     }
 }
 
+/// How the bots of a group are seated at its tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Seatings {
+    /// The k rotations of the group's order: every bot in every seat once.
+    #[default]
+    Rotations,
+    /// All k! orders: every bot in every seat with every arrangement of the
+    /// others around it, so who sits before and after whom cancels out too.
+    Permutations,
+}
+
+impl Seatings {
+    /// The name in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Seatings::Rotations => "rotations",
+            Seatings::Permutations => "permutations",
+        }
+    }
+}
+
+/// At most this many seats for `seatings = "permutations"` (720 tables per group).
+pub const MAX_PERMUTED_SEATS: usize = 6;
+
 /// How a bot takes part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BotKind {
@@ -142,6 +167,8 @@ pub struct Tournament {
     pub seed_number: u64,
     /// The format.
     pub format: Format,
+    /// How a group's bots are seated.
+    pub seatings: Seatings,
     /// Repetitions of the schedule, each with fresh deals.
     pub rounds: u32,
     /// Tables at once.
@@ -174,6 +201,7 @@ struct RawFile {
     game: Spanned<String>,
     seed: u64,
     format: Option<Spanned<String>>,
+    seatings: Option<Spanned<String>>,
     hands: Option<Spanned<u32>>,
     rounds: Option<Spanned<u32>>,
     parallel: Option<Spanned<usize>>,
@@ -575,6 +603,42 @@ impl Tournament {
                 )
             })?;
         }
+        let seatings = match raw.seatings.as_ref().map(|f| f.get_ref().as_str()) {
+            None | Some("rotations") => Seatings::Rotations,
+            Some("permutations") => {
+                let span = raw.seatings.as_ref().map(|f| f.span());
+                let sides = {
+                    let mut t = teams.clone();
+                    t.sort_unstable();
+                    t.dedup();
+                    t.len()
+                };
+                if sides != seats {
+                    return Err(err(
+                        span,
+                        "seatings",
+                        "`permutations` is for games where every seat plays for itself (partnership games seat every split of the partnerships; a cooperative table is one team)".into(),
+                    ));
+                }
+                if seats > MAX_PERMUTED_SEATS {
+                    return Err(err(
+                        span,
+                        "seatings",
+                        format!(
+                            "`permutations` seats each group in k! ways: at most {MAX_PERMUTED_SEATS} seats (this game has {seats})"
+                        ),
+                    ));
+                }
+                Seatings::Permutations
+            }
+            Some(other) => {
+                return Err(err(
+                    raw.seatings.as_ref().map(|f| f.span()),
+                    "seatings",
+                    format!("unknown seatings `{other}` (rotations, permutations)"),
+                ));
+            }
+        };
         let base = path.parent().unwrap_or(Path::new("."));
         let out = match raw.out {
             Some(o) => base.join(o),
@@ -588,6 +652,7 @@ impl Tournament {
             seed: Seed::from_u64(raw.seed),
             seed_number: raw.seed,
             format,
+            seatings,
             rounds,
             parallel,
             out,

@@ -2,7 +2,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use crate::stats::{BotStats, Interval, Results};
+use crate::stats::{BotStats, Interval, Results, Verdict};
 
 fn interval(i: &Interval) -> String {
     if i.n < 2 {
@@ -37,6 +37,43 @@ fn bids(b: &BotStats) -> String {
     } else {
         format!("{made}/{of} ({:.0}%)", 100.0 * made as f64 / of as f64)
     }
+}
+
+/// What the ± after a rating means, for the system the results use.
+fn rating_note(r: &Results) -> Option<String> {
+    let system = r
+        .bots
+        .iter()
+        .find_map(|b| b.rating.as_ref())?
+        .system
+        .clone();
+    let (what, start) = match system.as_str() {
+        "glicko-2" => ("Glicko-2 rating ± its deviation", "1500 ± 350"),
+        _ => ("Weng-Lin μ ± σ", "25 ± 8.3"),
+    };
+    Some(format!(
+        "rating: {what}: the ± is the rating's own uncertainty (one standard deviation, starting at {start} and shrinking with every match), not a 95 % interval; two ratings closer than their ± may well be the same strength. The pairwise verdicts below say which differences are real."
+    ))
+}
+
+fn verdict_words(v: &Verdict) -> &'static str {
+    match v.verdict.as_str() {
+        "better" => "better",
+        "worse" => "worse (ranked above by chance)",
+        _ => "no clear difference",
+    }
+}
+
+fn head_to_head(v: &Verdict) -> String {
+    format!("{}-{}-{}", v.a_ahead, v.b_ahead, v.level)
+}
+
+fn los_text(v: &Verdict) -> String {
+    v.los.map_or("-".into(), |l| format!("{:.1} %", 100.0 * l))
+}
+
+fn difference_text(v: &Verdict) -> String {
+    v.difference.as_ref().map_or("-".into(), interval)
 }
 
 /// The standings as a plain-text table for a terminal.
@@ -119,6 +156,43 @@ pub fn text(r: &Results) -> String {
                     i.n
                 );
             }
+        }
+    }
+    if let Some(note) = rating_note(r) {
+        let _ = writeln!(out, "{note}");
+    }
+    // The terminal shows each bot against the next one down; the files hold
+    // every pair.
+    let next: Vec<&Verdict> = r
+        .bots
+        .windows(2)
+        .filter_map(|w| {
+            r.pairwise
+                .iter()
+                .find(|v| v.a == w[0].name && v.b == w[1].name)
+        })
+        .collect();
+    if !next.is_empty() {
+        let _ = writeln!(
+            out,
+            "is each bot better than the next one down? head to head (ahead-behind-level), LOS, {}, verdict",
+            if r.duplicate.is_some() {
+                "same-cards difference per deal [95% CI]"
+            } else {
+                "-"
+            }
+        );
+        for v in next {
+            let _ = writeln!(
+                out,
+                "  {} vs {}: {}  LOS {}  {}  {}",
+                v.a,
+                v.b,
+                head_to_head(v),
+                los_text(v),
+                difference_text(v),
+                verdict_words(v)
+            );
         }
     }
     if let Some(d) = &r.duplicate {
@@ -209,6 +283,34 @@ pub fn markdown(r: &Results) -> String {
             if let Some(i) = &b.own_points {
                 let _ = writeln!(out, "| {} | {} | {} |", b.name, interval(i), i.n);
             }
+        }
+    }
+    if let Some(note) = rating_note(r) {
+        let _ = writeln!(out, "\n{note}");
+    }
+    if !r.pairwise.is_empty() {
+        let _ = writeln!(out, "\n## Pairwise verdicts\n");
+        let _ = writeln!(
+            out,
+            "Every two bots that met as opponents, the higher-ranked first. Head to head: matches where a finished ahead of b, behind it, level. LOS: the likelihood that a is the stronger from those results (fastchess's formula). In duplicate events the verdict comes from the same-cards difference a − b per deal (an interval holding 0 means no clear difference); otherwise from the LOS (at least 95 %: better).\n"
+        );
+        let _ = writeln!(
+            out,
+            "| a | b | matches | head to head | LOS | a − b same cards [95% CI] | verdict |"
+        );
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---|");
+        for v in &r.pairwise {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                v.a,
+                v.b,
+                v.matches,
+                head_to_head(v),
+                los_text(v),
+                difference_text(v),
+                verdict_words(v)
+            );
         }
     }
     if let Some(d) = &r.duplicate {

@@ -107,6 +107,9 @@ pub struct Manifest {
     pub options: Options,
     /// The event format.
     pub event: String,
+    /// How a group's bots are seated (`rotations` or `permutations`).
+    #[serde(default = "rotations")]
+    pub seatings: String,
     /// Rounds.
     pub rounds: u32,
     /// Bot names, in file order.
@@ -119,6 +122,10 @@ pub struct Manifest {
     pub shard: Option<String>,
 }
 
+fn rotations() -> String {
+    "rotations".into()
+}
+
 impl Manifest {
     fn of(t: &Tournament, total: u64, shard: Option<Shard>) -> Manifest {
         Manifest {
@@ -128,6 +135,7 @@ impl Manifest {
             game: t.game.name().into(),
             options: t.options.clone(),
             event: t.format.name().into(),
+            seatings: t.seatings.name().into(),
             rounds: t.rounds,
             bots: t.bots.iter().map(|b| b.name.clone()).collect(),
             seed_commitment: seed_commitment(t.seed),

@@ -4,7 +4,7 @@
 
 use whistle_rules::dealing::{Domain, Seed};
 
-use crate::config::{Format, Tournament};
+use crate::config::{Format, Seatings, Tournament};
 
 /// One scheduled match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +36,23 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
             c[j] = c[j - 1] + 1;
         }
     }
+}
+
+/// Every order of `0..k`, in lexicographic order.
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    let mut p: Vec<usize> = (0..k).collect();
+    let mut out = vec![p.clone()];
+    // The next permutation in lexicographic order, until the last.
+    while let Some(i) = (1..k).rev().find(|&i| p[i - 1] < p[i]) {
+        let j = (i..k)
+            .rev()
+            .find(|&j| p[j] > p[i - 1])
+            .expect("p[i] qualifies");
+        p.swap(i - 1, j);
+        p[i..].reverse();
+        out.push(p.clone());
+    }
+    out
 }
 
 /// The groups of bots that meet: every group of `k` from `pool` (or, with
@@ -136,7 +153,8 @@ fn team_seatings(
 /// the same deals. Partnership games: every split of each group into
 /// partnerships, each partnership in every team position (in a duplicate
 /// event the positions of one split share their deals: partnerships swapped).
-/// The whole schedule repeats `rounds` times with fresh deals.
+/// With `seatings = "permutations"` a group sits in all k! orders instead of
+/// its k rotations. The whole schedule repeats `rounds` times with fresh deals.
 pub fn plan(t: &Tournament) -> Vec<Planned> {
     let k = t.seats;
     let n = t.bots.len();
@@ -203,13 +221,17 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
                 .flat_map(|(g, distinct)| team_seatings(g, &slots, k, *distinct))
                 .collect()
         } else {
-            // Every seat rotation of every group.
+            // Every seat rotation (or every order) of every group.
             table_groups
                 .iter()
-                .map(|g| {
-                    (0..k)
+                .map(|g| match t.seatings {
+                    Seatings::Rotations => (0..k)
                         .map(|r| (0..k).map(|s| g[(s + r) % k]).collect())
-                        .collect()
+                        .collect(),
+                    Seatings::Permutations => permutations(k)
+                        .into_iter()
+                        .map(|p| p.into_iter().map(|i| g[i]).collect())
+                        .collect(),
                 })
                 .collect()
         };
@@ -285,6 +307,58 @@ mod tests {
             text.push_str(&format!("[[bots]]\nname = \"b{i}\"\ncommand = \"x\"\n"));
         }
         Tournament::parse(Path::new("t.toml"), &text).unwrap()
+    }
+
+    #[test]
+    fn permutations_are_every_order_once() {
+        assert_eq!(
+            permutations(3),
+            [
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0]
+            ]
+        );
+        assert_eq!(permutations(1), [[0]]);
+        let p = permutations(4);
+        assert_eq!(p.len(), 24);
+        let mut sorted = p.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, p, "distinct and in order");
+    }
+
+    /// Every bot of a group sits in every seat with every other bot at every
+    /// distance around the table equally often, on the same deals.
+    #[test]
+    fn duplicate_permutations_balance_neighbours_on_shared_deals() {
+        let t = tournament(
+            "format = \"duplicate\"\nseatings = \"permutations\"",
+            5,
+            "israeli",
+        );
+        let p = plan(&t);
+        assert_eq!(p.len(), 5 * 24);
+        for group in p.chunks(24) {
+            assert!(group.iter().all(|m| m.match_seed == group[0].match_seed));
+            let mut seen = std::collections::BTreeMap::new();
+            for m in group {
+                for s in 0..4 {
+                    for d in 1..4 {
+                        *seen
+                            .entry((m.seats[s], s, m.seats[(s + d) % 4], d))
+                            .or_insert(0) += 1;
+                    }
+                }
+            }
+            // Each (bot, seat, other bot, distance) occurs twice: the two
+            // remaining bots fill the other seats either way.
+            assert!(seen.values().all(|&n| n == 2), "{seen:?}");
+            assert_eq!(seen.len(), 4 * 4 * 3 * 3);
+        }
     }
 
     #[test]

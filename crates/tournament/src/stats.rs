@@ -145,6 +145,37 @@ pub struct DuplicateStats {
     pub pairs: Vec<PairStats>,
 }
 
+/// Whether one bot is really better than another: what their meetings say.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The bot ranked higher in the standings.
+    pub a: String,
+    /// The bot ranked lower.
+    pub b: String,
+    /// Matches in which both sat at the table as opponents.
+    pub matches: u64,
+    /// Of those, the matches where `a` finished ahead of `b`, behind it, and
+    /// level with it.
+    pub a_ahead: u64,
+    /// Matches where `b` finished ahead of `a`.
+    pub b_ahead: u64,
+    /// Matches where they finished level.
+    pub level: u64,
+    /// Likelihood of superiority: the probability that `a` is the stronger,
+    /// from the head-to-head results (levels ignored), as fastchess and
+    /// cutechess compute it: ½·(1 + erf((W − L) / √(2·(W + L)))). `None`
+    /// without a decided meeting.
+    pub los: Option<f64>,
+    /// Duplicate events: `a − b` on the same deals from the same seat, per
+    /// deal, with its 95 % interval.
+    pub difference: Option<Interval>,
+    /// `better` (a is better), `worse` (b is better) or `equal` (no clear
+    /// difference). In duplicate events the same-cards interval decides
+    /// (it holds 0: `equal`; fines: below 0 is better); otherwise the LOS
+    /// (at least 95 %: `better`; at most 5 %: `worse`).
+    pub verdict: String,
+}
+
 /// One side's line-up in partnership and cooperative games.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TeamStats {
@@ -209,6 +240,11 @@ pub struct Results {
     /// joined by `+`) with its side's points per hand, best first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub teams: Vec<TeamStats>,
+    /// Every two bots that met as opponents, in standings order (`a` above
+    /// `b`): head to head, likelihood of superiority, the same-cards
+    /// difference in duplicate events, and the verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairwise: Vec<Verdict>,
     /// How the ranking was derived, for people.
     pub ranking: String,
     /// The tournament seed, revealed once play is over (check it against the
@@ -271,6 +307,8 @@ pub struct Tally {
     cells: Cells,
     duplicate: bool,
     last_index: Option<u64>,
+    /// (bot index i, bot index j), i < j → (i ahead, j ahead, level).
+    head_to_head: BTreeMap<(usize, usize), (u64, u64, u64)>,
 }
 
 impl Tally {
@@ -295,6 +333,7 @@ impl Tally {
             cells: BTreeMap::new(),
             duplicate: false,
             last_index: None,
+            head_to_head: BTreeMap::new(),
         }
     }
 
@@ -417,6 +456,7 @@ impl Tally {
                 }
             }
         }
+        self.meet(names, teams, &places);
         self.matches.push(MatchSummary {
             index,
             seats: names.clone(),
@@ -426,6 +466,33 @@ impl Tally {
             hands: log.hands.len() as u64,
             seat_totals,
         });
+    }
+
+    /// Head to head: every two bots of a match on opposing sides, each at
+    /// its best place.
+    fn meet(&mut self, names: &[String], teams: &[u8], places: &[usize]) {
+        let mut best: BTreeMap<usize, (usize, u8)> = BTreeMap::new();
+        for (s, name) in names.iter().enumerate() {
+            let next = self.index.len();
+            let bot = *self.index.entry(name.clone()).or_insert(next);
+            let side = teams.get(s).copied().unwrap_or(s as u8);
+            let e = best.entry(bot).or_insert((places[s], side));
+            e.0 = e.0.min(places[s]);
+        }
+        let met: Vec<(usize, (usize, u8))> = best.into_iter().collect();
+        for (k, &(i, (pi, ti))) in met.iter().enumerate() {
+            for &(j, (pj, tj)) in &met[k + 1..] {
+                if ti == tj {
+                    continue;
+                }
+                let e = self.head_to_head.entry((i, j)).or_default();
+                match pi.cmp(&pj) {
+                    std::cmp::Ordering::Less => e.0 += 1,
+                    std::cmp::Ordering::Greater => e.1 += 1,
+                    std::cmp::Ordering::Equal => e.2 += 1,
+                }
+            }
+        }
     }
 
     /// The results of every log counted.
@@ -525,6 +592,13 @@ impl Tally {
                 .total_cmp(&b.points.mean)
                 .then_with(|| x.line_up.cmp(&y.line_up))
         });
+        let pairwise = verdicts(
+            &stats,
+            &self.index,
+            &self.head_to_head,
+            duplicate.as_ref(),
+            lower,
+        );
         Results {
             format: RESULTS_FORMAT.into(),
             version: RESULTS_VERSION,
@@ -535,6 +609,7 @@ impl Tally {
             bots: stats,
             duplicate,
             teams,
+            pairwise,
             ranking: ranking.into(),
             seed: None,
         }
@@ -663,6 +738,87 @@ fn rate(
 
 /// Duplicate comparisons from the cells: (group, deal, seat) → the points of
 /// each bot (by index; bots of the file first) that held that seat's cards.
+/// Likelihood of superiority from `wins` and `losses` (draws ignored).
+pub fn los(wins: u64, losses: u64) -> Option<f64> {
+    let n = wins + losses;
+    (n > 0)
+        .then(|| 0.5 * (1.0 + libm::erf((wins as f64 - losses as f64) / (2.0 * n as f64).sqrt())))
+}
+
+/// `better`, `worse` or `equal` for `a` against `b`: the same-cards
+/// difference `a − b` decides where there is one (points: above 0 is better;
+/// fines: below), else the likelihood of superiority.
+fn decide(difference: Option<&Interval>, los: Option<f64>, lower: bool) -> &'static str {
+    let sign = if lower { -1.0 } else { 1.0 };
+    match (difference, los) {
+        (Some(d), _) if d.n >= 2 && d.low * sign > 0.0 && d.high * sign > 0.0 => "better",
+        (Some(d), _) if d.n >= 2 && d.low * sign < 0.0 && d.high * sign < 0.0 => "worse",
+        (Some(d), _) if d.n >= 2 => "equal",
+        (_, Some(l)) if l >= 0.95 => "better",
+        (_, Some(l)) if l <= 0.05 => "worse",
+        _ => "equal",
+    }
+}
+
+/// The verdict on every two bots that met, in standings order.
+fn verdicts(
+    stats: &[BotStats],
+    index: &BTreeMap<String, usize>,
+    head_to_head: &BTreeMap<(usize, usize), (u64, u64, u64)>,
+    duplicate: Option<&DuplicateStats>,
+    lower: bool,
+) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    for (k, a) in stats.iter().enumerate() {
+        for b in &stats[k + 1..] {
+            let (Some(&i), Some(&j)) = (index.get(&a.name), index.get(&b.name)) else {
+                continue;
+            };
+            let (a_ahead, b_ahead, level) = if i < j {
+                head_to_head.get(&(i, j)).copied()
+            } else {
+                head_to_head.get(&(j, i)).map(|&(x, y, z)| (y, x, z))
+            }
+            .unwrap_or_default();
+            let difference = duplicate.and_then(|d| {
+                d.pairs.iter().find_map(|p| {
+                    if p.a == a.name && p.b == b.name {
+                        Some(p.difference)
+                    } else if p.a == b.name && p.b == a.name {
+                        let d = p.difference;
+                        Some(Interval {
+                            n: d.n,
+                            mean: -d.mean,
+                            low: -d.high,
+                            high: -d.low,
+                        })
+                    } else {
+                        None
+                    }
+                })
+            });
+            let matches = a_ahead + b_ahead + level;
+            if matches == 0 && difference.is_none() {
+                continue;
+            }
+            let los = los(a_ahead, b_ahead);
+            let verdict = decide(difference.as_ref(), los, lower);
+            out.push(Verdict {
+                a: a.name.clone(),
+                b: b.name.clone(),
+                matches,
+                a_ahead,
+                b_ahead,
+                level,
+                los,
+                difference,
+                verdict: verdict.into(),
+            });
+        }
+    }
+    out
+}
+
 fn duplicate_stats(cells: &Cells, bots: &[String]) -> DuplicateStats {
     let mut vs_par: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
     let mut pairs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
@@ -676,7 +832,16 @@ fn duplicate_stats(cells: &Cells, bots: &[String]) -> DuplicateStats {
                 v.push(p - par);
             }
         }
-        let of = |bot: usize| entries.iter().find(|(b, _)| *b == bot).map(|x| x.1);
+        // A bot may hold a deal's seat in several matches of its group (every
+        // order of the others, or a repeated bot): its mean there.
+        let of = |bot: usize| {
+            let mine: Vec<f64> = entries
+                .iter()
+                .filter(|(b, _)| *b == bot)
+                .map(|x| x.1)
+                .collect();
+            (!mine.is_empty()).then(|| mine.iter().sum::<f64>() / mine.len() as f64)
+        };
         for i in 0..bots.len() {
             for j in i + 1..bots.len() {
                 if let (Some(pa), Some(pb)) = (of(i), of(j)) {
@@ -708,6 +873,34 @@ fn duplicate_stats(cells: &Cells, bots: &[String]) -> DuplicateStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn los_is_fastchess_formula() {
+        assert_eq!(los(0, 0), None);
+        assert!((los(10, 10).unwrap() - 0.5).abs() < 1e-12);
+        // W − L = 20 over 100 decided: ½(1 + erf(20 / √200)) ≈ 0.9772.
+        assert!((los(60, 40).unwrap() - 0.977_249_9).abs() < 1e-6);
+        assert!(los(5, 0).unwrap() > 0.98 && los(0, 5).unwrap() < 0.02);
+    }
+
+    #[test]
+    fn verdicts_use_the_same_cards_difference_first_then_the_los() {
+        let iv = |low: f64, high: f64| Interval {
+            n: 10,
+            mean: (low + high) / 2.0,
+            low,
+            high,
+        };
+        assert_eq!(decide(Some(&iv(1.0, 3.0)), Some(0.2), false), "better");
+        assert_eq!(decide(Some(&iv(-3.0, -1.0)), Some(0.99), false), "worse");
+        assert_eq!(decide(Some(&iv(-1.0, 3.0)), Some(0.99), false), "equal");
+        // Fines: fewer is better.
+        assert_eq!(decide(Some(&iv(-3.0, -1.0)), None, true), "better");
+        assert_eq!(decide(None, Some(0.96), false), "better");
+        assert_eq!(decide(None, Some(0.04), false), "worse");
+        assert_eq!(decide(None, Some(0.5), false), "equal");
+        assert_eq!(decide(None, None, false), "equal");
+    }
 
     #[test]
     fn intervals_use_students_t_and_shrink_with_samples() {
