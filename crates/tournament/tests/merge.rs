@@ -26,6 +26,7 @@ fn manifest(shard: &str) -> Manifest {
         game: "israeli".into(),
         options: Options::parse(&["hands=1"]).unwrap(),
         event: "round-robin".into(),
+        seatings: "rotations".into(),
         rounds: 1,
         bots: BOTS.iter().map(|b| b.to_string()).collect(),
         seed_commitment: "c".into(),
