@@ -3,8 +3,8 @@
 use std::fmt;
 
 use whistle_rules::{
-    Action, DealError, Event, Game, HandResult, IllegalAction, MatchResult, Seat, Status, Trump,
-    dealing::{self, Seed},
+    Action, DealError, DriveError, Event, Fallback, Game, HandResult, IllegalAction, MatchDriver,
+    MatchResult, Seat, Status, Trump, dealing::Seed,
 };
 
 use crate::bot::Bot;
@@ -155,47 +155,58 @@ pub fn play_match<G: Game>(
     };
     let mut decisions = 0;
     table.sync(game, bots);
+    // The match driver deals and applies; bots are asked here.
+    let mut driver = MatchDriver::new(game.clone(), match_seed, Fallback::First);
     loop {
-        match game.status() {
-            Status::Over => break,
-            Status::Deal => {
-                dealing::deal_if_needed(game, match_seed)?;
-                table.trump = Trump::Undecided;
-                table.contract = None;
-                table.sync(game, bots);
+        let deals = driver.game().deals();
+        let round = driver.next().map_err(|e| match e {
+            DriveError::Deal { error, .. } => MatchError::Deal(error),
+            DriveError::MissingDeal(_) | DriveError::Illegal { .. } => {
+                unreachable!("no recorded deals or actions are replayed here")
             }
-            Status::Act => {
-                let round = game.to_act();
-                if round.is_empty() {
-                    return Err(MatchError::NobodyToAct);
-                }
-                for seat in round.iter() {
-                    if game.status() != Status::Act {
-                        break;
-                    }
-                    if !game.to_act().contains(seat) {
-                        continue;
-                    }
-                    let obs = game.observe(seat);
-                    let legal = game.legal_actions(seat);
-                    if legal.is_empty() {
-                        return Err(MatchError::NoLegalAction(seat));
-                    }
-                    let index = bots[seat.index()].choose(&obs, &legal);
-                    let action = *legal.get(index).ok_or(MatchError::BadChoice {
-                        seat,
-                        index,
-                        legal: legal.len(),
-                    })?;
-                    table.trump = obs.trump;
-                    table.contract = obs.contract;
-                    game.apply(seat, action).map_err(MatchError::Illegal)?;
-                    decisions += 1;
-                    table.sync(game, bots);
-                }
-            }
+        })?;
+        if driver.game().deals() != deals {
+            table.trump = Trump::Undecided;
+            table.contract = None;
+            table.sync(driver.game(), bots);
         }
+        if driver.game().is_over() {
+            break;
+        }
+        if round.is_empty() {
+            return Err(MatchError::NobodyToAct);
+        }
+        for seat in round.iter() {
+            let game = driver.game();
+            if game.status() != Status::Act {
+                break;
+            }
+            if !game.to_act().contains(seat) {
+                continue;
+            }
+            let obs = game.observe(seat);
+            let legal = game.legal_actions(seat);
+            if legal.is_empty() {
+                return Err(MatchError::NoLegalAction(seat));
+            }
+            let index = bots[seat.index()].choose(&obs, &legal);
+            let action = *legal.get(index).ok_or(MatchError::BadChoice {
+                seat,
+                index,
+                legal: legal.len(),
+            })?;
+            table.trump = obs.trump;
+            table.contract = obs.contract;
+            driver
+                .apply(seat, action, false)
+                .map_err(MatchError::Illegal)?;
+            decisions += 1;
+            table.sync(driver.game(), bots);
+        }
+        // Events are read from the game's log by `table.sync`.
+        driver.take_events();
     }
+    *game = driver.into_game();
     let result = game.result().ok_or(MatchError::NoResult)?;
     for bot in bots.iter_mut() {
         bot.match_over(&result);

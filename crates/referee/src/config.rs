@@ -5,36 +5,9 @@ use std::time::Duration;
 
 use whistle_rules::{Action, Card, Options, Seat, Variant, dealing::Seed};
 
-/// How the referee picks the action it plays for a seat that faulted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fallback {
-    /// The first legal action in the game's fixed order.
-    First,
-    /// Uniform over the legal actions, drawn with `Shuffler::below` from the
-    /// match seed derived with `Domain::Fallback` and the table's fallback
-    /// count so far (docs/dealing.md). Deterministic, and checkable from the log.
-    #[default]
-    Random,
-}
-
-impl Fallback {
-    /// The policy's name on the wire (`first`, `random`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Fallback::First => "first",
-            Fallback::Random => "random",
-        }
-    }
-
-    /// The policy for a name.
-    pub fn from_name(s: &str) -> Option<Fallback> {
-        match s {
-            "first" => Some(Fallback::First),
-            "random" => Some(Fallback::Random),
-            _ => None,
-        }
-    }
-}
+/// How the referee picks the action it plays for a seat that faulted (the
+/// one fallback rule, beside `judge` in the rules crate).
+pub use whistle_rules::Fallback;
 
 /// Time allowed to each seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

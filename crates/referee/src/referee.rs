@@ -27,7 +27,7 @@ use whistle_protocol::{
     limits::{echo, token_hint},
     pb,
 };
-use whistle_rules::{Game, Seat, Variant, dealing::Seed};
+use whistle_rules::{Game, MatchDriver, Seat, Variant, dealing::Seed};
 
 use crate::{
     config::{Fallback, FaultPolicy, SeatSpec, TableSpec, TimeControl},
@@ -219,9 +219,16 @@ impl Referee {
                 .deal(order)
                 .map_err(|e| CreateError(format!("deal {i}: {e}")))?;
         }
-        let mut game = game;
+        // The driver deals the table's given deck orders, then the recorded
+        // ones of a resumed match, then the match seed's.
+        let mut deals = spec.deals.clone();
         if let Some(r) = &spec.resume {
-            replay_prefix(&mut game, r)?;
+            deals.extend(r.deals.iter().skip(deals.len()).cloned());
+        }
+        let mut driver =
+            MatchDriver::new(game, spec.match_seed, spec.faults.fallback).with_deals(deals);
+        if let Some(r) = &spec.resume {
+            replay_prefix(&mut driver, r)?;
         }
         let tokens: Vec<String> = spec
             .seats
@@ -238,8 +245,8 @@ impl Referee {
             table_id: id.clone(),
             game: spec.game.name().to_string(),
             state: TableState::Waiting,
-            connected: vec![false; game.seats()],
-            faults: vec![0; game.seats()],
+            connected: vec![false; driver.game().seats()],
+            faults: vec![0; driver.game().seats()],
             hands_done: 0,
             result: None,
         }));
@@ -282,7 +289,7 @@ impl Referee {
                 }
             }
         }
-        let table = Table::new(id.clone(), spec, game, rec_tx, watch, snapshot);
+        let table = Table::new(id.clone(), spec, driver, rec_tx, watch, snapshot);
         let weak = Arc::downgrade(&self.inner);
         let finished_id = id.clone();
         let on_over = Box::new(move || {
@@ -618,38 +625,25 @@ fn forget(reg: &mut Registry, table_id: &str) -> bool {
 
 /// Re-applies the completed hands of an interrupted match.
 fn replay_prefix(
-    game: &mut whistle_rules::AnyGame,
+    driver: &mut MatchDriver<whistle_rules::AnyGame>,
     r: &crate::config::Resume,
 ) -> Result<(), CreateError> {
-    let seats = game.seats();
+    let seats = driver.game().seats();
     if r.faults.len() != seats || r.forfeited.len() != seats {
         return Err(CreateError(format!(
             "resume: fault counts and forfeits must have {seats} entries"
         )));
     }
-    let deal = |game: &mut whistle_rules::AnyGame| -> Result<(), CreateError> {
-        while game.status() == whistle_rules::Status::Deal {
-            let d = game.deals() as usize;
-            let order = r
-                .deals
-                .get(d)
-                .ok_or_else(|| CreateError(format!("resume: deal {d} is missing")))?;
-            game.deal(order)
-                .map_err(|e| CreateError(format!("resume: deal {d}: {e}")))?;
-        }
-        Ok(())
-    };
-    for (i, &(seat, action, _)) in r.actions.iter().enumerate() {
-        deal(game)?;
-        game.apply(seat, action)
-            .map_err(|e| CreateError(format!("resume: action {i}: {e}")))?;
-    }
-    if game.status() == whistle_rules::Status::Act {
+    driver
+        .replay(&r.actions)
+        .map_err(|e| CreateError(format!("resume: {e}")))?;
+    driver.take_events();
+    if driver.game().status() == whistle_rules::Status::Act {
         return Err(CreateError(
             "resume: the recorded actions stop in the middle of a hand".into(),
         ));
     }
-    if game.is_over() {
+    if driver.game().is_over() {
         return Err(CreateError("resume: the match is already over".into()));
     }
     Ok(())

@@ -28,12 +28,12 @@ use tonic::Status;
 use tracing::{debug, info, warn};
 use whistle_protocol::{PROTOCOL, convert, limits::echo, pb};
 use whistle_rules::{
-    Action, ActionList, AnyGame, Game, Seat, Status as GameStatus,
-    dealing::{self, Domain, Shuffler},
+    Action, ActionList, AnyGame, DriveError, Game, MatchDriver, MatchEvent, Seat,
+    Status as GameStatus,
 };
 
 use crate::{
-    config::{Fallback, TableSpec},
+    config::TableSpec,
     record::{FaultKind, FaultRecord, TableRecord},
 };
 
@@ -141,13 +141,12 @@ struct SeatState {
 pub(crate) struct Table {
     id: String,
     spec: TableSpec,
-    game: AnyGame,
+    /// The match: deals, fallbacks and events come from it.
+    driver: MatchDriver<AnyGame>,
     seats: Vec<SeatState>,
     next_id: u64,
-    fallbacks: u64,
     pushed: usize,
     pushed_deals: u32,
-    hands_recorded: usize,
     state: TableState,
     created: Instant,
     records: mpsc::UnboundedSender<TableRecord>,
@@ -177,14 +176,14 @@ impl Table {
     pub(crate) fn new(
         id: String,
         spec: TableSpec,
-        game: AnyGame,
+        driver: MatchDriver<AnyGame>,
         records: mpsc::UnboundedSender<TableRecord>,
         watch: Watch,
         snapshot: Arc<Mutex<TableSnapshot>>,
     ) -> Table {
         let now = Instant::now();
         let resume = spec.resume.clone().unwrap_or_default();
-        let seats = (0..game.seats())
+        let seats = (0..driver.game().seats())
             .map(|i| SeatState {
                 conn: None,
                 ever_connected: false,
@@ -198,9 +197,9 @@ impl Table {
                 unsolicited: (now, 0),
             })
             .collect();
-        // A resumed match continues where its record stopped: the fallback
-        // count (which seeds random fallbacks) and the hands already recorded
-        // carry on; old events are not pushed again.
+        // A resumed match continues where its record stopped (the driver has
+        // replayed it, fallback count included); old events are not pushed
+        // again.
         let mut seats: Vec<SeatState> = seats;
         let mut withdrawn = Vec::new();
         for (i, spec_seat) in spec.seats.iter().enumerate() {
@@ -211,19 +210,15 @@ impl Table {
                 withdrawn.push((Seat::new(i), reason.clone()));
             }
         }
-        let fallbacks = resume.actions.iter().filter(|a| a.2).count() as u64;
-        let (pushed, pushed_deals) = (game.log().len(), game.deals());
-        let hands_recorded = game.hand_results().len();
+        let (pushed, pushed_deals) = (driver.game().log().len(), driver.game().deals());
         Table {
             id,
             spec,
-            game,
+            driver,
             seats,
             next_id: 1,
-            fallbacks,
             pushed,
             pushed_deals,
-            hands_recorded,
             state: TableState::Waiting,
             created: now,
             records,
@@ -237,7 +232,7 @@ impl Table {
     /// Runs the table to the end of its match (or until a drain stops it),
     /// then calls `on_over`.
     pub(crate) async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>, on_over: OnOver) {
-        info!(table = %self.id, game = %self.game.variant(), "table created");
+        info!(table = %self.id, game = %self.driver.game().variant(), "table created");
         let mut closed = false;
         if self.all_seated() {
             // Every seat's bot is out of the event: nobody to wait for.
@@ -249,13 +244,14 @@ impl Table {
                 break;
             }
             if self.state == TableState::Playing {
-                if let Err(reason) = self.advance() {
+                if let Err(e) = self.advance() {
+                    let reason = e.to_string();
                     warn!(table = %self.id, %reason, "table aborted");
                     self.record(TableRecord::Aborted { reason });
                     self.finish_streams();
                     break;
                 }
-                if self.game.is_over() {
+                if self.driver.game().is_over() {
                     self.finish();
                     break;
                 }
@@ -298,7 +294,7 @@ impl Table {
             return false;
         };
         self.state == TableState::Waiting
-            || self.game.status() == GameStatus::Deal
+            || self.driver.game().status() == GameStatus::Deal
             || Instant::now() >= deadline
     }
 
@@ -306,8 +302,9 @@ impl Table {
     /// and the record ends with `Stopped`. The hands completed so far stand
     /// (a tournament resumes the match from them).
     fn stop(&mut self, reason: &str) {
-        let mid_hand = self.state == TableState::Playing && self.game.status() == GameStatus::Act;
-        info!(table = %self.id, hands = self.game.hand_results().len(), mid_hand, "table stopped: {reason}");
+        let mid_hand =
+            self.state == TableState::Playing && self.driver.game().status() == GameStatus::Act;
+        info!(table = %self.id, hands = self.driver.game().hand_results().len(), mid_hand, "table stopped: {reason}");
         for s in &self.seats {
             if let Some(conn) = &s.conn {
                 let _ = conn
@@ -317,7 +314,7 @@ impl Table {
         }
         self.record(TableRecord::Stopped {
             reason: reason.to_string(),
-            hands_done: self.game.hand_results().len() as u32,
+            hands_done: self.driver.game().hand_results().len() as u32,
             mid_hand,
         });
         self.finish_streams();
@@ -335,8 +332,8 @@ impl Table {
         s.state = self.state;
         s.connected = self.seats.iter().map(|x| x.conn.is_some()).collect();
         s.faults = self.seats.iter().map(|x| x.faults).collect();
-        s.hands_done = self.game.hand_results().len() as u32;
-        s.result = self.game.result().map(|r| (r, self.forfeited()));
+        s.hands_done = self.driver.game().hand_results().len() as u32;
+        s.result = self.driver.game().result().map(|r| (r, self.forfeited()));
     }
 
     fn forfeited(&self) -> Vec<Seat> {
@@ -462,9 +459,9 @@ impl Table {
                 protocol: PROTOCOL.to_string(),
                 table_id: self.id.clone(),
                 seat: seat.index() as u32,
-                seats: self.game.seats() as u32,
-                game: self.game.variant().name().to_string(),
-                options: convert::options(&self.game.options()),
+                seats: self.driver.game().seats() as u32,
+                game: self.driver.game().variant().name().to_string(),
+                options: convert::options(&self.driver.game().options()),
                 time_control: Some(pb::TimeControl {
                     per_action_ms: millis(self.spec.time.per_action),
                     time_bank_ms: millis(self.spec.time.time_bank),
@@ -528,43 +525,27 @@ impl Table {
 
     /// Plays everything that needs no answer: deals, fallbacks for forfeited
     /// seats; and sends requests to seats that must act.
-    fn advance(&mut self) -> Result<(), String> {
+    fn advance(&mut self) -> Result<(), DriveError> {
         loop {
-            match self.game.status() {
-                GameStatus::Over => return Ok(()),
-                GameStatus::Deal => {
-                    let deal = self.game.deals();
-                    let order: Vec<_> = match self.spec.deals.get(deal as usize) {
-                        Some(o) => o.clone(),
-                        None => dealing::deck_order(
-                            dealing::deal_seed(self.spec.match_seed, deal),
-                            self.game.deck(),
-                        )
-                        .to_vec(),
-                    };
-                    self.game
-                        .deal(&order)
-                        .map_err(|e| format!("deal {deal}: {e}"))?;
-                    self.record(TableRecord::Deal { deal, order });
-                    self.push_events();
-                }
-                GameStatus::Act => {
-                    let to_act = self.game.to_act();
-                    let forfeit = to_act.iter().find(|s| self.seats[s.index()].forfeited);
-                    if let Some(seat) = forfeit {
-                        let action = self.fallback(seat);
-                        self.seats[seat.index()].pending = None;
-                        self.apply(seat, action, Duration::ZERO, true);
-                        continue;
-                    }
-                    for seat in to_act.iter() {
-                        if self.seats[seat.index()].pending.is_none() {
-                            self.issue(seat);
-                        }
-                    }
-                    return Ok(());
+            let to_act = self.driver.next()?;
+            self.record_events(Duration::ZERO);
+            if to_act.is_empty() {
+                // The match is over.
+                return Ok(());
+            }
+            let forfeit = to_act.iter().find(|s| self.seats[s.index()].forfeited);
+            if let Some(seat) = forfeit {
+                let action = self.driver.fallback(seat);
+                self.seats[seat.index()].pending = None;
+                self.apply(seat, action, Duration::ZERO, true);
+                continue;
+            }
+            for seat in to_act.iter() {
+                if self.seats[seat.index()].pending.is_none() {
+                    self.issue(seat);
                 }
             }
+            return Ok(());
         }
     }
 
@@ -579,7 +560,7 @@ impl Table {
             id,
             issued: now,
             deadline: now + allowance,
-            legal: self.game.legal_actions(seat),
+            legal: self.driver.game().legal_actions(seat),
         });
         self.send_request(seat, false);
     }
@@ -604,11 +585,14 @@ impl Table {
         } else {
             (Duration::ZERO, s.bank.saturating_sub(used - per_action))
         };
-        let obs = self.game.observe(seat);
+        let obs = self.driver.game().observe(seat);
         let msg = pb::RefereeMessage {
             msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {
                 request_id: p.id,
-                observation: Some(convert::observation(&obs, self.game.hand_results())),
+                observation: Some(convert::observation(
+                    &obs,
+                    self.driver.game().hand_results(),
+                )),
                 legal: convert::legal(&p.legal),
                 deadline_ms: millis(deadline),
                 time_bank_ms: millis(bank),
@@ -746,7 +730,7 @@ impl Table {
                 FaultKind::Malformed,
                 "the answer has neither an index nor text".to_string(),
             )),
-            Some(a) => whistle_rules::judge(&self.game, seat, a).map_err(|r| match r {
+            Some(a) => whistle_rules::judge(self.driver.game(), seat, a).map_err(|r| match r {
                 whistle_rules::Rejection::Malformed(m) => (FaultKind::Malformed, m),
                 whistle_rules::Rejection::Illegal(m) => (FaultKind::Illegal, m),
             }),
@@ -883,7 +867,7 @@ impl Table {
         } else {
             None
         };
-        let fallback = fallback.map(|()| self.fallback(seat));
+        let fallback = fallback.map(|()| self.driver.fallback(seat));
         self.report_fault(FaultRecord {
             seat,
             kind,
@@ -904,7 +888,7 @@ impl Table {
         s.forfeited = true;
         s.faults += 1;
         let fallback = s.pending.take().map(|_| ());
-        let fallback = fallback.map(|()| self.fallback(seat));
+        let fallback = fallback.map(|()| self.driver.fallback(seat));
         self.report_fault(FaultRecord {
             seat,
             kind,
@@ -951,44 +935,18 @@ impl Table {
         self.record(TableRecord::Fault(f));
     }
 
-    /// The deterministic fallback for `seat` now (docs/protocol.md).
-    fn fallback(&mut self, seat: Seat) -> Action {
-        let legal = self.game.legal_actions(seat);
-        let n = self.fallbacks;
-        self.fallbacks += 1;
-        match self.spec.faults.fallback {
-            Fallback::First => legal[0],
-            Fallback::Random => {
-                let seed = self.spec.match_seed.derive(Domain::Fallback, n);
-                legal[Shuffler::new(seed).below(legal.len() as u32) as usize]
-            }
-        }
-    }
-
     fn apply(&mut self, seat: Seat, action: Action, elapsed: Duration, fallback: bool) {
-        if let Err(e) = self.game.apply(seat, action) {
+        if let Err(e) = self.driver.apply(seat, action, fallback) {
             // Unreachable for actions taken from the legal list; keep the table alive.
             warn!(table = %self.id, error = %e, "engine refused a validated action");
             return;
         }
-        self.record(TableRecord::Action {
-            seat,
-            action,
-            elapsed,
-            fallback,
-        });
-        self.push_events();
-        let results = self.game.hand_results();
-        while self.hands_recorded < results.len() {
-            let r = results[self.hands_recorded].clone();
-            self.hands_recorded += 1;
-            self.record(TableRecord::Hand(r));
-        }
+        self.record_events(elapsed);
         // Requests that no longer match the game (a step ended) are withdrawn.
-        let to_act = self.game.to_act();
+        let to_act = self.driver.game().to_act();
         for s in Seat::all(self.seats.len()) {
             let stale = match &self.seats[s.index()].pending {
-                Some(p) => !to_act.contains(s) || self.game.legal_actions(s) != p.legal,
+                Some(p) => !to_act.contains(s) || self.driver.game().legal_actions(s) != p.legal,
                 None => false,
             };
             if stale {
@@ -1000,17 +958,46 @@ impl Table {
         self.update_snapshot();
     }
 
+    /// Records what the match driver reports (a deal, the action just
+    /// applied, taking `elapsed`, a finished hand) and pushes the new events
+    /// to the seats.
+    fn record_events(&mut self, elapsed: Duration) {
+        for event in self.driver.take_events() {
+            match event {
+                MatchEvent::Dealt { deal, order } => {
+                    self.record(TableRecord::Deal { deal, order });
+                    self.push_events();
+                }
+                MatchEvent::Applied {
+                    seat,
+                    action,
+                    fallback,
+                } => {
+                    self.record(TableRecord::Action {
+                        seat,
+                        action,
+                        elapsed,
+                        fallback,
+                    });
+                    self.push_events();
+                }
+                MatchEvent::HandEnded(r) => self.record(TableRecord::Hand(r)),
+                MatchEvent::Over(_) => {}
+            }
+        }
+    }
+
     /// Sends every seat the new log entries it may see.
     fn push_events(&mut self) {
-        if self.game.deals() != self.pushed_deals {
-            self.pushed_deals = self.game.deals();
+        if self.driver.game().deals() != self.pushed_deals {
+            self.pushed_deals = self.driver.game().deals();
             self.pushed = 0;
         }
-        let log = self.game.log();
+        let log = self.driver.game().log();
         if self.pushed >= log.len() {
             return;
         }
-        let results = self.game.hand_results();
+        let results = self.driver.game().hand_results();
         let mut slow = Vec::new();
         for seat in Seat::all(self.seats.len()) {
             let Some(conn) = &self.seats[seat.index()].conn else {
@@ -1041,7 +1028,7 @@ impl Table {
 
     fn finish(&mut self) {
         self.state = TableState::Over;
-        let result = self.game.result().expect("the match is over");
+        let result = self.driver.game().result().expect("the match is over");
         let forfeited = self.forfeited();
         info!(table = %self.id, totals = ?result.totals, ?forfeited, "match over");
         let msg = pb::MatchEnd {
@@ -1112,6 +1099,7 @@ mod tests {
         spec.time.per_action = Duration::from_millis(100);
         spec.time.time_bank = Duration::ZERO;
         let game = spec.game.new_game(&spec.options).unwrap();
+        let driver = MatchDriver::new(game, spec.match_seed, spec.faults.fallback);
         let snapshot = Arc::new(Mutex::new(TableSnapshot {
             table_id: "t".into(),
             game: "israeli".into(),
@@ -1122,7 +1110,7 @@ mod tests {
             result: None,
         }));
         let (rec_tx, rec_rx) = mpsc::unbounded_channel();
-        let table = Table::new("t".into(), spec, game, rec_tx, Watch::default(), snapshot);
+        let table = Table::new("t".into(), spec, driver, rec_tx, Watch::default(), snapshot);
         let (cmd, cmd_rx) = mpsc::channel(64);
         tokio::spawn(table.run(cmd_rx, Box::new(|| {})));
         let mut streams = Vec::new();

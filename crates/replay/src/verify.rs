@@ -12,9 +12,9 @@ use std::{collections::BTreeMap, path::Path};
 
 use serde::{Deserialize, Serialize};
 use whistle_rules::{
-    Action, AnyGame, Card, CardSet, Game, HandContext, HandResult, MatchResult, Options, Seat,
-    Status, Variant,
-    dealing::{self, Domain, Seed, Shuffler},
+    Action, AnyGame, Card, CardSet, Fallback, Game, HandContext, HandResult, MatchDriver,
+    MatchResult, Options, Seat, Status, Variant,
+    dealing::{self, Domain, Seed},
 };
 
 use crate::{
@@ -417,7 +417,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             return (report, played, Some(header));
         }
     };
-    let mut game: AnyGame = match variant.new_game(&header.options) {
+    let game: AnyGame = match variant.new_game(&header.options) {
         Ok(g) => g,
         Err(e) => {
             c.add(1, None, None, "options", "valid options", e);
@@ -459,8 +459,16 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
         }
     }
     report.seed_checked = match_seed.is_some();
-    let fallback_random = header.faults.as_ref().is_none_or(|f| f.fallback != "first");
-    let mut fallbacks = 0u64;
+    // The match is re-played through the same driver the referee uses: its
+    // fallback rule and count decide what each logged fallback must be.
+    let rule = header
+        .faults
+        .as_ref()
+        .and_then(|f| Fallback::from_name(&f.fallback))
+        .unwrap_or_default();
+    // A random fallback can be checked only against a known match seed.
+    let fallbacks_checked = rule == Fallback::First || match_seed.is_some();
+    let mut driver = MatchDriver::new(game, match_seed.unwrap_or_default(), rule);
     let mut faults: BTreeMap<Seat, (u32, bool)> = BTreeMap::new();
     for (line, l) in lines.iter().skip(1) {
         let line = *line;
@@ -502,7 +510,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
                 );
                 break;
             }
-            if let Err(e) = game.start_at(context) {
+            if let Err(e) = driver.start_at(context) {
                 c.add(
                     line,
                     Some(context.hand),
@@ -514,7 +522,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
                 break;
             }
         }
-        if game.status() != Status::Deal {
+        if driver.game().status() != Status::Deal {
             c.add(
                 line,
                 None,
@@ -525,13 +533,13 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             );
             break;
         }
-        let deal = game.deals();
-        let dealer = game.dealer();
+        let deal = driver.game().deals();
+        let dealer = driver.game().dealer();
         if let Some(d) = hand.deal {
             c.compare(line, Some(deal), "deal index", &deal, &d);
         }
         if let Some(d) = hand.dealer {
-            c.compare(line, Some(deal), "dealer", &game.dealer(), &d);
+            c.compare(line, Some(deal), "dealer", &driver.game().dealer(), &d);
         }
         let deck = match (&hand.deck, &hand.hands) {
             (Some(d), _) => d.cards(),
@@ -541,7 +549,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
                     .map(|h| h.cards().map(|v| v.into_iter().collect()))
                     .collect::<Result<_, _>>()?;
                 let rest = hand.rest.as_ref().map_or(Ok(Vec::new()), CardsIn::cards)?;
-                dealing::deck_from_hands(&game, &sets, &rest).map_err(|e| e.to_string())
+                dealing::deck_from_hands(driver.game(), &sets, &rest).map_err(|e| e.to_string())
             })(),
             (None, None) => Err("a hand needs `deck`, or `hands` (and `rest`)".into()),
         };
@@ -553,7 +561,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             }
         };
         if let Some(ms) = match_seed {
-            let expected = dealing::deck_order(dealing::deal_seed(ms, deal), game.deck());
+            let expected = dealing::deck_order(dealing::deal_seed(ms, deal), driver.game().deck());
             if expected.as_slice() != deck.as_slice() {
                 c.add(
                     line,
@@ -565,17 +573,17 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
                 );
             }
         }
-        if let Err(e) = game.deal(&deck) {
+        if let Err(e) = driver.deal_with(&deck) {
             c.add(line, Some(deal), None, "deal", "exactly the game's deck", e);
             break;
         }
         let mut steps = Vec::new();
         let mut actions = Vec::new();
-        let results_before = game.hand_results().len();
+        let results_before = driver.game().hand_results().len();
         let mut broken = false;
         for (i, a) in hand.actions.iter().enumerate() {
             for f in hand.faults.iter().filter(|f| f.at == i) {
-                check_fault(&mut c, &game, line, deal, i, f);
+                check_fault(&mut c, driver.game(), line, deal, i, f);
                 let e = faults.entry(f.seat).or_default();
                 e.0 = f.faults;
                 e.1 |= f.forfeited;
@@ -588,50 +596,47 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
                     break;
                 }
             };
-            let verdict =
-                match whistle_rules::judge(&game, seat, &whistle_rules::Answer::Text(text.clone()))
-                {
-                    Ok(action) => {
-                        if fallback {
-                            let legal = game.legal_actions(seat);
-                            let expected = if fallback_random {
-                                let seed =
-                                    match_seed.map(|m| m.derive(Domain::Fallback, fallbacks));
-                                seed.map(|s| {
-                                    legal[Shuffler::new(s).below(legal.len() as u32) as usize]
-                                })
-                            } else {
-                                Some(legal[0])
-                            };
-                            fallbacks += 1;
-                            if let Some(e) = expected
-                                && e != action
-                            {
-                                c.add(line, Some(deal), Some(i), "fallback action", e, action);
-                            }
+            let verdict = match whistle_rules::judge(
+                driver.game(),
+                seat,
+                &whistle_rules::Answer::Text(text.clone()),
+            ) {
+                Ok(action) => {
+                    if fallback && fallbacks_checked {
+                        let expected = driver.fallback(seat);
+                        if expected != action {
+                            c.add(
+                                line,
+                                Some(deal),
+                                Some(i),
+                                "fallback action",
+                                expected,
+                                action,
+                            );
                         }
-                        game.apply(seat, action).expect("judged legal");
-                        actions.push(ActionLog {
-                            seat,
-                            action,
-                            ms: 0.0,
-                            fallback,
-                        });
-                        "legal".to_string()
                     }
-                    Err(r) => {
-                        c.add(
-                            line,
-                            Some(deal),
-                            Some(i),
-                            &format!("action `{text}` by seat {seat}"),
-                            "a legal action",
-                            &r,
-                        );
-                        broken = true;
-                        format!("rejected: {r}")
-                    }
-                };
+                    driver.apply(seat, action, fallback).expect("judged legal");
+                    actions.push(ActionLog {
+                        seat,
+                        action,
+                        ms: 0.0,
+                        fallback,
+                    });
+                    "legal".to_string()
+                }
+                Err(r) => {
+                    c.add(
+                        line,
+                        Some(deal),
+                        Some(i),
+                        &format!("action `{text}` by seat {seat}"),
+                        "a legal action",
+                        &r,
+                    );
+                    broken = true;
+                    format!("rejected: {r}")
+                }
+            };
             steps.push(Step {
                 index: i,
                 seat,
@@ -648,7 +653,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             e.0 = f.faults;
             e.1 |= f.forfeited;
         }
-        let computed = game.hand_results().get(results_before).cloned();
+        let computed = driver.game().hand_results().get(results_before).cloned();
         let mut next = None;
         if !broken && computed.is_none() {
             if report.sealed {
@@ -663,10 +668,13 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             } else {
                 // A typed-in hand may stop anywhere: say what comes next.
                 next = Some(
-                    game.to_act()
+                    driver
+                        .game()
+                        .to_act()
                         .iter()
                         .map(|s| {
-                            let legal: Vec<String> = game
+                            let legal: Vec<String> = driver
+                                .game()
                                 .legal_actions(s)
                                 .iter()
                                 .map(|a| a.to_string())
@@ -768,7 +776,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             break;
         }
     }
-    report.result = game.result();
+    report.result = driver.game().result();
     if let Some((line, e)) = &end {
         match &report.result {
             None => c.add(
@@ -787,13 +795,13 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             .map(|(s, _)| *s)
             .collect();
         c.compare(*line, None, "forfeited seats", &forfeited, &e.forfeited);
-        let counts: Vec<u32> = (0..game.seats())
+        let counts: Vec<u32> = (0..driver.game().seats())
             .map(|s| faults.get(&Seat::new(s)).map_or(0, |v| v.0))
             .collect();
         if e.faults.len() == counts.len() {
             c.compare(*line, None, "fault counts", &counts, &e.faults);
         }
-    } else if report.sealed && game.is_over() {
+    } else if report.sealed && driver.game().is_over() {
         c.add(
             raw.len(),
             None,

@@ -31,6 +31,7 @@ mod card;
 mod card_set;
 mod context;
 pub mod dealing;
+mod driver;
 mod error;
 mod game;
 pub mod games;
@@ -48,6 +49,7 @@ pub use action::{
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{CardSet, CardSetIter, decks};
 pub use context::{ContextError, HandContext};
+pub use driver::{DriveError, Fallback, MatchDriver, MatchEvent, fallback_action};
 pub use error::{ActionError, DealError, IllegalAction, IllegalReason, OptionError};
 pub use game::{Game, Status};
 pub use judge::{Answer, MAX_ANSWER_TEXT, Rejection, judge};

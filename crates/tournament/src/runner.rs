@@ -18,7 +18,7 @@ use whistle_replay::{
     ActionLog, Clocks, Duplicate, EndLog, FaultLog, Faults, HandLog, Header, MatchLog, Writer,
     seed_commitment,
 };
-use whistle_rules::{Game, Options, Seat, Status};
+use whistle_rules::{Game, MatchDriver, Options, Seat};
 
 use crate::{
     config::{BotKind, Tournament},
@@ -702,8 +702,11 @@ async fn play_match(
     let mut writer = match &resume {
         Some(log) if log.header == header => {
             let r = resume_of(log, names.len());
-            let mut game = t.game.new_game(&t.options).map_err(fail)?;
-            replay(&mut game, &r)?;
+            let game = t.game.new_game(&t.options).map_err(fail)?;
+            let mut driver =
+                MatchDriver::new(game, p.match_seed, t.faults.fallback).with_deals(r.deals.clone());
+            driver.replay(&r.actions).map_err(fail)?;
+            let game = driver.into_game();
             let mut w = Writer::append(path, log).map_err(fail)?;
             if game.is_over() {
                 // Every hand was logged but not the end: write it from the game.
@@ -851,22 +854,6 @@ pub async fn record_table(
         }
     }
     Err(fail(format!("table {} ended without a result", table_id)))
-}
-
-/// Re-applies a resume state to a fresh game (to see whether it is over).
-fn replay(game: &mut whistle_rules::AnyGame, r: &Resume) -> Result<(), RunError> {
-    for &(seat, action, _) in &r.actions {
-        while game.status() == Status::Deal {
-            let d = game.deals() as usize;
-            let order = r
-                .deals
-                .get(d)
-                .ok_or_else(|| fail(format!("the log lacks deal {d}")))?;
-            game.deal(order).map_err(fail)?;
-        }
-        game.apply(seat, action).map_err(fail)?;
-    }
-    Ok(())
 }
 
 /// Merges shard folders: the union of their match logs gives the same
