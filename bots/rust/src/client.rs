@@ -97,7 +97,7 @@ pub enum ClientError {
     /// The referee refused or ended a call.
     Status(tonic::Status),
     /// The referee sent something that does not decode.
-    Decode(String),
+    Decode(convert::DecodeError),
 }
 
 impl fmt::Display for ClientError {
@@ -301,7 +301,7 @@ async fn play_stream(
         .await
         .map_err(ClientError::Status)?
         .into_inner();
-    let decode = |e: convert::DecodeError| ClientError::Decode(e.0);
+    let decode = ClientError::Decode;
     while let Some(msg) = inbound.next().await {
         let msg = msg.map_err(ClientError::Status)?;
         match msg.msg {
@@ -315,10 +315,9 @@ async fn play_stream(
                 debug!(table = %w.table_id, seat = w.seat, resumed = w.resumed, "welcome");
             }
             Some(pb::referee_message::Msg::Request(r)) => {
-                let obs = r
-                    .observation
-                    .as_ref()
-                    .ok_or_else(|| ClientError::Decode("a request without observation".into()))?;
+                let obs = r.observation.as_ref().ok_or(ClientError::Decode(
+                    convert::DecodeError::Missing("request observation"),
+                ))?;
                 let obs = convert::observation_from(obs).map_err(decode)?;
                 let legal = convert::legal_from(&r.legal).map_err(decode)?;
                 let index = bot.choose(&obs, &legal);

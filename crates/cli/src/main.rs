@@ -7,6 +7,7 @@
 
 mod games;
 mod play;
+mod progress;
 mod replay;
 mod serve;
 mod signals;

@@ -2,21 +2,16 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
-use whistle_tournament::{ProgressMode, RunOptions, Shard, Tournament, report};
+use std::sync::Arc;
 
-use crate::{signals::Interrupted, usage};
+use clap::Args;
+use whistle_tournament::{RunOptions, Shard, Tournament, report};
 
-/// How progress is shown.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum Progress {
-    /// A bar on a terminal, plain lines otherwise.
-    Auto,
-    /// Plain lines every few seconds.
-    Plain,
-    /// Nothing.
-    Quiet,
-}
+use crate::{
+    progress::{Mode, Progress},
+    signals::Interrupted,
+    usage,
+};
 
 /// Arguments of `whistle tournament`.
 #[derive(Debug, Args)]
@@ -34,7 +29,7 @@ pub struct TournamentArgs {
     shard: Option<String>,
     /// Progress display on stderr.
     #[arg(long, value_enum, default_value = "auto")]
-    progress: Progress,
+    progress: Mode,
     /// Log filter for stderr (tracing syntax).
     #[arg(long, default_value = "warn")]
     log: String,
@@ -61,11 +56,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         out: args.out.clone(),
         resume: args.resume,
         shard,
-        progress: match args.progress {
-            Progress::Auto => ProgressMode::Auto,
-            Progress::Plain => ProgressMode::Plain,
-            Progress::Quiet => ProgressMode::Quiet,
-        },
+        reporter: Arc::new(Progress::new(args.progress)),
         stop: None,
         drain: std::time::Duration::from_millis(args.drain_ms),
     };
@@ -121,6 +112,6 @@ pub struct MergeArgs {
 
 /// Merges shard folders into one set of results.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<String> {
-    let results = whistle_tournament::merge(&args.dirs, &args.out)?;
+    let results = whistle_tournament::merge(&args.dirs, &args.out, &Progress::new(Mode::Quiet))?;
     Ok(report::text(&results))
 }

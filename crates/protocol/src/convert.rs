@@ -15,11 +15,25 @@ use crate::pb;
 
 /// A wire message that does not decode into engine values.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError(pub String);
+pub enum DecodeError {
+    /// A field holds a value that is not one of its kind (a card, a seat,
+    /// an action, a phase...).
+    Bad {
+        /// What the field holds.
+        what: &'static str,
+        /// The value found.
+        value: String,
+    },
+    /// A required field or message is absent.
+    Missing(&'static str),
+}
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            DecodeError::Bad { what, value } => write!(f, "bad {what}: `{value}`"),
+            DecodeError::Missing(what) => write!(f, "missing {what}"),
+        }
     }
 }
 
@@ -72,7 +86,7 @@ pub fn parse_deck_order(order: &pb::DeckOrder) -> Result<Vec<Card>, DecodeError>
     order
         .cards
         .iter()
-        .map(|c| c.parse::<Card>().map_err(|e| DecodeError(e.to_string())))
+        .map(|c| c.parse::<Card>().map_err(|_| bad("card", c)))
         .collect()
 }
 
@@ -330,9 +344,7 @@ pub fn answer(a: &pb::Answer) -> Result<(u64, Choice), DecodeError> {
     match &a.choice {
         Some(pb::answer::Choice::Index(i)) => Ok((a.request_id, Choice::Index(*i))),
         Some(pb::answer::Choice::Text(t)) => Ok((a.request_id, Choice::Text(t.clone()))),
-        None => Err(DecodeError(
-            "the answer has neither an index nor text".into(),
-        )),
+        None => Err(DecodeError::Missing("answer: an index or text")),
     }
 }
 
@@ -345,8 +357,11 @@ pub fn legal(actions: &[Action]) -> Vec<String> {
 // Wire → engine, for bot kits: the same Observation a bot sees in-process.
 // ---------------------------------------------------------------------------
 
-fn bad(what: &str, value: impl fmt::Display) -> DecodeError {
-    DecodeError(format!("bad {what}: `{value}`"))
+fn bad(what: &'static str, value: impl fmt::Display) -> DecodeError {
+    DecodeError::Bad {
+        what,
+        value: crate::limits::echo(&value.to_string()),
+    }
 }
 
 fn seat_from(i: u32) -> Result<Seat, DecodeError> {
@@ -369,7 +384,7 @@ fn action_from(s: &str) -> Result<Action, DecodeError> {
     s.parse().map_err(|_| bad("action", s))
 }
 
-fn small(i: u32, what: &str) -> Result<u8, DecodeError> {
+fn small(i: u32, what: &'static str) -> Result<u8, DecodeError> {
     u8::try_from(i).map_err(|_| bad(what, i))
 }
 
@@ -390,7 +405,7 @@ fn phase_from(i: i32) -> Result<Phase, DecodeError> {
 
 fn trump_from(t: Option<&pb::Trump>) -> Result<Trump, DecodeError> {
     use pb::trump::Kind;
-    let t = t.ok_or_else(|| DecodeError("missing trump".into()))?;
+    let t = t.ok_or(DecodeError::Missing("trump"))?;
     Ok(
         match Kind::try_from(t.kind).map_err(|_| bad("trump", t.kind))? {
             Kind::Undecided => Trump::Undecided,
@@ -502,10 +517,7 @@ pub fn match_result_from(r: &pb::MatchResult) -> Result<(MatchResult, Vec<Seat>)
 /// [`DecodeError`] for a missing or malformed event.
 pub fn event_from(e: &pb::Event) -> Result<Event, DecodeError> {
     use pb::event::Kind;
-    let kind = e
-        .kind
-        .as_ref()
-        .ok_or_else(|| DecodeError("an event of unknown kind".into()))?;
+    let kind = e.kind.as_ref().ok_or(DecodeError::Missing("event kind"))?;
     Ok(match kind {
         Kind::HandStart(h) => Event::HandStart {
             deal: h.deal,
@@ -623,11 +635,7 @@ pub fn observation_from(o: &pb::Observation) -> Result<Observation, DecodeError>
             .iter()
             .map(|p| Ok((p.name.clone(), small(p.count, "pile count")?)))
             .collect::<Result<_, DecodeError>>()?,
-        trick: trick_from(
-            o.trick
-                .as_ref()
-                .ok_or_else(|| DecodeError("missing trick".into()))?,
-        )?,
+        trick: trick_from(o.trick.as_ref().ok_or(DecodeError::Missing("trick"))?)?,
         tricks: o.tricks.iter().map(trick_from).collect::<Result<_, _>>()?,
         history: o.history.iter().map(event_from).collect::<Result<_, _>>()?,
         notes: o

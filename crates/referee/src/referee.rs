@@ -48,11 +48,51 @@ const STREAM_BUFFER: usize = 4096;
 
 /// Why a table could not be created.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CreateError(pub String);
+pub enum CreateError {
+    /// The referee is draining for shutdown.
+    ShuttingDown,
+    /// The game's options are not valid.
+    Options(whistle_rules::OptionError),
+    /// The seats given are not the game's number of seats.
+    Seats {
+        /// The game.
+        game: Variant,
+        /// Its seats.
+        expected: usize,
+        /// Seats given.
+        got: usize,
+    },
+    /// A deck order given for a deal is not a permutation of the deck.
+    Deal {
+        /// The deal index.
+        deal: usize,
+        /// What is wrong.
+        error: whistle_rules::DealError,
+    },
+    /// The table id is taken.
+    TableExists(String),
+    /// A seat token is already in use.
+    TokenInUse(String),
+    /// The record to resume from is not a match in progress at a hand
+    /// boundary; the text says what is wrong.
+    Resume(String),
+}
 
 impl std::fmt::Display for CreateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            CreateError::ShuttingDown => f.write_str("the referee is shutting down: no new tables"),
+            CreateError::Options(e) => write!(f, "{e}"),
+            CreateError::Seats {
+                game,
+                expected,
+                got,
+            } => write!(f, "{game} needs {expected} seats, got {got}"),
+            CreateError::Deal { deal, error } => write!(f, "deal {deal}: {error}"),
+            CreateError::TableExists(id) => write!(f, "table `{id}` already exists"),
+            CreateError::TokenInUse(t) => write!(f, "token `{t}` is already in use"),
+            CreateError::Resume(why) => write!(f, "resume: {why}"),
+        }
     }
 }
 
@@ -191,9 +231,7 @@ impl Referee {
         {
             let reg = self.registry();
             if reg.draining {
-                return Err(CreateError(
-                    "the referee is shutting down: no new tables".into(),
-                ));
+                return Err(CreateError::ShuttingDown);
             }
             for seat in &mut spec.seats {
                 if seat.withdrawn.is_none() {
@@ -204,20 +242,19 @@ impl Referee {
         let game = spec
             .game
             .new_game(&spec.options)
-            .map_err(|e| CreateError(e.to_string()))?;
+            .map_err(CreateError::Options)?;
         if spec.seats.len() != game.seats() {
-            return Err(CreateError(format!(
-                "{} needs {} seats, got {}",
-                spec.game,
-                game.seats(),
-                spec.seats.len()
-            )));
+            return Err(CreateError::Seats {
+                game: spec.game,
+                expected: game.seats(),
+                got: spec.seats.len(),
+            });
         }
         for (i, order) in spec.deals.iter().enumerate() {
             let mut probe = game.clone();
             probe
                 .deal(order)
-                .map_err(|e| CreateError(format!("deal {i}: {e}")))?;
+                .map_err(|error| CreateError::Deal { deal: i, error })?;
         }
         // The driver deals the table's given deck orders, then the recorded
         // ones of a resumed match, then the match seed's.
@@ -253,10 +290,10 @@ impl Referee {
         {
             let mut reg = self.registry();
             if reg.tables.contains_key(&id) {
-                return Err(CreateError(format!("table `{id}` already exists")));
+                return Err(CreateError::TableExists(id));
             }
             if let Some(t) = tokens.iter().find(|t| reg.seat_tokens.contains_key(*t)) {
-                return Err(CreateError(format!("token `{t}` is already in use")));
+                return Err(CreateError::TokenInUse(t.clone()));
             }
             for (i, t) in tokens.iter().enumerate() {
                 reg.seat_tokens
@@ -630,21 +667,21 @@ fn replay_prefix(
 ) -> Result<(), CreateError> {
     let seats = driver.game().seats();
     if r.faults.len() != seats || r.forfeited.len() != seats {
-        return Err(CreateError(format!(
-            "resume: fault counts and forfeits must have {seats} entries"
+        return Err(CreateError::Resume(format!(
+            "fault counts and forfeits must have {seats} entries"
         )));
     }
     driver
         .replay(&r.actions)
-        .map_err(|e| CreateError(format!("resume: {e}")))?;
+        .map_err(|e| CreateError::Resume(e.to_string()))?;
     driver.take_events();
     if driver.game().status() == whistle_rules::Status::Act {
-        return Err(CreateError(
-            "resume: the recorded actions stop in the middle of a hand".into(),
+        return Err(CreateError::Resume(
+            "the recorded actions stop in the middle of a hand".into(),
         ));
     }
     if driver.game().is_over() {
-        return Err(CreateError("resume: the match is already over".into()));
+        return Err(CreateError::Resume("the match is already over".into()));
     }
     Ok(())
 }
@@ -978,10 +1015,10 @@ impl pb::admin_server::Admin for AdminService {
             .map(convert::parse_deck_order)
             .collect::<Result<_, _>>()
             .map_err(|e| Status::invalid_argument(e.to_string()))?;
-        let handle = self
-            .0
-            .create_table(spec)
-            .map_err(|e| Status::invalid_argument(e.0))?;
+        let handle = self.0.create_table(spec).map_err(|e| match e {
+            CreateError::ShuttingDown => Status::unavailable(whistle_protocol::SHUTTING_DOWN),
+            e => Status::invalid_argument(e.to_string()),
+        })?;
         Ok(Response::new(pb::CreateTableResponse {
             table_id: handle.table_id,
             tokens: handle.tokens,
@@ -1271,7 +1308,7 @@ mod tests {
         );
         assert_eq!(referee.live_tables(), 0);
         let e = referee.create_table(unattended(2)).unwrap_err();
-        assert!(e.0.contains("shutting down"), "{e}");
+        assert_eq!(e, CreateError::ShuttingDown, "{e}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,13 +3,11 @@
 //! then the results.
 
 use std::{
-    io::IsTerminal,
     path::{Path, PathBuf},
     sync::Arc,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use tokio::{sync::Semaphore, task::JoinSet};
 use tracing::{info, warn};
@@ -32,7 +30,7 @@ use crate::{
 pub const MANIFEST_FORMAT: &str = "whistle-tournament";
 
 /// What a run needs beyond the tournament file.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct RunOptions {
     /// Output folder instead of the file's `out`.
     pub out: Option<PathBuf>,
@@ -40,8 +38,8 @@ pub struct RunOptions {
     pub resume: bool,
     /// Run only this slice of the schedule.
     pub shard: Option<Shard>,
-    /// Progress display.
-    pub progress: ProgressMode,
+    /// Where progress and messages go (the library prints nothing).
+    pub reporter: Arc<dyn Reporter>,
     /// When this turns true (a signal), the run stops: no new matches, the
     /// tables finish the hand in progress (at most `drain` long), the bots
     /// are retired and stopped, and the logs stay resumable.
@@ -56,39 +54,173 @@ impl Default for RunOptions {
             out: None,
             resume: false,
             shard: None,
-            progress: ProgressMode::default(),
+            reporter: Arc::new(Silent),
             stop: None,
             drain: Duration::from_secs(10),
         }
     }
 }
 
-/// How progress is shown on stderr.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ProgressMode {
-    /// A bar on a terminal, plain lines otherwise.
-    #[default]
-    Auto,
-    /// Plain lines.
-    Plain,
-    /// Nothing.
-    Quiet,
+/// What a run reports as it goes, for whoever shows it (the CLI draws a bar
+/// or prints lines; a test may count). The library itself prints nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEvent {
+    /// Play begins.
+    Started {
+        /// The tournament.
+        name: String,
+        /// Matches this run plays (finished ones of a resumed run excluded).
+        to_play: u64,
+        /// Matches in this folder's schedule (the shard's, if one).
+        planned: u64,
+        /// Matches in the whole schedule.
+        total: u64,
+        /// The shard, `(i, n)`, if one.
+        shard: Option<(u64, u64)>,
+        /// Hands this run plays, where every match has a fixed number.
+        hands: Option<u64>,
+        /// SHA-256 of the tournament seed.
+        seed_commitment: String,
+    },
+    /// A remote bot is awaited at this address.
+    RemoteBot {
+        /// The bot.
+        name: String,
+        /// Where it connects.
+        address: String,
+    },
+    /// A bot is out of the event (its command cannot start).
+    BotOut {
+        /// The bot.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// A hand was logged.
+    Hand,
+    /// A match finished.
+    Match,
+    /// A stop was asked for: tables finish the hand in progress.
+    Stopping {
+        /// The drain deadline.
+        drain: Duration,
+    },
+    /// Play is over (finished or stopped).
+    Done,
+    /// A merge found fewer matches than the schedule has.
+    MergePartial {
+        /// Matches present.
+        present: u64,
+        /// Matches scheduled.
+        total: u64,
+    },
 }
 
-/// Why a run failed.
+/// Receives a run's [`RunEvent`]s, from several tasks at once.
+pub trait Reporter: Send + Sync {
+    /// One event.
+    fn report(&self, event: RunEvent);
+}
+
+/// A reporter that shows nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn report(&self, _: RunEvent) {}
+}
+
+/// Why a run (or a merge) failed.
 #[derive(Debug)]
-pub struct RunError(pub String);
+pub enum RunError {
+    /// A file or folder could not be read or written.
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// A file does not hold what it should (`tournament.json`).
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// A match log could not be read or written.
+    Log(whistle_replay::ReplayError),
+    /// The output folder, a resume or a merge does not fit the tournament;
+    /// the text says how.
+    Mismatch(String),
+    /// The embedded referee could not listen.
+    Listen {
+        /// The address.
+        addr: std::net::SocketAddr,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// A bot's command could not be started.
+    BotStart {
+        /// The bot.
+        bot: String,
+        /// Its program.
+        program: String,
+        /// Why.
+        message: String,
+    },
+    /// The game's options are not valid.
+    Options(whistle_rules::OptionError),
+    /// The referee refused a table.
+    Table(whistle_referee::CreateError),
+    /// A logged match does not re-play (resume).
+    Replay(whistle_rules::DriveError),
+    /// A table ended without a result; the text says why.
+    Match {
+        /// The table.
+        table: String,
+        /// Why.
+        reason: String,
+    },
+    /// A match's task failed.
+    Task(String),
+}
 
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RunError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            RunError::Parse { path, message } => write!(f, "{}: {message}", path.display()),
+            RunError::Log(e) => write!(f, "{e}"),
+            RunError::Mismatch(why) => f.write_str(why),
+            RunError::Listen { addr, error } => write!(f, "cannot listen on {addr}: {error}"),
+            RunError::BotStart {
+                bot,
+                program,
+                message,
+            } => write!(f, "bot `{bot}`: cannot start `{program}`: {message}"),
+            RunError::Options(e) => write!(f, "{e}"),
+            RunError::Table(e) => write!(f, "{e}"),
+            RunError::Replay(e) => write!(f, "a logged match does not re-play: {e}"),
+            RunError::Match { table, reason } => write!(f, "table {table}: {reason}"),
+            RunError::Task(why) => write!(f, "a match task failed: {why}"),
+        }
     }
 }
 
 impl std::error::Error for RunError {}
 
-fn fail(e: impl std::fmt::Display) -> RunError {
-    RunError(e.to_string())
+impl From<whistle_replay::ReplayError> for RunError {
+    fn from(e: whistle_replay::ReplayError) -> RunError {
+        RunError::Log(e)
+    }
+}
+
+/// An IO error on `path`.
+fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
+    move |error| RunError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
 }
 
 /// `tournament.json`: what the output folder holds, written before play.
@@ -150,9 +282,11 @@ impl Manifest {
     /// If it is missing or malformed.
     pub fn read(dir: &Path) -> Result<Manifest, RunError> {
         let path = dir.join("tournament.json");
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
-        serde_json::from_str(&text).map_err(|e| fail(format!("{}: {e}", path.display())))
+        let text = std::fs::read_to_string(&path).map_err(io_at(&path))?;
+        serde_json::from_str(&text).map_err(|e| RunError::Parse {
+            path: path.clone(),
+            message: e.to_string(),
+        })
     }
 }
 
@@ -166,11 +300,11 @@ pub fn match_path(out: &Path, index: u64) -> PathBuf {
 /// cut header: that match had not started, and a resumed run starts it anew.
 fn has_header(path: &Path) -> Result<bool, RunError> {
     use std::io::BufRead;
-    let file = std::fs::File::open(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+    let file = std::fs::File::open(path).map_err(io_at(path))?;
     let mut first = Vec::new();
     std::io::BufReader::new(file)
         .read_until(b'\n', &mut first)
-        .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        .map_err(io_at(path))?;
     Ok(first.ends_with(b"\n"))
 }
 
@@ -184,7 +318,7 @@ pub fn log_paths(out: &Path) -> Result<Vec<(u64, PathBuf)>, RunError> {
     let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(fail(format!("{}: {e}", dir.display()))),
+        Err(e) => return Err(io_at(&dir)(e)),
     };
     let mut paths: Vec<(u64, PathBuf)> = entries
         .filter_map(|e| {
@@ -217,9 +351,9 @@ pub fn for_each_log(
         if !has_header(&path)? {
             continue;
         }
-        let log = whistle_replay::read(&path).map_err(fail)?;
+        let log = whistle_replay::read(&path)?;
         if log.header.match_index != index {
-            return Err(fail(format!(
+            return Err(RunError::Mismatch(format!(
                 "{} holds match {}",
                 path.display(),
                 log.header.match_index
@@ -242,102 +376,6 @@ pub fn read_logs(out: &Path) -> Result<Vec<MatchLog>, RunError> {
         Ok(())
     })?;
     Ok(logs)
-}
-
-struct Progress {
-    bar: Option<ProgressBar>,
-    plain: bool,
-    started: Instant,
-    last_line: std::sync::Mutex<Instant>,
-    hands: std::sync::atomic::AtomicU64,
-    matches: std::sync::atomic::AtomicU64,
-    total_hands: Option<u64>,
-    total_matches: u64,
-}
-
-impl Progress {
-    fn new(mode: ProgressMode, total_matches: u64, total_hands: Option<u64>) -> Progress {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = (mode == ProgressMode::Auto && terminal).then(|| {
-            let bar = ProgressBar::new(total_hands.unwrap_or(total_matches));
-            let unit = if total_hands.is_some() {
-                "hands"
-            } else {
-                "matches"
-            };
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
-                    "{{bar:40}} {{pos}}/{{len}} {unit}  {{per_sec}}  ETA {{eta}}  {{msg}}"
-                ))
-                .expect("a valid template"),
-            );
-            bar
-        });
-        Progress {
-            plain: mode == ProgressMode::Plain || (mode == ProgressMode::Auto && !terminal),
-            bar,
-            started: Instant::now(),
-            last_line: std::sync::Mutex::new(Instant::now()),
-            hands: 0.into(),
-            matches: 0.into(),
-            total_hands,
-            total_matches,
-        }
-    }
-
-    fn hand(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let h = self.hands.fetch_add(1, Relaxed) + 1;
-        if let Some(bar) = &self.bar {
-            if self.total_hands.is_some() {
-                bar.set_position(h);
-            }
-        }
-        self.line(false);
-    }
-
-    fn finished_match(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let m = self.matches.fetch_add(1, Relaxed) + 1;
-        if let Some(bar) = &self.bar {
-            if self.total_hands.is_none() {
-                bar.set_position(m);
-            }
-            bar.set_message(format!("{m}/{} matches", self.total_matches));
-        }
-        self.line(m == self.total_matches);
-    }
-
-    fn line(&self, force: bool) {
-        use std::sync::atomic::Ordering::Relaxed;
-        if !self.plain {
-            return;
-        }
-        let mut last = self.last_line.lock().expect("progress lock");
-        if !force && last.elapsed() < Duration::from_secs(5) {
-            return;
-        }
-        *last = Instant::now();
-        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
-        let h = self.hands.load(Relaxed);
-        let m = self.matches.load(Relaxed);
-        let rate = h as f64 / secs;
-        let eta = self
-            .total_hands
-            .filter(|_| rate > 0.0)
-            .map(|t| format!(", ETA {:.0} s", t.saturating_sub(h) as f64 / rate))
-            .unwrap_or_default();
-        eprintln!(
-            "progress: {m}/{} matches, {h} hands, {rate:.1} hands/s{eta}",
-            self.total_matches
-        );
-    }
-
-    fn done(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// What a finished run leaves.
@@ -377,9 +415,8 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         .filter(|p| opts.shard.is_none_or(|s| s.owns(p.index)))
         .cloned()
         .collect();
-    std::fs::create_dir_all(out.join("matches"))
-        .map_err(|e| fail(format!("{}: {e}", out.display())))?;
-    std::fs::create_dir_all(out.join("logs")).map_err(fail)?;
+    std::fs::create_dir_all(out.join("matches")).map_err(io_at(&out))?;
+    std::fs::create_dir_all(out.join("logs")).map_err(io_at(&out))?;
     let manifest = Manifest::of(t, all.len() as u64, opts.shard);
     // What an earlier run left: the finished matches by index, and the
     // unfinished logs (at most one per table that was playing).
@@ -400,13 +437,13 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         // be given to every attempt of a job, the first one included.)
         let old = Manifest::read(&out)?;
         if old != manifest {
-            return Err(fail(format!(
+            return Err(RunError::Mismatch(format!(
                 "{} holds a different tournament (or shard); resume needs the same file",
                 out.display()
             )));
         }
     } else if existing > 0 {
-        return Err(fail(format!(
+        return Err(RunError::Mismatch(format!(
             "{} already holds match logs: use --resume to continue, or --out for a new folder",
             out.display()
         )));
@@ -415,16 +452,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         out.join("tournament.json"),
         serde_json::to_string_pretty(&manifest).expect("manifest serializes") + "\n",
     )
-    .map_err(fail)?;
-    eprintln!(
-        "tournament {}: {} matches{}, seed commitment {}",
-        t.name,
-        planned.len(),
-        opts.shard
-            .map(|s| format!(" (shard {}/{} of {})", s.index, s.count, all.len()))
-            .unwrap_or_default(),
-        manifest.seed_commitment
-    );
+    .map_err(io_at(&out.join("tournament.json")))?;
 
     let todo: Vec<Planned> = planned
         .iter()
@@ -436,7 +464,10 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     let (addr, server) = referee
         .spawn(t.listen)
         .await
-        .map_err(|e| fail(format!("cannot listen on {}: {e}", t.listen)))?;
+        .map_err(|error| RunError::Listen {
+            addr: t.listen,
+            error,
+        })?;
     let address = format!("http://{addr}");
     let mut procs = Vec::new();
     let withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>> = Arc::default();
@@ -444,16 +475,22 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         match &b.kind {
             BotKind::Remote { token } => {
                 referee.register_bot(&b.name, Some(token.clone()));
-                eprintln!("remote bot {}: connect to {address} with its token", b.name);
+                opts.reporter.report(RunEvent::RemoteBot {
+                    name: b.name.clone(),
+                    address: address.clone(),
+                });
             }
             BotKind::Local { command } => {
                 let token = referee.register_bot(&b.name, None);
                 if todo.is_empty() {
                     continue;
                 }
-                let (r, w) = (referee.clone(), withdrawn.clone());
+                let (r, w, reporter) = (referee.clone(), withdrawn.clone(), opts.reporter.clone());
                 let on_out: procs::OnOut = Box::new(move |name: &str, reason: &str| {
-                    eprintln!("bot `{name}` is out of the event: {reason}");
+                    reporter.report(RunEvent::BotOut {
+                        name: name.to_string(),
+                        reason: reason.to_string(),
+                    });
                     w.lock()
                         .expect("withdrawn list")
                         .push((name.to_string(), reason.to_string()));
@@ -470,11 +507,10 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                     },
                     Some(on_out),
                 )
-                .map_err(|e| {
-                    fail(format!(
-                        "bot `{}`: cannot start `{}`: {e}",
-                        b.name, command[0]
-                    ))
+                .map_err(|e| RunError::BotStart {
+                    bot: b.name.clone(),
+                    program: command[0].clone(),
+                    message: e.to_string(),
                 })?;
                 procs.push(p);
             }
@@ -482,11 +518,16 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     }
 
     let hands_per_match = t.options.get("hands").and_then(|h| h.parse::<u64>().ok());
-    let progress = Arc::new(Progress::new(
-        opts.progress,
-        todo.len() as u64,
-        hands_per_match.map(|h| h * todo.len() as u64),
-    ));
+    let progress = opts.reporter.clone();
+    progress.report(RunEvent::Started {
+        name: t.name.clone(),
+        to_play: todo.len() as u64,
+        planned: planned.len() as u64,
+        total: all.len() as u64,
+        shard: opts.shard.map(|s| (s.index, s.count)),
+        hands: hands_per_match.map(|h| h * todo.len() as u64),
+        seed_commitment: manifest.seed_commitment.clone(),
+    });
     let slots = Arc::new(Semaphore::new(t.parallel));
     let mut tasks = JoinSet::new();
     let t_shared = Arc::new(t.clone());
@@ -515,7 +556,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             referee.forget_table(&table_id(&t, p.index));
             drop(permit);
             if matches!(r, Ok(Recorded::Finished)) {
-                progress.finished_match();
+                progress.report(RunEvent::Match);
             }
             (p.index, r)
         });
@@ -532,16 +573,12 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             },
             () = wait_stop(&mut stop), if !drained => {
                 drained = true;
-                eprintln!(
-                    "stopping: the tables finish the hand in progress (at most {} ms); \
-                     a second signal exits at once",
-                    opts.drain.as_millis()
-                );
+                progress.report(RunEvent::Stopping { drain: opts.drain });
                 referee.drain(opts.drain).await;
             }
         }
     }
-    progress.done();
+    progress.report(RunEvent::Done);
     let interrupted = stopped(&stop);
     if interrupted && !drained {
         referee.drain(opts.drain).await;
@@ -581,7 +618,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         info!(finished, stopped_matches, "run interrupted");
     } else {
         results.seed = Some(t.seed_number);
-        report::write_all(&out, &results).map_err(fail)?;
+        report::write_all(&out, &results).map_err(io_at(&out))?;
     }
     Ok(Summary {
         out,
@@ -614,8 +651,8 @@ fn check(
     match done {
         Ok((_, Ok(Recorded::Finished))) => Ok(0),
         Ok((_, Ok(Recorded::Stopped { .. }))) => Ok(1),
-        Ok((i, Err(e))) => Err(fail(format!("match {i}: {e}"))),
-        Err(e) => Err(fail(format!("a match task failed: {e}"))),
+        Ok((_, Err(e))) => Err(e),
+        Err(e) => Err(RunError::Task(e.to_string())),
     }
 }
 
@@ -689,7 +726,7 @@ async fn play_match(
     p: &Planned,
     path: &Path,
     resume: Option<MatchLog>,
-    progress: &Progress,
+    progress: &Arc<dyn Reporter>,
 ) -> Result<Recorded, RunError> {
     let header = header(t, p);
     let names: Vec<&str> = header.seats.iter().map(String::as_str).collect();
@@ -702,12 +739,12 @@ async fn play_match(
     let mut writer = match &resume {
         Some(log) if log.header == header => {
             let r = resume_of(log, names.len());
-            let game = t.game.new_game(&t.options).map_err(fail)?;
+            let game = t.game.new_game(&t.options).map_err(RunError::Options)?;
             let mut driver =
                 MatchDriver::new(game, p.match_seed, t.faults.fallback).with_deals(r.deals.clone());
-            driver.replay(&r.actions).map_err(fail)?;
+            driver.replay(&r.actions).map_err(RunError::Replay)?;
             let game = driver.into_game();
-            let mut w = Writer::append(path, log).map_err(fail)?;
+            let mut w = Writer::append(path, log)?;
             if game.is_over() {
                 // Every hand was logged but not the end: write it from the game.
                 w.end(EndLog {
@@ -718,8 +755,7 @@ async fn play_match(
                         .collect(),
                     faults: r.faults.clone(),
                     match_seed: p.match_seed,
-                })
-                .map_err(fail)?;
+                })?;
                 return Ok(Recorded::Finished);
             }
             if !r.actions.is_empty() {
@@ -728,15 +764,18 @@ async fn play_match(
             w
         }
         Some(_) => {
-            return Err(fail(format!(
+            return Err(RunError::Mismatch(format!(
                 "{}: its header does not match the tournament file",
                 path.display()
             )));
         }
-        None => Writer::create(path, &header).map_err(fail)?,
+        None => Writer::create(path, &header)?,
     };
-    let mut table = referee.create_table(spec).map_err(fail)?;
-    record_table(&mut table, &mut writer, p.match_seed, || progress.hand()).await
+    let mut table = referee.create_table(spec).map_err(RunError::Table)?;
+    record_table(&mut table, &mut writer, p.match_seed, || {
+        progress.report(RunEvent::Hand)
+    })
+    .await
 }
 
 /// Turns a table's record into its replay log: one hand line per hand (with
@@ -817,12 +856,13 @@ pub async fn record_table(
                 }
             }
             TableRecord::Hand(result) => {
-                let mut h = hand
-                    .take()
-                    .ok_or_else(|| fail("a hand result without a deal"))?;
+                let mut h = hand.take().ok_or_else(|| RunError::Match {
+                    table: table_id.clone(),
+                    reason: "a hand result without a deal".into(),
+                })?;
                 h.dealer = result.dealer;
                 h.result = result;
-                writer.hand(h).map_err(fail)?;
+                writer.hand(h)?;
                 on_hand();
             }
             TableRecord::End {
@@ -830,15 +870,13 @@ pub async fn record_table(
                 forfeited,
                 faults,
             } => {
-                writer
-                    .end(EndLog {
-                        prev: String::new(),
-                        result,
-                        forfeited,
-                        faults,
-                        match_seed,
-                    })
-                    .map_err(fail)?;
+                writer.end(EndLog {
+                    prev: String::new(),
+                    result,
+                    forfeited,
+                    faults,
+                    match_seed,
+                })?;
                 info!(table = %table_id, "match logged");
                 return Ok(Recorded::Finished);
             }
@@ -849,11 +887,17 @@ pub async fn record_table(
                 return Ok(Recorded::Stopped { reason });
             }
             TableRecord::Aborted { reason } => {
-                return Err(fail(format!("table {} aborted: {reason}", table_id)));
+                return Err(RunError::Match {
+                    table: table_id,
+                    reason: format!("aborted: {reason}"),
+                });
             }
         }
     }
-    Err(fail(format!("table {} ended without a result", table_id)))
+    Err(RunError::Match {
+        table: table_id,
+        reason: "ended without a result".into(),
+    })
 }
 
 /// Merges shard folders: the union of their match logs gives the same
@@ -862,7 +906,7 @@ pub async fn record_table(
 /// # Errors
 /// If folders hold different tournaments, a match appears twice, or a log
 /// cannot be read.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
+pub fn merge(dirs: &[PathBuf], out: &Path, reporter: &dyn Reporter) -> Result<Results, RunError> {
     let mut manifest: Option<Manifest> = None;
     // Every match log to merge: match index → its file. The logs are read
     // one at a time, here to check them and below to count them.
@@ -876,7 +920,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
         match &manifest {
             None => manifest = Some(base),
             Some(first) if *first != base => {
-                return Err(fail(format!(
+                return Err(RunError::Mismatch(format!(
                     "{} holds a different tournament than {}",
                     d.display(),
                     dirs[0].display()
@@ -885,41 +929,39 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
             Some(_) => {}
         }
         for (index, path) in log_paths(d)? {
-            let finished =
-                has_header(&path)? && whistle_replay::read(&path).map_err(fail)?.end.is_some();
+            let finished = has_header(&path)? && whistle_replay::read(&path)?.end.is_some();
             if !finished {
-                return Err(fail(format!(
+                return Err(RunError::Mismatch(format!(
                     "{}: match {index} is unfinished (resume that shard first)",
                     d.display(),
                 )));
             }
             if found.insert(index, path).is_some() {
-                return Err(fail(format!("match {index} appears twice")));
+                return Err(RunError::Mismatch(format!("match {index} appears twice")));
             }
         }
     }
-    let m = manifest.ok_or_else(|| fail("nothing to merge"))?;
+    let m = manifest.ok_or_else(|| RunError::Mismatch("nothing to merge".into()))?;
     if (found.len() as u64) < m.matches {
-        eprintln!(
-            "merge: {} of {} matches present; the results cover those only",
-            found.len(),
-            m.matches
-        );
+        reporter.report(RunEvent::MergePartial {
+            present: found.len() as u64,
+            total: m.matches,
+        });
     }
-    std::fs::create_dir_all(out.join("matches")).map_err(fail)?;
+    std::fs::create_dir_all(out.join("matches")).map_err(io_at(out))?;
     let mut tally = stats::Tally::new(&m.name, &m.game, &m.bots);
     for (&index, from) in &found {
         let to = match_path(out, index);
         if std::fs::canonicalize(from).ok() != std::fs::canonicalize(&to).ok() {
-            std::fs::copy(from, &to).map_err(fail)?;
+            std::fs::copy(from, &to).map_err(io_at(&to))?;
         }
-        tally.add(&whistle_replay::read(&to).map_err(fail)?);
+        tally.add(&whistle_replay::read(&to)?);
     }
     std::fs::write(
         out.join("tournament.json"),
         serde_json::to_string_pretty(&m).expect("manifest serializes") + "\n",
     )
-    .map_err(fail)?;
+    .map_err(io_at(&out.join("tournament.json")))?;
     let mut results = tally.finish();
     // The seed as revealed by the shards (they all ran the same file).
     results.seed = dirs.iter().find_map(|d| {
@@ -929,6 +971,6 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Results, RunError> {
             .get("seed")?
             .as_u64()
     });
-    report::write_all(out, &results).map_err(fail)?;
+    report::write_all(out, &results).map_err(io_at(out))?;
     Ok(results)
 }

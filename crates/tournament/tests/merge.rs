@@ -11,7 +11,7 @@ use common::{h, log};
 use whistle_replay::{MatchLog, Writer};
 use whistle_rules::Options;
 use whistle_tournament::{
-    merge, report,
+    Silent, merge, report,
     runner::{Manifest, match_path},
     stats::compute,
 };
@@ -84,7 +84,7 @@ fn merged_shards_equal_compute_over_all_logs_and_keep_the_seed() {
     assert!(text.contains("\"low\": null"), "{text}");
 
     let out = tmp.path().join("merged");
-    let merged = merge(&[s0, s1], &out).unwrap();
+    let merged = merge(&[s0, s1], &out, &Silent).unwrap();
     let names: Vec<String> = BOTS.iter().map(|b| b.to_string()).collect();
     let mut expected = compute("t", "israeli", &names, &logs);
     expected.seed = Some(42);
@@ -102,12 +102,12 @@ fn a_match_twice_or_unfinished_is_refused() {
     let logs = the_logs();
     let s0 = shard(tmp.path(), "0", &[&logs[0], &logs[1]]);
     let s1 = shard(tmp.path(), "1", &[&logs[1]]);
-    let e = merge(&[s0.clone(), s1], &tmp.path().join("m1")).unwrap_err();
+    let e = merge(&[s0.clone(), s1], &tmp.path().join("m1"), &Silent).unwrap_err();
     assert!(e.to_string().contains("match 1 appears twice"), "{e}");
 
     let mut open = logs[3].clone();
     open.end = None;
     let s2 = shard(tmp.path(), "2", &[&open]);
-    let e = merge(&[s0, s2], &tmp.path().join("m2")).unwrap_err();
+    let e = merge(&[s0, s2], &tmp.path().join("m2"), &Silent).unwrap_err();
     assert!(e.to_string().contains("match 3 is unfinished"), "{e}");
 }

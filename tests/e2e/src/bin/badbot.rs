@@ -353,8 +353,8 @@ impl Player {
             .observation
             .as_ref()
             .ok_or("a request without observation")?;
-        let obs = convert::observation_from(obs).map_err(|e| e.0)?;
-        let legal = convert::legal_from(&r.legal).map_err(|e| e.0)?;
+        let obs = convert::observation_from(obs).map_err(|e| e.to_string())?;
+        let legal = convert::legal_from(&r.legal).map_err(|e| e.to_string())?;
         Ok(self.bot.choose(&obs, &legal) as u32)
     }
 
