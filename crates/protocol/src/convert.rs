@@ -56,7 +56,7 @@ fn card_text(c: Card) -> String {
 }
 
 /// An action's canonical text (its `Display`), card plays the fast way.
-fn action_text(a: Action) -> String {
+pub(crate) fn action_text(a: Action) -> String {
     match a {
         Action::Play(c) => card_text(c),
         a => a.to_string(),

@@ -3,10 +3,14 @@
 //! The only crate that knows the wire types. `pb` holds the code generated from
 //! `proto/whistle/v1/whistle.proto`; `convert` turns engine values into wire
 //! messages and decodes bot answers (syntax only: legality is the referee's
-//! business, through the engine).
+//! business, through the engine); `messages` builds what the referee sends on
+//! a Play stream.
 
 pub mod convert;
 pub mod limits;
+pub mod messages;
+
+pub use messages::FaultKind;
 
 /// Generated protobuf and gRPC code for package `whistle.v1`.
 #[allow(missing_docs, clippy::all, clippy::pedantic)]

@@ -1,66 +1,12 @@
 //! A table's record: everything that happened, in order, as the referee saw
 //! it (omniscient). The tournament runner turns it into replay logs.
 
-use std::{fmt, time::Duration};
+use std::time::Duration;
 
 use whistle_rules::{Action, Card, HandResult, MatchResult, Seat};
 
-/// The kinds of rule violation by a seat (see `Fault.Kind` in the proto).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FaultKind {
-    /// No answer within the allowance and the bank.
-    Late,
-    /// A well-formed action that is not legal now.
-    Illegal,
-    /// Not an action of the game, an index out of range, no choice, or an
-    /// unknown request id.
-    Malformed,
-    /// An answer while no decision of this seat was pending.
-    OutOfTurn,
-    /// An answer to an older request.
-    Stale,
-    /// Disconnected when a decision was due, or not back within the grace period.
-    Absent,
-    /// Too many unsolicited messages: the stream was closed.
-    Flood,
-}
-
-impl FaultKind {
-    /// Every kind, in the order above.
-    pub const ALL: [FaultKind; 7] = [
-        FaultKind::Late,
-        FaultKind::Illegal,
-        FaultKind::Malformed,
-        FaultKind::OutOfTurn,
-        FaultKind::Stale,
-        FaultKind::Absent,
-        FaultKind::Flood,
-    ];
-
-    /// The kind's name in logs (`late`, `illegal`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::Late => "late",
-            FaultKind::Illegal => "illegal",
-            FaultKind::Malformed => "malformed",
-            FaultKind::OutOfTurn => "out-of-turn",
-            FaultKind::Stale => "stale",
-            FaultKind::Absent => "absent",
-            FaultKind::Flood => "flood",
-        }
-    }
-
-    /// The kind for a name.
-    pub fn from_name(s: &str) -> Option<FaultKind> {
-        FaultKind::ALL.into_iter().find(|k| k.name() == s)
-    }
-}
-
-impl fmt::Display for FaultKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The kinds of rule violation by a seat (defined with the wire types).
+pub use whistle_protocol::FaultKind;
 
 /// A fault, as recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -32,9 +32,7 @@ use whistle_rules::{Game, MatchDriver, Seat, Variant, dealing::Seed};
 use crate::{
     config::{Fallback, FaultPolicy, SeatSpec, TableSpec, TimeControl},
     record::TableRecord,
-    table::{
-        Conn, Table, TableCmd, TableSnapshot, TableState, WATCH_BUFFER, Watch, fault_kind, millis,
-    },
+    table::{Conn, Table, TableCmd, TableSnapshot, TableState, WATCH_BUFFER, Watch},
 };
 
 /// How long a new Play stream may take to send its Hello.
@@ -923,14 +921,14 @@ fn record_msg(r: &TableRecord, max_faults: u32) -> Option<pb::TableRecord> {
             Some(Entry::Action(pb::AppliedAction {
                 seat: seat.index() as u32,
                 action: action.to_string(),
-                elapsed_ms: millis(*elapsed),
+                elapsed_ms: whistle_protocol::messages::millis(*elapsed),
                 fallback: *fallback,
             })),
             seat.index() as u32,
         ),
         TableRecord::Fault(f) => (
             Some(Entry::Fault(pb::Fault {
-                kind: fault_kind(f.kind) as i32,
+                kind: f.kind.wire() as i32,
                 request_id: f.request_id.unwrap_or(0),
                 detail: f.detail.clone(),
                 fallback: f.fallback.map(|a| a.to_string()).unwrap_or_default(),

@@ -26,7 +26,11 @@ use tokio::{
 };
 use tonic::Status;
 use tracing::{debug, info, warn};
-use whistle_protocol::{PROTOCOL, convert, limits::echo, pb};
+use whistle_protocol::{
+    limits::echo,
+    messages::{self, millis},
+    pb,
+};
 use whistle_rules::{
     Action, ActionList, AnyGame, DriveError, Game, MatchDriver, MatchEvent, Seat,
     Status as GameStatus,
@@ -454,28 +458,22 @@ impl Table {
         s.ever_connected = true;
         s.disconnected_at = None;
         info!(table = %self.id, seat = seat.index(), bot = %conn.bot_name, resumed, "seat connected");
-        let welcome = pb::RefereeMessage {
-            msg: Some(pb::referee_message::Msg::Welcome(pb::Welcome {
-                protocol: PROTOCOL.to_string(),
-                table_id: self.id.clone(),
-                seat: seat.index() as u32,
-                seats: self.driver.game().seats() as u32,
-                game: self.driver.game().variant().name().to_string(),
-                options: convert::options(&self.driver.game().options()),
-                time_control: Some(pb::TimeControl {
-                    per_action_ms: millis(self.spec.time.per_action),
-                    time_bank_ms: millis(self.spec.time.time_bank),
-                    reconnect_grace_ms: millis(self.spec.time.reconnect_grace),
-                }),
-                fault_policy: Some(pb::FaultPolicy {
-                    max_faults: self.spec.faults.max_faults,
-                    fallback: self.spec.faults.fallback.name().to_string(),
-                    flood_per_second: self.spec.faults.flood_per_second,
-                }),
-                bot_names: self.spec.seats.iter().map(|x| x.bot_name.clone()).collect(),
-                resumed,
-            })),
-        };
+        let game = self.driver.game();
+        let welcome = messages::welcome(&messages::Welcome {
+            table_id: &self.id,
+            seat,
+            seats: game.seats(),
+            game: game.variant().name(),
+            options: &game.options(),
+            per_action: self.spec.time.per_action,
+            time_bank: self.spec.time.time_bank,
+            reconnect_grace: self.spec.time.reconnect_grace,
+            max_faults: self.spec.faults.max_faults,
+            fallback: self.spec.faults.fallback,
+            flood_per_second: self.spec.faults.flood_per_second,
+            bot_names: self.spec.seats.iter().map(|x| x.bot_name.clone()).collect(),
+            resumed,
+        });
         let _ = conn.tx.try_send(Ok(welcome));
         s.conn = Some(conn);
         match self.state {
@@ -585,19 +583,15 @@ impl Table {
         } else {
             (Duration::ZERO, s.bank.saturating_sub(used - per_action))
         };
-        let obs = self.driver.game().observe(seat);
-        let msg = pb::RefereeMessage {
-            msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {
-                request_id: p.id,
-                observation: Some(convert::observation(
-                    &obs,
-                    self.driver.game().hand_results(),
-                )),
-                legal: convert::legal(&p.legal),
-                deadline_ms: millis(deadline),
-                time_bank_ms: millis(bank),
-            })),
-        };
+        let game = self.driver.game();
+        let msg = messages::request(
+            p.id,
+            &game.observe(seat),
+            game.hand_results(),
+            &p.legal,
+            deadline,
+            bank,
+        );
         if conn.tx.try_send(Ok(msg)).is_err() {
             self.drop_slow_reader(seat);
         }
@@ -712,19 +706,8 @@ impl Table {
             return;
         }
         // Judged by the engine's one rule, which the replay verifier uses too.
-        let given = match &answer.choice {
-            Some(pb::answer::Choice::Index(i)) => Some(whistle_rules::Answer::Index(*i)),
-            // Recorded for re-judging; a text too long to be an action is
-            // kept cut (it stays too long, so it is judged the same).
-            Some(pb::answer::Choice::Text(t)) => Some(whistle_rules::Answer::Text(
-                if t.len() > whistle_rules::MAX_ANSWER_TEXT {
-                    echo(t)
-                } else {
-                    t.clone()
-                },
-            )),
-            None => None,
-        };
+        // Recorded for re-judging (cut to size).
+        let given = messages::given(&answer);
         let chosen = match &given {
             None => Err((
                 FaultKind::Malformed,
@@ -919,17 +902,15 @@ impl Table {
             "fault"
         );
         if let Some(conn) = &self.seats[f.seat.index()].conn {
-            let msg = pb::RefereeMessage {
-                msg: Some(pb::referee_message::Msg::Fault(pb::Fault {
-                    kind: fault_kind(f.kind) as i32,
-                    request_id: f.request_id.unwrap_or(0),
-                    detail: f.detail.clone(),
-                    fallback: f.fallback.map(|a| a.to_string()).unwrap_or_default(),
-                    faults: f.faults,
-                    max_faults: self.spec.faults.max_faults,
-                    forfeited: f.forfeited,
-                })),
-            };
+            let msg = messages::fault(&messages::Fault {
+                kind: f.kind,
+                request_id: f.request_id,
+                detail: &f.detail,
+                fallback: f.fallback,
+                faults: f.faults,
+                max_faults: self.spec.faults.max_faults,
+                forfeited: f.forfeited,
+            });
             let _ = conn.tx.try_send(Ok(msg));
         }
         self.record(TableRecord::Fault(f));
@@ -1008,11 +989,7 @@ impl Table {
             }
             for entry in &log[self.pushed..] {
                 if let Some(ev) = entry.seen_by(seat) {
-                    let msg = pb::RefereeMessage {
-                        msg: Some(pb::referee_message::Msg::Event(convert::event(
-                            &ev, results,
-                        ))),
-                    };
+                    let msg = messages::event(&ev, results);
                     if conn.tx.try_send(Ok(msg)).is_err() {
                         slow.push(seat);
                         break;
@@ -1031,14 +1008,10 @@ impl Table {
         let result = self.driver.game().result().expect("the match is over");
         let forfeited = self.forfeited();
         info!(table = %self.id, totals = ?result.totals, ?forfeited, "match over");
-        let msg = pb::MatchEnd {
-            result: Some(convert::match_result(&result, &forfeited)),
-        };
+        let msg = messages::match_end(&result, &forfeited);
         for s in &self.seats {
             if let Some(conn) = &s.conn {
-                let _ = conn.tx.try_send(Ok(pb::RefereeMessage {
-                    msg: Some(pb::referee_message::Msg::MatchEnd(msg.clone())),
-                }));
+                let _ = conn.tx.try_send(Ok(msg.clone()));
             }
         }
         self.record(TableRecord::End {
@@ -1061,22 +1034,6 @@ impl Table {
 
 fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400 * 365)
-}
-
-pub(crate) fn millis(d: Duration) -> u64 {
-    d.as_millis().min(u64::MAX as u128) as u64
-}
-
-pub(crate) fn fault_kind(k: FaultKind) -> pb::fault::Kind {
-    match k {
-        FaultKind::Late => pb::fault::Kind::Late,
-        FaultKind::Illegal => pb::fault::Kind::Illegal,
-        FaultKind::Malformed => pb::fault::Kind::Malformed,
-        FaultKind::OutOfTurn => pb::fault::Kind::OutOfTurn,
-        FaultKind::Stale => pb::fault::Kind::Stale,
-        FaultKind::Absent => pb::fault::Kind::Absent,
-        FaultKind::Flood => pb::fault::Kind::Flood,
-    }
 }
 
 #[cfg(test)]
