@@ -27,6 +27,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::core::{MatchCore, trick_view};
 use crate::{
     action::{Action, ActionKind, ActionList, Strain},
     card::Card,
@@ -39,9 +40,7 @@ use crate::{
     seat::{Player, Seat, SeatSet},
     trick::{Trick, TrickRules},
     variants::Variant,
-    view::{
-        Event, LogEntry, Observation, Phase, SeatView, Source, TrickView, Trump, visible_events,
-    },
+    view::{Event, LogEntry, Observation, Phase, SeatView, Source, Trump, visible_events},
 };
 
 const SEATS: usize = 4;
@@ -155,14 +154,8 @@ enum Stage {
 pub struct Israeli {
     cfg: Config,
     totals: [i32; SEATS],
-    dealer: Seat,
-    deals: u32,
-    results: Vec<HandResult>,
-    /// Hands of the match dealt before this value's first one (a
-    /// [`HandContext`] starts it at a later hand).
-    before: u32,
-    /// Of those, deals thrown in without a score.
-    misdeals_before: u32,
+    /// Dealer, deals, results and the hand's log (shared by every game).
+    core: MatchCore,
     stage: Stage,
     // The hand.
     hands: [CardSet; SEATS],
@@ -180,7 +173,6 @@ pub struct Israeli {
     trick: Trick,
     tricks: ArrayVec<(Trick, Seat), HAND>,
     won: [u8; SEATS],
-    log: Vec<LogEntry>,
 }
 
 impl Israeli {
@@ -197,11 +189,7 @@ impl Israeli {
         Israeli {
             cfg,
             totals: [0; SEATS],
-            dealer: Seat::new(0),
-            deals: 0,
-            results: Vec::new(),
-            before: 0,
-            misdeals_before: 0,
+            core: MatchCore::new(SEATS, 128),
             stage: Stage::Deal,
             hands: [CardSet::EMPTY; SEATS],
             dealt: [CardSet::EMPTY; SEATS],
@@ -218,7 +206,6 @@ impl Israeli {
             trick: Trick::new(),
             tricks: ArrayVec::new(),
             won: [0; SEATS],
-            log: Vec::with_capacity(128),
         }
     }
 
@@ -240,28 +227,13 @@ impl Israeli {
         }
     }
 
-    /// Hands of the match dealt so far, those before a [`HandContext`]'s
-    /// hand included.
-    fn played(&self) -> u32 {
-        self.before + self.results.len() as u32
-    }
-
-    fn public(&mut self, event: Event) {
-        self.log.push(LogEntry::public(event, SEATS));
-    }
-
-    fn scored_hands(&self) -> u32 {
-        self.before - self.misdeals_before
-            + self.results.iter().filter(|r| !r.misdeal).count() as u32
-    }
-
     fn bids_total(&self) -> u8 {
         self.bids.iter().flatten().sum()
     }
 
     fn start_auction(&mut self) {
         self.stage = Stage::Auction;
-        self.turn = self.dealer.next(SEATS);
+        self.turn = self.core.dealer.next(SEATS);
         self.standing = None;
         self.passes = 0;
     }
@@ -274,13 +246,13 @@ impl Israeli {
             let mut others = SeatSet::all(SEATS);
             others.remove(g);
             for _ in 0..3 {
-                self.log.push(LogEntry::private(
+                self.core.private(
                     Event::Hidden {
                         seat: g,
                         kind: ActionKind::Give,
                     },
                     others,
-                ));
+                );
             }
         }
         for g in Seat::all(SEATS) {
@@ -292,7 +264,7 @@ impl Israeli {
                 self.received[r.index()].insert(c);
                 let mut to = SeatSet::single(r);
                 to.insert(g);
-                self.log.push(LogEntry::redacted(
+                self.core.log.push(LogEntry::redacted(
                     Event::Take {
                         seat: r,
                         card: Some(c),
@@ -316,7 +288,7 @@ impl Israeli {
             self.stage = Stage::Frisch;
         } else {
             // I3: a fourth all-pass auction is a misdeal.
-            self.public(Event::Misdeal);
+            self.core.public(Event::Misdeal);
             self.end_hand(true);
         }
     }
@@ -340,7 +312,7 @@ impl Israeli {
         let index = self.tricks.len() as u8;
         self.tricks.push((self.trick.clone(), winner));
         self.trick.clear();
-        self.public(Event::TrickWon {
+        self.core.public(Event::TrickWon {
             index,
             winner: Player::Seat(winner),
         });
@@ -372,10 +344,10 @@ impl Israeli {
                 self.won.map(|w| w.to_string()).join(" "),
             );
         }
-        let deal = self.deals - 1;
-        self.results.push(HandResult {
+        let deal = self.core.current_deal();
+        self.core.end_hand(HandResult {
             deal,
-            dealer: self.dealer,
+            dealer: self.core.dealer,
             misdeal,
             bids: self.bids.iter().map(|b| b.map(Action::Bid)).collect(),
             tricks: self.won.to_vec(),
@@ -385,9 +357,8 @@ impl Israeli {
             seat_points: Vec::new(),
             summary,
         });
-        self.public(Event::HandEnd { deal });
-        self.dealer = self.dealer.next(SEATS);
-        let played = self.played();
+        self.core.dealer = self.core.dealer.next(SEATS);
+        let played = self.core.played();
         let over = match self.cfg.hands {
             Some(h) => played >= h,
             None => {
@@ -405,13 +376,6 @@ impl Israeli {
             Stage::Contract => Phase::Bid,
             Stage::Play => Phase::Play,
             Stage::Over => Phase::Over,
-        }
-    }
-
-    fn trick_view(trick: &Trick, winner: Option<Seat>) -> TrickView {
-        TrickView {
-            cards: trick.cards().to_vec(),
-            winner: winner.map(Player::Seat),
         }
     }
 }
@@ -533,7 +497,7 @@ impl Game for Israeli {
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         match (self.stage, action) {
             (Stage::Auction, Action::Pass) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.passes += 1;
                 self.turn = seat.next(SEATS);
                 if self.standing.is_some() && self.passes == 3 {
@@ -543,23 +507,21 @@ impl Game for Israeli {
                 }
             }
             (Stage::Auction, Action::Contract { tricks, strain }) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.standing = Some((seat, tricks, strain));
                 self.passes = 0;
                 self.turn = seat.next(SEATS);
             }
             (Stage::Frisch, Action::Give(c)) => {
-                self.log.push(LogEntry::private(
-                    Event::Action { seat, action },
-                    SeatSet::single(seat),
-                ));
+                self.core
+                    .private(Event::Action { seat, action }, SeatSet::single(seat));
                 self.giving[seat.index()].push(c);
                 if self.giving.iter().all(|g| g.len() == 3) {
                     self.finish_frisch();
                 }
             }
             (Stage::Contract, Action::Bid(n)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.bids[seat.index()] = Some(n);
                 self.turn = seat.next(SEATS);
                 if self.bids.iter().all(Option::is_some) {
@@ -568,7 +530,7 @@ impl Game for Israeli {
                 }
             }
             (Stage::Play, Action::Play(c)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.hands[seat.index()].remove(c);
                 self.trick.push(Player::Seat(seat), c);
                 self.turn = seat.next(SEATS);
@@ -585,10 +547,9 @@ impl Game for Israeli {
     }
 
     fn deal_unchecked(&mut self, order: &[Card]) {
-        self.log.clear();
         self.hands = [CardSet::EMPTY; SEATS];
         for (i, &c) in order.iter().enumerate() {
-            self.hands[self.dealer.left(1 + i, SEATS).index()].insert(c);
+            self.hands[self.core.dealer.left(1 + i, SEATS).index()].insert(c);
         }
         self.dealt = self.hands;
         self.received = [CardSet::EMPTY; SEATS];
@@ -599,29 +560,25 @@ impl Game for Israeli {
         self.trick.clear();
         self.tricks.clear();
         self.won = [0; SEATS];
-        self.public(Event::HandStart {
-            deal: self.deals,
-            dealer: self.dealer,
-        });
+        self.core.begin_hand();
         for s in Seat::all(SEATS) {
-            self.log.push(LogEntry::private(
+            self.core.private(
                 Event::Dealt {
                     seat: s,
                     cards: self.hands[s.index()],
                 },
                 SeatSet::single(s),
-            ));
+            );
         }
-        self.deals += 1;
         self.start_auction();
     }
 
     fn deals(&self) -> u32 {
-        self.deals
+        self.core.deals
     }
 
     fn dealer(&self) -> Seat {
-        self.dealer
+        self.core.dealer
     }
 
     fn observe(&self, seat: Seat) -> Observation {
@@ -665,7 +622,7 @@ impl Game for Israeli {
                 }
                 .to_string(),
             ),
-            ("hands-scored", self.scored_hands().to_string()),
+            ("hands-scored", self.core.scored().to_string()),
             ("target", self.cfg.target.to_string()),
             (
                 "hands",
@@ -686,12 +643,8 @@ impl Game for Israeli {
             game: Variant::Israeli,
             seat,
             seats: SEATS as u8,
-            deal: self.deals.saturating_sub(1),
-            dealer: if in_hand {
-                self.dealer
-            } else {
-                self.results.last().map_or(self.dealer, |r| r.dealer)
-            },
+            deal: self.core.current_deal(),
+            dealer: self.core.observed_dealer(in_hand),
             phase: self.phase(),
             to_act: if self.stage == Stage::Frisch {
                 SeatSet::all(SEATS)
@@ -705,13 +658,13 @@ impl Game for Israeli {
             contract,
             table: Vec::new(),
             piles: Vec::new(),
-            trick: Israeli::trick_view(&self.trick, None),
+            trick: trick_view(&self.trick, None),
             tricks: self
                 .tricks
                 .iter()
-                .map(|(t, w)| Israeli::trick_view(t, Some(*w)))
+                .map(|(t, w)| trick_view(t, Some(Player::Seat(*w))))
                 .collect(),
-            history: visible_events(&self.log, seat),
+            history: visible_events(&self.core.log, seat),
             notes: notes.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         }
     }
@@ -727,11 +680,11 @@ impl Game for Israeli {
     }
 
     fn log(&self) -> &[LogEntry] {
-        &self.log
+        &self.core.log
     }
 
     fn hand_results(&self) -> &[HandResult] {
-        &self.results
+        &self.core.results
     }
 
     fn result(&self) -> Option<MatchResult> {
@@ -740,18 +693,12 @@ impl Game for Israeli {
                 self.totals.to_vec(),
                 self.teams(),
                 ScoreOrder::HigherIsBetter,
-                self.scored_hands(),
+                self.core.scored(),
             )
         })
     }
 
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
-        if ctx.misdeals > ctx.hand {
-            return Err(ContextError::Impossible(format!(
-                "{} misdeals among {} earlier hands",
-                ctx.misdeals, ctx.hand
-            )));
-        }
         ctx.no_previous_bids("Israeli Whist")?;
         let totals = <[i32; SEATS]>::try_from(ctx.totals_or_zero(SEATS)).expect("four seats");
         match self.cfg.hands {
@@ -767,10 +714,7 @@ impl Game for Israeli {
             }
         }
         self.totals = totals;
-        self.dealer = ctx.dealer;
-        self.deals = ctx.hand;
-        self.before = ctx.hand;
-        self.misdeals_before = ctx.misdeals;
+        self.core.start_at(ctx)?;
         Ok(())
     }
 
@@ -999,7 +943,7 @@ mod tests {
         assert!(r.misdeal);
         assert_eq!(r.points, [0, 0, 0, 0]);
         assert_eq!(g.dealer(), seat(1), "the deal passes left");
-        assert_eq!(g.scored_hands(), 0, "a misdeal scores nothing");
+        assert_eq!(g.core.scored(), 0, "a misdeal scores nothing");
         assert_eq!(
             g.hand_results().len(),
             1,

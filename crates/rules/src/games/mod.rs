@@ -7,6 +7,9 @@ pub mod israeli;
 pub mod oneonta;
 pub mod yogi;
 
+mod core;
+pub use self::core::MatchCore;
+
 /// Helpers shared by the games' scenario tests.
 #[cfg(test)]
 pub(crate) mod testing {
