@@ -28,6 +28,8 @@ pub struct MatchCore {
     misdeals_before: u32,
     /// The current hand's events, each with who may see it.
     pub(crate) log: Vec<LogEntry>,
+    /// Room the log keeps for a hand.
+    log_capacity: usize,
 }
 
 impl MatchCore {
@@ -42,6 +44,7 @@ impl MatchCore {
             before: 0,
             misdeals_before: 0,
             log: Vec::with_capacity(log_capacity),
+            log_capacity,
         }
     }
 
@@ -79,6 +82,10 @@ impl MatchCore {
     /// deal counts. Returns the deal's index.
     pub(crate) fn begin_hand(&mut self) -> u32 {
         self.log.clear();
+        // A cloned game's log has no spare capacity (`Vec::clone` keeps only
+        // the length); reserving here keeps the hand's actions from
+        // allocating.
+        self.log.reserve(self.log_capacity);
         let deal = self.deals;
         self.public(Event::HandStart {
             deal,
@@ -86,6 +93,12 @@ impl MatchCore {
         });
         self.deals += 1;
         deal
+    }
+
+    /// Whether this value has dealt a hand yet (a context's earlier hands
+    /// were dealt elsewhere).
+    pub(crate) fn dealt_here(&self) -> bool {
+        self.deals > self.before
     }
 
     /// The index of the current (or last) deal.

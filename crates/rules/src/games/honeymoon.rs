@@ -67,6 +67,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::core::MatchCore;
 use crate::{
     action::{Action, ActionKind, ActionList, Strain},
     card::{Card, Suit},
@@ -343,12 +344,8 @@ struct Played {
 pub struct Honeymoon {
     cfg: Config,
     totals: [i32; SEATS],
-    dealer: Seat,
-    deals: u32,
-    results: Vec<HandResult>,
-    /// Hands of the match dealt before this value's first one (a
-    /// [`HandContext`] starts it at a later hand).
-    before: u32,
+    /// Dealer, deals, results and the hand's log (shared by every game).
+    core: MatchCore,
     stage: Stage,
     // The hand.
     /// The hand's trump (H1); phase 1 may be at no trump instead (H7).
@@ -373,7 +370,6 @@ pub struct Honeymoon {
     tricks: ArrayVec<Played, TRICKS>,
     /// Tricks won by phase (index 0 and 1), then by seat.
     won: [[u8; SEATS]; 2],
-    log: Vec<LogEntry>,
 }
 
 impl Honeymoon {
@@ -391,10 +387,7 @@ impl Honeymoon {
         Honeymoon {
             cfg,
             totals: [0; SEATS],
-            dealer: Seat::new(0),
-            deals: 0,
-            results: Vec::new(),
-            before: 0,
+            core: MatchCore::new(SEATS, LOG_CAPACITY),
             stage: Stage::Deal,
             trump: Strain::Suit(Suit::Spades),
             rules: [rules.clone(), rules],
@@ -410,7 +403,6 @@ impl Honeymoon {
             trick: Trick::new(),
             tricks: ArrayVec::new(),
             won: [[0; SEATS]; 2],
-            log: Vec::with_capacity(LOG_CAPACITY),
         }
     }
 
@@ -462,16 +454,6 @@ impl Honeymoon {
         }
     }
 
-    /// Hands of the match dealt so far, those before a [`HandContext`]'s
-    /// hand included.
-    fn played(&self) -> u32 {
-        self.before + self.results.len() as u32
-    }
-
-    fn public(&mut self, event: Event) {
-        self.log.push(LogEntry::public(event, SEATS));
-    }
-
     fn finish_trick(&mut self) {
         let phase = self.phase_index();
         let winner = self.rules[phase]
@@ -489,7 +471,7 @@ impl Honeymoon {
         self.won[phase][winner.index()] += 1;
         self.trick.clear();
         self.turn = winner;
-        self.public(Event::TrickWon {
+        self.core.public(Event::TrickWon {
             index,
             winner: Player::Seat(winner),
         });
@@ -513,12 +495,12 @@ impl Honeymoon {
             self.drawn[seat.index()].insert(card);
         }
         self.taken_up[winner.index()].insert(up);
-        self.public(Event::Take {
+        self.core.public(Event::Take {
             seat: winner,
             card: Some(up),
             from: Source::Stock,
         });
-        self.log.push(LogEntry::redacted(
+        self.core.log.push(LogEntry::redacted(
             Event::Take {
                 seat: loser,
                 card: Some(down),
@@ -533,7 +515,7 @@ impl Honeymoon {
         ));
         if let Some(&card) = self.stock.get(self.top) {
             self.shown.insert(card);
-            self.public(Event::TurnUp { card });
+            self.core.public(Event::TurnUp { card });
         }
     }
 
@@ -543,10 +525,10 @@ impl Honeymoon {
             *total += p;
         }
         let tricks = [0, 1].map(|s| self.won[0][s] + self.won[1][s]);
-        let deal = self.deals - 1;
-        self.results.push(HandResult {
+        let deal = self.core.current_deal();
+        self.core.end_hand(HandResult {
             deal,
-            dealer: self.dealer,
+            dealer: self.core.dealer,
             misdeal: false,
             bids: vec![None; SEATS],
             tricks: tricks.to_vec(),
@@ -556,10 +538,9 @@ impl Honeymoon {
             seat_points: Vec::new(),
             summary: self.summary(tricks, points),
         });
-        self.public(Event::HandEnd { deal });
         // H5: the deal alternates.
-        self.dealer = self.dealer.next(SEATS);
-        let played = self.played();
+        self.core.dealer = self.core.dealer.next(SEATS);
+        let played = self.core.played();
         let over = match self.cfg.hands {
             Some(h) => played >= h,
             None => {
@@ -636,7 +617,7 @@ impl Honeymoon {
             (Stage::Play, false) => "2",
             _ => "-",
         };
-        let trump = if self.deals == self.before {
+        let trump = if !self.core.dealt_here() {
             "-".to_string()
         } else {
             self.trump.to_string()
@@ -648,7 +629,7 @@ impl Honeymoon {
             ("trump", trump),
             ("phase1-tricks", by_seat(self.won[0])),
             ("phase2-tricks", by_seat(self.won[1])),
-            ("hands-played", self.played().to_string()),
+            ("hands-played", self.core.played().to_string()),
             ("scoring", self.cfg.scoring.name().to_string()),
             ("target", self.cfg.target.to_string()),
             ("hands", hands_text(self.cfg.hands)),
@@ -727,7 +708,7 @@ impl Game for Honeymoon {
         let (Stage::Play, Action::Play(card)) = (self.stage, action) else {
             panic!("apply_unchecked: {action} in {:?}", self.stage);
         };
-        self.public(Event::Action { seat, action });
+        self.core.public(Event::Action { seat, action });
         self.hands[seat.index()].remove(card);
         self.played.insert(card);
         self.trick.push(Player::Seat(seat), card);
@@ -743,9 +724,8 @@ impl Game for Honeymoon {
     }
 
     fn deal_unchecked(&mut self, order: &[Card]) {
-        self.log.clear();
         // H1: one card at a time, alternately, the non-dealer first.
-        let first = self.dealer.next(SEATS);
+        let first = self.core.dealer.next(SEATS);
         self.hands = [CardSet::EMPTY; SEATS];
         for (i, &c) in order[..SEATS * HAND].iter().enumerate() {
             self.hands[first.left(i, SEATS).index()].insert(c);
@@ -771,32 +751,28 @@ impl Game for Honeymoon {
         self.trick.clear();
         self.tricks.clear();
         self.won = [[0; SEATS]; 2];
-        self.public(Event::HandStart {
-            deal: self.deals,
-            dealer: self.dealer,
-        });
+        self.core.begin_hand();
         for s in Seat::all(SEATS) {
-            self.log.push(LogEntry::private(
+            self.core.private(
                 Event::Dealt {
                     seat: s,
                     cards: self.hands[s.index()],
                 },
                 SeatSet::single(s),
-            ));
+            );
         }
-        self.public(Event::TurnUp { card: turn_up });
-        self.deals += 1;
+        self.core.public(Event::TurnUp { card: turn_up });
         self.stage = Stage::Play;
         // H3: the non-dealer leads the first trick.
         self.turn = first;
     }
 
     fn deals(&self) -> u32 {
-        self.deals
+        self.core.deals
     }
 
     fn dealer(&self) -> Seat {
-        self.dealer
+        self.core.dealer
     }
 
     fn observe(&self, seat: Seat) -> Observation {
@@ -831,12 +807,8 @@ impl Game for Honeymoon {
             game: Variant::Honeymoon,
             seat,
             seats: SEATS as u8,
-            deal: self.deals.saturating_sub(1),
-            dealer: if in_hand {
-                self.dealer
-            } else {
-                self.results.last().map_or(self.dealer, |r| r.dealer)
-            },
+            deal: self.core.current_deal(),
+            dealer: self.core.observed_dealer(in_hand),
             phase: self.phase(),
             to_act: self.to_act(),
             simultaneous: false,
@@ -851,7 +823,7 @@ impl Game for Honeymoon {
                 winner: None,
             },
             tricks: self.tricks.iter().map(Honeymoon::trick_view).collect(),
-            history: visible_events(&self.log, seat),
+            history: visible_events(&self.core.log, seat),
             notes: self
                 .notes()
                 .into_iter()
@@ -868,11 +840,11 @@ impl Game for Honeymoon {
     }
 
     fn log(&self) -> &[LogEntry] {
-        &self.log
+        &self.core.log
     }
 
     fn hand_results(&self) -> &[HandResult] {
-        &self.results
+        &self.core.results
     }
 
     fn result(&self) -> Option<MatchResult> {
@@ -881,7 +853,7 @@ impl Game for Honeymoon {
                 self.totals.to_vec(),
                 self.teams(),
                 ScoreOrder::HigherIsBetter,
-                self.played(),
+                self.core.played(),
             )
         })
     }
@@ -903,9 +875,7 @@ impl Game for Honeymoon {
             }
         }
         self.totals = [a, b];
-        self.dealer = ctx.dealer;
-        self.deals = ctx.hand;
-        self.before = ctx.hand;
+        self.core.start_at(ctx)?;
         Ok(())
     }
 
@@ -1699,16 +1669,16 @@ mod tests {
             let mut g = game(options);
             let seed = Seed::from_u64(n as u64);
             let mut rng = Shuffler::new(seed);
-            let log_buffer = g.log.as_ptr();
+            let log_buffer = g.core.log.as_ptr();
             while !g.is_over() {
                 if crate::dealing::deal_if_needed(&mut g, seed).unwrap() {
                     continue;
                 }
                 random_steps(&mut g, &mut rng, usize::MAX);
-                assert_eq!(g.log.len(), 127);
+                assert_eq!(g.core.log.len(), 127);
             }
             // The log never reallocated: one buffer for every hand.
-            assert_eq!(g.log.as_ptr(), log_buffer);
+            assert_eq!(g.core.log.as_ptr(), log_buffer);
             let results = g.hand_results();
             for r in results {
                 assert_eq!(r.tricks.iter().map(|&t| t as usize).sum::<usize>(), TRICKS);

@@ -121,6 +121,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
+use super::core::{MatchCore, trick_view};
 use crate::{
     action::{Action, ActionKind, ActionList, Exchange, Feat, Strain, Target},
     card::{Card, Rank, Suit},
@@ -134,8 +135,7 @@ use crate::{
     trick::{Trick, TrickRules, suit_id},
     variants::Variant,
     view::{
-        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
-        visible_events,
+        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, Trump, visible_events,
     },
 };
 
@@ -456,14 +456,8 @@ pub struct Illustrated {
     cfg: Config,
     /// Match totals by team.
     totals: [i32; 2],
-    dealer: Seat,
-    deals: u32,
-    results: Vec<HandResult>,
-    /// Hands of the match dealt before this value's first one (a
-    /// [`HandContext`] starts it at a later hand).
-    before: u32,
-    /// Of those, deals thrown in without a score.
-    misdeals_before: u32,
+    /// Dealer, deals, results and the hand's log (shared by every game).
+    core: MatchCore,
     stage: Stage,
     // The hand.
     hands: [CardSet; SEATS],
@@ -501,7 +495,6 @@ pub struct Illustrated {
     played: CardSet,
     /// The open-null declarer's hand as revealed after the first trick.
     shown: CardSet,
-    log: Vec<LogEntry>,
 }
 
 impl Illustrated {
@@ -518,11 +511,7 @@ impl Illustrated {
         Illustrated {
             cfg,
             totals: [0; 2],
-            dealer: Seat::new(0),
-            deals: 0,
-            results: Vec::new(),
-            before: 0,
-            misdeals_before: 0,
+            core: MatchCore::new(SEATS, LOG_CAPACITY),
             stage: Stage::Deal,
             hands: [CardSet::EMPTY; SEATS],
             dealt: [CardSet::EMPTY; SEATS],
@@ -549,7 +538,6 @@ impl Illustrated {
             won: [0; SEATS],
             played: CardSet::EMPTY,
             shown: CardSet::EMPTY,
-            log: Vec::with_capacity(LOG_CAPACITY),
         }
     }
 
@@ -562,21 +550,6 @@ impl Illustrated {
     /// (`None` during the hand, before the first deal or after a misdeal).
     pub fn breakdown(&self) -> Option<Breakdown> {
         (self.tricks.len() == TRICKS).then(|| self.score())
-    }
-
-    /// Hands of the match dealt so far, those before a [`HandContext`]'s
-    /// hand included.
-    fn played(&self) -> u32 {
-        self.before + self.results.len() as u32
-    }
-
-    fn public(&mut self, event: Event) {
-        self.log.push(LogEntry::public(event, SEATS));
-    }
-
-    fn scored_hands(&self) -> u32 {
-        self.before - self.misdeals_before
-            + self.results.iter().filter(|r| !r.misdeal).count() as u32
     }
 
     fn contract(&self) -> Contract {
@@ -660,7 +633,7 @@ impl Illustrated {
             for v in viewers.iter() {
                 self.kitty_seen[v.index()].insert(card);
             }
-            self.log.push(LogEntry::redacted(
+            self.core.log.push(LogEntry::redacted(
                 Event::Take {
                     seat,
                     card: Some(card),
@@ -697,7 +670,7 @@ impl Illustrated {
         let index = self.tricks.len() as u8;
         self.tricks.push((self.trick.clone(), winner));
         self.trick.clear();
-        self.public(Event::TrickWon {
+        self.core.public(Event::TrickWon {
             index,
             winner: Player::Seat(winner),
         });
@@ -706,7 +679,7 @@ impl Illustrated {
             // L6: the open-null hand turns public once the first trick is complete.
             let cards = self.hands[self.declarer.index()];
             self.shown = cards;
-            self.public(Event::Reveal {
+            self.core.public(Event::Reveal {
                 seat: self.declarer,
                 cards,
             });
@@ -862,10 +835,10 @@ impl Illustrated {
         for (total, p) in self.totals.iter_mut().zip(points) {
             *total += p;
         }
-        let deal = self.deals - 1;
-        self.results.push(HandResult {
+        let deal = self.core.current_deal();
+        self.core.end_hand(HandResult {
             deal,
-            dealer: self.dealer,
+            dealer: self.core.dealer,
             misdeal,
             bids,
             tricks: self.won.to_vec(),
@@ -875,10 +848,9 @@ impl Illustrated {
             seat_points: Vec::new(),
             summary,
         });
-        self.public(Event::HandEnd { deal });
         // L1: the deal passes left.
-        self.dealer = self.dealer.next(SEATS);
-        self.stage = if self.played() >= self.cfg.hands {
+        self.core.dealer = self.core.dealer.next(SEATS);
+        self.stage = if self.core.played() >= self.cfg.hands {
             Stage::Over
         } else {
             Stage::Deal
@@ -935,13 +907,6 @@ impl Illustrated {
             Stage::Announce => Phase::Declare,
             Stage::Play => Phase::Play,
             Stage::Over => Phase::Over,
-        }
-    }
-
-    fn trick_view(trick: &Trick, winner: Option<Seat>) -> TrickView {
-        TrickView {
-            cards: trick.cards().to_vec(),
-            winner: winner.map(Player::Seat),
         }
     }
 
@@ -1061,7 +1026,7 @@ impl Illustrated {
         let tricks = self.team_tricks();
         vec![
             ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.played().to_string()),
+            ("hands-played", self.core.played().to_string()),
             ("passed", passed),
             (
                 "declarer",
@@ -1216,11 +1181,11 @@ impl Game for Illustrated {
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         match (self.stage, action) {
             (Stage::Auction, Action::Pass) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.passed.insert(seat);
                 if self.passed.len() == SEATS {
                     // L2: four passes are a misdeal.
-                    self.public(Event::Misdeal);
+                    self.core.public(Event::Misdeal);
                     self.end_hand(true);
                 } else if self.passed.len() == SEATS - 1 && self.standing.is_some() {
                     self.finish_auction();
@@ -1230,7 +1195,7 @@ impl Game for Illustrated {
             }
             (Stage::Auction, _) => {
                 let contract = Contract::from_action(action).expect("a checked bid");
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.standing = Some((seat, contract));
                 self.last_bid[seat.index()] = Some(contract);
                 if self.passed.len() == SEATS - 1 {
@@ -1240,7 +1205,7 @@ impl Game for Illustrated {
                 }
             }
             (Stage::Choose, Action::Exchange(e)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.exchange = Some(e);
                 let left = self.declarer.next(SEATS);
                 match e {
@@ -1254,7 +1219,7 @@ impl Game for Illustrated {
                 }
             }
             (Stage::Discard, Action::Discard(c)) => {
-                self.log.push(LogEntry::redacted(
+                self.core.log.push(LogEntry::redacted(
                     Event::Action { seat, action },
                     SeatSet::single(seat),
                     Event::Hidden {
@@ -1270,7 +1235,7 @@ impl Game for Illustrated {
                 }
             }
             (Stage::Announce, _) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 let t = team(seat);
                 match action {
                     Action::Pass => self.passes += 1,
@@ -1297,7 +1262,7 @@ impl Game for Illustrated {
                 }
             }
             (Stage::Play, Action::Play(c)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.hands[seat.index()].remove(c);
                 self.played.insert(c);
                 self.trick.push(Player::Seat(seat), c);
@@ -1316,11 +1281,10 @@ impl Game for Illustrated {
     }
 
     fn deal_unchecked(&mut self, order: &[Card]) {
-        self.log.clear();
         // L1: one card at a time clockwise from the dealer's left, then the kitty.
         self.hands = [CardSet::EMPTY; SEATS];
         for (i, &c) in order[..SEATS * HAND].iter().enumerate() {
-            self.hands[self.dealer.left(1 + i, SEATS).index()].insert(c);
+            self.hands[self.core.dealer.left(1 + i, SEATS).index()].insert(c);
         }
         self.kitty.copy_from_slice(&order[SEATS * HAND..]);
         self.kitty_left = KITTY as u8;
@@ -1343,31 +1307,27 @@ impl Game for Illustrated {
         self.won = [0; SEATS];
         self.played = CardSet::EMPTY;
         self.shown = CardSet::EMPTY;
-        self.public(Event::HandStart {
-            deal: self.deals,
-            dealer: self.dealer,
-        });
+        self.core.begin_hand();
         for s in Seat::all(SEATS) {
-            self.log.push(LogEntry::private(
+            self.core.private(
                 Event::Dealt {
                     seat: s,
                     cards: self.hands[s.index()],
                 },
                 SeatSet::single(s),
-            ));
+            );
         }
-        self.deals += 1;
         // L2: the auction starts at the dealer's left.
         self.stage = Stage::Auction;
-        self.turn = self.dealer.next(SEATS);
+        self.turn = self.core.dealer.next(SEATS);
     }
 
     fn deals(&self) -> u32 {
-        self.deals
+        self.core.deals
     }
 
     fn dealer(&self) -> Seat {
-        self.dealer
+        self.core.dealer
     }
 
     fn observe(&self, seat: Seat) -> Observation {
@@ -1409,12 +1369,8 @@ impl Game for Illustrated {
             game: Variant::Illustrated,
             seat,
             seats: SEATS as u8,
-            deal: self.deals.saturating_sub(1),
-            dealer: if in_hand {
-                self.dealer
-            } else {
-                self.results.last().map_or(self.dealer, |r| r.dealer)
-            },
+            deal: self.core.current_deal(),
+            dealer: self.core.observed_dealer(in_hand),
             phase: self.phase(),
             to_act: self.to_act(),
             simultaneous: false,
@@ -1427,13 +1383,13 @@ impl Game for Illustrated {
                 ("kitty".to_string(), self.kitty_left),
                 ("discards".to_string(), discards as u8),
             ],
-            trick: Illustrated::trick_view(&self.trick, None),
+            trick: trick_view(&self.trick, None),
             tricks: self
                 .tricks
                 .iter()
-                .map(|(t, w)| Illustrated::trick_view(t, Some(*w)))
+                .map(|(t, w)| trick_view(t, Some(Player::Seat(*w))))
                 .collect(),
-            history: visible_events(&self.log, seat),
+            history: visible_events(&self.core.log, seat),
             notes: self
                 .notes()
                 .into_iter()
@@ -1450,11 +1406,11 @@ impl Game for Illustrated {
     }
 
     fn log(&self) -> &[LogEntry] {
-        &self.log
+        &self.core.log
     }
 
     fn hand_results(&self) -> &[HandResult] {
-        &self.results
+        &self.core.results
     }
 
     fn result(&self) -> Option<MatchResult> {
@@ -1463,18 +1419,12 @@ impl Game for Illustrated {
                 (0..SEATS).map(|s| self.totals[s % 2]).collect(),
                 self.teams(),
                 ScoreOrder::HigherIsBetter,
-                self.scored_hands(),
+                self.core.scored(),
             )
         })
     }
 
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
-        if ctx.misdeals > ctx.hand {
-            return Err(ContextError::Impossible(format!(
-                "{} misdeals among {} earlier hands",
-                ctx.misdeals, ctx.hand
-            )));
-        }
         ctx.no_previous_bids("Illustrated Whist")?;
         ctx.within(self.cfg.hands, "L8")?;
         let t = ctx.totals_or_zero(SEATS);
@@ -1484,10 +1434,7 @@ impl Game for Illustrated {
             )));
         }
         self.totals = [t[0], t[1]];
-        self.dealer = ctx.dealer;
-        self.deals = ctx.hand;
-        self.before = ctx.hand;
-        self.misdeals_before = ctx.misdeals;
+        self.core.start_at(ctx)?;
         Ok(())
     }
 
@@ -1541,7 +1488,7 @@ mod tests {
     /// A one-hand match dealt by seat 3, so seat 0 opens the auction.
     fn dealt(hands: [&str; 4], kitty: &str) -> Illustrated {
         let mut g = game(&["hands=1"]);
-        g.dealer = seat(3);
+        g.core.dealer = seat(3);
         g.deal(&order_for(hands, kitty, 3)).unwrap();
         g
     }
@@ -1763,7 +1710,7 @@ mod tests {
     #[test]
     fn l2_four_passes_are_a_misdeal_and_the_deal_passes_left() {
         let mut g = game(&["hands=2"]);
-        g.dealer = seat(3);
+        g.core.dealer = seat(3);
         g.deal(&order_for(A, A_KITTY, 3)).unwrap();
         passes(&mut g, &[0, 1, 2, 3]);
         assert_eq!(g.status(), Status::Deal);
@@ -2738,7 +2685,7 @@ mod tests {
         let mut g = game(&["hands=400"]);
         let seed = Seed::from_u64(4);
         let mut rng = Shuffler::new(seed);
-        let log_buffer = g.log.as_ptr();
+        let log_buffer = g.core.log.as_ptr();
         while !g.is_over() {
             if deal_if_needed(&mut g, seed).unwrap() {
                 continue;
@@ -2764,7 +2711,7 @@ mod tests {
                 });
             }
         }
-        assert_eq!(g.log.as_ptr(), log_buffer, "the log never reallocated");
+        assert_eq!(g.core.log.as_ptr(), log_buffer, "the log never reallocated");
         assert_eq!(
             seen.into_iter().collect::<Vec<_>>(),
             [

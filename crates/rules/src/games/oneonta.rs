@@ -101,6 +101,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::core::MatchCore;
 use crate::{
     action::{Action, ActionKind, ActionList},
     card::{Card, Rank, Suit},
@@ -504,12 +505,8 @@ pub struct Oneonta {
     cfg: Config,
     totals: [i32; MAX_PLAYERS],
     /// The dealer of the current hand, or of the next one at a deal step.
-    dealer: Seat,
-    deals: u32,
-    results: Vec<HandResult>,
-    /// Hands of the match dealt before this value's first one (a
-    /// [`HandContext`] starts it at a later hand).
-    before: u32,
+    /// Dealer, deals, results and the hand's log (shared by every game).
+    core: MatchCore,
     /// O13: the previous hand's bids when a [`HandContext`] started the
     /// match after it (the results hold them otherwise).
     context_bids: Vec<Option<Action>>,
@@ -546,7 +543,6 @@ pub struct Oneonta {
     dummy_won: u8,
     /// Every card played this hand, the dummy's included.
     played: CardSet,
-    log: Vec<LogEntry>,
 }
 
 impl Oneonta {
@@ -575,10 +571,7 @@ impl Oneonta {
         Oneonta {
             cfg,
             totals: [0; MAX_PLAYERS],
-            dealer: Seat::new(0),
-            deals: 0,
-            results: Vec::new(),
-            before: 0,
+            core: MatchCore::new(cfg.players as usize, LOG_CAPACITY),
             context_bids: Vec::new(),
             stage: Stage::Deal,
             active: SeatSet::all(n),
@@ -602,7 +595,6 @@ impl Oneonta {
             won: [0; MAX_PLAYERS],
             dummy_won: 0,
             played: CardSet::EMPTY,
-            log: Vec::with_capacity(LOG_CAPACITY),
         }
     }
 
@@ -613,16 +605,6 @@ impl Oneonta {
 
     fn n(&self) -> usize {
         self.cfg.players as usize
-    }
-
-    /// Hands of the match dealt so far, those before a [`HandContext`]'s
-    /// hand included.
-    fn played(&self) -> u32 {
-        self.before + self.results.len() as u32
-    }
-
-    fn public(&mut self, event: Event) {
-        self.log.push(LogEntry::public(event, self.n()));
     }
 
     /// The first seat of `among` clockwise from `start`, `start` included.
@@ -647,7 +629,7 @@ impl Oneonta {
         if self.cfg.mode.has_dummy() {
             round.push(None);
         }
-        let first = self.next_active(self.dealer);
+        let first = self.next_active(self.core.dealer);
         round.extend(
             first
                 .clockwise_from(self.n())
@@ -669,7 +651,7 @@ impl Oneonta {
             .iter()
             .filter(|s| self.totals[s.index()] == top)
             .collect();
-        self.first_from(self.dealer, best)
+        self.first_from(self.core.dealer, best)
     }
 
     /// The seats of `among` whose `value` is highest.
@@ -680,7 +662,7 @@ impl Oneonta {
 
     /// Who bids first this hand (O4, O13, O16, O17).
     fn first_bidder(&self) -> Seat {
-        let previous = match self.results.last() {
+        let previous = match self.core.results.last() {
             Some(r) => Some(r.bids.as_slice()),
             None if !self.context_bids.is_empty() => Some(self.context_bids.as_slice()),
             None => None,
@@ -693,7 +675,7 @@ impl Oneonta {
                 self.tie_break(self.highest(self.active, positive))
             }
             // O13 (the first hand), O16, O17: the dealer's left; solitaire: the player.
-            _ => self.next_active(self.dealer),
+            _ => self.next_active(self.core.dealer),
         }
     }
 
@@ -705,7 +687,7 @@ impl Oneonta {
             // O14: highest positive bid, then the highest total, then the dealer.
             Mode::Multi => self.tie_break(best),
             // O16: highest bid, then the dealer or first clockwise from it.
-            _ => self.first_from(self.dealer, best),
+            _ => self.first_from(self.core.dealer, best),
         }
     }
 
@@ -812,7 +794,7 @@ impl Oneonta {
         self.stage = Stage::Play;
         if self.cfg.mode.has_dummy() {
             // O5, O17: the dummy leads; the seats follow from the dealer's left.
-            self.turn = self.next_active(self.dealer);
+            self.turn = self.next_active(self.core.dealer);
             self.dummy_leads();
         } else {
             self.leader = self.first_leader();
@@ -826,7 +808,7 @@ impl Oneonta {
         self.dummy_next += 1;
         self.played.insert(card);
         self.trick.push(Player::Dummy, card);
-        self.public(Event::DummyPlay { card });
+        self.core.public(Event::DummyPlay { card });
     }
 
     fn trick_size(&self) -> usize {
@@ -843,12 +825,12 @@ impl Oneonta {
         let index = self.tricks.len() as u8;
         self.tricks.push((self.trick.clone(), winner));
         self.trick.clear();
-        self.public(Event::TrickWon { index, winner });
+        self.core.public(Event::TrickWon { index, winner });
         if self.tricks.len() == self.size as usize {
             self.end_hand();
         } else if self.cfg.mode.has_dummy() {
             // O5, O17: the dummy leads every trick, whoever won the last.
-            self.turn = self.next_active(self.dealer);
+            self.turn = self.next_active(self.core.dealer);
             self.dummy_leads();
         } else if self.cfg.fixed_lead {
             self.turn = self.leader;
@@ -887,11 +869,11 @@ impl Oneonta {
         for (total, p) in self.totals.iter_mut().zip(&points) {
             *total += p;
         }
-        let deal = self.deals - 1;
+        let deal = self.core.current_deal();
         let summary = self.summary(&points, team);
-        self.results.push(HandResult {
+        self.core.end_hand(HandResult {
             deal,
-            dealer: self.dealer,
+            dealer: self.core.dealer,
             misdeal: false,
             bids: self.bids[..n].to_vec(),
             tricks: self.won[..n].to_vec(),
@@ -901,7 +883,6 @@ impl Oneonta {
             seat_points,
             summary,
         });
-        self.public(Event::HandEnd { deal });
         if self.playoff {
             self.playoffs += 1;
         }
@@ -913,7 +894,7 @@ impl Oneonta {
     fn next_hand(&mut self) {
         let n = self.n();
         let everyone = SeatSet::all(n);
-        let played = self.played();
+        let played = self.core.played();
         let next = match self.cfg.mode {
             Mode::Multi if played - self.playoffs >= self.cfg.hands => {
                 // O15: the seats tied for the lead play on among themselves.
@@ -930,7 +911,7 @@ impl Oneonta {
                 self.playoff = playoff;
                 // The deal passes left; a play-off's deals rotate among the
                 // tied seats, starting left of the last dealer (O15).
-                self.dealer = self.first_from(self.dealer.next(n), active);
+                self.core.dealer = self.first_from(self.core.dealer.next(n), active);
                 self.stage = Stage::Deal;
             }
         }
@@ -1017,7 +998,7 @@ impl Oneonta {
             ("doubling", self.cfg.doubling.to_string()),
             ("hand-size", self.size.to_string()),
             ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.played().to_string()),
+            ("hands-played", self.core.played().to_string()),
             ("bids-total", self.bids_total().to_string()),
         ];
         if self.cfg.doubling {
@@ -1160,7 +1141,7 @@ impl Game for Oneonta {
         match (self.stage, action) {
             (Stage::Bid, _) => {
                 // O13: bids are public.
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.bids[seat.index()] = Some(action);
                 if matches!(action, Action::DoubleBid(_) | Action::DoubleNull(_)) {
                     self.doubled = Some(seat);
@@ -1173,7 +1154,7 @@ impl Game for Oneonta {
                 }
             }
             (Stage::Play, Action::Play(card)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.hands[seat.index()].remove(card);
                 self.played.insert(card);
                 self.trick.push(Player::Seat(seat), card);
@@ -1192,10 +1173,6 @@ impl Game for Oneonta {
     }
 
     fn deal_unchecked(&mut self, order: &[Card]) {
-        self.log.clear();
-        // A cloned game's log has no spare capacity (`Vec::clone` keeps only
-        // the length); reserving here keeps the hand's actions from allocating.
-        self.log.reserve(LOG_CAPACITY);
         self.size = deck_for(self.cfg.mode, self.active.len()).1;
         let round = self.deal_round();
         let dealt = round.len() * self.size as usize;
@@ -1222,32 +1199,28 @@ impl Game for Oneonta {
         self.won = [0; MAX_PLAYERS];
         self.dummy_won = 0;
         self.played = CardSet::EMPTY;
-        self.public(Event::HandStart {
-            deal: self.deals,
-            dealer: self.dealer,
-        });
+        self.core.begin_hand();
         for s in self.active.iter() {
-            self.log.push(LogEntry::private(
+            self.core.private(
                 Event::Dealt {
                     seat: s,
                     cards: self.hands[s.index()],
                 },
                 SeatSet::single(s),
-            ));
+            );
         }
-        self.public(Event::TurnUp { card: turn_up });
-        self.deals += 1;
+        self.core.public(Event::TurnUp { card: turn_up });
         self.stage = Stage::Bid;
         self.first_bidder = self.first_bidder();
         self.turn = self.first_bidder;
     }
 
     fn deals(&self) -> u32 {
-        self.deals
+        self.core.deals
     }
 
     fn dealer(&self) -> Seat {
-        self.dealer
+        self.core.dealer
     }
 
     fn observe(&self, seat: Seat) -> Observation {
@@ -1290,12 +1263,8 @@ impl Game for Oneonta {
             game: Variant::Oneonta,
             seat,
             seats: n as u8,
-            deal: self.deals.saturating_sub(1),
-            dealer: if in_hand {
-                self.dealer
-            } else {
-                self.results.last().map_or(self.dealer, |r| r.dealer)
-            },
+            deal: self.core.current_deal(),
+            dealer: self.core.observed_dealer(in_hand),
             phase: self.phase(),
             to_act: self.to_act(),
             simultaneous: false,
@@ -1317,7 +1286,7 @@ impl Game for Oneonta {
                     winner: Some(*w),
                 })
                 .collect(),
-            history: visible_events(&self.log, seat),
+            history: visible_events(&self.core.log, seat),
             notes: self
                 .notes()
                 .into_iter()
@@ -1332,11 +1301,11 @@ impl Game for Oneonta {
     }
 
     fn log(&self) -> &[LogEntry] {
-        &self.log
+        &self.core.log
     }
 
     fn hand_results(&self) -> &[HandResult] {
-        &self.results
+        &self.core.results
     }
 
     fn result(&self) -> Option<MatchResult> {
@@ -1345,7 +1314,7 @@ impl Game for Oneonta {
                 self.totals[..self.n()].to_vec(),
                 self.teams(),
                 ScoreOrder::HigherIsBetter,
-                self.played(),
+                self.core.played(),
             );
             result.note = self.verdict();
             result
@@ -1417,9 +1386,7 @@ impl Game for Oneonta {
                 }
             }
         }
-        self.dealer = ctx.dealer;
-        self.deals = ctx.hand;
-        self.before = ctx.hand;
+        self.core.start_at(ctx)?;
         Ok(())
     }
 
@@ -1838,6 +1805,7 @@ mod tests {
             "trump H; bids bid 3; tricks 3 (dummy 6); points +3"
         );
         let dummy_plays = g
+            .core
             .log
             .iter()
             .filter(|e| matches!(e.event, Event::DummyPlay { .. }))
@@ -2613,7 +2581,7 @@ mod tests {
         let mut g = game(options);
         let seed = Seed::from_u64(seed);
         let mut rng = Shuffler::new(seed);
-        let log_buffer = g.log.as_ptr();
+        let log_buffer = g.core.log.as_ptr();
         while !g.is_over() {
             if deal_if_needed(&mut g, seed).unwrap() {
                 continue;
@@ -2624,7 +2592,7 @@ mod tests {
             g.apply(s, a).unwrap();
         }
         // The log never reallocated: one buffer for every hand.
-        assert_eq!(g.log.as_ptr(), log_buffer, "{options:?}");
+        assert_eq!(g.core.log.as_ptr(), log_buffer, "{options:?}");
         g
     }
 

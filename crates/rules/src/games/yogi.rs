@@ -88,6 +88,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::core::{MatchCore, trick_view};
 use crate::{
     action::{Action, ActionKind, ActionList},
     card::{Card, Rank, Suit},
@@ -101,8 +102,7 @@ use crate::{
     trick::{Trick, TrickRules, suit_id},
     variants::Variant,
     view::{
-        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
-        visible_events,
+        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, Trump, visible_events,
     },
 };
 
@@ -318,12 +318,8 @@ enum Stage {
 pub struct Yogi {
     cfg: Config,
     totals: [i32; MAX_SEATS],
-    dealer: Seat,
-    deals: u32,
-    results: Vec<HandResult>,
-    /// Hands of the match dealt before this value's first one (a
-    /// [`HandContext`] starts it at a later hand).
-    before: u32,
+    /// Dealer, deals, results and the hand's log (shared by every game).
+    core: MatchCore,
     stage: Stage,
     // The hand.
     /// The deck order of this hand (top first).
@@ -366,7 +362,6 @@ pub struct Yogi {
     trick_size: u8,
     tricks: ArrayVec<(Trick, Seat), MAX_TRICKS>,
     won: [u8; MAX_SEATS],
-    log: Vec<LogEntry>,
 }
 
 impl Yogi {
@@ -387,10 +382,7 @@ impl Yogi {
         Yogi {
             cfg,
             totals: [0; MAX_SEATS],
-            dealer: Seat::new(0),
-            deals: 0,
-            results: Vec::new(),
-            before: 0,
+            core: MatchCore::new(cfg.players as usize, LOG_CAPACITY),
             stage: Stage::Deal,
             order: ArrayVec::new(),
             size: 0,
@@ -418,7 +410,6 @@ impl Yogi {
             trick_size: 0,
             tricks: ArrayVec::new(),
             won: [0; MAX_SEATS],
-            log: Vec::with_capacity(LOG_CAPACITY),
         }
     }
 
@@ -440,22 +431,12 @@ impl Yogi {
         ((DECK - 1) / self.n()) as u8
     }
 
-    /// Hands of the match dealt so far, those before a [`HandContext`]'s
-    /// hand included.
-    fn played(&self) -> u32 {
-        self.before + self.results.len() as u32
-    }
-
-    fn public(&mut self, event: Event) {
-        self.log.push(LogEntry::public(event, self.n()));
-    }
-
     /// An event every seat but `seat` sees (`seat` saw its own decision when
     /// it made it).
     fn log_for_others(&mut self, seat: Seat, event: Event) {
         let mut to = self.all();
         to.remove(seat);
-        self.log.push(LogEntry::private(event, to));
+        self.core.log.push(LogEntry::private(event, to));
     }
 
     fn turn_up(&self) -> Card {
@@ -480,7 +461,7 @@ impl Yogi {
         self.size = size;
         let dealt = n * size as usize;
         for (i, &c) in self.order[..dealt].iter().enumerate() {
-            self.hands[self.dealer.left(1 + i, n).index()].insert(c);
+            self.hands[self.core.dealer.left(1 + i, n).index()].insert(c);
         }
         self.dealt = self.hands;
         let turn_up = self.order[dealt];
@@ -488,18 +469,18 @@ impl Yogi {
         self.rules = trick_rules(turn_up);
         self.shown = CardSet::single(turn_up);
         for s in Seat::all(n) {
-            self.log.push(LogEntry::private(
+            self.core.private(
                 Event::Dealt {
                     seat: s,
                     cards: self.hands[s.index()],
                 },
                 SeatSet::single(s),
-            ));
+            );
         }
-        self.public(Event::TurnUp { card: turn_up });
+        self.core.public(Event::TurnUp { card: turn_up });
         if self.cfg.dealer_chooses {
             self.stage = Stage::Count;
-            self.turn = self.dealer.next(n);
+            self.turn = self.core.dealer.next(n);
         } else {
             self.stage = Stage::Place;
         }
@@ -543,7 +524,7 @@ impl Yogi {
         for s in Seat::all(n) {
             let v = self.votes[s.index()].expect("every seat voted");
             yes += usize::from(v);
-            self.public(Event::Action {
+            self.core.public(Event::Action {
                 seat: s,
                 action: Action::Vote(v),
             });
@@ -559,7 +540,7 @@ impl Yogi {
                 let mut to = SeatSet::single(g);
                 to.insert(r);
                 for c in old[g.index()] {
-                    self.log.push(LogEntry::redacted(
+                    self.core.log.push(LogEntry::redacted(
                         Event::Take {
                             seat: r,
                             card: Some(c),
@@ -580,7 +561,7 @@ impl Yogi {
 
     fn start_declaring(&mut self) {
         self.stage = Stage::Declare;
-        self.turn = self.dealer.next(self.n());
+        self.turn = self.core.dealer.next(self.n());
         self.spoken = 0;
     }
 
@@ -592,7 +573,7 @@ impl Yogi {
         self.bids_public.insert(seat);
         let cards = self.bids[seat.index()];
         self.shown = self.shown.or(cards);
-        self.public(Event::Reveal { seat, cards });
+        self.core.public(Event::Reveal { seat, cards });
     }
 
     fn start_play(&mut self, leader: Seat) {
@@ -608,7 +589,7 @@ impl Yogi {
             let cards = self.hands[r.index()];
             self.shown = self.shown.or(cards);
             if !cards.is_empty() {
-                self.public(Event::Reveal { seat: r, cards });
+                self.core.public(Event::Reveal { seat: r, cards });
             }
         }
         if let Some(d) = self.declarer {
@@ -626,7 +607,7 @@ impl Yogi {
         let index = self.tricks.len() as u8;
         self.tricks.push((self.trick.clone(), winner));
         self.trick.clear();
-        self.public(Event::TrickWon {
+        self.core.public(Event::TrickWon {
             index,
             winner: Player::Seat(winner),
         });
@@ -650,10 +631,10 @@ impl Yogi {
             *t += p;
         }
         let summary = self.summary(&targets, &made);
-        let deal = self.deals - 1;
-        self.results.push(HandResult {
+        let deal = self.core.current_deal();
+        self.core.end_hand(HandResult {
             deal,
-            dealer: self.dealer,
+            dealer: self.core.dealer,
             misdeal: false,
             bids: targets.iter().map(|&t| Some(Action::Bid(t))).collect(),
             tricks: self.won[..n].to_vec(),
@@ -663,9 +644,8 @@ impl Yogi {
             seat_points: Vec::new(),
             summary,
         });
-        self.public(Event::HandEnd { deal });
-        self.dealer = self.dealer.next(n);
-        self.stage = if self.played() >= self.cfg.hands {
+        self.core.dealer = self.core.dealer.next(n);
+        self.stage = if self.core.played() >= self.cfg.hands {
             Stage::Over
         } else {
             Stage::Deal
@@ -779,7 +759,7 @@ impl Yogi {
         vec![
             ("players", n.to_string()),
             ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.played().to_string()),
+            ("hands-played", self.core.played().to_string()),
             ("dealer-chooses", self.cfg.dealer_chooses.to_string()),
             ("rotate-vote", self.cfg.rotate_vote.to_string()),
             (
@@ -809,13 +789,6 @@ impl Yogi {
             ("revealer", seat_text(self.revealer)),
             ("leader", seat_text(self.leader)),
         ]
-    }
-
-    fn trick_view(trick: &Trick, winner: Option<Seat>) -> TrickView {
-        TrickView {
-            cards: trick.cards().to_vec(),
-            winner: winner.map(Player::Seat),
-        }
     }
 }
 
@@ -954,28 +927,26 @@ impl Game for Yogi {
         let n = self.n();
         match (self.stage, action) {
             (Stage::Size, Action::HandSize(h)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.distribute(h);
             }
             (Stage::Place, Action::Place(c)) => {
                 // Y4: seen by the seat alone; the card stays in the hand until
                 // every seat has chosen.
-                self.log.push(LogEntry::private(
-                    Event::Action { seat, action },
-                    SeatSet::single(seat),
-                ));
+                self.core
+                    .private(Event::Action { seat, action }, SeatSet::single(seat));
                 self.pending[s] = Some(c);
                 if self.pending[..n].iter().all(Option::is_some) {
                     self.finish_placing();
                 }
             }
             (Stage::Count, Action::Count(b)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.counts[s] = b;
                 self.stage = Stage::PlaceEach;
             }
             (Stage::PlaceEach, Action::Place(c)) => {
-                self.log.push(LogEntry::redacted(
+                self.core.log.push(LogEntry::redacted(
                     Event::Action { seat, action },
                     SeatSet::single(seat),
                     Event::Hidden {
@@ -987,7 +958,7 @@ impl Game for Yogi {
                 self.bids[s].insert(c);
                 if self.bid_complete(seat) {
                     let next = seat.next(n);
-                    if next == self.dealer.next(n) {
+                    if next == self.core.dealer.next(n) {
                         self.after_bidding();
                     } else {
                         self.turn = next;
@@ -1003,14 +974,14 @@ impl Game for Yogi {
                 }
             }
             (Stage::Declare, Action::No | Action::Declare) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 if action == Action::Declare {
                     self.declarer = Some(seat);
                 }
                 self.spoken += 1;
                 if self.spoken as usize == n {
                     // Y8: without a reveal the dealer's left leads.
-                    self.start_play(self.dealer.next(n));
+                    self.start_play(self.core.dealer.next(n));
                 } else {
                     self.turn = seat.next(n);
                 }
@@ -1018,7 +989,7 @@ impl Game for Yogi {
             (Stage::Declare, Action::Reveal) => {
                 // Y5: a reveal ends the round and cancels a declaration; Y6:
                 // the bid card turns face up at once.
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.cancelled = self.declarer.take();
                 self.revealer = Some(seat);
                 self.show_bid(seat);
@@ -1026,11 +997,11 @@ impl Game for Yogi {
                 self.turn = seat;
             }
             (Stage::Leader, Action::Leader(l)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 self.start_play(l);
             }
             (Stage::Play, Action::Play(c)) => {
-                self.public(Event::Action { seat, action });
+                self.core.public(Event::Action { seat, action });
                 if self.trick.is_empty() {
                     self.trick_size =
                         self.hands[..n].iter().filter(|h| !h.is_empty()).count() as u8;
@@ -1056,7 +1027,6 @@ impl Game for Yogi {
     }
 
     fn deal_unchecked(&mut self, order: &[Card]) {
-        self.log.clear();
         self.order.clear();
         self.order.extend(order.iter().copied());
         self.size = 0;
@@ -1083,26 +1053,22 @@ impl Game for Yogi {
         self.trick_size = 0;
         self.tricks.clear();
         self.won = [0; MAX_SEATS];
-        self.public(Event::HandStart {
-            deal: self.deals,
-            dealer: self.dealer,
-        });
-        self.deals += 1;
+        self.core.begin_hand();
         if self.cfg.dealer_chooses {
             // Y12: the dealer chooses the hand size before any card is dealt.
             self.stage = Stage::Size;
-            self.turn = self.dealer;
+            self.turn = self.core.dealer;
         } else {
             self.distribute(HAND);
         }
     }
 
     fn deals(&self) -> u32 {
-        self.deals
+        self.core.deals
     }
 
     fn dealer(&self) -> Seat {
-        self.dealer
+        self.core.dealer
     }
 
     fn observe(&self, seat: Seat) -> Observation {
@@ -1151,12 +1117,8 @@ impl Game for Yogi {
             game: Variant::Yogi,
             seat,
             seats: n as u8,
-            deal: self.deals.saturating_sub(1),
-            dealer: if in_hand {
-                self.dealer
-            } else {
-                self.results.last().map_or(self.dealer, |r| r.dealer)
-            },
+            deal: self.core.current_deal(),
+            dealer: self.core.observed_dealer(in_hand),
             phase: self.phase(),
             to_act: if self.simultaneous() {
                 self.all()
@@ -1173,13 +1135,13 @@ impl Game for Yogi {
                 ("undealt".to_string(), undealt as u8),
                 ("bid-cards".to_string(), unknown_bids as u8),
             ],
-            trick: Yogi::trick_view(&self.trick, None),
+            trick: trick_view(&self.trick, None),
             tricks: self
                 .tricks
                 .iter()
-                .map(|(t, w)| Yogi::trick_view(t, Some(*w)))
+                .map(|(t, w)| trick_view(t, Some(Player::Seat(*w))))
                 .collect(),
-            history: visible_events(&self.log, seat),
+            history: visible_events(&self.core.log, seat),
             notes: self
                 .notes()
                 .into_iter()
@@ -1196,11 +1158,11 @@ impl Game for Yogi {
     }
 
     fn log(&self) -> &[LogEntry] {
-        &self.log
+        &self.core.log
     }
 
     fn hand_results(&self) -> &[HandResult] {
-        &self.results
+        &self.core.results
     }
 
     fn result(&self) -> Option<MatchResult> {
@@ -1209,7 +1171,7 @@ impl Game for Yogi {
                 self.totals[..self.n()].to_vec(),
                 self.teams(),
                 ScoreOrder::LowerIsBetter,
-                self.played(),
+                self.core.played(),
             )
         })
     }
@@ -1220,9 +1182,7 @@ impl Game for Yogi {
         ctx.within(self.cfg.hands, "Y11")?;
         let n = self.n();
         self.totals[..n].copy_from_slice(&ctx.totals_or_zero(n));
-        self.dealer = ctx.dealer;
-        self.deals = ctx.hand;
-        self.before = ctx.hand;
+        self.core.start_at(ctx)?;
         Ok(())
     }
 
@@ -2481,15 +2441,15 @@ mod tests {
             let mut g = game(options);
             let seed = Seed::from_u64(n as u64);
             let mut rng = Shuffler::new(seed);
-            let log_buffer = g.log.as_ptr();
+            let log_buffer = g.core.log.as_ptr();
             while !g.is_over() {
                 if deal_if_needed(&mut g, seed).unwrap() {
                     continue;
                 }
                 random_steps(&mut g, &mut rng, usize::MAX);
-                assert!(g.log.len() <= LOG_CAPACITY);
+                assert!(g.core.log.len() <= LOG_CAPACITY);
             }
-            assert_eq!(g.log.as_ptr(), log_buffer, "the log never reallocated");
+            assert_eq!(g.core.log.as_ptr(), log_buffer, "the log never reallocated");
             let results = g.hand_results();
             for r in results {
                 let dealt = r.tricks.iter().map(|&t| t as usize).sum::<usize>();
@@ -2530,7 +2490,7 @@ mod tests {
                 };
                 g.apply(s, a).unwrap();
             }
-            assert!(g.log.len() <= LOG_CAPACITY, "{}", g.log.len());
+            assert!(g.core.log.len() <= LOG_CAPACITY, "{}", g.core.log.len());
         }
     }
 
