@@ -25,6 +25,7 @@ use crate::{
     card_set::CardSet,
     context::{ContextError, HandContext},
     error::{ActionError, DealError, IllegalAction, IllegalReason},
+    games::MatchCore,
     options::Options,
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
@@ -89,11 +90,9 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// of [`Game::deck`]. Use [`Game::deal`] for anything from outside.
     fn deal_unchecked(&mut self, order: &[Card]);
 
-    /// Number of deals started so far; the next deal has this index.
-    fn deals(&self) -> u32;
-
-    /// The dealer of the current (or, before a deal, the next) hand.
-    fn dealer(&self) -> Seat;
+    /// The part of the match every game shares ([`MatchCore`]: dealer,
+    /// deals, results, the hand's log).
+    fn core(&self) -> &MatchCore;
 
     /// What `seat` may know now, built from what it may see.
     fn observe(&self, seat: Seat) -> Observation;
@@ -102,12 +101,6 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// (dealt or received), cards it gave away, and every card shown face up.
     /// Cards outside this set never influence `observe(seat)`.
     fn seen_by(&self, seat: Seat) -> CardSet;
-
-    /// The current hand's event log with per-event visibility.
-    fn log(&self) -> &[LogEntry];
-
-    /// Results of the hands completed so far, in order.
-    fn hand_results(&self) -> &[HandResult];
 
     /// The match result, once [`Status::Over`].
     fn result(&self) -> Option<MatchResult>;
@@ -134,6 +127,26 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     }
 
     // ----- provided: FINAL -----
+
+    /// Number of deals started so far; the next deal has this index. /* FINAL */
+    fn deals(&self) -> u32 {
+        self.core().deals()
+    }
+
+    /// The dealer of the current (or, before a deal, the next) hand. /* FINAL */
+    fn dealer(&self) -> Seat {
+        self.core().dealer()
+    }
+
+    /// The current hand's event log with per-event visibility. /* FINAL */
+    fn log(&self) -> &[LogEntry] {
+        self.core().log()
+    }
+
+    /// Results of the hands completed so far, in order. /* FINAL */
+    fn hand_results(&self) -> &[HandResult] {
+        self.core().results()
+    }
 
     /// The legal actions of `seat` (empty if it is not to act). /* FINAL */
     fn legal_actions(&self, seat: Seat) -> ActionList {

@@ -17,9 +17,9 @@ use crate::{
         yogi::Yogi,
     },
     options::{OptionSpec, Options},
-    outcome::{HandResult, MatchResult, ScoreOrder},
+    outcome::{MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
-    view::{LogEntry, Observation},
+    view::Observation,
 };
 
 /// The games the engine plays.
@@ -197,23 +197,14 @@ impl Game for AnyGame {
     fn deal_unchecked(&mut self, order: &[Card]) {
         delegate!(self, g => g.deal_unchecked(order))
     }
-    fn deals(&self) -> u32 {
-        delegate!(self, g => g.deals())
-    }
-    fn dealer(&self) -> Seat {
-        delegate!(self, g => g.dealer())
-    }
     fn observe(&self, seat: Seat) -> Observation {
         delegate!(self, g => g.observe(seat))
     }
     fn seen_by(&self, seat: Seat) -> CardSet {
         delegate!(self, g => g.seen_by(seat))
     }
-    fn log(&self) -> &[LogEntry] {
-        delegate!(self, g => g.log())
-    }
-    fn hand_results(&self) -> &[HandResult] {
-        delegate!(self, g => g.hand_results())
+    fn core(&self) -> &crate::games::MatchCore {
+        delegate!(self, g => g.core())
     }
     fn result(&self) -> Option<MatchResult> {
         delegate!(self, g => g.result())

@@ -67,24 +67,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::core::MatchCore;
-use crate::{
-    action::{Action, ActionKind, ActionList, Strain},
-    card::{Card, Suit},
-    card_set::{CardSet, decks},
-    context::{ContextError, HandContext},
-    error::{IllegalReason, OptionError},
-    game::{Game, Status},
-    options::{OptionReader, OptionSpec, Options},
-    outcome::{HandResult, MatchResult, ScoreOrder},
-    seat::{Player, Seat, SeatSet},
-    trick::{Trick, TrickRules, suit_id},
-    variants::Variant,
-    view::{
-        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
-        visible_events,
-    },
-};
+use super::prelude::*;
+use crate::action::Strain;
 
 const SEATS: usize = 2;
 const HAND: usize = 13;
@@ -767,14 +751,6 @@ impl Game for Honeymoon {
         self.turn = first;
     }
 
-    fn deals(&self) -> u32 {
-        self.core.deals
-    }
-
-    fn dealer(&self) -> Seat {
-        self.core.dealer
-    }
-
     fn observe(&self, seat: Seat) -> Observation {
         let in_hand = self.stage == Stage::Play;
         let players = Seat::all(SEATS)
@@ -839,12 +815,8 @@ impl Game for Honeymoon {
             .or(self.played)
     }
 
-    fn log(&self) -> &[LogEntry] {
-        &self.core.log
-    }
-
-    fn hand_results(&self) -> &[HandResult] {
-        &self.core.results
+    fn core(&self) -> &MatchCore {
+        &self.core
     }
 
     fn result(&self) -> Option<MatchResult> {

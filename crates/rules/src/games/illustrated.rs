@@ -121,23 +121,8 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use super::core::{MatchCore, trick_view};
-use crate::{
-    action::{Action, ActionKind, ActionList, Exchange, Feat, Strain, Target},
-    card::{Card, Rank, Suit},
-    card_set::{CardSet, decks},
-    context::{ContextError, HandContext},
-    error::{IllegalReason, OptionError},
-    game::{Game, Status},
-    options::{OptionReader, OptionSpec, Options},
-    outcome::{HandResult, MatchResult, ScoreOrder},
-    seat::{Player, Seat, SeatSet},
-    trick::{Trick, TrickRules, suit_id},
-    variants::Variant,
-    view::{
-        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, Trump, visible_events,
-    },
-};
+use super::prelude::*;
+use crate::action::{Exchange, Feat, Strain, Target};
 
 const SEATS: usize = 4;
 /// L1: twelve cards each.
@@ -1322,14 +1307,6 @@ impl Game for Illustrated {
         self.turn = self.core.dealer.next(SEATS);
     }
 
-    fn deals(&self) -> u32 {
-        self.core.deals
-    }
-
-    fn dealer(&self) -> Seat {
-        self.core.dealer
-    }
-
     fn observe(&self, seat: Seat) -> Observation {
         let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
         let revealed = !self.shown.is_empty();
@@ -1405,12 +1382,8 @@ impl Game for Illustrated {
             .or(self.shown)
     }
 
-    fn log(&self) -> &[LogEntry] {
-        &self.core.log
-    }
-
-    fn hand_results(&self) -> &[HandResult] {
-        &self.core.results
+    fn core(&self) -> &MatchCore {
+        &self.core
     }
 
     fn result(&self) -> Option<MatchResult> {

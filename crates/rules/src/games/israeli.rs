@@ -27,21 +27,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::core::{MatchCore, trick_view};
-use crate::{
-    action::{Action, ActionKind, ActionList, Strain},
-    card::Card,
-    card_set::{CardSet, decks},
-    context::{ContextError, HandContext},
-    error::{IllegalReason, OptionError},
-    game::{Game, Status},
-    options::{OptionReader, OptionSpec, Options},
-    outcome::{HandResult, MatchResult, ScoreOrder},
-    seat::{Player, Seat, SeatSet},
-    trick::{Trick, TrickRules},
-    variants::Variant,
-    view::{Event, LogEntry, Observation, Phase, SeatView, Source, Trump, visible_events},
-};
+use super::prelude::*;
+use crate::action::Strain;
 
 const SEATS: usize = 4;
 const HAND: usize = 13;
@@ -573,14 +560,6 @@ impl Game for Israeli {
         self.start_auction();
     }
 
-    fn deals(&self) -> u32 {
-        self.core.deals
-    }
-
-    fn dealer(&self) -> Seat {
-        self.core.dealer
-    }
-
     fn observe(&self, seat: Seat) -> Observation {
         let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
         let players = Seat::all(SEATS)
@@ -679,12 +658,8 @@ impl Game for Israeli {
             .or(played)
     }
 
-    fn log(&self) -> &[LogEntry] {
-        &self.core.log
-    }
-
-    fn hand_results(&self) -> &[HandResult] {
-        &self.core.results
+    fn core(&self) -> &MatchCore {
+        &self.core
     }
 
     fn result(&self) -> Option<MatchResult> {

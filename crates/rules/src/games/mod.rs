@@ -8,6 +8,7 @@ pub mod oneonta;
 pub mod yogi;
 
 mod core;
+mod prelude;
 pub use self::core::MatchCore;
 
 /// Helpers shared by the games' scenario tests.

@@ -101,23 +101,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::core::MatchCore;
-use crate::{
-    action::{Action, ActionKind, ActionList},
-    card::{Card, Rank, Suit},
-    card_set::{CardSet, decks},
-    context::{ContextError, HandContext},
-    error::{IllegalReason, OptionError},
-    game::{Game, Status},
-    options::{OptionReader, OptionSpec, Options},
-    outcome::{HandResult, MatchResult, ScoreOrder},
-    seat::{Player, Seat, SeatSet},
-    trick::{Trick, TrickRules, suit_id},
-    variants::Variant,
-    view::{
-        Event, LogEntry, Observation, Phase, SeatView, TableCard, TrickView, Trump, visible_events,
-    },
-};
+use super::prelude::*;
 
 /// The most seats (O11: 7 players).
 const MAX_PLAYERS: usize = 7;
@@ -1215,14 +1199,6 @@ impl Game for Oneonta {
         self.turn = self.first_bidder;
     }
 
-    fn deals(&self) -> u32 {
-        self.core.deals
-    }
-
-    fn dealer(&self) -> Seat {
-        self.core.dealer
-    }
-
     fn observe(&self, seat: Seat) -> Observation {
         let n = self.n();
         let in_hand = matches!(self.stage, Stage::Bid | Stage::Play);
@@ -1300,12 +1276,8 @@ impl Game for Oneonta {
         self.dealt[seat.index()].or(turn_up).or(self.played)
     }
 
-    fn log(&self) -> &[LogEntry] {
-        &self.core.log
-    }
-
-    fn hand_results(&self) -> &[HandResult] {
-        &self.core.results
+    fn core(&self) -> &MatchCore {
+        &self.core
     }
 
     fn result(&self) -> Option<MatchResult> {

@@ -88,23 +88,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::core::{MatchCore, trick_view};
-use crate::{
-    action::{Action, ActionKind, ActionList},
-    card::{Card, Rank, Suit},
-    card_set::{CardSet, decks},
-    context::{ContextError, HandContext},
-    error::{IllegalReason, OptionError},
-    game::{Game, Status},
-    options::{OptionReader, OptionSpec, Options},
-    outcome::{HandResult, MatchResult, ScoreOrder},
-    seat::{MAX_SEATS, Player, Seat, SeatSet},
-    trick::{Trick, TrickRules, suit_id},
-    variants::Variant,
-    view::{
-        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, Trump, visible_events,
-    },
-};
+use super::prelude::*;
+use crate::seat::MAX_SEATS;
 
 /// Y1: cards per seat without `dealer-chooses`.
 const HAND: u8 = 4;
@@ -1063,14 +1048,6 @@ impl Game for Yogi {
         }
     }
 
-    fn deals(&self) -> u32 {
-        self.core.deals
-    }
-
-    fn dealer(&self) -> Seat {
-        self.core.dealer
-    }
-
     fn observe(&self, seat: Seat) -> Observation {
         let n = self.n();
         let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
@@ -1157,12 +1134,8 @@ impl Game for Yogi {
             .or(self.played)
     }
 
-    fn log(&self) -> &[LogEntry] {
-        &self.core.log
-    }
-
-    fn hand_results(&self) -> &[HandResult] {
-        &self.core.results
+    fn core(&self) -> &MatchCore {
+        &self.core
     }
 
     fn result(&self) -> Option<MatchResult> {
