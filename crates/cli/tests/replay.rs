@@ -28,16 +28,22 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn verify(args: &[&str]) -> (bool, String) {
+/// Runs `whistle replay VERB ARGS`: whether it succeeded, and its stdout
+/// then stderr.
+fn replay_cmd(verb: &str, args: &[&str]) -> (bool, String) {
     let out = whistle()
         .arg("replay")
-        .arg("verify")
+        .arg(verb)
         .args(args)
         .output()
         .unwrap();
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
+}
+
+fn verify(args: &[&str]) -> (bool, String) {
+    replay_cmd("verify", args)
 }
 
 #[test]
@@ -72,15 +78,7 @@ fn every_sample_log_verifies() {
 }
 
 fn show(args: &[&str]) -> (bool, String) {
-    let out = whistle()
-        .arg("replay")
-        .arg("show")
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    replay_cmd("show", args)
 }
 
 /// `replay show` reads records typed in by a person as it reads the
