@@ -1,0 +1,1182 @@
+//! Yogi's Whist (RULES.md section 1, decisions Y1–Y13).
+//!
+//! Two to thirteen players (option `players`, default 5), 52 cards and one
+//! joker, `BJ`. Each seat gets four cards, dealt one at a time clockwise from
+//! the dealer's left, and the next card is turned up (Y1). Its suit is trump;
+//! a nine or the joker turned up makes the four nines a suit of their own,
+//! trump, ranked 9D < 9S < 9H < 9C, and while the nines are a suit a nine
+//! neither follows nor must follow its printed suit (Y2). The joker is a
+//! second copy of the turn-up in play and in bidding; with a nine turned up it
+//! is that nine; if the joker itself is turned up, no joker is in play (Y3).
+//!
+//! Every seat places one of its cards face down as its bid, all at once; the
+//! printed suit gives the target: D = 0, S = 1, H = 2, C = 3 tricks (a nine by
+//! its printed suit, the joker by the turn-up's) (Y4). Then, from the dealer's
+//! left, each seat says `no`, `declare` or `reveal`: at most one declarer, and
+//! a reveal ends the round at once and cancels an earlier declaration (Y5). A
+//! revealer's bid card turns face up at once, the revealer names the leader of
+//! the first trick, and once the first card is played its whole hand is public
+//! (Y6); a declarer's bid card turns face up once the first card is played
+//! (Y7). Three tricks are played, the dealer's left leading unless a revealer
+//! chose (Y8). Fines (Y9): with m seats on target, each seat that missed pays
+//! m + 1; a declarer who made adds 2 to every other seat, one who missed 4 to
+//! itself; a revealer 4 to every other seat, or 8 to itself. Every bid card is
+//! shown at the end of the hand (Y10). A match is `hands` hands, by default
+//! two deals per seat, and the lowest total wins (Y11).
+//!
+//! Option `dealer-chooses` (Y12): the dealer chooses the hand size h
+//! (2 ≤ h, h × players + 1 ≤ 53); bidding is in turn from the dealer's left,
+//! each seat announcing a count b (1 ≤ b ≤ h − 1) and then placing b cards face
+//! down one at a time, its target the sum of their values; tricks are played
+//! until every hand is empty, seats without cards are skipped, and a trick won
+//! by a seat without cards is followed by a lead from the next seat clockwise
+//! that holds some. Option `rotate-vote` (Y13): once the bids are down, every
+//! seat votes at once; a strict majority of `vote yes` passes each seat's bid
+//! card (or group of cards) face down to the next seat clockwise, whose bid it
+//! becomes.
+//!
+//! Notation: `size 6` (Y12), `count 2` (Y12), `place 4S`, `vote yes` /
+//! `vote no` (Y13), `no` / `declare` / `reveal`, `lead 3`, and cards to play
+//! (`AS`, `BJ`). Legal actions come in a fixed order: sizes and counts
+//! ascending, cards ascending, `vote yes` before `vote no`, `no` before
+//! `declare` before `reveal`, seats ascending. `size`, `count` and `vote` are
+//! in the game's vocabulary only under their options.
+//!
+//! What a seat sees ([`Yogi::observe`](crate::Game::observe)):
+//! * `table`: the turn-up as `turn-up`, and every bid card the viewer knows as
+//!   `bid-card` with its owner: its own (face down), the one it passed on in a
+//!   rotation (Y13), and the public ones (a revealer's at once, Y6; a
+//!   declarer's after the first card, Y7; all at the end of the hand, Y10).
+//! * `players[s].bid`: `bid N`, the target of seat `s`, once the viewer knows
+//!   all of that seat's bid cards; `players[s].known`: the revealer's hand once
+//!   it is public (Y6); `players[s].active`: false for a seat with no cards
+//!   left during play (Y12).
+//! * `contract`: the standing declaration (`declare`) or the reveal
+//!   (`reveal`) with its seat.
+//! * `piles`: `undealt` (cards neither dealt nor turned up) and
+//!   `bid-cards` (face-down bid cards the viewer does not know).
+//! * During a simultaneous step (the bid cards of Y4, the vote of Y13) the
+//!   chosen card stays in the hand, and `to_act` lists every seat, until every
+//!   seat has chosen: nobody learns who has finished. A placed card shows at
+//!   once in its seat's own history, and to every other seat as a `Hidden`
+//!   `place` marker per seat once the step is complete. The votes show, all of
+//!   them in seat order, once every seat has voted.
+//!
+//! Observation notes: `players`, `hands` (hands in the match), `hands-played`,
+//! `dealer-chooses`, `rotate-vote`, `hand-size` (`-` until chosen), `turn-up`
+//! (`-` before it is turned), `trump` (`C`, `D`, `H`, `S`, `nines` or `-`),
+//! `joker` (the card the joker counts as, `none` when the joker is the
+//! turn-up, `-` before the turn-up), `bid-counts` (bid cards per seat,
+//! space-separated, `-` where not known yet), `rotated` (`yes` or `no` once a
+//! vote has been taken, else `-`), `declarer`, `revealer` and `leader` (a seat
+//! number, or `-`).
+//!
+//! Decisions beyond RULES.md:
+//! * `hands` defaults to `auto`, which is 2 × players (Y11).
+//! * Under `dealer-chooses` the deck order is supplied first, as in every
+//!   hand, and the dealer then chooses h knowing nothing of it; the cards are
+//!   dealt once h is chosen. What anyone knows when h is chosen is exactly as
+//!   if it were chosen before the shuffle, and a hand stays one deal followed
+//!   by its actions, as the referee and replay logs record it.
+//! * Y12 bidding: a seat announces its count, then places all its cards,
+//!   before the next seat announces. The revealer may name any seat to lead
+//!   (every seat holds a card then, since b ≤ h − 1).
+//! * Y10: at the end of the hand, the bid cards not yet public are shown with a
+//!   `Reveal` event per seat, in seat order, before `HandEnd`.
+//! * The joker's original is the turn-up, out of play, so no trick ever holds
+//!   two cards of equal power.
+
+use arrayvec::ArrayVec;
+
+use super::prelude::*;
+use crate::seat::MAX_SEATS;
+
+/// Y1: cards per seat without `dealer-chooses`.
+const HAND: u8 = 4;
+/// Y1: 52 cards and the joker.
+const DECK: usize = 53;
+/// Y12: the most tricks of a hand: two seats with 26 cards, one bid card each.
+const MAX_TRICKS: usize = 25;
+/// More events than a hand can log: start, 13 deals, turn-up, size, 52 counts
+/// and placements, 26 votes, 52 rotated cards, 13 calls, a reveal, a leader,
+/// 2 first-card reveals, 52 plays, 26 tricks, 13 end reveals and the end (255).
+/// The log keeps this capacity across hands.
+const LOG_CAPACITY: usize = 320;
+
+/// The nines in Yogi's order, lowest first (Y2); also the order of the bid
+/// values, D = 0 .. C = 3 (Y4).
+pub const YOGI_ORDER: [Suit; 4] = [Suit::Diamonds, Suit::Spades, Suit::Hearts, Suit::Clubs];
+
+/// The options of Yogi's Whist.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "players",
+        default: "5",
+        values: "2..=13",
+        doc: "Y1: number of seats",
+    },
+    OptionSpec {
+        key: "hands",
+        default: "auto",
+        values: "auto or 1..=10000",
+        doc: "Y11: hands in the match; auto = 2 x players (each seat deals twice)",
+    },
+    OptionSpec {
+        key: "dealer-chooses",
+        default: "false",
+        values: "true|false",
+        doc: "Y12: the dealer chooses the hand size; sequential bids of several cards",
+    },
+    OptionSpec {
+        key: "rotate-vote",
+        default: "false",
+        values: "true|false",
+        doc: "Y13: a vote after the bids; a strict majority passes every bid left",
+    },
+];
+
+/// Yogi's Whist's options, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Y1: number of seats, 2..=13.
+    pub players: usize,
+    /// Y11: hands in the match (resolved from `auto`).
+    pub hands: u32,
+    /// Y12: the dealer chooses the hand size; bids of several cards.
+    pub dealer_chooses: bool,
+    /// Y13: a vote to pass the bid cards left.
+    pub rotate_vote: bool,
+}
+
+impl Config {
+    /// Reads the options.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn from_options(options: &Options) -> Result<Config, OptionError> {
+        let r = OptionReader::new("yogi", OPTIONS, options)?;
+        let bad = |key: &str| OptionError::BadValue {
+            key: key.to_string(),
+            value: r.raw(key).to_string(),
+            expected: OPTIONS
+                .iter()
+                .find(|s| s.key == key)
+                .map_or("", |s| s.values)
+                .to_string(),
+        };
+        let players = r
+            .int("players", 2, MAX_SEATS as i64)?
+            .ok_or_else(|| bad("players"))? as usize;
+        let hands = match r.raw("hands") {
+            "auto" => 2 * players as u32,
+            _ => r.int("hands", 1, 10_000)?.ok_or_else(|| bad("hands"))? as u32,
+        };
+        Ok(Config {
+            players,
+            hands,
+            dealer_chooses: r.bool("dealer-chooses")?,
+            rotate_vote: r.bool("rotate-vote")?,
+        })
+    }
+
+    /// Every option with its effective value; `hands` is written out resolved.
+    fn to_options(self) -> Options {
+        let mut o = Options::new();
+        o.set("players", &self.players.to_string());
+        o.set("hands", &self.hands.to_string());
+        o.set("dealer-chooses", &self.dealer_chooses.to_string());
+        o.set("rotate-vote", &self.rotate_vote.to_string());
+        o
+    }
+}
+
+/// Y4: the tricks a printed suit asks for: D = 0, S = 1, H = 2, C = 3.
+pub const fn suit_value(suit: Suit) -> u8 {
+    match suit {
+        Suit::Diamonds => 0,
+        Suit::Spades => 1,
+        Suit::Hearts => 2,
+        Suit::Clubs => 3,
+    }
+}
+
+/// Y3, Y4: the value of one bid card with `turn_up` face up: its printed suit
+/// (a nine too, even while the nines are a suit); the joker counts as the
+/// turn-up's printed suit.
+///
+/// # Panics
+/// If `card` is the joker and so is `turn_up` (no joker is in play then).
+pub fn bid_value(card: Card, turn_up: Card) -> u8 {
+    let suit = card
+        .suit()
+        .or(turn_up.suit())
+        .expect("the joker is in play only under a suited turn-up (Y3)");
+    suit_value(suit)
+}
+
+/// Y4, Y12: a seat's target: the sum of the values of its bid cards.
+pub fn target(bid: CardSet, turn_up: Card) -> u8 {
+    bid.iter().map(|c| bid_value(c, turn_up)).sum()
+}
+
+/// Y2: whether `turn_up` makes the four nines a suit of their own (a nine or
+/// the joker).
+pub fn nines_are_a_suit(turn_up: Card) -> bool {
+    turn_up.is_joker() || turn_up.rank() == Some(Rank::Nine)
+}
+
+/// Y2, Y3: how cards follow and beat each other under `turn_up`.
+///
+/// A suited turn-up other than a nine makes its suit trump, and the joker a
+/// card of that suit with the turn-up's power. A nine or the joker turned up
+/// makes the nines a suit of their own ([`suit_id::NINES`]), trump, in Yogi's
+/// order; a nine then belongs to no printed suit, and the joker is a copy of
+/// the nine turned up (with the joker turned up it is out of play).
+pub fn trick_rules(turn_up: Card) -> TrickRules {
+    if nines_are_a_suit(turn_up) {
+        let mut rules = TrickRules::plain(None);
+        rules.set_trump(suit_id::NINES);
+        for (i, suit) in YOGI_ORDER.into_iter().enumerate() {
+            rules.set(Card::new(Rank::Nine, suit), suit_id::NINES, i as u8 + 1);
+        }
+        if !turn_up.is_joker() {
+            let power = rules.power_of(turn_up);
+            rules.set(Card::BIG_JOKER, suit_id::NINES, power);
+        }
+        rules
+    } else {
+        let suit = turn_up.suit().expect("a suited turn-up");
+        let mut rules = TrickRules::plain(Some(suit));
+        let power = rules.power_of(turn_up);
+        rules.set(Card::BIG_JOKER, suit as u8, power);
+        rules
+    }
+}
+
+/// Y9: the fines of one hand. `made[s]` says whether seat `s` won exactly its
+/// target; `declarer` is a declaration still standing at the end of the hand
+/// (a reveal cancels it, Y5), `revealer` the seat that revealed.
+pub fn fines(made: &[bool], declarer: Option<Seat>, revealer: Option<Seat>) -> Vec<i32> {
+    let m = made.iter().filter(|&&x| x).count() as i32;
+    let mut out: Vec<i32> = made.iter().map(|&x| if x { 0 } else { m + 1 }).collect();
+    for (caller, others, itself) in [(declarer, 2, 4), (revealer, 4, 8)] {
+        let Some(c) = caller else { continue };
+        if made[c.index()] {
+            for (s, f) in out.iter_mut().enumerate() {
+                if s != c.index() {
+                    *f += others;
+                }
+            }
+        } else {
+            out[c.index()] += itself;
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Waiting for the deck order.
+    Deal,
+    /// Y12: the dealer chooses the hand size (the order is known, not dealt).
+    Size,
+    /// Y4: every seat places its bid card at once.
+    Place,
+    /// Y12: the seat to bid announces its count.
+    Count,
+    /// Y12: the seat to bid places its cards one at a time.
+    PlaceEach,
+    /// Y13: every seat votes at once.
+    Vote,
+    /// Y5: the declare round.
+    Declare,
+    /// Y6: the revealer names the leader.
+    Leader,
+    /// Y8, Y12: tricks.
+    Play,
+    /// The match is over.
+    Over,
+}
+
+/// A match of Yogi's Whist.
+#[derive(Debug, Clone)]
+pub struct Yogi {
+    cfg: Config,
+    totals: [i32; MAX_SEATS],
+    /// Dealer, deals, results and the hand's log (shared by every game).
+    core: MatchCore,
+    stage: Stage,
+    // The hand.
+    /// The deck order of this hand (top first).
+    order: ArrayVec<Card, DECK>,
+    /// Cards per seat (0 until chosen under `dealer-chooses`).
+    size: u8,
+    turn_up: Option<Card>,
+    rules: TrickRules,
+    hands: [CardSet; MAX_SEATS],
+    dealt: [CardSet; MAX_SEATS],
+    /// Bid cards received in a rotation (Y13).
+    received: [CardSet; MAX_SEATS],
+    /// Each seat's bid card(s): placed, or received in a rotation.
+    bids: [CardSet; MAX_SEATS],
+    /// Y4: a card chosen during the simultaneous step, still in the hand.
+    pending: [Option<Card>; MAX_SEATS],
+    /// Bid cards each seat places (announced under Y12; 0 until known).
+    counts: [u8; MAX_SEATS],
+    /// Y13: votes cast during the vote step.
+    votes: [Option<bool>; MAX_SEATS],
+    /// Y13: whether a vote has been taken, and whether it passed the bids on.
+    rotated: Option<bool>,
+    turn: Seat,
+    /// Seats that have spoken in the declare round.
+    spoken: u8,
+    declarer: Option<Seat>,
+    /// A declaration cancelled by a reveal (Y5), for the summary.
+    cancelled: Option<Seat>,
+    revealer: Option<Seat>,
+    /// Whether the revealer's hand is public (Y6).
+    hand_shown: bool,
+    leader: Option<Seat>,
+    /// Seats whose bid cards are public.
+    bids_public: SeatSet,
+    /// Every card shown face up this hand other than plays.
+    shown: CardSet,
+    played: CardSet,
+    trick: Trick,
+    /// Seats playing to the current trick: those holding cards when it was led.
+    trick_size: u8,
+    tricks: ArrayVec<(Trick, Seat), MAX_TRICKS>,
+    won: [u8; MAX_SEATS],
+}
+
+impl Yogi {
+    /// A new match under `options`, waiting for its first deal; seat 0 deals first.
+    ///
+    /// # Errors
+    /// [`OptionError`] for unknown keys or bad values.
+    pub fn new(options: &Options) -> Result<Yogi, OptionError> {
+        Ok(Yogi::with_config(Config::from_options(options)?))
+    }
+
+    /// A new match with a resolved config.
+    ///
+    /// # Panics
+    /// If `cfg.players` is not in 2..=13.
+    pub fn with_config(cfg: Config) -> Yogi {
+        assert!((2..=MAX_SEATS).contains(&cfg.players), "2 to 13 players");
+        Yogi {
+            cfg,
+            totals: [0; MAX_SEATS],
+            core: MatchCore::new(cfg.players as usize, LOG_CAPACITY),
+            stage: Stage::Deal,
+            order: ArrayVec::new(),
+            size: 0,
+            turn_up: None,
+            rules: TrickRules::plain(None),
+            hands: [CardSet::EMPTY; MAX_SEATS],
+            dealt: [CardSet::EMPTY; MAX_SEATS],
+            received: [CardSet::EMPTY; MAX_SEATS],
+            bids: [CardSet::EMPTY; MAX_SEATS],
+            pending: [None; MAX_SEATS],
+            counts: [0; MAX_SEATS],
+            votes: [None; MAX_SEATS],
+            rotated: None,
+            turn: Seat::new(0),
+            spoken: 0,
+            declarer: None,
+            cancelled: None,
+            revealer: None,
+            hand_shown: false,
+            leader: None,
+            bids_public: SeatSet::EMPTY,
+            shown: CardSet::EMPTY,
+            played: CardSet::EMPTY,
+            trick: Trick::new(),
+            trick_size: 0,
+            tricks: ArrayVec::new(),
+            won: [0; MAX_SEATS],
+        }
+    }
+
+    /// The resolved options.
+    pub fn config(&self) -> Config {
+        self.cfg
+    }
+
+    fn n(&self) -> usize {
+        self.cfg.players
+    }
+
+    fn all(&self) -> SeatSet {
+        SeatSet::all(self.n())
+    }
+
+    /// Y12: the largest hand size: h × players + 1 ≤ 53.
+    fn max_size(&self) -> u8 {
+        ((DECK - 1) / self.n()) as u8
+    }
+
+    /// An event every seat but `seat` sees (`seat` saw its own decision when
+    /// it made it).
+    fn log_for_others(&mut self, seat: Seat, event: Event) {
+        let mut to = self.all();
+        to.remove(seat);
+        self.core.log.push(LogEntry::private(event, to));
+    }
+
+    fn turn_up(&self) -> Card {
+        self.turn_up.expect("the turn-up is face up")
+    }
+
+    fn target_of(&self, seat: Seat) -> u8 {
+        target(self.bids[seat.index()], self.turn_up())
+    }
+
+    /// The next seat clockwise after `seat` that holds cards (Y12).
+    fn next_holding(&self, seat: Seat) -> Option<Seat> {
+        (1..=self.n())
+            .map(|k| seat.left(k, self.n()))
+            .find(|s| !self.hands[s.index()].is_empty())
+    }
+
+    /// Y1, Y12: deals `size` cards to each seat from the dealer's left, one at
+    /// a time, turns up the next card, and starts the bidding.
+    fn distribute(&mut self, size: u8) {
+        let n = self.n();
+        self.size = size;
+        let dealt = n * size as usize;
+        for (i, &c) in self.order[..dealt].iter().enumerate() {
+            self.hands[self.core.dealer.left(1 + i, n).index()].insert(c);
+        }
+        self.dealt = self.hands;
+        let turn_up = self.order[dealt];
+        self.turn_up = Some(turn_up);
+        self.rules = trick_rules(turn_up);
+        self.shown = CardSet::single(turn_up);
+        for s in Seat::all(n) {
+            self.core.private(
+                Event::Dealt {
+                    seat: s,
+                    cards: self.hands[s.index()],
+                },
+                SeatSet::single(s),
+            );
+        }
+        self.core.public(Event::TurnUp { card: turn_up });
+        if self.cfg.dealer_chooses {
+            self.stage = Stage::Count;
+            self.turn = self.core.dealer.next(n);
+        } else {
+            self.stage = Stage::Place;
+        }
+    }
+
+    /// Y4: every seat has chosen; the cards go face down, and everyone learns
+    /// that the others have placed theirs.
+    fn finish_placing(&mut self) {
+        for s in Seat::all(self.n()) {
+            let c = self.pending[s.index()].take().expect("every seat placed");
+            self.hands[s.index()].remove(c);
+            self.bids[s.index()].insert(c);
+            self.counts[s.index()] = 1;
+        }
+        for s in Seat::all(self.n()) {
+            self.log_for_others(
+                s,
+                Event::Hidden {
+                    seat: s,
+                    kind: ActionKind::Place,
+                },
+            );
+        }
+        self.after_bidding();
+    }
+
+    fn after_bidding(&mut self) {
+        if self.cfg.rotate_vote {
+            self.stage = Stage::Vote;
+        } else {
+            self.start_declaring();
+        }
+    }
+
+    /// Y13: every seat has voted; the votes are shown in seat order (each
+    /// once: the log is also the hand's record), and a strict majority
+    /// passes every bid card (group) to the next seat clockwise.
+    fn finish_vote(&mut self) {
+        let n = self.n();
+        let mut yes = 0;
+        for s in Seat::all(n) {
+            let v = self.votes[s.index()].expect("every seat voted");
+            yes += usize::from(v);
+            self.core.public(Event::Action {
+                seat: s,
+                action: Action::Vote(v),
+            });
+        }
+        let rotate = 2 * yes > n;
+        self.rotated = Some(rotate);
+        if rotate {
+            let old = self.bids;
+            for g in Seat::all(n) {
+                let r = g.next(n);
+                self.bids[r.index()] = old[g.index()];
+                self.received[r.index()] = old[g.index()];
+                let mut to = SeatSet::single(g);
+                to.insert(r);
+                for c in old[g.index()] {
+                    self.core.log.push(LogEntry::redacted(
+                        Event::Take {
+                            seat: r,
+                            card: Some(c),
+                            from: Source::Seat(g),
+                        },
+                        to,
+                        Event::Take {
+                            seat: r,
+                            card: None,
+                            from: Source::Seat(g),
+                        },
+                    ));
+                }
+            }
+        }
+        self.start_declaring();
+    }
+
+    fn start_declaring(&mut self) {
+        self.stage = Stage::Declare;
+        self.turn = self.core.dealer.next(self.n());
+        self.spoken = 0;
+    }
+
+    /// Makes `seat`'s bid cards public (Y6, Y7, Y10).
+    fn show_bid(&mut self, seat: Seat) {
+        if self.bids_public.contains(seat) {
+            return;
+        }
+        self.bids_public.insert(seat);
+        let cards = self.bids[seat.index()];
+        self.shown = self.shown.or(cards);
+        self.core.public(Event::Reveal { seat, cards });
+    }
+
+    fn start_play(&mut self, leader: Seat) {
+        self.stage = Stage::Play;
+        self.leader = Some(leader);
+        self.turn = leader;
+    }
+
+    /// Y6, Y7: what turns public once the first card of the hand is played.
+    fn first_card_played(&mut self) {
+        if let Some(r) = self.revealer {
+            self.hand_shown = true;
+            let cards = self.hands[r.index()];
+            self.shown = self.shown.or(cards);
+            if !cards.is_empty() {
+                self.core.public(Event::Reveal { seat: r, cards });
+            }
+        }
+        if let Some(d) = self.declarer {
+            self.show_bid(d);
+        }
+    }
+
+    fn finish_trick(&mut self) {
+        let winner = self
+            .rules
+            .winner(&self.trick)
+            .seat()
+            .expect("no dummy in Yogi's Whist");
+        self.won[winner.index()] += 1;
+        let index = self.tricks.len() as u8;
+        self.tricks.push((self.trick.clone(), winner));
+        self.trick.clear();
+        self.core.public(Event::TrickWon {
+            index,
+            winner: Player::Seat(winner),
+        });
+        // Y12: a winner without cards is followed by the next seat that has some.
+        match self.next_holding(winner.left(self.n() - 1, self.n())) {
+            Some(next) => self.turn = next,
+            None => self.end_hand(),
+        }
+    }
+
+    fn end_hand(&mut self) {
+        let n = self.n();
+        // Y10: every bid card is shown.
+        for s in Seat::all(n) {
+            self.show_bid(s);
+        }
+        let targets: Vec<u8> = Seat::all(n).map(|s| self.target_of(s)).collect();
+        let made: Vec<bool> = (0..n).map(|s| self.won[s] == targets[s]).collect();
+        let points = fines(&made, self.declarer, self.revealer);
+        for (t, p) in self.totals.iter_mut().zip(&points) {
+            *t += p;
+        }
+        let summary = self.summary(&targets, &made);
+        let deal = self.core.current_deal();
+        self.core.end_hand(HandResult {
+            deal,
+            dealer: self.core.dealer,
+            misdeal: false,
+            bids: targets.iter().map(|&t| Some(Action::Bid(t))).collect(),
+            tricks: self.won[..n].to_vec(),
+            made: made.iter().map(|&m| Some(m)).collect(),
+            points,
+            totals: self.totals[..n].to_vec(),
+            seat_points: Vec::new(),
+            summary,
+        });
+        self.core.dealer = self.core.dealer.next(n);
+        self.stage = if self.core.played() >= self.cfg.hands {
+            Stage::Over
+        } else {
+            Stage::Deal
+        };
+    }
+
+    /// One line for people, e.g. `turn-up 7H (trump H); targets 3 0 2 2 1;
+    /// tricks 0 3 0 0 0; declared by 1 (made)`.
+    fn summary(&self, targets: &[u8], made: &[bool]) -> String {
+        let n = self.n();
+        let turn_up = self.turn_up();
+        let mut out = String::new();
+        if self.cfg.dealer_chooses {
+            out.push_str(&format!("size {}; ", self.size));
+        }
+        out.push_str(&format!("turn-up {turn_up} (trump {})", self.trump_text()));
+        if self.rotated == Some(true) {
+            out.push_str("; bids rotated");
+        }
+        let join = |v: Vec<String>| v.join(" ");
+        out.push_str(&format!(
+            "; targets {}; tricks {}",
+            join(targets.iter().map(u8::to_string).collect()),
+            join(self.won[..n].iter().map(u8::to_string).collect()),
+        ));
+        let result = |s: Seat| if made[s.index()] { "made" } else { "missed" };
+        match (self.declarer, self.revealer) {
+            (Some(d), _) => out.push_str(&format!("; declared by {d} ({})", result(d))),
+            (None, Some(r)) => {
+                out.push_str(&format!("; revealed by {r} ({})", result(r)));
+                if let Some(c) = self.cancelled {
+                    out.push_str(&format!(", cancelling {c}'s declaration"));
+                }
+            }
+            (None, None) => {}
+        }
+        out
+    }
+
+    fn trump_text(&self) -> String {
+        match self.turn_up {
+            None => "-".to_string(),
+            Some(t) if nines_are_a_suit(t) => "nines".to_string(),
+            Some(t) => t.suit().expect("a suited turn-up").to_string(),
+        }
+    }
+
+    fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Deal => Phase::Deal,
+            Stage::Place | Stage::Count | Stage::PlaceEach => Phase::Bid,
+            Stage::Size | Stage::Vote | Stage::Leader => Phase::Choose,
+            Stage::Declare => Phase::Declare,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
+        }
+    }
+
+    /// Whether `viewer` knows the bid cards of `owner`: its own, the ones it
+    /// passed on in a rotation (Y13), and public ones.
+    fn knows_bid(&self, viewer: Seat, owner: Seat) -> bool {
+        owner == viewer
+            || self.bids_public.contains(owner)
+            || (self.rotated == Some(true) && owner == viewer.next(self.n()))
+    }
+
+    /// Whether `seat` has placed all its bid cards.
+    fn bid_complete(&self, seat: Seat) -> bool {
+        let placed = self.bids[seat.index()].len();
+        placed > 0 && placed == self.counts[seat.index()] as usize
+    }
+
+    fn table(&self, viewer: Seat) -> Vec<TableCard> {
+        let mut table = Vec::new();
+        if let Some(card) = self.turn_up {
+            table.push(TableCard {
+                label: "turn-up".into(),
+                owner: None,
+                card,
+            });
+        }
+        for s in Seat::all(self.n()) {
+            if self.knows_bid(viewer, s) {
+                for card in self.bids[s.index()] {
+                    table.push(TableCard {
+                        label: "bid-card".into(),
+                        owner: Some(s),
+                        card,
+                    });
+                }
+            }
+        }
+        table
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
+        let n = self.n();
+        let seat_text = |s: Option<Seat>| s.map_or("-".to_string(), |s| s.to_string());
+        let counts = (0..n)
+            .map(|s| match self.counts[s] {
+                0 => "-".to_string(),
+                b => b.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let joker = match self.turn_up {
+            None => "-".to_string(),
+            Some(t) if t.is_joker() => "none".to_string(),
+            Some(t) => t.to_string(),
+        };
+        vec![
+            ("players", n.to_string()),
+            ("hands", self.cfg.hands.to_string()),
+            ("hands-played", self.core.played().to_string()),
+            ("dealer-chooses", self.cfg.dealer_chooses.to_string()),
+            ("rotate-vote", self.cfg.rotate_vote.to_string()),
+            (
+                "hand-size",
+                match self.size {
+                    0 => "-".to_string(),
+                    h => h.to_string(),
+                },
+            ),
+            (
+                "turn-up",
+                self.turn_up.map_or("-".to_string(), |c| c.to_string()),
+            ),
+            ("trump", self.trump_text()),
+            ("joker", joker),
+            ("bid-counts", counts),
+            (
+                "rotated",
+                match self.rotated {
+                    None => "-",
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                }
+                .to_string(),
+            ),
+            ("declarer", seat_text(self.declarer)),
+            ("revealer", seat_text(self.revealer)),
+            ("leader", seat_text(self.leader)),
+        ]
+    }
+}
+
+impl Game for Yogi {
+    fn variant(&self) -> Variant {
+        Variant::Yogi
+    }
+
+    fn options(&self) -> Options {
+        self.cfg.to_options()
+    }
+
+    fn seats(&self) -> usize {
+        self.n()
+    }
+
+    fn status(&self) -> Status {
+        match self.stage {
+            Stage::Deal => Status::Deal,
+            Stage::Over => Status::Over,
+            _ => Status::Act,
+        }
+    }
+
+    fn to_act(&self) -> SeatSet {
+        match self.stage {
+            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+            Stage::Place => Seat::all(self.n())
+                .filter(|s| self.pending[s.index()].is_none())
+                .collect(),
+            Stage::Vote => Seat::all(self.n())
+                .filter(|s| self.votes[s.index()].is_none())
+                .collect(),
+            _ => SeatSet::single(self.turn),
+        }
+    }
+
+    fn simultaneous(&self) -> bool {
+        matches!(self.stage, Stage::Place | Stage::Vote)
+    }
+
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        if !self.to_act().contains(seat) {
+            return;
+        }
+        let hand = self.hands[seat.index()];
+        match self.stage {
+            Stage::Size => out.extend((2..=self.max_size()).map(Action::HandSize)),
+            Stage::Place | Stage::PlaceEach => out.extend(hand.iter().map(Action::Place)),
+            Stage::Count => out.extend((1..self.size).map(Action::Count)),
+            Stage::Vote => out.extend([Action::Vote(true), Action::Vote(false)]),
+            Stage::Declare => {
+                out.push(Action::No);
+                if self.declarer.is_none() {
+                    out.push(Action::Declare);
+                }
+                out.push(Action::Reveal);
+            }
+            Stage::Leader => out.extend(
+                Seat::all(self.n())
+                    .filter(|s| !self.hands[s.index()].is_empty())
+                    .map(Action::Leader),
+            ),
+            Stage::Play => out.extend(
+                self.rules
+                    .follow(hand, &self.trick)
+                    .iter()
+                    .map(Action::Play),
+            ),
+            Stage::Deal | Stage::Over => {}
+        }
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        let hand = self.hands[seat.index()];
+        match (self.stage, action) {
+            (Stage::Size, Action::HandSize(h)) => {
+                if (2..=self.max_size()).contains(&h) {
+                    Ok(())
+                } else {
+                    Err(IllegalReason::OutOfRange {
+                        min: 2,
+                        max: self.max_size() as i32,
+                    })
+                }
+            }
+            (Stage::Place | Stage::PlaceEach, Action::Place(c)) => {
+                if hand.contains(c) {
+                    Ok(())
+                } else {
+                    Err(IllegalReason::NotInHand(c))
+                }
+            }
+            (Stage::Count, Action::Count(b)) => {
+                if (1..self.size).contains(&b) {
+                    Ok(())
+                } else {
+                    Err(IllegalReason::OutOfRange {
+                        min: 1,
+                        max: self.size as i32 - 1,
+                    })
+                }
+            }
+            (Stage::Vote, Action::Vote(_)) => Ok(()),
+            (Stage::Declare, Action::No | Action::Reveal) => Ok(()),
+            (Stage::Declare, Action::Declare) => match self.declarer {
+                Some(_) => Err(IllegalReason::Rule {
+                    id: "Y5",
+                    text: "there is already a declarer: only `no` or `reveal`",
+                }),
+                None => Ok(()),
+            },
+            (Stage::Leader, Action::Leader(l)) => {
+                if l.index() >= self.n() {
+                    Err(IllegalReason::OutOfRange {
+                        min: 0,
+                        max: self.n() as i32 - 1,
+                    })
+                } else if self.hands[l.index()].is_empty() {
+                    Err(IllegalReason::Rule {
+                        id: "Y12",
+                        text: "that seat holds no cards",
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            // Y2: the suit to follow is the led card's effective suit.
+            (Stage::Play, Action::Play(c)) => self.rules.check_play(hand, &self.trick, c),
+            _ => Err(IllegalReason::WrongPhase),
+        }
+    }
+
+    fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        let s = seat.index();
+        let n = self.n();
+        match (self.stage, action) {
+            (Stage::Size, Action::HandSize(h)) => {
+                self.core.public(Event::Action { seat, action });
+                self.distribute(h);
+            }
+            (Stage::Place, Action::Place(c)) => {
+                // Y4: seen by the seat alone; the card stays in the hand until
+                // every seat has chosen.
+                self.core
+                    .private(Event::Action { seat, action }, SeatSet::single(seat));
+                self.pending[s] = Some(c);
+                if self.pending[..n].iter().all(Option::is_some) {
+                    self.finish_placing();
+                }
+            }
+            (Stage::Count, Action::Count(b)) => {
+                self.core.public(Event::Action { seat, action });
+                self.counts[s] = b;
+                self.stage = Stage::PlaceEach;
+            }
+            (Stage::PlaceEach, Action::Place(c)) => {
+                self.core.log.push(LogEntry::redacted(
+                    Event::Action { seat, action },
+                    SeatSet::single(seat),
+                    Event::Hidden {
+                        seat,
+                        kind: ActionKind::Place,
+                    },
+                ));
+                self.hands[s].remove(c);
+                self.bids[s].insert(c);
+                if self.bid_complete(seat) {
+                    let next = seat.next(n);
+                    if next == self.core.dealer.next(n) {
+                        self.after_bidding();
+                    } else {
+                        self.turn = next;
+                        self.stage = Stage::Count;
+                    }
+                }
+            }
+            (Stage::Vote, Action::Vote(v)) => {
+                // Y13: nothing shows until every seat has voted.
+                self.votes[s] = Some(v);
+                if self.votes[..n].iter().all(Option::is_some) {
+                    self.finish_vote();
+                }
+            }
+            (Stage::Declare, Action::No | Action::Declare) => {
+                self.core.public(Event::Action { seat, action });
+                if action == Action::Declare {
+                    self.declarer = Some(seat);
+                }
+                self.spoken += 1;
+                if self.spoken as usize == n {
+                    // Y8: without a reveal the dealer's left leads.
+                    self.start_play(self.core.dealer.next(n));
+                } else {
+                    self.turn = seat.next(n);
+                }
+            }
+            (Stage::Declare, Action::Reveal) => {
+                // Y5: a reveal ends the round and cancels a declaration; Y6:
+                // the bid card turns face up at once.
+                self.core.public(Event::Action { seat, action });
+                self.cancelled = self.declarer.take();
+                self.revealer = Some(seat);
+                self.show_bid(seat);
+                self.stage = Stage::Leader;
+                self.turn = seat;
+            }
+            (Stage::Leader, Action::Leader(l)) => {
+                self.core.public(Event::Action { seat, action });
+                self.start_play(l);
+            }
+            (Stage::Play, Action::Play(c)) => {
+                self.core.public(Event::Action { seat, action });
+                if self.trick.is_empty() {
+                    self.trick_size =
+                        self.hands[..n].iter().filter(|h| !h.is_empty()).count() as u8;
+                }
+                self.hands[s].remove(c);
+                self.played.insert(c);
+                self.trick.push(Player::Seat(seat), c);
+                if self.tricks.is_empty() && self.trick.len() == 1 {
+                    self.first_card_played();
+                }
+                if self.trick.len() == self.trick_size as usize {
+                    self.finish_trick();
+                } else {
+                    self.turn = self.next_holding(seat).expect("a seat still to play");
+                }
+            }
+            (stage, action) => panic!("apply_unchecked: {action} in {stage:?}"),
+        }
+    }
+
+    fn deck(&self) -> CardSet {
+        decks::WITH_ONE_JOKER
+    }
+
+    fn deal_unchecked(&mut self, order: &[Card]) {
+        self.order.clear();
+        self.order.extend(order.iter().copied());
+        self.size = 0;
+        self.turn_up = None;
+        self.rules = TrickRules::plain(None);
+        self.hands = [CardSet::EMPTY; MAX_SEATS];
+        self.dealt = [CardSet::EMPTY; MAX_SEATS];
+        self.received = [CardSet::EMPTY; MAX_SEATS];
+        self.bids = [CardSet::EMPTY; MAX_SEATS];
+        self.pending = [None; MAX_SEATS];
+        self.counts = [0; MAX_SEATS];
+        self.votes = [None; MAX_SEATS];
+        self.rotated = None;
+        self.spoken = 0;
+        self.declarer = None;
+        self.cancelled = None;
+        self.revealer = None;
+        self.hand_shown = false;
+        self.leader = None;
+        self.bids_public = SeatSet::EMPTY;
+        self.shown = CardSet::EMPTY;
+        self.played = CardSet::EMPTY;
+        self.trick.clear();
+        self.trick_size = 0;
+        self.tricks.clear();
+        self.won = [0; MAX_SEATS];
+        self.core.begin_hand();
+        if self.cfg.dealer_chooses {
+            // Y12: the dealer chooses the hand size before any card is dealt.
+            self.stage = Stage::Size;
+            self.turn = self.core.dealer;
+        } else {
+            self.distribute(HAND);
+        }
+    }
+
+    fn observe(&self, seat: Seat) -> Observation {
+        let n = self.n();
+        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
+        let players = Seat::all(n)
+            .map(|s| {
+                let hand = self.hands[s.index()];
+                SeatView {
+                    seat: s,
+                    held: hand.len() as u8,
+                    known: if s == seat || (self.hand_shown && self.revealer == Some(s)) {
+                        hand
+                    } else {
+                        CardSet::EMPTY
+                    },
+                    bid: (self.bid_complete(s) && self.knows_bid(seat, s))
+                        .then(|| Action::Bid(self.target_of(s))),
+                    tricks: self.won[s.index()],
+                    total: self.totals[s.index()],
+                    team: s.index() as u8,
+                    active: !(self.stage == Stage::Play && hand.is_empty()),
+                }
+            })
+            .collect();
+        let trump = match self.turn_up {
+            None => Trump::Undecided,
+            Some(t) if nines_are_a_suit(t) => Trump::Nines,
+            Some(t) => Trump::Suit(t.suit().expect("a suited turn-up")),
+        };
+        let contract = match (self.declarer, self.revealer) {
+            (Some(d), _) => Some((d, Action::Declare)),
+            (None, Some(r)) => Some((r, Action::Reveal)),
+            (None, None) => None,
+        };
+        let undealt = if self.order.is_empty() {
+            0
+        } else {
+            DECK - n * self.size as usize - usize::from(self.turn_up.is_some())
+        };
+        let unknown_bids: usize = Seat::all(n)
+            .filter(|&s| !self.knows_bid(seat, s))
+            .map(|s| self.bids[s.index()].len())
+            .sum();
+        Observation {
+            game: Variant::Yogi,
+            seat,
+            seats: n as u8,
+            deal: self.core.current_deal(),
+            dealer: self.core.observed_dealer(in_hand),
+            phase: self.phase(),
+            to_act: if self.simultaneous() {
+                self.all()
+            } else {
+                self.to_act()
+            },
+            simultaneous: self.simultaneous(),
+            hand: self.hands[seat.index()],
+            players,
+            trump,
+            contract,
+            table: self.table(seat),
+            piles: vec![
+                ("undealt".to_string(), undealt as u8),
+                ("bid-cards".to_string(), unknown_bids as u8),
+            ],
+            trick: trick_view(&self.trick, None),
+            tricks: self
+                .tricks
+                .iter()
+                .map(|(t, w)| trick_view(t, Some(Player::Seat(*w))))
+                .collect(),
+            history: visible_events(&self.core.log, seat),
+            notes: self
+                .notes()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        }
+    }
+
+    fn seen_by(&self, seat: Seat) -> CardSet {
+        self.dealt[seat.index()]
+            .or(self.received[seat.index()])
+            .or(self.shown)
+            .or(self.played)
+    }
+
+    fn core(&self) -> &MatchCore {
+        &self.core
+    }
+
+    fn result(&self) -> Option<MatchResult> {
+        (self.stage == Stage::Over).then(|| {
+            MatchResult::by_totals(
+                self.totals[..self.n()].to_vec(),
+                self.teams(),
+                ScoreOrder::LowerIsBetter,
+                self.core.played(),
+            )
+        })
+    }
+
+    fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
+        ctx.no_misdeals("Yogi's Whist")?;
+        ctx.no_previous_bids("Yogi's Whist")?;
+        ctx.within(self.cfg.hands, "Y11")?;
+        let n = self.n();
+        self.totals[..n].copy_from_slice(&ctx.totals_or_zero(n));
+        self.core.start_at(ctx)?;
+        Ok(())
+    }
+
+    fn accepts(&self, kind: ActionKind) -> bool {
+        match kind {
+            ActionKind::Play
+            | ActionKind::Place
+            | ActionKind::No
+            | ActionKind::Declare
+            | ActionKind::Reveal
+            | ActionKind::Leader => true,
+            ActionKind::HandSize | ActionKind::Count => self.cfg.dealer_chooses,
+            ActionKind::Vote => self.cfg.rotate_vote,
+            _ => false,
+        }
+    }
+
+    fn score_order(&self) -> ScoreOrder {
+        ScoreOrder::LowerIsBetter
+    }
+}
+
+#[cfg(test)]
+mod tests;
