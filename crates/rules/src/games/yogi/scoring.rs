@@ -1,0 +1,81 @@
+//! Scoring of Yogi's Whist: the fines of a hand (Y9), its result and
+//! summary, and the end of the match (Y11).
+
+use super::*;
+
+impl Yogi {
+    pub(super) fn end_hand(&mut self) {
+        let n = self.n();
+        // Y10: every bid card is shown.
+        for s in Seat::all(n) {
+            self.show_bid(s);
+        }
+        let targets: Vec<u8> = Seat::all(n).map(|s| self.target_of(s)).collect();
+        let made: Vec<bool> = (0..n).map(|s| self.won[s] == targets[s]).collect();
+        let points = fines(&made, self.declarer, self.revealer);
+        for (t, p) in self.totals.iter_mut().zip(&points) {
+            *t += p;
+        }
+        let summary = self.summary(&targets, &made);
+        let deal = self.core.current_deal();
+        self.core.end_hand(HandResult {
+            deal,
+            dealer: self.core.dealer,
+            misdeal: false,
+            bids: targets.iter().map(|&t| Some(Action::Bid(t))).collect(),
+            tricks: self.won[..n].to_vec(),
+            made: made.iter().map(|&m| Some(m)).collect(),
+            points,
+            totals: self.totals[..n].to_vec(),
+            seat_points: Vec::new(),
+            summary,
+        });
+        self.core.dealer = self.core.dealer.next(n);
+        self.stage = if self.core.played() >= self.cfg.hands {
+            Stage::Over
+        } else {
+            Stage::Deal
+        };
+    }
+
+    /// One line for people, e.g. `turn-up 7H (trump H); targets 3 0 2 2 1;
+    /// tricks 0 3 0 0 0; declared by 1 (made)`.
+    pub(super) fn summary(&self, targets: &[u8], made: &[bool]) -> String {
+        let n = self.n();
+        let turn_up = self.turn_up();
+        let mut out = String::new();
+        if self.cfg.dealer_chooses {
+            out.push_str(&format!("size {}; ", self.size));
+        }
+        out.push_str(&format!("turn-up {turn_up} (trump {})", self.trump_text()));
+        if self.rotated == Some(true) {
+            out.push_str("; bids rotated");
+        }
+        let join = |v: Vec<String>| v.join(" ");
+        out.push_str(&format!(
+            "; targets {}; tricks {}",
+            join(targets.iter().map(u8::to_string).collect()),
+            join(self.won[..n].iter().map(u8::to_string).collect()),
+        ));
+        let result = |s: Seat| if made[s.index()] { "made" } else { "missed" };
+        match (self.declarer, self.revealer) {
+            (Some(d), _) => out.push_str(&format!("; declared by {d} ({})", result(d))),
+            (None, Some(r)) => {
+                out.push_str(&format!("; revealed by {r} ({})", result(r)));
+                if let Some(c) = self.cancelled {
+                    out.push_str(&format!(", cancelling {c}'s declaration"));
+                }
+            }
+            (None, None) => {}
+        }
+        out
+    }
+
+    pub(super) fn trump_text(&self) -> String {
+        match self.turn_up {
+            None => "-".to_string(),
+            Some(t) if nines_are_a_suit(t) => "nines".to_string(),
+            Some(t) => t.suit().expect("a suited turn-up").to_string(),
+        }
+    }
+}
