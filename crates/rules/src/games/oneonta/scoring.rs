@@ -1,0 +1,141 @@
+//! Scoring of Oneonta Whist: a hand's points, the team score (O16, O17), the
+//! next hand or the end of the match with its play-offs (O9, O10, O15), and
+//! the verdict.
+
+use super::*;
+
+impl Oneonta {
+    pub(super) fn end_hand(&mut self) {
+        let n = self.n();
+        let mut points = vec![0; n];
+        let mut made_bids = vec![None; n];
+        for s in self.active.iter() {
+            let bid = self.bids[s.index()].expect("every playing seat bid");
+            points[s.index()] = score(self.cfg.scoring, bid, self.won[s.index()]);
+            made_bids[s.index()] = Some(made(bid, self.won[s.index()]));
+        }
+        let team = self.cfg.mode.cooperative().then(|| {
+            // O16, O17: one score for the team, carried by every seat.
+            let scores = self.active.iter().map(|s| points[s.index()]);
+            if self.cfg.team_lowest {
+                scores.min().unwrap_or(0)
+            } else {
+                scores.sum()
+            }
+        });
+        // O16, O17: each seat's own O6 score is reported beside the team's.
+        let seat_points = if team.is_some() {
+            points.clone()
+        } else {
+            Vec::new()
+        };
+        if let Some(t) = team {
+            points.iter_mut().for_each(|p| *p = t);
+        }
+        for (total, p) in self.totals.iter_mut().zip(&points) {
+            *total += p;
+        }
+        let deal = self.core.current_deal();
+        let summary = self.summary(&points, team);
+        self.core.end_hand(HandResult {
+            deal,
+            dealer: self.core.dealer,
+            misdeal: false,
+            bids: self.bids[..n].to_vec(),
+            tricks: self.won[..n].to_vec(),
+            made: made_bids,
+            points,
+            totals: self.totals[..n].to_vec(),
+            seat_points,
+            summary,
+        });
+        if self.playoff {
+            self.playoffs += 1;
+        }
+        self.next_hand();
+    }
+
+    /// O9, O10, O15–O17: whether the match goes on, and if so who plays the
+    /// next hand and who deals it.
+    pub(super) fn next_hand(&mut self) {
+        let n = self.n();
+        let everyone = SeatSet::all(n);
+        let played = self.core.played();
+        let next = match self.cfg.mode {
+            Mode::Multi if played - self.playoffs >= self.cfg.hands => {
+                // O15: the seats tied for the lead play on among themselves.
+                let leaders = self.highest_totals();
+                (leaders.len() > 1 && self.playoffs < self.cfg.playoff_hands)
+                    .then_some((leaders, true))
+            }
+            _ => (played < self.cfg.hands).then_some((everyone, false)),
+        };
+        match next {
+            None => self.stage = Stage::Over,
+            Some((active, playoff)) => {
+                self.active = active;
+                self.playoff = playoff;
+                // The deal passes left; a play-off's deals rotate among the
+                // tied seats, starting left of the last dealer (O15).
+                self.core.dealer = self.first_from(self.core.dealer.next(n), active);
+                self.stage = Stage::Deal;
+            }
+        }
+    }
+
+    pub(super) fn highest_totals(&self) -> SeatSet {
+        let totals = &self.totals[..self.n()];
+        let top = totals.iter().copied().max().unwrap_or(0);
+        Seat::all(self.n())
+            .filter(|s| totals[s.index()] == top)
+            .collect()
+    }
+
+    /// One line for people, e.g. `trump H; bids bid 5, null 2; tricks 5 0 (dummy 4); points +5 +2`.
+    pub(super) fn summary(&self, points: &[i32], team: Option<i32>) -> String {
+        let trump = match self.turn_up {
+            Some(c) if c.is_joker() => format!("{} alone ({c} turned)", other_joker(c)),
+            Some(c) => c.suit().map_or(String::new(), |s| s.to_string()),
+            None => "-".to_string(),
+        };
+        let n = self.n();
+        let bids: Vec<String> = self.bids[..n]
+            .iter()
+            .map(|b| b.map_or("-".to_string(), |b| b.to_string()))
+            .collect();
+        let tricks: Vec<String> = self.won[..n].iter().map(u8::to_string).collect();
+        let mut line = format!(
+            "{}trump {trump}; bids {}; tricks {}",
+            if self.playoff { "play-off: " } else { "" },
+            bids.join(", "),
+            tricks.join(" ")
+        );
+        if self.cfg.mode.has_dummy() {
+            line.push_str(&format!(" (dummy {})", self.dummy_won));
+        }
+        match team {
+            Some(t) => line.push_str(&format!("; team {t:+}")),
+            None => {
+                let points: Vec<String> = points.iter().map(|p| format!("{p:+}")).collect();
+                line.push_str(&format!("; points {}", points.join(" ")));
+            }
+        }
+        line
+    }
+
+    /// The verdict of a finished match (see the module documentation).
+    pub(super) fn verdict(&self) -> String {
+        let total = self.totals[0];
+        let beaten = if total > 0 { "beaten" } else { "not beaten" };
+        match (self.cfg.mode, self.cfg.scoring) {
+            (Mode::Solitaire, Scoring::EddAllard) => match total.cmp(&EDD_ALLARD_TARGET) {
+                std::cmp::Ordering::Less => "loss",
+                std::cmp::Ordering::Equal => "draw",
+                std::cmp::Ordering::Greater => "win",
+            }
+            .to_string(),
+            (Mode::Solitaire, Scoring::Alternative) | (Mode::CoopDummy, _) => beaten.to_string(),
+            _ => String::new(),
+        }
+    }
+}
