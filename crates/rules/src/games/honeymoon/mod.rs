@@ -555,81 +555,6 @@ impl Honeymoon {
             tricks[0], tricks[1], self.won[1][0], self.won[1][1]
         )
     }
-
-    fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
-    }
-
-    fn trick_view(played: &Played) -> TrickView {
-        let follower = played.leader.next(SEATS);
-        TrickView {
-            cards: vec![
-                (Player::Seat(played.leader), played.cards[0]),
-                (Player::Seat(follower), played.cards[1]),
-            ],
-            winner: Some(Player::Seat(played.winner)),
-        }
-    }
-
-    /// The face-up cards on the table (see the module documentation).
-    fn table(&self) -> Vec<TableCard> {
-        let mut table = Vec::new();
-        if let Some(&card) = self.stock.get(self.top) {
-            if self.top == 0 {
-                table.push(TableCard {
-                    label: "turn-up".into(),
-                    owner: None,
-                    card,
-                });
-            }
-            table.push(TableCard {
-                label: "stock-top".into(),
-                owner: None,
-                card,
-            });
-        }
-        table
-    }
-
-    fn notes(&self) -> Vec<(&'static str, String)> {
-        let phase = match (self.stage, self.in_phase1()) {
-            (Stage::Play, true) => "1",
-            (Stage::Play, false) => "2",
-            _ => "-",
-        };
-        let trump = if !self.core.dealt_here() {
-            "-".to_string()
-        } else {
-            self.trump.to_string()
-        };
-        let by_seat = |w: [u8; SEATS]| format!("{} {}", w[0], w[1]);
-        vec![
-            ("phase", phase.to_string()),
-            ("stock", (self.stock.len() - self.top).to_string()),
-            ("trump", trump),
-            ("phase1-tricks", by_seat(self.won[0])),
-            ("phase2-tricks", by_seat(self.won[1])),
-            ("hands-played", self.core.played().to_string()),
-            ("scoring", self.cfg.scoring.name().to_string()),
-            ("target", self.cfg.target.to_string()),
-            ("hands", hands_text(self.cfg.hands)),
-            (
-                "jokers",
-                if self.cfg.equal_jokers {
-                    "equal"
-                } else {
-                    "distinct"
-                }
-                .to_string(),
-            ),
-            ("phase1-follow", self.cfg.phase1_follow.to_string()),
-            ("phase1-trumps", self.cfg.phase1_trumps.to_string()),
-        ]
-    }
 }
 
 impl Game for Honeymoon {
@@ -855,6 +780,8 @@ impl Game for Honeymoon {
         kind == ActionKind::Play
     }
 }
+
+mod observation;
 
 #[cfg(test)]
 mod tests;
