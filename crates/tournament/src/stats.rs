@@ -447,8 +447,7 @@ impl Tally {
             self.duplicate = true;
             for hand in &log.hands {
                 for (s, name) in names.iter().enumerate() {
-                    let next = self.index.len();
-                    let bot = *self.index.entry(name.clone()).or_insert(next);
+                    let bot = self.bot_index(name);
                     self.cells
                         .entry((d.group, hand.deal, s))
                         .or_default()
@@ -468,13 +467,19 @@ impl Tally {
         });
     }
 
+    /// The index of bot `name` (the file's bots first, then any other name a
+    /// log brings, in order of appearance).
+    fn bot_index(&mut self, name: &str) -> usize {
+        let next = self.index.len();
+        *self.index.entry(name.to_string()).or_insert(next)
+    }
+
     /// Head to head: every two bots of a match on opposing sides, each at
     /// its best place.
     fn meet(&mut self, names: &[String], teams: &[u8], places: &[usize]) {
         let mut best: BTreeMap<usize, (usize, u8)> = BTreeMap::new();
         for (s, name) in names.iter().enumerate() {
-            let next = self.index.len();
-            let bot = *self.index.entry(name.clone()).or_insert(next);
+            let bot = self.bot_index(name);
             let side = teams.get(s).copied().unwrap_or(s as u8);
             let e = best.entry(bot).or_insert((places[s], side));
             e.0 = e.0.min(places[s]);
