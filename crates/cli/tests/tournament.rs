@@ -108,6 +108,25 @@ fn whistle(s: &Scratch, args: &[&str], limit: Duration) -> Ran {
     }
 }
 
+/// Starts `whistle tournament FILE --out OUT --progress PROGRESS` in `s`, in
+/// the background, its stderr to `stderr`.
+fn spawn_tournament(
+    s: &Scratch,
+    file: &str,
+    out: &str,
+    progress: &str,
+    stderr: Stdio,
+) -> std::process::Child {
+    Command::new(WHISTLE)
+        .args(["tournament", file, "--out", out, "--progress", progress])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap()
+}
+
 /// Runs `whistle ARGS` and asserts that it succeeded.
 fn whistle_ok(s: &Scratch, args: &[&str]) -> Ran {
     let r = whistle(s, args, Duration::from_secs(100));
@@ -474,21 +493,7 @@ fn a_killed_run_resumes_to_the_results_of_an_uninterrupted_one() {
     s.write("kill.toml", &text);
     let killed = s.path("killed");
 
-    let mut child = Command::new(WHISTLE)
-        .args([
-            "tournament",
-            "kill.toml",
-            "--out",
-            "killed",
-            "--progress",
-            "quiet",
-        ])
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_tournament(&s, "kill.toml", "killed", "quiet", Stdio::null());
     // Wait for some hands to be logged, then kill the runner.
     let hand_lines = |dir: &Path| -> usize {
         let Ok(entries) = std::fs::read_dir(dir.join("matches")) else {
@@ -915,21 +920,13 @@ fn remote_bots_and_scripts_beside_the_file_take_part() {
     s.write("remote.toml", &text);
 
     let err_path = s.path("runner.stderr");
-    let mut runner = Command::new(WHISTLE)
-        .args([
-            "tournament",
-            "remote.toml",
-            "--out",
-            "out",
-            "--progress",
-            "plain",
-        ])
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
+    let mut runner = spawn_tournament(
+        &s,
+        "remote.toml",
+        "out",
+        "plain",
+        std::fs::File::create(&err_path).unwrap().into(),
+    );
     let started = Instant::now();
     while !std::fs::read_to_string(&err_path)
         .unwrap_or_default()
@@ -1011,21 +1008,13 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
     s.write("term.toml", &text);
     let stopped = s.path("stopped");
     let err_path = s.path("stopped.stderr");
-    let mut child = Command::new(WHISTLE)
-        .args([
-            "tournament",
-            "term.toml",
-            "--out",
-            "stopped",
-            "--progress",
-            "quiet",
-        ])
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_tournament(
+        &s,
+        "term.toml",
+        "stopped",
+        "quiet",
+        std::fs::File::create(&err_path).unwrap().into(),
+    );
     let started = Instant::now();
     while !std::fs::read_dir(stopped.join("matches")).is_ok_and(|d| {
         d.flatten().any(|e| {
