@@ -269,7 +269,7 @@ pub fn verify_file(path: &Path, ctx: Context) -> std::io::Result<Report> {
 
 /// Verifies a log given as text (`name` is for the report).
 pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
-    run(name, text, ctx).0
+    run(name, text, ctx, false).0
 }
 
 /// Reads a record typed in by a person (or any log) as a [`MatchLog`], as
@@ -283,7 +283,7 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
 /// options (the report's first problem).
 pub fn read_typed_in(path: &Path) -> Result<MatchLog, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (report, hands, header) = run(&path.display().to_string(), &text, Context::default());
+    let (report, hands, header) = run(&path.display().to_string(), &text, Context::default(), true);
     let (Some(header), Some(game)) = (header, report.game_options) else {
         let p = report.problems.first();
         return Err(p.map_or("not a log".into(), |p| {
@@ -322,8 +322,14 @@ pub fn read_typed_in(path: &Path) -> Result<MatchLog, String> {
     })
 }
 
-/// Verifies; also returns the hands as re-played and the header as read.
-fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<HeaderIn>) {
+/// Verifies; also returns the header as read and, with `collect`, the hands
+/// as re-played (verification alone does not build them).
+fn run(
+    name: &str,
+    text: &str,
+    ctx: Context,
+    collect: bool,
+) -> (Report, Vec<HandLog>, Option<HeaderIn>) {
     let mut played: Vec<HandLog> = Vec::new();
     let mut c = Checker {
         problems: Vec::new(),
@@ -499,7 +505,7 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
                 );
                 break;
             }
-            if !played.is_empty() {
+            if !report.hands.is_empty() {
                 c.add(
                     line,
                     None,
@@ -616,12 +622,14 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
                         }
                     }
                     driver.apply(seat, action, fallback).expect("judged legal");
-                    actions.push(ActionLog {
-                        seat,
-                        action,
-                        ms: 0.0,
-                        fallback,
-                    });
+                    if collect {
+                        actions.push(ActionLog {
+                            seat,
+                            action,
+                            ms: 0.0,
+                            fallback,
+                        });
+                    }
                     "legal".to_string()
                 }
                 Err(r) => {
@@ -745,27 +753,29 @@ fn run(name: &str, text: &str, ctx: Context) -> (Report, Vec<HandLog>, Option<He
             }
         }
         let incomplete = next.is_some();
-        played.push(HandLog {
-            prev: String::new(),
-            deal,
-            dealer,
-            deck: deck.clone(),
-            actions,
-            faults: hand.faults.clone(),
-            result: computed.clone().unwrap_or_else(|| HandResult {
+        if collect {
+            played.push(HandLog {
+                prev: String::new(),
                 deal,
                 dealer,
-                misdeal: false,
-                bids: Vec::new(),
-                tricks: Vec::new(),
-                made: Vec::new(),
-                points: Vec::new(),
-                totals: Vec::new(),
-                seat_points: Vec::new(),
-                summary: "incomplete".into(),
-            }),
-            context: hand.context.clone(),
-        });
+                deck: deck.clone(),
+                actions,
+                faults: hand.faults.clone(),
+                result: computed.clone().unwrap_or_else(|| HandResult {
+                    deal,
+                    dealer,
+                    misdeal: false,
+                    bids: Vec::new(),
+                    tricks: Vec::new(),
+                    made: Vec::new(),
+                    points: Vec::new(),
+                    totals: Vec::new(),
+                    seat_points: Vec::new(),
+                    summary: "incomplete".into(),
+                }),
+                context: hand.context.clone(),
+            });
+        }
         report.hands.push(HandReport {
             deal,
             steps,
