@@ -30,7 +30,7 @@ use crate::{
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
     variants::Variant,
-    view::{LogEntry, Observation},
+    view::{LogEntry, Observation, Phase},
 };
 
 /// What the game needs next.
@@ -51,24 +51,21 @@ pub enum Status {
 pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     // ----- required hooks -----
 
-    /// Which game this is.
-    fn variant(&self) -> Variant;
-
     /// Every option with its effective value (defaults filled in).
     fn options(&self) -> Options;
 
-    /// Number of seats (bots) at the table.
-    fn seats(&self) -> usize;
-
-    /// What the game needs next.
-    fn status(&self) -> Status;
+    /// Where the match is: [`Phase::Deal`] while the next hand needs cards,
+    /// [`Phase::Over`] once the match is over, the stage of the hand between.
+    fn phase(&self) -> Phase;
 
     /// Seats that must act now (empty unless [`Status::Act`]). In a
     /// simultaneous step, the seats that have not finished their part yet.
     fn to_act(&self) -> SeatSet;
 
     /// Whether the current step is simultaneous.
-    fn simultaneous(&self) -> bool;
+    fn simultaneous(&self) -> bool {
+        false
+    }
 
     /// Appends the legal actions of `seat` to `out`, in a fixed order
     /// (the order is part of the protocol: bots may answer by index).
@@ -91,19 +88,11 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn deal_unchecked(&mut self, order: &[Card]);
 
     /// The part of the match every game shares ([`MatchCore`]: dealer,
-    /// deals, results, the hand's log).
+    /// deals, totals, results, the hand's log and tricks).
     fn core(&self) -> &MatchCore;
 
     /// What `seat` may know now, built from what it may see.
     fn observe(&self, seat: Seat) -> Observation;
-
-    /// Every card `seat` has seen during the current hand: its own cards
-    /// (dealt or received), cards it gave away, and every card shown face up.
-    /// Cards outside this set never influence `observe(seat)`.
-    fn seen_by(&self, seat: Seat) -> CardSet;
-
-    /// The match result, once [`Status::Over`].
-    fn result(&self) -> Option<MatchResult>;
 
     /// Whether this game's notation has actions of this kind at all (used to
     /// tell a syntax error from an illegal action).
@@ -126,7 +115,41 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         ScoreOrder::HigherIsBetter
     }
 
+    /// The match result, once [`Status::Over`]: the totals ranked under
+    /// [`Game::score_order`] with [`Game::teams`].
+    fn result(&self) -> Option<MatchResult> {
+        self.is_over()
+            .then(|| self.core().result(self.teams(), self.score_order()))
+    }
+
     // ----- provided: FINAL -----
+
+    /// Which game this is. /* FINAL */
+    fn variant(&self) -> Variant {
+        self.core().variant()
+    }
+
+    /// Number of seats (bots) at the table. /* FINAL */
+    fn seats(&self) -> usize {
+        self.core().seats()
+    }
+
+    /// What the game needs next, read from [`Game::phase`]. /* FINAL */
+    fn status(&self) -> Status {
+        match self.phase() {
+            Phase::Deal => Status::Deal,
+            Phase::Over => Status::Over,
+            _ => Status::Act,
+        }
+    }
+
+    /// Every card `seat` has seen during the current hand, as the log showed
+    /// it: its own cards (dealt or received), cards it gave away, and every
+    /// card shown face up. Cards outside this set never influence
+    /// `observe(seat)`. /* FINAL */
+    fn seen_by(&self, seat: Seat) -> CardSet {
+        self.core().seen_by(seat)
+    }
 
     /// Number of deals started so far; the next deal has this index. /* FINAL */
     fn deals(&self) -> u32 {

@@ -11,7 +11,7 @@ use crate::{
     card_set::CardSet,
     context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
-    game::{Game, Status},
+    game::Game,
     games::{
         honeymoon::Honeymoon, illustrated::Illustrated, israeli::Israeli, oneonta::Oneonta,
         yogi::Yogi,
@@ -19,7 +19,7 @@ use crate::{
     options::{OptionSpec, Options},
     outcome::{MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
-    view::Observation,
+    view::{Observation, Phase},
 };
 
 /// The games the engine plays.
@@ -164,17 +164,11 @@ macro_rules! delegate {
 }
 
 impl Game for AnyGame {
-    fn variant(&self) -> Variant {
-        delegate!(self, g => g.variant())
-    }
     fn options(&self) -> Options {
         delegate!(self, g => g.options())
     }
-    fn seats(&self) -> usize {
-        delegate!(self, g => g.seats())
-    }
-    fn status(&self) -> Status {
-        delegate!(self, g => g.status())
+    fn phase(&self) -> Phase {
+        delegate!(self, g => g.phase())
     }
     fn to_act(&self) -> SeatSet {
         delegate!(self, g => g.to_act())
@@ -199,9 +193,6 @@ impl Game for AnyGame {
     }
     fn observe(&self, seat: Seat) -> Observation {
         delegate!(self, g => g.observe(seat))
-    }
-    fn seen_by(&self, seat: Seat) -> CardSet {
-        delegate!(self, g => g.seen_by(seat))
     }
     fn core(&self) -> &crate::games::MatchCore {
         delegate!(self, g => g.core())

@@ -102,6 +102,24 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// The cards this event shows whoever sees it (none for an event that
+    /// names no card).
+    pub fn cards(&self) -> CardSet {
+        match *self {
+            Event::Dealt { cards, .. } | Event::Reveal { cards, .. } => cards,
+            Event::TurnUp { card } | Event::DummyPlay { card } => CardSet::single(card),
+            Event::Take { card, .. } => card.map_or(CardSet::EMPTY, CardSet::single),
+            Event::Action { action, .. } => action.card().map_or(CardSet::EMPTY, CardSet::single),
+            Event::HandStart { .. }
+            | Event::Hidden { .. }
+            | Event::TrickWon { .. }
+            | Event::Misdeal
+            | Event::HandEnd { .. } => CardSet::EMPTY,
+        }
+    }
+}
+
 /// An event as written by a game, with who may see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LogEntry {

@@ -1,19 +1,47 @@
 //! [`MatchCore`]: what every game's match has in common, composed into each
 //! game: the dealer, the deals so far, the results of finished hands, the
 //! current hand's event log, and where a match started from a
-//! [`HandContext`] began. A game keeps only its own stages and scoring.
+//! [`HandContext`] began, and what each seat has seen this hand (derived
+//! from the log: whatever card an event shows a seat counts as seen by it).
+//! A game keeps only its own stages and scoring.
 
 use crate::{
+    action::Action,
+    card::Card,
+    card_set::CardSet,
     context::HandContext,
-    outcome::HandResult,
-    seat::{Player, Seat, SeatSet},
-    trick::Trick,
-    view::{Event, LogEntry, TrickView},
+    outcome::{HandResult, MatchResult, ScoreOrder},
+    seat::{MAX_SEATS, Player, Seat, SeatSet},
+    trick::TrickRules,
+    variants::Variant,
+    view::{Event, LogEntry},
 };
+
+pub(crate) use super::tricks::Tricks;
+
+/// How a hand scored, as its game reports it; [`MatchCore::end_hand`]
+/// adds the deal, the dealer, the tricks won and the totals.
+#[derive(Debug, Default)]
+pub(crate) struct HandScore {
+    /// Whether the deal was thrown in without a score.
+    pub misdeal: bool,
+    /// Each seat's bid or contract, if it made one.
+    pub bids: Vec<Option<Action>>,
+    /// Whether each seat made its bid, where that applies.
+    pub made: Vec<Option<bool>>,
+    /// Points each seat scored (in team games, its team's).
+    pub points: Vec<i32>,
+    /// Each seat's own score where `points` hold a team figure (see
+    /// [`HandResult::seat_points`]); else empty.
+    pub seat_points: Vec<i32>,
+    /// One line for people.
+    pub summary: String,
+}
 
 /// The shared part of a match. See the module documentation.
 #[derive(Debug, Clone)]
 pub struct MatchCore {
+    variant: Variant,
     seats: usize,
     /// The dealer of the current hand (before a deal, of the next one).
     pub(crate) dealer: Seat,
@@ -22,6 +50,10 @@ pub struct MatchCore {
     pub(crate) deals: u32,
     /// Results of the hands finished here, in order.
     pub(crate) results: Vec<HandResult>,
+    /// Each seat's match total (partners carry equal totals).
+    totals: [i32; MAX_SEATS],
+    /// The current hand's tricks.
+    pub(crate) tricks: Tricks,
     /// Hands of the match dealt before this value's first one.
     before: u32,
     /// Of those, deals thrown in without a score.
@@ -30,14 +62,21 @@ pub struct MatchCore {
     pub(crate) log: Vec<LogEntry>,
     /// Room the log keeps for a hand.
     log_capacity: usize,
+    /// Cards every seat has seen this hand.
+    seen_by_all: CardSet,
+    /// Cards each seat has seen this hand, beyond `seen_by_all`.
+    seen: [CardSet; MAX_SEATS],
 }
 
 impl MatchCore {
-    /// A match of `seats` seats, seat 0 dealing first; the log keeps room
-    /// for `log_capacity` events.
-    pub(crate) fn new(seats: usize, log_capacity: usize) -> MatchCore {
+    /// A match of `variant` at `seats` seats, seat 0 dealing first; the
+    /// log keeps room for `log_capacity` events.
+    pub(crate) fn new(variant: Variant, seats: usize, log_capacity: usize) -> MatchCore {
         MatchCore {
+            variant,
             seats,
+            totals: [0; MAX_SEATS],
+            tricks: Tricks::new(),
             dealer: Seat::new(0),
             deals: 0,
             results: Vec::new(),
@@ -45,7 +84,35 @@ impl MatchCore {
             misdeals_before: 0,
             log: Vec::with_capacity(log_capacity),
             log_capacity,
+            seen_by_all: CardSet::EMPTY,
+            seen: [CardSet::EMPTY; MAX_SEATS],
         }
+    }
+
+    /// Which game.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Number of seats.
+    pub fn seats(&self) -> usize {
+        self.seats
+    }
+
+    /// Each seat's match total.
+    pub fn totals(&self) -> &[i32] {
+        &self.totals[..self.seats]
+    }
+
+    /// Sets the match totals (a context's; scenario tests start from
+    /// chosen scores).
+    pub(crate) fn set_totals(&mut self, totals: &[i32]) {
+        self.totals[..totals.len()].copy_from_slice(totals);
+    }
+
+    /// The match result: the totals ranked under `order`.
+    pub(crate) fn result(&self, teams: Vec<u8>, order: ScoreOrder) -> MatchResult {
+        MatchResult::by_totals(self.totals().to_vec(), teams, order, self.scored())
     }
 
     /// The dealer of the current (or next) hand.
@@ -68,20 +135,64 @@ impl MatchCore {
         &self.results
     }
 
+    /// Every card the log has shown `seat` this hand: its own cards as
+    /// dealt, cards it took or was given, cards turned up, revealed or played.
+    pub fn seen_by(&self, seat: Seat) -> CardSet {
+        self.seen_by_all.or(self.seen[seat.index()])
+    }
+
+    /// Writes `entry` to the log; the cards it shows count as seen by the
+    /// seats that see it.
+    pub(crate) fn push(&mut self, entry: LogEntry) {
+        let cards = entry.event.cards();
+        if entry.to == SeatSet::all(self.seats) {
+            self.seen_by_all = self.seen_by_all.or(cards);
+        } else {
+            let others = entry.others.map_or(CardSet::EMPTY, |e| e.cards());
+            for seat in Seat::all(self.seats) {
+                let shown = if entry.to.contains(seat) { cards } else { others };
+                self.seen[seat.index()] = self.seen[seat.index()].or(shown);
+            }
+        }
+        self.log.push(entry);
+    }
+
     /// An event every seat sees.
     pub(crate) fn public(&mut self, event: Event) {
-        self.log.push(LogEntry::public(event, self.seats));
+        self.push(LogEntry::public(event, self.seats));
     }
 
     /// An event only `to` sees.
     pub(crate) fn private(&mut self, event: Event, to: SeatSet) {
-        self.log.push(LogEntry::private(event, to));
+        self.push(LogEntry::private(event, to));
+    }
+
+    /// An event `to` sees in full and the other seats see as `others`.
+    pub(crate) fn redacted(&mut self, event: Event, to: SeatSet, others: Event) {
+        self.push(LogEntry::redacted(event, to, others));
+    }
+
+    /// Each seat's cards as dealt, each seen by its own seat only.
+    pub(crate) fn dealt(&mut self, hands: &[CardSet]) {
+        self.dealt_to(SeatSet::all(self.seats), hands);
+    }
+
+    /// The cards dealt to the seats of `to` (those playing the hand), each
+    /// seen by its own seat only; `hands` is indexed by seat.
+    pub(crate) fn dealt_to(&mut self, to: SeatSet, hands: &[CardSet]) {
+        for seat in to.iter() {
+            let cards = hands[seat.index()];
+            self.private(Event::Dealt { seat, cards }, SeatSet::single(seat));
+        }
     }
 
     /// A new hand begins: the log restarts with its `HandStart`, and the
     /// deal counts. Returns the deal's index.
     pub(crate) fn begin_hand(&mut self) -> u32 {
         self.log.clear();
+        self.tricks.clear();
+        self.seen_by_all = CardSet::EMPTY;
+        self.seen = [CardSet::EMPTY; MAX_SEATS];
         // A cloned game's log has no spare capacity (`Vec::clone` keeps only
         // the length); reserving here keeps the hand's actions from
         // allocating.
@@ -106,11 +217,42 @@ impl MatchCore {
         self.deals.saturating_sub(1)
     }
 
-    /// The hand is over: its result is kept and every seat sees `HandEnd`.
-    pub(crate) fn end_hand(&mut self, result: HandResult) {
-        let deal = result.deal;
-        self.results.push(result);
+    /// The hand is over and scored: the points are added to the totals and
+    /// the result (with the deal, the dealer, the tricks won and the new
+    /// totals) is kept; every seat sees `HandEnd`.
+    pub(crate) fn end_hand(&mut self, score: HandScore) {
+        for (total, p) in self.totals.iter_mut().zip(&score.points) {
+            *total += p;
+        }
+        let deal = self.current_deal();
+        self.results.push(HandResult {
+            deal,
+            dealer: self.dealer,
+            misdeal: score.misdeal,
+            bids: score.bids,
+            tricks: self.tricks.won_by_seat(self.seats).to_vec(),
+            made: score.made,
+            points: score.points,
+            totals: self.totals().to_vec(),
+            seat_points: score.seat_points,
+            summary: score.summary,
+        });
         self.public(Event::HandEnd { deal });
+    }
+
+    /// `player` plays `card` to the trick in progress (the game logs the
+    /// play); returns how many cards the trick now holds.
+    pub(crate) fn play(&mut self, player: Player, card: Card) -> usize {
+        self.tricks.play(player, card)
+    }
+
+    /// Completes the trick in progress under `rules`: the winner's trick
+    /// counts and every seat sees `TrickWon`. Returns the trick's index and
+    /// winner.
+    pub(crate) fn finish_trick(&mut self, rules: &TrickRules) -> (u8, Player) {
+        let (index, winner) = self.tricks.finish(rules);
+        self.public(Event::TrickWon { index, winner });
+        (index, winner)
     }
 
     /// Hands of the match dealt so far, those before a context's hand
@@ -149,17 +291,10 @@ impl MatchCore {
             )));
         }
         self.dealer = ctx.dealer;
+        self.totals[..self.seats].copy_from_slice(&ctx.totals_or_zero(self.seats));
         self.deals = ctx.hand;
         self.before = ctx.hand;
         self.misdeals_before = ctx.misdeals;
         Ok(())
-    }
-}
-
-/// A trick as an observation shows it, with its winner once complete.
-pub(crate) fn trick_view(trick: &Trick, winner: Option<Player>) -> TrickView {
-    TrickView {
-        cards: trick.cards().to_vec(),
-        winner,
     }
 }

@@ -8,7 +8,9 @@ pub mod oneonta;
 pub mod yogi;
 
 mod core;
+mod observe;
 mod prelude;
+mod tricks;
 pub use self::core::MatchCore;
 
 /// Helpers shared by the games' scenario tests.

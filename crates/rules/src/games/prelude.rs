@@ -1,20 +1,24 @@
 //! What every game module uses, imported at once (`use super::prelude::*`).
 
-pub(crate) use super::core::{MatchCore, trick_view};
+pub(crate) use super::{
+    core::{HandScore, MatchCore},
+    observe::{Shown, observe},
+};
 pub(crate) use crate::{
     action::{Action, ActionKind, ActionList},
     card::{Card, Rank, Suit},
     card_set::{CardSet, decks},
     context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
-    game::{Game, Status},
+    game::Game,
     options::{OptionReader, OptionSpec, Options},
-    outcome::{HandResult, MatchResult, ScoreOrder},
+    outcome::{MatchResult, ScoreOrder},
     seat::{Player, Seat, SeatSet},
     trick::{Trick, TrickRules, suit_id},
     variants::Variant,
     view::{
-        Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
-        visible_events,
+        Event, Observation, Phase, Source, TableCard, Trump,
     },
 };
+#[cfg(test)]
+pub(crate) use crate::game::Status;

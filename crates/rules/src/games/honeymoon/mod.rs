@@ -78,6 +78,7 @@ const STOCK: usize = 28;
 const PHASE1_TRICKS: usize = STOCK / 2;
 /// H5: 14 tricks in phase 1 and 13 in phase 2.
 const TRICKS: usize = PHASE1_TRICKS + HAND;
+const _: () = assert!(TRICKS <= super::tricks::MAX_TRICKS);
 /// Events in one hand: a start, two deals, 14 turn-ups, 54 plays, 27 tricks
 /// won, 28 takes and an end (127). The log keeps this capacity across hands.
 const LOG_CAPACITY: usize = 128;
@@ -315,20 +316,12 @@ enum Stage {
     Over,
 }
 
-/// A completed trick: who led, the two cards in play order, who won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Played {
-    leader: Seat,
-    cards: [Card; SEATS],
-    winner: Seat,
-}
-
 /// A match of Honeymoon Whist.
 #[derive(Debug, Clone)]
 pub struct Honeymoon {
     cfg: Config,
-    totals: [i32; SEATS],
-    /// Dealer, deals, results and the hand's log (shared by every game).
+    /// Dealer, deals, totals, results, the hand's log and tricks (shared by
+    /// every game).
     core: MatchCore,
     stage: Stage,
     // The hand.
@@ -337,21 +330,12 @@ pub struct Honeymoon {
     /// Trick rules for phase 1 and phase 2 (index 0 and 1).
     rules: [TrickRules; 2],
     hands: [CardSet; SEATS],
-    dealt: [CardSet; SEATS],
-    /// Every card a seat took from the stock, face up or face down.
-    drawn: [CardSet; SEATS],
     /// The cards a seat took face up (public, H3).
     taken_up: [CardSet; SEATS],
-    /// Every card ever turned face up on the stock.
-    shown: CardSet,
-    /// Every card played this hand.
-    played: CardSet,
     /// The stock in deck order; `stock[top]` is the face-up card.
     stock: ArrayVec<Card, STOCK>,
     top: usize,
     turn: Seat,
-    trick: Trick,
-    tricks: ArrayVec<Played, TRICKS>,
     /// Tricks won by phase (index 0 and 1), then by seat.
     won: [[u8; SEATS]; 2],
 }
@@ -370,22 +354,15 @@ impl Honeymoon {
         let rules = trick_rules(Strain::Suit(Suit::Spades), cfg.equal_jokers);
         Honeymoon {
             cfg,
-            totals: [0; SEATS],
-            core: MatchCore::new(SEATS, LOG_CAPACITY),
+            core: MatchCore::new(Variant::Honeymoon, SEATS, LOG_CAPACITY),
             stage: Stage::Deal,
             trump: Strain::Suit(Suit::Spades),
             rules: [rules.clone(), rules],
             hands: [CardSet::EMPTY; SEATS],
-            dealt: [CardSet::EMPTY; SEATS],
-            drawn: [CardSet::EMPTY; SEATS],
             taken_up: [CardSet::EMPTY; SEATS],
-            shown: CardSet::EMPTY,
-            played: CardSet::EMPTY,
             stock: ArrayVec::new(),
             top: 0,
             turn: Seat::new(1),
-            trick: Trick::new(),
-            tricks: ArrayVec::new(),
             won: [[0; SEATS]; 2],
         }
     }
@@ -423,7 +400,7 @@ impl Honeymoon {
     #[inline]
     fn allowed(&self, hand: CardSet) -> CardSet {
         if self.must_follow() {
-            self.current_rules().follow(hand, &self.trick)
+            self.current_rules().follow(hand, self.core.tricks.current())
         } else {
             hand
         }
@@ -440,29 +417,14 @@ impl Honeymoon {
 
     fn finish_trick(&mut self) {
         let phase = self.phase_index();
-        let winner = self.rules[phase]
-            .winner(&self.trick)
-            .seat()
-            .expect("no dummy in Honeymoon Whist");
-        let (first, second) = (self.trick.cards()[0], self.trick.cards()[1]);
-        let leader = first.0.seat().expect("no dummy in Honeymoon Whist");
-        let index = self.tricks.len() as u8;
-        self.tricks.push(Played {
-            leader,
-            cards: [first.1, second.1],
-            winner,
-        });
+        let (index, winner) = self.core.finish_trick(&self.rules[phase]);
+        let winner = winner.seat().expect("no dummy in Honeymoon Whist");
         self.won[phase][winner.index()] += 1;
-        self.trick.clear();
         self.turn = winner;
-        self.core.public(Event::TrickWon {
-            index,
-            winner: Player::Seat(winner),
-        });
         if phase == 0 {
             self.draw(winner);
         }
-        if self.tricks.len() == TRICKS {
+        if index as usize == TRICKS - 1 {
             self.end_hand();
         }
     }
@@ -476,7 +438,6 @@ impl Honeymoon {
         self.top += 2;
         for (seat, card) in [(winner, up), (loser, down)] {
             self.hands[seat.index()].insert(card);
-            self.drawn[seat.index()].insert(card);
         }
         self.taken_up[winner.index()].insert(up);
         self.core.public(Event::Take {
@@ -484,7 +445,7 @@ impl Honeymoon {
             card: Some(up),
             from: Source::Stock,
         });
-        self.core.log.push(LogEntry::redacted(
+        self.core.redacted(
             Event::Take {
                 seat: loser,
                 card: Some(down),
@@ -496,31 +457,21 @@ impl Honeymoon {
                 card: None,
                 from: Source::Stock,
             },
-        ));
+        );
         if let Some(&card) = self.stock.get(self.top) {
-            self.shown.insert(card);
             self.core.public(Event::TurnUp { card });
         }
     }
 
     fn end_hand(&mut self) {
         let points = score(self.cfg.scoring, self.won[0], self.won[1]);
-        for (total, p) in self.totals.iter_mut().zip(points) {
-            *total += p;
-        }
         let tricks = [0, 1].map(|s| self.won[0][s] + self.won[1][s]);
-        let deal = self.core.current_deal();
-        self.core.end_hand(HandResult {
-            deal,
-            dealer: self.core.dealer,
-            misdeal: false,
+        self.core.end_hand(HandScore {
             bids: vec![None; SEATS],
-            tricks: tricks.to_vec(),
             made: vec![None; SEATS],
             points: points.to_vec(),
-            totals: self.totals.to_vec(),
-            seat_points: Vec::new(),
             summary: self.summary(tricks, points),
+            ..HandScore::default()
         });
         // H5: the deal alternates.
         self.core.dealer = self.core.dealer.next(SEATS);
@@ -531,7 +482,9 @@ impl Honeymoon {
                 // H5: the target decides unless both totals reached it and are
                 // equal; then (and only then) another deal is played. A single
                 // seat at or above the target is always strictly ahead.
-                let [a, b] = self.totals;
+                let &[a, b] = self.core.totals() else {
+                    unreachable!("two seats")
+                };
                 (a.max(b) >= self.cfg.target && a != b) || played >= self.cfg.max_hands
             }
         };
@@ -558,23 +511,15 @@ impl Honeymoon {
 }
 
 impl Game for Honeymoon {
-    fn variant(&self) -> Variant {
-        Variant::Honeymoon
-    }
-
     fn options(&self) -> Options {
         self.cfg.to_options()
     }
 
-    fn seats(&self) -> usize {
-        SEATS
-    }
-
-    fn status(&self) -> Status {
+    fn phase(&self) -> Phase {
         match self.stage {
-            Stage::Deal => Status::Deal,
-            Stage::Play => Status::Act,
-            Stage::Over => Status::Over,
+            Stage::Deal => Phase::Deal,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
         }
     }
 
@@ -583,10 +528,6 @@ impl Game for Honeymoon {
             Stage::Play => SeatSet::single(self.turn),
             Stage::Deal | Stage::Over => SeatSet::EMPTY,
         }
-    }
-
-    fn simultaneous(&self) -> bool {
-        false
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
@@ -610,7 +551,7 @@ impl Game for Honeymoon {
         }
         // H2, H4: the suit to follow is the led card's effective suit: a joker
         // led asks for the trump suit, or for the jokers at no trump.
-        Err(self.current_rules().follow_reason(&self.trick))
+        Err(self.current_rules().follow_reason(self.core.tricks.current()))
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
@@ -619,9 +560,7 @@ impl Game for Honeymoon {
         };
         self.core.public(Event::Action { seat, action });
         self.hands[seat.index()].remove(card);
-        self.played.insert(card);
-        self.trick.push(Player::Seat(seat), card);
-        if self.trick.len() == SEATS {
+        if self.core.play(Player::Seat(seat), card) == SEATS {
             self.finish_trick();
         } else {
             self.turn = seat.next(SEATS);
@@ -639,8 +578,6 @@ impl Game for Honeymoon {
         for (i, &c) in order[..SEATS * HAND].iter().enumerate() {
             self.hands[first.left(i, SEATS).index()].insert(c);
         }
-        self.dealt = self.hands;
-        self.drawn = [CardSet::EMPTY; SEATS];
         self.taken_up = [CardSet::EMPTY; SEATS];
         // H1: the rest is the stock in deck order; its top card is turned up.
         self.stock.clear();
@@ -655,21 +592,9 @@ impl Game for Honeymoon {
             trick_rules(Strain::NoTrump, self.cfg.equal_jokers)
         };
         self.rules[1] = phase2;
-        self.shown = CardSet::single(turn_up);
-        self.played = CardSet::EMPTY;
-        self.trick.clear();
-        self.tricks.clear();
         self.won = [[0; SEATS]; 2];
         self.core.begin_hand();
-        for s in Seat::all(SEATS) {
-            self.core.private(
-                Event::Dealt {
-                    seat: s,
-                    cards: self.hands[s.index()],
-                },
-                SeatSet::single(s),
-            );
-        }
+        self.core.dealt(&self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
         self.stage = Stage::Play;
         // H3: the non-dealer leads the first trick.
@@ -677,82 +602,11 @@ impl Game for Honeymoon {
     }
 
     fn observe(&self, seat: Seat) -> Observation {
-        let in_hand = self.stage == Stage::Play;
-        let players = Seat::all(SEATS)
-            .map(|s| {
-                let hand = self.hands[s.index()];
-                SeatView {
-                    seat: s,
-                    held: hand.len() as u8,
-                    // H3: a card taken face up stays public until it is played.
-                    known: if s == seat {
-                        hand
-                    } else {
-                        hand.and(self.taken_up[s.index()])
-                    },
-                    bid: None,
-                    tricks: self.won[0][s.index()] + self.won[1][s.index()],
-                    total: self.totals[s.index()],
-                    team: s.index() as u8,
-                    active: true,
-                }
-            })
-            .collect();
-        let trump = match (self.stage, self.current_trump()) {
-            (Stage::Deal, _) => Trump::Undecided,
-            (_, Strain::Suit(s)) => Trump::Suit(s),
-            (_, Strain::NoTrump) => Trump::Jokers,
-        };
-        let face_down = (self.stock.len() - self.top).saturating_sub(1);
-        Observation {
-            game: Variant::Honeymoon,
-            seat,
-            seats: SEATS as u8,
-            deal: self.core.current_deal(),
-            dealer: self.core.observed_dealer(in_hand),
-            phase: self.phase(),
-            to_act: self.to_act(),
-            simultaneous: false,
-            hand: self.hands[seat.index()],
-            players,
-            trump,
-            contract: None,
-            table: self.table(),
-            piles: vec![("stock".to_string(), face_down as u8)],
-            trick: TrickView {
-                cards: self.trick.cards().to_vec(),
-                winner: None,
-            },
-            tricks: self.tricks.iter().map(Honeymoon::trick_view).collect(),
-            history: visible_events(&self.core.log, seat),
-            notes: self
-                .notes()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        }
-    }
-
-    fn seen_by(&self, seat: Seat) -> CardSet {
-        self.dealt[seat.index()]
-            .or(self.drawn[seat.index()])
-            .or(self.shown)
-            .or(self.played)
+        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {
         &self.core
-    }
-
-    fn result(&self) -> Option<MatchResult> {
-        (self.stage == Stage::Over).then(|| {
-            MatchResult::by_totals(
-                self.totals.to_vec(),
-                self.teams(),
-                ScoreOrder::HigherIsBetter,
-                self.core.played(),
-            )
-        })
     }
 
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
@@ -771,7 +625,6 @@ impl Game for Honeymoon {
                 ctx.within(self.cfg.max_hands, "the `max-hands` option")?;
             }
         }
-        self.totals = [a, b];
         self.core.start_at(ctx)?;
         Ok(())
     }

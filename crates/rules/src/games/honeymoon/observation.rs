@@ -1,30 +1,29 @@
-//! What a seat is told beyond its cards: the phase, the tricks as seen, the
-//! face-up stock card and the notes of Honeymoon Whist's observation.
+//! What a seat is told beyond its cards: the face-up cards taken from the
+//! stock, the stock's top card and the notes of Honeymoon Whist's
+//! observation.
 
 use super::*;
 
-impl Honeymoon {
-    pub(super) fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
+impl Shown for Honeymoon {
+    fn held(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
     }
 
-    pub(super) fn trick_view(played: &Played) -> TrickView {
-        let follower = played.leader.next(SEATS);
-        TrickView {
-            cards: vec![
-                (Player::Seat(played.leader), played.cards[0]),
-                (Player::Seat(follower), played.cards[1]),
-            ],
-            winner: Some(Player::Seat(played.winner)),
+    // H3: a card taken face up stays public until it is played.
+    fn known(&self, _viewer: Seat, seat: Seat) -> CardSet {
+        self.hands[seat.index()].and(self.taken_up[seat.index()])
+    }
+
+    fn trump(&self) -> Trump {
+        match (self.stage, self.current_trump()) {
+            (Stage::Deal, _) => Trump::Undecided,
+            (_, Strain::Suit(s)) => Trump::Suit(s),
+            (_, Strain::NoTrump) => Trump::Jokers,
         }
     }
 
     /// The face-up cards on the table (see the module documentation).
-    pub(super) fn table(&self) -> Vec<TableCard> {
+    fn table(&self, _viewer: Seat) -> Vec<TableCard> {
         let mut table = Vec::new();
         if let Some(&card) = self.stock.get(self.top) {
             if self.top == 0 {
@@ -43,7 +42,12 @@ impl Honeymoon {
         table
     }
 
-    pub(super) fn notes(&self) -> Vec<(&'static str, String)> {
+    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
+        let face_down = (self.stock.len() - self.top).saturating_sub(1);
+        vec![("stock", face_down as u8)]
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
         let phase = match (self.stage, self.in_phase1()) {
             (Stage::Play, true) => "1",
             (Stage::Play, false) => "2",

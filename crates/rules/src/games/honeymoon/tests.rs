@@ -71,7 +71,7 @@ fn spades_against_clubs(g: &mut Honeymoon) {
     for (s, c) in cards(SPADES).iter().zip(cards(CLUBS).iter()) {
         act(g, 1, &s.to_string());
         act(g, 0, &c.to_string());
-        assert_eq!(g.tricks.last().unwrap().winner, seat(1));
+        assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(1)));
     }
 }
 
@@ -240,7 +240,7 @@ fn h2_h4_jokers_follow_and_beat_trumps_in_phase_2() {
         Err(IllegalReason::MustFollow(Suit::Hearts))
     );
     act(&mut g, 0, "LJ");
-    assert_eq!(g.tricks.last().unwrap().winner, seat(0), "LJ > 3H");
+    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)), "LJ > 3H");
     // A joker led asks for hearts; BJ beats the ace of trumps.
     act(&mut g, 0, "BJ");
     assert_eq!(legal(&g, 1), cards("4H 5H 6H 7H 8H 9H TH JH QH KH AH"));
@@ -249,7 +249,7 @@ fn h2_h4_jokers_follow_and_beat_trumps_in_phase_2() {
         Err(IllegalReason::MustFollow(Suit::Hearts))
     );
     act(&mut g, 1, "AH");
-    assert_eq!(g.tricks.last().unwrap().winner, seat(0), "BJ > AH");
+    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)), "BJ > AH");
     // Plain suits follow as usual.
     act(&mut g, 0, "3D");
     assert_eq!(legal(&g, 1), cards("AD"));
@@ -269,7 +269,7 @@ fn h2_h4_no_trump_jokers_are_a_suit_of_their_own() {
     spades_against_clubs(&mut g);
     act(&mut g, 1, "2H");
     act(&mut g, 0, "2D");
-    assert_eq!(g.tricks.last().unwrap().winner, seat(1));
+    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(1)));
     assert!(g.hands[1].contains(Card::LITTLE_JOKER));
     assert!(g.hands[0].contains(Card::BIG_JOKER));
     // LJ led: seat 0 must follow with the other joker, which beats it.
@@ -280,7 +280,7 @@ fn h2_h4_no_trump_jokers_are_a_suit_of_their_own() {
         Err(IllegalReason::MustFollowSpecial("jokers"))
     );
     act(&mut g, 0, "BJ");
-    assert_eq!(g.tricks.last().unwrap().winner, seat(0));
+    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)));
 }
 
 #[test]
@@ -295,7 +295,7 @@ fn h1_h4_a_turned_joker_is_a_spade_when_spades_are_trump() {
         Err(IllegalReason::MustFollow(Suit::Spades))
     );
     act(&mut g, 0, "BJ");
-    assert_eq!(g.tricks.last().unwrap().winner, seat(0), "BJ > LJ");
+    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)), "BJ > LJ");
 }
 
 #[test]
@@ -308,7 +308,7 @@ fn h6_equal_jokers_the_one_led_wins() {
         act(&mut g, 1, "LJ");
         assert_eq!(legal(&g, 0), cards("BJ"), "jokers still follow jokers");
         act(&mut g, 0, "BJ");
-        assert_eq!(g.tricks.last().unwrap().winner, seat(1), "{options:?}");
+        assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(1)), "{options:?}");
     }
     // A joker still beats any other card, the ace of trumps included.
     let rules = trick_rules(Strain::Suit(Suit::Hearts), true);
@@ -338,7 +338,7 @@ fn h3_the_non_dealer_leads_and_need_not_follow_in_phase_1() {
     assert_eq!(legal(&g, 0), g.hands[0]);
     assert!(g.check(seat(0), Action::Play(card("2D"))).is_ok());
     act(&mut g, 0, "2D");
-    assert_eq!(g.tricks[0].winner, seat(1), "2D neither follows nor trumps");
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)), "2D neither follows nor trumps");
 }
 
 #[test]
@@ -457,7 +457,7 @@ fn h5_the_deal_alternates() {
     g.deal(&sweep_order(1)).unwrap();
     assert_eq!(g.to_act(), SeatSet::single(seat(0)));
     play_first_legal_to_end_of_hand(&mut g);
-    assert_eq!(g.totals, [27, 27]);
+    assert_eq!(g.core.totals(), [27, 27]);
     assert_eq!(g.dealer(), seat(0));
 }
 
@@ -465,11 +465,11 @@ fn h5_the_deal_alternates() {
 fn h5_both_reach_the_target_equal_totals_play_another_deal() {
     // Per-trick scoring: the hearts hand gives 2 and 25.
     let mut g = game(&["scoring=per-trick", "target=30"]);
-    g.totals = [28, 5];
+    g.core.set_totals(&[28, 5]);
     g.deal(&order_for([CLUBS, SPADES], HEARTS_STOCK, 0))
         .unwrap();
     play_hearts_hand(&mut g);
-    assert_eq!(g.totals, [30, 30]);
+    assert_eq!(g.core.totals(), [30, 30]);
     assert_eq!(g.status(), Status::Deal, "both at 30: another deal");
     g.deal(&sweep_order(1)).unwrap();
     play_first_legal_to_end_of_hand(&mut g);
@@ -481,7 +481,7 @@ fn h5_both_reach_the_target_equal_totals_play_another_deal() {
 #[test]
 fn h5_both_reach_the_target_the_higher_total_wins() {
     let mut g = game(&["scoring=per-trick", "target=30"]);
-    g.totals = [29, 5];
+    g.core.set_totals(&[29, 5]);
     g.deal(&order_for([CLUBS, SPADES], HEARTS_STOCK, 0))
         .unwrap();
     play_hearts_hand(&mut g);
@@ -543,7 +543,7 @@ fn h7_each_scoring_mode_on_the_hearts_deal() {
         let mut g = hearts_deal(&[opt.as_str()]);
         play_hearts_hand(&mut g);
         assert_eq!(g.hand_results()[0].points, points, "{scoring}");
-        assert_eq!(g.totals, points);
+        assert_eq!(g.core.totals(), points);
         assert!(!g.is_over(), "{scoring}: below the default target");
     }
 }
@@ -561,7 +561,7 @@ fn h7_a_sweep_under_each_scoring_and_its_default_target() {
         assert_eq!(g.config().target, target);
         g.deal(&sweep_order(0)).unwrap();
         play_first_legal_to_end_of_hand(&mut g);
-        assert_eq!(g.totals, points, "{scoring}");
+        assert_eq!(g.core.totals(), points, "{scoring}");
         assert_eq!(g.is_over(), over, "{scoring}");
     }
 }
@@ -583,7 +583,7 @@ fn h7_phase1_trumps_false_and_parletts_implied_default() {
     let mut g = no_trump_phase_deal(&[]);
     act(&mut g, 1, "AS");
     act(&mut g, 0, "2H");
-    assert_eq!(g.tricks[0].winner, seat(0));
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(0)));
     // At no trump in phase 1 it does not; the jokers are the only trumps.
     for options in [&["phase1-trumps=false"][..], &["scoring=parlett"]] {
         let mut g = no_trump_phase_deal(options);
@@ -592,11 +592,11 @@ fn h7_phase1_trumps_false_and_parletts_implied_default() {
         assert_eq!(o.note("trump"), Some("H"));
         act(&mut g, 1, "AS");
         act(&mut g, 0, "2H");
-        assert_eq!(g.tricks[0].winner, seat(1), "{options:?}");
+        assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)), "{options:?}");
         assert!(g.hands[0].contains(Card::LITTLE_JOKER));
         act(&mut g, 1, "KS");
         act(&mut g, 0, "LJ");
-        assert_eq!(g.tricks[1].winner, seat(0), "a joker beats everything");
+        assert_eq!(g.core.tricks.done()[1].1, Player::Seat(seat(0)), "a joker beats everything");
     }
     assert!(!game(&["scoring=parlett"]).config().phase1_trumps);
     assert!(

@@ -117,7 +117,6 @@
 //! * [`HandResult::bids`] and [`HandResult::made`] hold the contract and its
 //!   outcome at the declarer's seat only.
 
-use arrayvec::ArrayVec;
 
 use super::prelude::*;
 use crate::action::{Exchange, Feat, Strain, Target};
@@ -242,14 +241,12 @@ enum Stage {
 #[derive(Debug, Clone)]
 pub struct Illustrated {
     cfg: Config,
-    /// Match totals by team.
-    totals: [i32; 2],
-    /// Dealer, deals, results and the hand's log (shared by every game).
+    /// Dealer, deals, totals, results, the hand's log and tricks (shared by
+    /// every game; partners carry equal totals).
     core: MatchCore,
     stage: Stage,
     // The hand.
     hands: [CardSet; SEATS],
-    dealt: [CardSet; SEATS],
     /// The kitty in deal order.
     kitty: [Card; KITTY],
     /// Kitty cards nobody has taken.
@@ -277,12 +274,9 @@ pub struct Illustrated {
     /// Consecutive passes in the round of calls.
     passes: u8,
     rules: TrickRules,
-    trick: Trick,
-    tricks: ArrayVec<(Trick, Seat), TRICKS>,
-    won: [u8; SEATS],
-    played: CardSet,
-    /// The open-null declarer's hand as revealed after the first trick.
-    shown: CardSet,
+    /// Whether the open-null declarer's hand has been revealed (after the
+    /// first trick, L6).
+    revealed: bool,
 }
 
 impl Illustrated {
@@ -298,11 +292,9 @@ impl Illustrated {
     pub fn with_config(cfg: Config) -> Illustrated {
         Illustrated {
             cfg,
-            totals: [0; 2],
-            core: MatchCore::new(SEATS, LOG_CAPACITY),
+            core: MatchCore::new(Variant::Illustrated, SEATS, LOG_CAPACITY),
             stage: Stage::Deal,
             hands: [CardSet::EMPTY; SEATS],
-            dealt: [CardSet::EMPTY; SEATS],
             kitty: [Card::BIG_JOKER; KITTY],
             kitty_left: 0,
             kitty_seen: [CardSet::EMPTY; SEATS],
@@ -321,11 +313,7 @@ impl Illustrated {
             game_mult: 1,
             passes: 0,
             rules: TrickRules::plain(None),
-            trick: Trick::new(),
-            tricks: ArrayVec::new(),
-            won: [0; SEATS],
-            played: CardSet::EMPTY,
-            shown: CardSet::EMPTY,
+            revealed: false,
         }
     }
 
@@ -337,7 +325,7 @@ impl Illustrated {
     /// How the last hand played scored, once all its tricks are complete
     /// (`None` during the hand, before the first deal or after a misdeal).
     pub fn breakdown(&self) -> Option<Breakdown> {
-        (self.tricks.len() == TRICKS).then(|| self.score())
+        (self.core.tricks.count() == TRICKS).then(|| self.score())
     }
 
     fn contract(&self) -> Contract {
@@ -378,13 +366,13 @@ impl Illustrated {
 
     /// L6: the cards of `hand` that may be played to the current trick.
     fn allowed(&self, hand: CardSet) -> CardSet {
-        if self.rules.led_suit(&self.trick) == suit_id::NONE {
+        if self.rules.led_suit(self.core.tricks.current()) == suit_id::NONE {
             // Leading, or only jokers so far at notrump or null: a joker only
             // from a hand that holds nothing else.
             let suited = hand.minus(self.suitless());
             if suited.is_empty() { hand } else { suited }
         } else {
-            self.rules.follow(hand, &self.trick)
+            self.rules.follow(hand, self.core.tricks.current())
         }
     }
 
@@ -421,7 +409,7 @@ impl Illustrated {
             for v in viewers.iter() {
                 self.kitty_seen[v.index()].insert(card);
             }
-            self.core.log.push(LogEntry::redacted(
+            self.core.redacted(
                 Event::Take {
                     seat,
                     card: Some(card),
@@ -433,7 +421,7 @@ impl Illustrated {
                     card: None,
                     from: Source::Kitty,
                 },
-            ));
+            );
         }
         self.kitty_left -= count as u8;
         self.exchanger = Some(seat);
@@ -449,53 +437,37 @@ impl Illustrated {
     }
 
     fn finish_trick(&mut self) {
-        let winner = self
-            .rules
-            .winner(&self.trick)
-            .seat()
-            .expect("no dummy in Illustrated Whist");
-        self.won[winner.index()] += 1;
-        let index = self.tricks.len() as u8;
-        self.tricks.push((self.trick.clone(), winner));
-        self.trick.clear();
-        self.core.public(Event::TrickWon {
-            index,
-            winner: Player::Seat(winner),
-        });
-        self.turn = winner;
+        let (index, winner) = self.core.finish_trick(&self.rules);
+        self.turn = winner.seat().expect("no dummy in Illustrated Whist");
         if index == 0 && self.contract == Some(Contract::OpenNull) {
             // L6: the open-null hand turns public once the first trick is complete.
             let cards = self.hands[self.declarer.index()];
-            self.shown = cards;
+            self.revealed = true;
             self.core.public(Event::Reveal {
                 seat: self.declarer,
                 cards,
             });
         }
-        if self.tricks.len() == TRICKS {
+        if index as usize == TRICKS - 1 {
             self.end_hand(false);
         }
     }
 }
 
 impl Game for Illustrated {
-    fn variant(&self) -> Variant {
-        Variant::Illustrated
-    }
-
     fn options(&self) -> Options {
         self.cfg.to_options()
     }
 
-    fn seats(&self) -> usize {
-        SEATS
-    }
-
-    fn status(&self) -> Status {
+    fn phase(&self) -> Phase {
         match self.stage {
-            Stage::Deal => Status::Deal,
-            Stage::Over => Status::Over,
-            _ => Status::Act,
+            Stage::Deal => Phase::Deal,
+            Stage::Auction => Phase::Auction,
+            Stage::Choose => Phase::Choose,
+            Stage::Discard => Phase::Exchange,
+            Stage::Announce => Phase::Declare,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
         }
     }
 
@@ -504,10 +476,6 @@ impl Game for Illustrated {
             Stage::Deal | Stage::Over => SeatSet::EMPTY,
             _ => SeatSet::single(self.turn),
         }
-    }
-
-    fn simultaneous(&self) -> bool {
-        false
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
@@ -584,14 +552,14 @@ impl Game for Illustrated {
                 if self.allowed(hand).contains(c) {
                     return Ok(());
                 }
-                let led = self.rules.led_suit(&self.trick);
+                let led = self.rules.led_suit(self.core.tricks.current());
                 if led == suit_id::NONE {
                     Err(IllegalReason::Rule {
                         id: "L6",
                         text: "at notrump or null a joker is led only from a hand that holds nothing else",
                     })
                 } else {
-                    Err(self.rules.follow_reason(&self.trick))
+                    Err(self.rules.follow_reason(self.core.tricks.current()))
                 }
             }
             _ => Err(IllegalReason::WrongPhase),
@@ -639,14 +607,14 @@ impl Game for Illustrated {
                 }
             }
             (Stage::Discard, Action::Discard(c)) => {
-                self.core.log.push(LogEntry::redacted(
+                self.core.redacted(
                     Event::Action { seat, action },
                     SeatSet::single(seat),
                     Event::Hidden {
                         seat,
                         kind: ActionKind::Discard,
                     },
-                ));
+                );
                 self.hands[seat.index()].remove(c);
                 self.discarded[seat.index()].insert(c);
                 self.to_discard -= 1;
@@ -684,9 +652,7 @@ impl Game for Illustrated {
             (Stage::Play, Action::Play(c)) => {
                 self.core.public(Event::Action { seat, action });
                 self.hands[seat.index()].remove(c);
-                self.played.insert(c);
-                self.trick.push(Player::Seat(seat), c);
-                if self.trick.len() == self.active() {
+                if self.core.play(Player::Seat(seat), c) == self.active() {
                     self.finish_trick();
                 } else {
                     self.turn = self.next_active(seat);
@@ -708,7 +674,6 @@ impl Game for Illustrated {
         }
         self.kitty.copy_from_slice(&order[SEATS * HAND..]);
         self.kitty_left = KITTY as u8;
-        self.dealt = self.hands;
         self.kitty_seen = [CardSet::EMPTY; SEATS];
         self.discarded = [CardSet::EMPTY; SEATS];
         self.passed = SeatSet::EMPTY;
@@ -722,114 +687,20 @@ impl Game for Illustrated {
         self.calls = [[0; 6]; 2];
         self.game_mult = 1;
         self.passes = 0;
-        self.trick.clear();
-        self.tricks.clear();
-        self.won = [0; SEATS];
-        self.played = CardSet::EMPTY;
-        self.shown = CardSet::EMPTY;
+        self.revealed = false;
         self.core.begin_hand();
-        for s in Seat::all(SEATS) {
-            self.core.private(
-                Event::Dealt {
-                    seat: s,
-                    cards: self.hands[s.index()],
-                },
-                SeatSet::single(s),
-            );
-        }
+        self.core.dealt(&self.hands);
         // L2: the auction starts at the dealer's left.
         self.stage = Stage::Auction;
         self.turn = self.core.dealer.next(SEATS);
     }
 
     fn observe(&self, seat: Seat) -> Observation {
-        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
-        let revealed = !self.shown.is_empty();
-        let players = Seat::all(SEATS)
-            .map(|s| {
-                let hand = self.hands[s.index()];
-                SeatView {
-                    seat: s,
-                    held: hand.len() as u8,
-                    known: if s == seat || (revealed && s == self.declarer) {
-                        hand
-                    } else {
-                        CardSet::EMPTY
-                    },
-                    bid: self.last_bid[s.index()].map(Contract::action),
-                    tricks: self.won[s.index()],
-                    total: self.totals[team(s)],
-                    team: team(s) as u8,
-                    active: self.sitting_out != Some(s),
-                }
-            })
-            .collect();
-        let trump = match self.contract {
-            None => Trump::Undecided,
-            Some(c) => c.trump().map_or(Trump::NoTrump, Trump::Suit),
-        };
-        let table = self.kitty_seen[seat.index()]
-            .iter()
-            .map(|card| TableCard {
-                label: "kitty".to_string(),
-                owner: self.exchanger,
-                card,
-            })
-            .collect();
-        let discards: usize = self.discarded.iter().map(|d| d.len()).sum();
-        Observation {
-            game: Variant::Illustrated,
-            seat,
-            seats: SEATS as u8,
-            deal: self.core.current_deal(),
-            dealer: self.core.observed_dealer(in_hand),
-            phase: self.phase(),
-            to_act: self.to_act(),
-            simultaneous: false,
-            hand: self.hands[seat.index()],
-            players,
-            trump,
-            contract: self.contract.map(|c| (self.declarer, c.action())),
-            table,
-            piles: vec![
-                ("kitty".to_string(), self.kitty_left),
-                ("discards".to_string(), discards as u8),
-            ],
-            trick: trick_view(&self.trick, None),
-            tricks: self
-                .tricks
-                .iter()
-                .map(|(t, w)| trick_view(t, Some(Player::Seat(*w))))
-                .collect(),
-            history: visible_events(&self.core.log, seat),
-            notes: self
-                .notes()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        }
-    }
-
-    fn seen_by(&self, seat: Seat) -> CardSet {
-        self.dealt[seat.index()]
-            .or(self.kitty_seen[seat.index()])
-            .or(self.played)
-            .or(self.shown)
+        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {
         &self.core
-    }
-
-    fn result(&self) -> Option<MatchResult> {
-        (self.stage == Stage::Over).then(|| {
-            MatchResult::by_totals(
-                (0..SEATS).map(|s| self.totals[s % 2]).collect(),
-                self.teams(),
-                ScoreOrder::HigherIsBetter,
-                self.core.scored(),
-            )
-        })
     }
 
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
@@ -841,7 +712,6 @@ impl Game for Illustrated {
                 "totals {t:?}: seats 0 and 2, and seats 1 and 3, are partners and carry one total (L1)"
             )));
         }
-        self.totals = [t[0], t[1]];
         self.core.start_at(ctx)?;
         Ok(())
     }

@@ -1,22 +1,61 @@
-//! What a seat is told beyond its cards: the phase and the notes of
-//! Illustrated Whist's observation (documented in the module).
+//! What a seat is told beyond its cards: the revealed open-null hand, the
+//! kitty cards it saw, the piles and the notes of Illustrated Whist's
+//! observation (documented in the module).
 
 use super::*;
 
-impl Illustrated {
-    pub(super) fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Auction => Phase::Auction,
-            Stage::Choose => Phase::Choose,
-            Stage::Discard => Phase::Exchange,
-            Stage::Announce => Phase::Declare,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
+impl Shown for Illustrated {
+    fn held(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    // L6: the open-null declarer's hand is public after the first trick.
+    fn known(&self, _viewer: Seat, seat: Seat) -> CardSet {
+        if self.revealed && seat == self.declarer {
+            self.hands[seat.index()]
+        } else {
+            CardSet::EMPTY
         }
     }
 
-    pub(super) fn notes(&self) -> Vec<(&'static str, String)> {
+    fn bid(&self, _viewer: Seat, seat: Seat) -> Option<Action> {
+        self.last_bid[seat.index()].map(Contract::action)
+    }
+
+    // L6: the null declarer's partner sits out the play.
+    fn active(&self, seat: Seat) -> bool {
+        self.sitting_out != Some(seat)
+    }
+
+    fn trump(&self) -> Trump {
+        match self.contract {
+            None => Trump::Undecided,
+            Some(c) => c.trump().map_or(Trump::NoTrump, Trump::Suit),
+        }
+    }
+
+    fn contract(&self) -> Option<(Seat, Action)> {
+        self.contract.map(|c| (self.declarer, c.action()))
+    }
+
+    // L3: the kitty cards the viewer has seen.
+    fn table(&self, viewer: Seat) -> Vec<TableCard> {
+        self.kitty_seen[viewer.index()]
+            .iter()
+            .map(|card| TableCard {
+                label: "kitty".to_string(),
+                owner: self.exchanger,
+                card,
+            })
+            .collect()
+    }
+
+    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
+        let discards: usize = self.discarded.iter().map(|d| d.len()).sum();
+        vec![("kitty", self.kitty_left), ("discards", discards as u8)]
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
         let seat_or_dash = |s: Option<Seat>| s.map_or("-".to_string(), |s| s.to_string());
         let passed = if self.passed.is_empty() {
             "-".to_string()

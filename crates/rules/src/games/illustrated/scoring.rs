@@ -4,17 +4,31 @@
 use super::*;
 
 impl Illustrated {
+    /// The hand's finished tricks with the seat that won each.
+    fn tricks(&self) -> impl DoubleEndedIterator<Item = (&Trick, Seat)> {
+        self.core.tricks.done().iter().map(|(t, w)| {
+            let winner = w.seat().expect("no dummy in Illustrated Whist");
+            (t, winner)
+        })
+    }
+
+    /// Tricks `seat` won this hand.
+    fn won(&self, seat: Seat) -> u8 {
+        self.core.tricks.won(seat)
+    }
+
     /// The cards in each team's tricks.
     pub(super) fn team_cards(&self) -> [CardSet; 2] {
         let mut cards = [CardSet::EMPTY; 2];
-        for (t, w) in &self.tricks {
-            cards[team(*w)] = cards[team(*w)].or(t.card_set());
+        for (t, w) in self.tricks() {
+            cards[team(w)] = cards[team(w)].or(t.card_set());
         }
         cards
     }
 
     pub(super) fn team_tricks(&self) -> [u8; 2] {
-        [self.won[0] + self.won[2], self.won[1] + self.won[3]]
+        let won = self.core.tricks.won_by_seat(SEATS);
+        [won[0] + won[2], won[1] + won[3]]
     }
 
     /// L5: whether team `t` made `feat` (for the declaring team's Slam, only
@@ -32,7 +46,7 @@ impl Illustrated {
                     && cards.contains(Card::BIG_JOKER)
                     && cards.contains(Card::LITTLE_JOKER)
             }),
-            Feat::JokerCatch => self.tricks.iter().any(|(trick, winner)| {
+            Feat::JokerCatch => self.tricks().any(|(trick, winner)| {
                 let by = |card: Card| {
                     trick
                         .cards()
@@ -42,13 +56,13 @@ impl Illustrated {
                 };
                 match (by(Card::BIG_JOKER), by(Card::LITTLE_JOKER)) {
                     (Some(big), Some(little)) => {
-                        big == *winner && team(big) == t && team(little) != t
+                        big == winner && team(big) == t && team(little) != t
                     }
                     _ => false,
                 }
             }),
             Feat::DixLast => {
-                let (Some(dix), Some((last, winner))) = (dix, self.tricks.last()) else {
+                let (Some(dix), Some((last, winner))) = (dix, self.tricks().next_back()) else {
                     return false;
                 };
                 let Some(player) = last
@@ -59,7 +73,7 @@ impl Illustrated {
                 else {
                     return false;
                 };
-                if player == *winner {
+                if player == winner {
                     // Won with the dix: the declaring team only if the
                     // contract is made, the opponents only if it is set.
                     team(player) == t && (made == (t == team(self.declarer)))
@@ -82,7 +96,7 @@ impl Illustrated {
         let slam_announced = self.calls[decl][Feat::Slam as usize] != 0;
         let (made, hand) = match contract {
             Contract::Null | Contract::OpenNull => {
-                let made = self.won[self.declarer.index()] == 0;
+                let made = self.won(self.declarer) == 0;
                 let value = contract.base() + bonus;
                 (made, if made { value } else { -value })
             }
@@ -147,21 +161,13 @@ impl Illustrated {
             made[self.declarer.index()] = Some(b.made);
             self.summary(&b)
         };
-        for (total, p) in self.totals.iter_mut().zip(points) {
-            *total += p;
-        }
-        let deal = self.core.current_deal();
-        self.core.end_hand(HandResult {
-            deal,
-            dealer: self.core.dealer,
+        self.core.end_hand(HandScore {
             misdeal,
             bids,
-            tricks: self.won.to_vec(),
             made,
-            points: (0..SEATS).map(|s| points[s % 2]).collect(),
-            totals: (0..SEATS).map(|s| self.totals[s % 2]).collect(),
-            seat_points: Vec::new(),
+            points: (0..SEATS).map(|s| points[team(Seat::new(s))]).collect(),
             summary,
+            ..HandScore::default()
         });
         // L1: the deal passes left.
         self.core.dealer = self.core.dealer.next(SEATS);
@@ -179,7 +185,7 @@ impl Illustrated {
         let exchange = self.exchange.expect("an exchange choice");
         let decl = team(self.declarer);
         let tricks = if contract.is_null() {
-            format!("declarer took {}", self.won[self.declarer.index()])
+            format!("declarer took {}", self.won(self.declarer))
         } else {
             let t = self.team_tricks();
             format!("tricks {}-{}", t[decl], t[1 - decl])

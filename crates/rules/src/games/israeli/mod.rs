@@ -140,14 +140,12 @@ enum Stage {
 #[derive(Debug, Clone)]
 pub struct Israeli {
     cfg: Config,
-    totals: [i32; SEATS],
-    /// Dealer, deals, results and the hand's log (shared by every game).
+    /// Dealer, deals, totals, results, the hand's log and tricks (shared by
+    /// every game).
     core: MatchCore,
     stage: Stage,
     // The hand.
     hands: [CardSet; SEATS],
-    dealt: [CardSet; SEATS],
-    received: [CardSet; SEATS],
     giving: [ArrayVec<Card, 3>; SEATS],
     frisches: u8,
     turn: Seat,
@@ -157,9 +155,6 @@ pub struct Israeli {
     declarer: Seat,
     bids: [Option<u8>; SEATS],
     rules: TrickRules,
-    trick: Trick,
-    tricks: ArrayVec<(Trick, Seat), HAND>,
-    won: [u8; SEATS],
 }
 
 impl Israeli {
@@ -175,12 +170,9 @@ impl Israeli {
     pub fn with_config(cfg: Config) -> Israeli {
         Israeli {
             cfg,
-            totals: [0; SEATS],
-            core: MatchCore::new(SEATS, 128),
+            core: MatchCore::new(Variant::Israeli, SEATS, 128),
             stage: Stage::Deal,
             hands: [CardSet::EMPTY; SEATS],
-            dealt: [CardSet::EMPTY; SEATS],
-            received: [CardSet::EMPTY; SEATS],
             giving: Default::default(),
             frisches: 0,
             turn: Seat::new(0),
@@ -190,9 +182,6 @@ impl Israeli {
             declarer: Seat::new(0),
             bids: [None; SEATS],
             rules: TrickRules::plain(None),
-            trick: Trick::new(),
-            tricks: ArrayVec::new(),
-            won: [0; SEATS],
         }
     }
 
@@ -248,10 +237,9 @@ impl Israeli {
             for c in cards {
                 self.hands[g.index()].remove(c);
                 self.hands[r.index()].insert(c);
-                self.received[r.index()].insert(c);
                 let mut to = SeatSet::single(r);
                 to.insert(g);
-                self.core.log.push(LogEntry::redacted(
+                self.core.redacted(
                     Event::Take {
                         seat: r,
                         card: Some(c),
@@ -263,7 +251,7 @@ impl Israeli {
                         card: None,
                         from: Source::Seat(g),
                     },
-                ));
+                );
             }
         }
         self.frisches += 1;
@@ -290,21 +278,9 @@ impl Israeli {
     }
 
     fn finish_trick(&mut self) {
-        let winner = self
-            .rules
-            .winner(&self.trick)
-            .seat()
-            .expect("no dummy in Israeli Whist");
-        self.won[winner.index()] += 1;
-        let index = self.tricks.len() as u8;
-        self.tricks.push((self.trick.clone(), winner));
-        self.trick.clear();
-        self.core.public(Event::TrickWon {
-            index,
-            winner: Player::Seat(winner),
-        });
-        self.turn = winner;
-        if self.tricks.len() == HAND {
+        let (index, winner) = self.core.finish_trick(&self.rules);
+        self.turn = winner.seat().expect("no dummy in Israeli Whist");
+        if index as usize == HAND - 1 {
             self.end_hand(false);
         }
     }
@@ -317,42 +293,44 @@ impl Israeli {
             summary = "misdeal: four passes after three frisches".to_string();
         } else {
             let over = self.bids_total() > HAND as u8;
+            let won = self.core.tricks.won_by_seat(SEATS);
             for s in 0..SEATS {
                 let b = self.bids[s].expect("every seat bid");
-                points[s] = score(b, self.won[s], over);
-                made[s] = Some(b == self.won[s]);
-                self.totals[s] += points[s];
+                points[s] = score(b, won[s], over);
+                made[s] = Some(b == won[s]);
             }
             let (d, t, strain) = self.standing.expect("a contract");
             summary = format!(
                 "{t}{strain} by {d}; bids {} ({}); tricks {}",
                 self.bids.map(|b| b.unwrap_or(0).to_string()).join(" "),
                 if over { "over" } else { "under" },
-                self.won.map(|w| w.to_string()).join(" "),
+                won.iter().map(u8::to_string).collect::<Vec<_>>().join(" "),
             );
         }
-        let deal = self.core.current_deal();
-        self.core.end_hand(HandResult {
-            deal,
-            dealer: self.core.dealer,
+        self.core.end_hand(HandScore {
             misdeal,
             bids: self.bids.iter().map(|b| b.map(Action::Bid)).collect(),
-            tricks: self.won.to_vec(),
             made,
             points,
-            totals: self.totals.to_vec(),
-            seat_points: Vec::new(),
             summary,
+            ..HandScore::default()
         });
         self.core.dealer = self.core.dealer.next(SEATS);
         let played = self.core.played();
         let over = match self.cfg.hands {
             Some(h) => played >= h,
             None => {
-                self.totals.iter().any(|&t| t >= self.cfg.target) || played >= self.cfg.max_hands
+                self.core.totals().iter().any(|&t| t >= self.cfg.target)
+                    || played >= self.cfg.max_hands
             }
         };
         self.stage = if over { Stage::Over } else { Stage::Deal };
+    }
+}
+
+impl Game for Israeli {
+    fn options(&self) -> Options {
+        self.cfg.to_options()
     }
 
     fn phase(&self) -> Phase {
@@ -363,28 +341,6 @@ impl Israeli {
             Stage::Contract => Phase::Bid,
             Stage::Play => Phase::Play,
             Stage::Over => Phase::Over,
-        }
-    }
-}
-
-impl Game for Israeli {
-    fn variant(&self) -> Variant {
-        Variant::Israeli
-    }
-
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
-
-    fn seats(&self) -> usize {
-        SEATS
-    }
-
-    fn status(&self) -> Status {
-        match self.stage {
-            Stage::Deal => Status::Deal,
-            Stage::Over => Status::Over,
-            _ => Status::Act,
         }
     }
 
@@ -433,7 +389,7 @@ impl Game for Israeli {
             Stage::Play => {
                 out.extend(
                     self.rules
-                        .follow(hand, &self.trick)
+                        .follow(hand, self.core.tricks.current())
                         .iter()
                         .map(Action::Play),
                 );
@@ -476,7 +432,9 @@ impl Game for Israeli {
                 }
             }
             (Stage::Contract, Action::Bid(n)) => self.check_contract_bid(seat, n),
-            (Stage::Play, Action::Play(c)) => self.rules.check_play(hand, &self.trick, c),
+            (Stage::Play, Action::Play(c)) => {
+                self.rules.check_play(hand, self.core.tricks.current(), c)
+            }
             _ => Err(IllegalReason::WrongPhase),
         }
     }
@@ -519,9 +477,8 @@ impl Game for Israeli {
             (Stage::Play, Action::Play(c)) => {
                 self.core.public(Event::Action { seat, action });
                 self.hands[seat.index()].remove(c);
-                self.trick.push(Player::Seat(seat), c);
                 self.turn = seat.next(SEATS);
-                if self.trick.len() == SEATS {
+                if self.core.play(Player::Seat(seat), c) == SEATS {
                     self.finish_trick();
                 }
             }
@@ -538,139 +495,21 @@ impl Game for Israeli {
         for (i, &c) in order.iter().enumerate() {
             self.hands[self.core.dealer.left(1 + i, SEATS).index()].insert(c);
         }
-        self.dealt = self.hands;
-        self.received = [CardSet::EMPTY; SEATS];
         self.giving = Default::default();
         self.frisches = 0;
         self.trump = None;
         self.bids = [None; SEATS];
-        self.trick.clear();
-        self.tricks.clear();
-        self.won = [0; SEATS];
         self.core.begin_hand();
-        for s in Seat::all(SEATS) {
-            self.core.private(
-                Event::Dealt {
-                    seat: s,
-                    cards: self.hands[s.index()],
-                },
-                SeatSet::single(s),
-            );
-        }
+        self.core.dealt(&self.hands);
         self.start_auction();
     }
 
     fn observe(&self, seat: Seat) -> Observation {
-        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
-        let players = Seat::all(SEATS)
-            .map(|s| SeatView {
-                seat: s,
-                held: self.hands[s.index()].len() as u8,
-                known: if s == seat {
-                    self.hands[s.index()]
-                } else {
-                    CardSet::EMPTY
-                },
-                bid: self.bids[s.index()].map(Action::Bid),
-                tricks: self.won[s.index()],
-                total: self.totals[s.index()],
-                team: s.index() as u8,
-                active: true,
-            })
-            .collect();
-        let trump = match (self.stage, self.trump) {
-            (Stage::Auction | Stage::Frisch | Stage::Deal, _) | (_, None) => Trump::Undecided,
-            (_, Some(Strain::NoTrump)) => Trump::NoTrump,
-            (_, Some(Strain::Suit(s))) => Trump::Suit(s),
-        };
-        let contract = match self.stage {
-            Stage::Contract | Stage::Play => self
-                .standing
-                .map(|(d, tricks, strain)| (d, Action::Contract { tricks, strain })),
-            _ => None,
-        };
-        let mut notes = vec![
-            ("min-bid", self.min_bid().to_string()),
-            ("frisch", self.frisches.to_string()),
-            (
-                "auction-order",
-                if self.cfg.number_first {
-                    "number-first"
-                } else {
-                    "suit-first"
-                }
-                .to_string(),
-            ),
-            ("hands-scored", self.core.scored().to_string()),
-            ("target", self.cfg.target.to_string()),
-            (
-                "hands",
-                self.cfg
-                    .hands
-                    .map_or("unset".to_string(), |h| h.to_string()),
-            ),
-        ];
-        if in_hand && self.bids.iter().all(Option::is_some) {
-            let total = self.bids_total();
-            notes.push(("bids-total", total.to_string()));
-            notes.push((
-                "over-under",
-                if total > 13 { "over" } else { "under" }.to_string(),
-            ));
-        }
-        Observation {
-            game: Variant::Israeli,
-            seat,
-            seats: SEATS as u8,
-            deal: self.core.current_deal(),
-            dealer: self.core.observed_dealer(in_hand),
-            phase: self.phase(),
-            to_act: if self.stage == Stage::Frisch {
-                SeatSet::all(SEATS)
-            } else {
-                self.to_act()
-            },
-            simultaneous: self.simultaneous(),
-            hand: self.hands[seat.index()],
-            players,
-            trump,
-            contract,
-            table: Vec::new(),
-            piles: Vec::new(),
-            trick: trick_view(&self.trick, None),
-            tricks: self
-                .tricks
-                .iter()
-                .map(|(t, w)| trick_view(t, Some(Player::Seat(*w))))
-                .collect(),
-            history: visible_events(&self.core.log, seat),
-            notes: notes.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-        }
-    }
-
-    fn seen_by(&self, seat: Seat) -> CardSet {
-        let played = self
-            .tricks
-            .iter()
-            .fold(self.trick.card_set(), |acc, (t, _)| acc.or(t.card_set()));
-        self.dealt[seat.index()]
-            .or(self.received[seat.index()])
-            .or(played)
+        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {
         &self.core
-    }
-
-    fn result(&self) -> Option<MatchResult> {
-        (self.stage == Stage::Over).then(|| {
-            MatchResult::by_totals(
-                self.totals.to_vec(),
-                self.teams(),
-                ScoreOrder::HigherIsBetter,
-                self.core.scored(),
-            )
-        })
     }
 
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
@@ -688,7 +527,6 @@ impl Game for Israeli {
                 ctx.within(self.cfg.max_hands, "the `max-hands` option")?;
             }
         }
-        self.totals = totals;
         self.core.start_at(ctx)?;
         Ok(())
     }
@@ -733,6 +571,8 @@ impl Israeli {
         Ok(())
     }
 }
+
+mod observation;
 
 #[cfg(test)]
 mod tests;

@@ -280,7 +280,7 @@ fn i5_must_follow_suit() {
 #[test]
 fn i7_target_ends_the_match() {
     let mut g = Israeli::new(&Options::parse(&["target=100"]).unwrap()).unwrap();
-    g.totals = [95, 0, 0, 0];
+    g.core.set_totals(&[95, 0, 0, 0]);
     g.deal(&order_for(HANDS, 0)).unwrap();
     act(&mut g, 1, "pass");
     act(&mut g, 2, "pass");

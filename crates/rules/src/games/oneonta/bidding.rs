@@ -9,12 +9,12 @@ impl Oneonta {
     pub(super) fn tie_break(&self, candidates: SeatSet) -> Seat {
         let top = candidates
             .iter()
-            .map(|s| self.totals[s.index()])
+            .map(|s| self.core.totals()[s.index()])
             .max()
             .unwrap_or(0);
         let best: SeatSet = candidates
             .iter()
-            .filter(|s| self.totals[s.index()] == top)
+            .filter(|s| self.core.totals()[s.index()] == top)
             .collect();
         self.first_from(self.core.dealer, best)
     }

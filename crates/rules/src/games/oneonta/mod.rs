@@ -130,9 +130,8 @@ enum Stage {
 #[derive(Debug, Clone)]
 pub struct Oneonta {
     cfg: Config,
-    totals: [i32; MAX_PLAYERS],
-    /// The dealer of the current hand, or of the next one at a deal step.
-    /// Dealer, deals, results and the hand's log (shared by every game).
+    /// Dealer, deals, totals, results, the hand's log and tricks (shared by
+    /// every game).
     core: MatchCore,
     /// O13: the previous hand's bids when a [`HandContext`] started the
     /// match after it (the results hold them otherwise).
@@ -149,7 +148,6 @@ pub struct Oneonta {
     /// Cards per seat this hand.
     size: u8,
     hands: [CardSet; MAX_PLAYERS],
-    dealt: [CardSet; MAX_PLAYERS],
     /// The dummy's pile in deal order (O5, O17); `dummy[dummy_next]` is its top.
     dummy: ArrayVec<Card, MAX_HAND>,
     dummy_next: usize,
@@ -164,12 +162,7 @@ pub struct Oneonta {
     turn: Seat,
     /// The first trick's leader (O14, for `lead=fixed`).
     leader: Seat,
-    trick: Trick,
-    tricks: ArrayVec<(Trick, Player), MAX_HAND>,
-    won: [u8; MAX_PLAYERS],
     dummy_won: u8,
-    /// Every card played this hand, the dummy's included.
-    played: CardSet,
 }
 
 impl Oneonta {
@@ -197,8 +190,7 @@ impl Oneonta {
         let turn_up = Card::new(Rank::Ten, Suit::Clubs);
         Oneonta {
             cfg,
-            totals: [0; MAX_PLAYERS],
-            core: MatchCore::new(cfg.players as usize, LOG_CAPACITY),
+            core: MatchCore::new(Variant::Oneonta, n, LOG_CAPACITY),
             context_bids: Vec::new(),
             stage: Stage::Deal,
             active: SeatSet::all(n),
@@ -206,7 +198,6 @@ impl Oneonta {
             playoffs: 0,
             size: deck_for(cfg.mode, n).1,
             hands: [CardSet::EMPTY; MAX_PLAYERS],
-            dealt: [CardSet::EMPTY; MAX_PLAYERS],
             dummy: ArrayVec::new(),
             dummy_next: 0,
             turn_up: None,
@@ -217,11 +208,7 @@ impl Oneonta {
             doubled: None,
             turn: Seat::new(0),
             leader: Seat::new(0),
-            trick: Trick::new(),
-            tricks: ArrayVec::new(),
-            won: [0; MAX_PLAYERS],
             dummy_won: 0,
-            played: CardSet::EMPTY,
         }
     }
 
@@ -282,8 +269,7 @@ impl Oneonta {
     fn dummy_leads(&mut self) {
         let card = self.dummy[self.dummy_next];
         self.dummy_next += 1;
-        self.played.insert(card);
-        self.trick.push(Player::Dummy, card);
+        self.core.play(Player::Dummy, card);
         self.core.public(Event::DummyPlay { card });
     }
 
@@ -292,17 +278,12 @@ impl Oneonta {
     }
 
     fn finish_trick(&mut self) {
-        let winner = self.rules.winner(&self.trick);
-        match winner {
-            Player::Seat(s) => self.won[s.index()] += 1,
+        let (index, winner) = self.core.finish_trick(&self.rules);
+        if winner == Player::Dummy {
             // O17: dummy tricks score for nobody.
-            Player::Dummy => self.dummy_won += 1,
+            self.dummy_won += 1;
         }
-        let index = self.tricks.len() as u8;
-        self.tricks.push((self.trick.clone(), winner));
-        self.trick.clear();
-        self.core.public(Event::TrickWon { index, winner });
-        if self.tricks.len() == self.size as usize {
+        if index + 1 == self.size {
             self.end_hand();
         } else if self.cfg.mode.has_dummy() {
             // O5, O17: the dummy leads every trick, whoever won the last.
@@ -317,23 +298,16 @@ impl Oneonta {
 }
 
 impl Game for Oneonta {
-    fn variant(&self) -> Variant {
-        Variant::Oneonta
-    }
-
     fn options(&self) -> Options {
         self.cfg.to_options()
     }
 
-    fn seats(&self) -> usize {
-        self.n()
-    }
-
-    fn status(&self) -> Status {
+    fn phase(&self) -> Phase {
         match self.stage {
-            Stage::Deal => Status::Deal,
-            Stage::Bid | Stage::Play => Status::Act,
-            Stage::Over => Status::Over,
+            Stage::Deal => Phase::Deal,
+            Stage::Bid => Phase::Bid,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
         }
     }
 
@@ -342,10 +316,6 @@ impl Game for Oneonta {
             Stage::Bid | Stage::Play => SeatSet::single(self.turn),
             Stage::Deal | Stage::Over => SeatSet::EMPTY,
         }
-    }
-
-    fn simultaneous(&self) -> bool {
-        false
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
@@ -379,7 +349,7 @@ impl Game for Oneonta {
                 let hand = self.hands[seat.index()];
                 out.extend(
                     self.rules
-                        .follow(hand, &self.trick)
+                        .follow(hand, self.core.tricks.current())
                         .iter()
                         .map(Action::Play),
                 );
@@ -396,7 +366,7 @@ impl Game for Oneonta {
             // in a trump suit asks for that suit.
             (Stage::Play, Action::Play(card)) => {
                 self.rules
-                    .check_play(self.hands[seat.index()], &self.trick, card)
+                    .check_play(self.hands[seat.index()], self.core.tricks.current(), card)
             }
             _ => Err(IllegalReason::WrongPhase),
         }
@@ -421,9 +391,7 @@ impl Game for Oneonta {
             (Stage::Play, Action::Play(card)) => {
                 self.core.public(Event::Action { seat, action });
                 self.hands[seat.index()].remove(card);
-                self.played.insert(card);
-                self.trick.push(Player::Seat(seat), card);
-                if self.trick.len() == self.trick_size() {
+                if self.core.play(Player::Seat(seat), card) == self.trick_size() {
                     self.finish_trick();
                 } else {
                     self.turn = self.next_active(seat);
@@ -451,7 +419,6 @@ impl Game for Oneonta {
                 None => self.dummy.push(card),
             }
         }
-        self.dealt = self.hands;
         // O2, O12: the next card is turned for trump (O3 if it is a joker).
         let turn_up = order[dealt];
         self.turn_up = Some(turn_up);
@@ -459,21 +426,9 @@ impl Game for Oneonta {
         self.rules = trick_rules(turn_up);
         self.bids = [None; MAX_PLAYERS];
         self.doubled = None;
-        self.trick.clear();
-        self.tricks.clear();
-        self.won = [0; MAX_PLAYERS];
         self.dummy_won = 0;
-        self.played = CardSet::EMPTY;
         self.core.begin_hand();
-        for s in self.active.iter() {
-            self.core.private(
-                Event::Dealt {
-                    seat: s,
-                    cards: self.hands[s.index()],
-                },
-                SeatSet::single(s),
-            );
-        }
+        self.core.dealt_to(self.active, &self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
         self.stage = Stage::Bid;
         self.first_bidder = self.first_bidder();
@@ -481,96 +436,18 @@ impl Game for Oneonta {
     }
 
     fn observe(&self, seat: Seat) -> Observation {
-        let n = self.n();
-        let in_hand = matches!(self.stage, Stage::Bid | Stage::Play);
-        let players = Seat::all(n)
-            .map(|s| {
-                let hand = self.hands[s.index()];
-                SeatView {
-                    seat: s,
-                    held: hand.len() as u8,
-                    known: if s == seat { hand } else { CardSet::EMPTY },
-                    bid: self.bids[s.index()],
-                    tricks: self.won[s.index()],
-                    total: self.totals[s.index()],
-                    team: self.team_of(s),
-                    active: self.active.contains(s),
-                }
-            })
-            .collect();
-        let trump = match (self.stage, self.turn_up) {
-            (Stage::Deal, _) | (_, None) => Trump::Undecided,
-            (_, Some(card)) => card.suit().map_or(Trump::Jokers, Trump::Suit),
-        };
-        let table = match (in_hand, self.turn_up) {
-            (true, Some(card)) => vec![TableCard {
-                label: "turn-up".to_string(),
-                owner: None,
-                card,
-            }],
-            _ => Vec::new(),
-        };
-        let mut piles = Vec::with_capacity(2);
-        if self.cfg.mode.has_dummy() {
-            let left = self.dummy.len() - self.dummy_next;
-            piles.push(("dummy".to_string(), left as u8));
-        }
-        piles.push(("undealt".to_string(), self.undealt.len() as u8));
-        Observation {
-            game: Variant::Oneonta,
-            seat,
-            seats: n as u8,
-            deal: self.core.current_deal(),
-            dealer: self.core.observed_dealer(in_hand),
-            phase: self.phase(),
-            to_act: self.to_act(),
-            simultaneous: false,
-            hand: self.hands[seat.index()],
-            players,
-            trump,
-            contract: None,
-            table,
-            piles,
-            trick: TrickView {
-                cards: self.trick.cards().to_vec(),
-                winner: None,
-            },
-            tricks: self
-                .tricks
-                .iter()
-                .map(|(t, w)| TrickView {
-                    cards: t.cards().to_vec(),
-                    winner: Some(*w),
-                })
-                .collect(),
-            history: visible_events(&self.core.log, seat),
-            notes: self
-                .notes()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        }
-    }
-
-    fn seen_by(&self, seat: Seat) -> CardSet {
-        let turn_up = self.turn_up.map_or(CardSet::EMPTY, CardSet::single);
-        self.dealt[seat.index()].or(turn_up).or(self.played)
+        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {
         &self.core
     }
 
+    // O9, O10, O17: the result carries the verdict.
     fn result(&self) -> Option<MatchResult> {
-        (self.stage == Stage::Over).then(|| {
-            let mut result = MatchResult::by_totals(
-                self.totals[..self.n()].to_vec(),
-                self.teams(),
-                ScoreOrder::HigherIsBetter,
-                self.core.played(),
-            );
-            result.note = self.verdict();
-            result
+        self.is_over().then(|| MatchResult {
+            note: self.verdict(),
+            ..self.core.result(self.teams(), self.score_order())
         })
     }
 
@@ -578,7 +455,8 @@ impl Game for Oneonta {
         ctx.no_misdeals("Oneonta Whist")?;
         let n = self.n();
         let totals = ctx.totals_or_zero(n);
-        self.totals[..n].copy_from_slice(&totals);
+        // The checks below read the totals.
+        self.core.set_totals(&totals);
         let everyone = SeatSet::all(n);
         match self.cfg.mode {
             Mode::Multi => {
@@ -639,8 +517,7 @@ impl Game for Oneonta {
                 }
             }
         }
-        self.core.start_at(ctx)?;
-        Ok(())
+        self.core.start_at(ctx)
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {

@@ -1,18 +1,9 @@
-//! What a seat is told beyond its cards: the phase, the teams and the notes
-//! of Oneonta Whist's observation.
+//! What a seat is told beyond its cards: the teams, the turn-up, the piles
+//! and the notes of Oneonta Whist's observation.
 
 use super::*;
 
 impl Oneonta {
-    pub(super) fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Bid => Phase::Bid,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
-    }
-
     pub(super) fn team_of(&self, seat: Seat) -> u8 {
         if self.cfg.mode.cooperative() {
             0
@@ -21,7 +12,53 @@ impl Oneonta {
         }
     }
 
-    pub(super) fn notes(&self) -> Vec<(&'static str, String)> {
+}
+
+impl Shown for Oneonta {
+    fn held(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    // O13: bids are public.
+    fn bid(&self, _viewer: Seat, seat: Seat) -> Option<Action> {
+        self.bids[seat.index()]
+    }
+
+    // O15: only the tied leaders play a play-off hand.
+    fn active(&self, seat: Seat) -> bool {
+        self.active.contains(seat)
+    }
+
+    fn trump(&self) -> Trump {
+        match (self.stage, self.turn_up) {
+            (Stage::Deal, _) | (_, None) => Trump::Undecided,
+            (_, Some(card)) => card.suit().map_or(Trump::Jokers, Trump::Suit),
+        }
+    }
+
+    fn table(&self, _viewer: Seat) -> Vec<TableCard> {
+        let in_hand = matches!(self.stage, Stage::Bid | Stage::Play);
+        match (in_hand, self.turn_up) {
+            (true, Some(card)) => vec![TableCard {
+                label: "turn-up".to_string(),
+                owner: None,
+                card,
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
+        let mut piles = Vec::with_capacity(2);
+        if self.cfg.mode.has_dummy() {
+            let left = self.dummy.len() - self.dummy_next;
+            piles.push(("dummy", left as u8));
+        }
+        piles.push(("undealt", self.undealt.len() as u8));
+        piles
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
         let mode = self.cfg.mode;
         let mut notes = vec![
             ("mode", mode.name().to_string()),

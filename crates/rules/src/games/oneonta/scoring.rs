@@ -11,8 +11,9 @@ impl Oneonta {
         let mut made_bids = vec![None; n];
         for s in self.active.iter() {
             let bid = self.bids[s.index()].expect("every playing seat bid");
-            points[s.index()] = score(self.cfg.scoring, bid, self.won[s.index()]);
-            made_bids[s.index()] = Some(made(bid, self.won[s.index()]));
+            let won = self.core.tricks.won(s);
+            points[s.index()] = score(self.cfg.scoring, bid, won);
+            made_bids[s.index()] = Some(made(bid, won));
         }
         let team = self.cfg.mode.cooperative().then(|| {
             // O16, O17: one score for the team, carried by every seat.
@@ -32,20 +33,12 @@ impl Oneonta {
         if let Some(t) = team {
             points.iter_mut().for_each(|p| *p = t);
         }
-        for (total, p) in self.totals.iter_mut().zip(&points) {
-            *total += p;
-        }
-        let deal = self.core.current_deal();
         let summary = self.summary(&points, team);
-        self.core.end_hand(HandResult {
-            deal,
-            dealer: self.core.dealer,
+        self.core.end_hand(HandScore {
             misdeal: false,
             bids: self.bids[..n].to_vec(),
-            tricks: self.won[..n].to_vec(),
             made: made_bids,
             points,
-            totals: self.totals[..n].to_vec(),
             seat_points,
             summary,
         });
@@ -84,7 +77,7 @@ impl Oneonta {
     }
 
     pub(super) fn highest_totals(&self) -> SeatSet {
-        let totals = &self.totals[..self.n()];
+        let totals = self.core.totals();
         let top = totals.iter().copied().max().unwrap_or(0);
         Seat::all(self.n())
             .filter(|s| totals[s.index()] == top)
@@ -103,7 +96,9 @@ impl Oneonta {
             .iter()
             .map(|b| b.map_or("-".to_string(), |b| b.to_string()))
             .collect();
-        let tricks: Vec<String> = self.won[..n].iter().map(u8::to_string).collect();
+        let tricks: Vec<String> = (self.core.tricks.won_by_seat(n).iter())
+            .map(u8::to_string)
+            .collect();
         let mut line = format!(
             "{}trump {trump}; bids {}; tricks {}",
             if self.playoff { "play-off: " } else { "" },
@@ -125,7 +120,7 @@ impl Oneonta {
 
     /// The verdict of a finished match (see the module documentation).
     pub(super) fn verdict(&self) -> String {
-        let total = self.totals[0];
+        let total = self.core.totals()[0];
         let beaten = if total > 0 { "beaten" } else { "not beaten" };
         match (self.cfg.mode, self.cfg.scoring) {
             (Mode::Solitaire, Scoring::EddAllard) => match total.cmp(&EDD_ALLARD_TARGET) {

@@ -14,20 +14,10 @@ impl Yogi {
         for (i, &c) in self.order[..dealt].iter().enumerate() {
             self.hands[self.core.dealer.left(1 + i, n).index()].insert(c);
         }
-        self.dealt = self.hands;
         let turn_up = self.order[dealt];
         self.turn_up = Some(turn_up);
         self.rules = trick_rules(turn_up);
-        self.shown = CardSet::single(turn_up);
-        for s in Seat::all(n) {
-            self.core.private(
-                Event::Dealt {
-                    seat: s,
-                    cards: self.hands[s.index()],
-                },
-                SeatSet::single(s),
-            );
-        }
+        self.core.dealt(&self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
         if self.cfg.dealer_chooses {
             self.stage = Stage::Count;
@@ -87,11 +77,10 @@ impl Yogi {
             for g in Seat::all(n) {
                 let r = g.next(n);
                 self.bids[r.index()] = old[g.index()];
-                self.received[r.index()] = old[g.index()];
                 let mut to = SeatSet::single(g);
                 to.insert(r);
                 for c in old[g.index()] {
-                    self.core.log.push(LogEntry::redacted(
+                    self.core.redacted(
                         Event::Take {
                             seat: r,
                             card: Some(c),
@@ -103,7 +92,7 @@ impl Yogi {
                             card: None,
                             from: Source::Seat(g),
                         },
-                    ));
+                    );
                 }
             }
         }
@@ -123,7 +112,6 @@ impl Yogi {
         }
         self.bids_public.insert(seat);
         let cards = self.bids[seat.index()];
-        self.shown = self.shown.or(cards);
         self.core.public(Event::Reveal { seat, cards });
     }
 }

@@ -95,8 +95,9 @@ use crate::seat::MAX_SEATS;
 const HAND: u8 = 4;
 /// Y1: 52 cards and the joker.
 const DECK: usize = 53;
-/// Y12: the most tricks of a hand: two seats with 26 cards, one bid card each.
-const MAX_TRICKS: usize = 25;
+// Y12: the most tricks of a hand: two seats with 26 cards, one bid card
+// each, leave 25; the shared tricks hold more.
+const _: () = assert!(25 <= super::tricks::MAX_TRICKS);
 /// More events than a hand can log: start, 13 deals, turn-up, size, 52 counts
 /// and placements, 26 votes, 52 rotated cards, 13 calls, a reveal, a leader,
 /// 2 first-card reveals, 52 plays, 26 tricks, 13 end reveals and the end (255).
@@ -218,8 +219,8 @@ enum Stage {
 #[derive(Debug, Clone)]
 pub struct Yogi {
     cfg: Config,
-    totals: [i32; MAX_SEATS],
-    /// Dealer, deals, results and the hand's log (shared by every game).
+    /// Dealer, deals, totals, results, the hand's log and tricks (shared by
+    /// every game).
     core: MatchCore,
     stage: Stage,
     // The hand.
@@ -230,9 +231,6 @@ pub struct Yogi {
     turn_up: Option<Card>,
     rules: TrickRules,
     hands: [CardSet; MAX_SEATS],
-    dealt: [CardSet; MAX_SEATS],
-    /// Bid cards received in a rotation (Y13).
-    received: [CardSet; MAX_SEATS],
     /// Each seat's bid card(s): placed, or received in a rotation.
     bids: [CardSet; MAX_SEATS],
     /// Y4: a card chosen during the simultaneous step, still in the hand.
@@ -255,14 +253,8 @@ pub struct Yogi {
     leader: Option<Seat>,
     /// Seats whose bid cards are public.
     bids_public: SeatSet,
-    /// Every card shown face up this hand other than plays.
-    shown: CardSet,
-    played: CardSet,
-    trick: Trick,
     /// Seats playing to the current trick: those holding cards when it was led.
     trick_size: u8,
-    tricks: ArrayVec<(Trick, Seat), MAX_TRICKS>,
-    won: [u8; MAX_SEATS],
 }
 
 impl Yogi {
@@ -282,16 +274,13 @@ impl Yogi {
         assert!((2..=MAX_SEATS).contains(&cfg.players), "2 to 13 players");
         Yogi {
             cfg,
-            totals: [0; MAX_SEATS],
-            core: MatchCore::new(cfg.players as usize, LOG_CAPACITY),
+            core: MatchCore::new(Variant::Yogi, cfg.players, LOG_CAPACITY),
             stage: Stage::Deal,
             order: ArrayVec::new(),
             size: 0,
             turn_up: None,
             rules: TrickRules::plain(None),
             hands: [CardSet::EMPTY; MAX_SEATS],
-            dealt: [CardSet::EMPTY; MAX_SEATS],
-            received: [CardSet::EMPTY; MAX_SEATS],
             bids: [CardSet::EMPTY; MAX_SEATS],
             pending: [None; MAX_SEATS],
             counts: [0; MAX_SEATS],
@@ -305,12 +294,7 @@ impl Yogi {
             hand_shown: false,
             leader: None,
             bids_public: SeatSet::EMPTY,
-            shown: CardSet::EMPTY,
-            played: CardSet::EMPTY,
-            trick: Trick::new(),
             trick_size: 0,
-            tricks: ArrayVec::new(),
-            won: [0; MAX_SEATS],
         }
     }
 
@@ -337,7 +321,7 @@ impl Yogi {
     fn log_for_others(&mut self, seat: Seat, event: Event) {
         let mut to = self.all();
         to.remove(seat);
-        self.core.log.push(LogEntry::private(event, to));
+        self.core.private(event, to);
     }
 
     fn turn_up(&self) -> Card {
@@ -366,7 +350,6 @@ impl Yogi {
         if let Some(r) = self.revealer {
             self.hand_shown = true;
             let cards = self.hands[r.index()];
-            self.shown = self.shown.or(cards);
             if !cards.is_empty() {
                 self.core.public(Event::Reveal { seat: r, cards });
             }
@@ -377,19 +360,8 @@ impl Yogi {
     }
 
     fn finish_trick(&mut self) {
-        let winner = self
-            .rules
-            .winner(&self.trick)
-            .seat()
-            .expect("no dummy in Yogi's Whist");
-        self.won[winner.index()] += 1;
-        let index = self.tricks.len() as u8;
-        self.tricks.push((self.trick.clone(), winner));
-        self.trick.clear();
-        self.core.public(Event::TrickWon {
-            index,
-            winner: Player::Seat(winner),
-        });
+        let (_, winner) = self.core.finish_trick(&self.rules);
+        let winner = winner.seat().expect("no dummy in Yogi's Whist");
         // Y12: a winner without cards is followed by the next seat that has some.
         match self.next_holding(winner.left(self.n() - 1, self.n())) {
             Some(next) => self.turn = next,
@@ -399,23 +371,18 @@ impl Yogi {
 }
 
 impl Game for Yogi {
-    fn variant(&self) -> Variant {
-        Variant::Yogi
-    }
-
     fn options(&self) -> Options {
         self.cfg.to_options()
     }
 
-    fn seats(&self) -> usize {
-        self.n()
-    }
-
-    fn status(&self) -> Status {
+    fn phase(&self) -> Phase {
         match self.stage {
-            Stage::Deal => Status::Deal,
-            Stage::Over => Status::Over,
-            _ => Status::Act,
+            Stage::Deal => Phase::Deal,
+            Stage::Place | Stage::Count | Stage::PlaceEach => Phase::Bid,
+            Stage::Size | Stage::Vote | Stage::Leader => Phase::Choose,
+            Stage::Declare => Phase::Declare,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
         }
     }
 
@@ -460,7 +427,7 @@ impl Game for Yogi {
             ),
             Stage::Play => out.extend(
                 self.rules
-                    .follow(hand, &self.trick)
+                    .follow(hand, self.core.tricks.current())
                     .iter()
                     .map(Action::Play),
             ),
@@ -523,7 +490,7 @@ impl Game for Yogi {
                 }
             }
             // Y2: the suit to follow is the led card's effective suit.
-            (Stage::Play, Action::Play(c)) => self.rules.check_play(hand, &self.trick, c),
+            (Stage::Play, Action::Play(c)) => self.rules.check_play(hand, self.core.tricks.current(), c),
             _ => Err(IllegalReason::WrongPhase),
         }
     }
@@ -552,14 +519,14 @@ impl Game for Yogi {
                 self.stage = Stage::PlaceEach;
             }
             (Stage::PlaceEach, Action::Place(c)) => {
-                self.core.log.push(LogEntry::redacted(
+                self.core.redacted(
                     Event::Action { seat, action },
                     SeatSet::single(seat),
                     Event::Hidden {
                         seat,
                         kind: ActionKind::Place,
                     },
-                ));
+                );
                 self.hands[s].remove(c);
                 self.bids[s].insert(c);
                 if self.bid_complete(seat) {
@@ -608,17 +575,16 @@ impl Game for Yogi {
             }
             (Stage::Play, Action::Play(c)) => {
                 self.core.public(Event::Action { seat, action });
-                if self.trick.is_empty() {
+                if self.core.tricks.current().is_empty() {
                     self.trick_size =
                         self.hands[..n].iter().filter(|h| !h.is_empty()).count() as u8;
                 }
                 self.hands[s].remove(c);
-                self.played.insert(c);
-                self.trick.push(Player::Seat(seat), c);
-                if self.tricks.is_empty() && self.trick.len() == 1 {
+                let in_trick = self.core.play(Player::Seat(seat), c);
+                if self.core.tricks.count() == 0 && in_trick == 1 {
                     self.first_card_played();
                 }
-                if self.trick.len() == self.trick_size as usize {
+                if in_trick == self.trick_size as usize {
                     self.finish_trick();
                 } else {
                     self.turn = self.next_holding(seat).expect("a seat still to play");
@@ -639,8 +605,6 @@ impl Game for Yogi {
         self.turn_up = None;
         self.rules = TrickRules::plain(None);
         self.hands = [CardSet::EMPTY; MAX_SEATS];
-        self.dealt = [CardSet::EMPTY; MAX_SEATS];
-        self.received = [CardSet::EMPTY; MAX_SEATS];
         self.bids = [CardSet::EMPTY; MAX_SEATS];
         self.pending = [None; MAX_SEATS];
         self.counts = [0; MAX_SEATS];
@@ -653,12 +617,7 @@ impl Game for Yogi {
         self.hand_shown = false;
         self.leader = None;
         self.bids_public = SeatSet::EMPTY;
-        self.shown = CardSet::EMPTY;
-        self.played = CardSet::EMPTY;
-        self.trick.clear();
         self.trick_size = 0;
-        self.tricks.clear();
-        self.won = [0; MAX_SEATS];
         self.core.begin_hand();
         if self.cfg.dealer_chooses {
             // Y12: the dealer chooses the hand size before any card is dealt.
@@ -670,112 +629,17 @@ impl Game for Yogi {
     }
 
     fn observe(&self, seat: Seat) -> Observation {
-        let n = self.n();
-        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
-        let players = Seat::all(n)
-            .map(|s| {
-                let hand = self.hands[s.index()];
-                SeatView {
-                    seat: s,
-                    held: hand.len() as u8,
-                    known: if s == seat || (self.hand_shown && self.revealer == Some(s)) {
-                        hand
-                    } else {
-                        CardSet::EMPTY
-                    },
-                    bid: (self.bid_complete(s) && self.knows_bid(seat, s))
-                        .then(|| Action::Bid(self.target_of(s))),
-                    tricks: self.won[s.index()],
-                    total: self.totals[s.index()],
-                    team: s.index() as u8,
-                    active: !(self.stage == Stage::Play && hand.is_empty()),
-                }
-            })
-            .collect();
-        let trump = match self.turn_up {
-            None => Trump::Undecided,
-            Some(t) if nines_are_a_suit(t) => Trump::Nines,
-            Some(t) => Trump::Suit(t.suit().expect("a suited turn-up")),
-        };
-        let contract = match (self.declarer, self.revealer) {
-            (Some(d), _) => Some((d, Action::Declare)),
-            (None, Some(r)) => Some((r, Action::Reveal)),
-            (None, None) => None,
-        };
-        let undealt = if self.order.is_empty() {
-            0
-        } else {
-            DECK - n * self.size as usize - usize::from(self.turn_up.is_some())
-        };
-        let unknown_bids: usize = Seat::all(n)
-            .filter(|&s| !self.knows_bid(seat, s))
-            .map(|s| self.bids[s.index()].len())
-            .sum();
-        Observation {
-            game: Variant::Yogi,
-            seat,
-            seats: n as u8,
-            deal: self.core.current_deal(),
-            dealer: self.core.observed_dealer(in_hand),
-            phase: self.phase(),
-            to_act: if self.simultaneous() {
-                self.all()
-            } else {
-                self.to_act()
-            },
-            simultaneous: self.simultaneous(),
-            hand: self.hands[seat.index()],
-            players,
-            trump,
-            contract,
-            table: self.table(seat),
-            piles: vec![
-                ("undealt".to_string(), undealt as u8),
-                ("bid-cards".to_string(), unknown_bids as u8),
-            ],
-            trick: trick_view(&self.trick, None),
-            tricks: self
-                .tricks
-                .iter()
-                .map(|(t, w)| trick_view(t, Some(Player::Seat(*w))))
-                .collect(),
-            history: visible_events(&self.core.log, seat),
-            notes: self
-                .notes()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        }
-    }
-
-    fn seen_by(&self, seat: Seat) -> CardSet {
-        self.dealt[seat.index()]
-            .or(self.received[seat.index()])
-            .or(self.shown)
-            .or(self.played)
+        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {
         &self.core
     }
 
-    fn result(&self) -> Option<MatchResult> {
-        (self.stage == Stage::Over).then(|| {
-            MatchResult::by_totals(
-                self.totals[..self.n()].to_vec(),
-                self.teams(),
-                ScoreOrder::LowerIsBetter,
-                self.core.played(),
-            )
-        })
-    }
-
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         ctx.no_misdeals("Yogi's Whist")?;
         ctx.no_previous_bids("Yogi's Whist")?;
         ctx.within(self.cfg.hands, "Y11")?;
-        let n = self.n();
-        self.totals[..n].copy_from_slice(&ctx.totals_or_zero(n));
         self.core.start_at(ctx)?;
         Ok(())
     }

@@ -1,20 +1,10 @@
-//! What a seat is told beyond its cards: the phase, the bid cards it may
-//! see (Y6, Y7, Y10) and the notes of Yogi's Whist's observation.
+//! What a seat is told beyond its cards: the revealed hand, the bid cards
+//! it may see (Y6, Y7, Y10), the piles and the notes of Yogi's Whist's
+//! observation.
 
 use super::*;
 
 impl Yogi {
-    pub(super) fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Place | Stage::Count | Stage::PlaceEach => Phase::Bid,
-            Stage::Size | Stage::Vote | Stage::Leader => Phase::Choose,
-            Stage::Declare => Phase::Declare,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
-    }
-
     /// Whether `viewer` knows the bid cards of `owner`: its own, the ones it
     /// passed on in a rotation (Y13), and public ones.
     pub(super) fn knows_bid(&self, viewer: Seat, owner: Seat) -> bool {
@@ -29,7 +19,72 @@ impl Yogi {
         placed > 0 && placed == self.counts[seat.index()] as usize
     }
 
-    pub(super) fn table(&self, viewer: Seat) -> Vec<TableCard> {
+}
+
+impl Shown for Yogi {
+    fn held(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    // Y6: the revealer's hand is public once the first card is played.
+    fn known(&self, _viewer: Seat, seat: Seat) -> CardSet {
+        if self.hand_shown && self.revealer == Some(seat) {
+            self.hands[seat.index()]
+        } else {
+            CardSet::EMPTY
+        }
+    }
+
+    fn bid(&self, viewer: Seat, seat: Seat) -> Option<Action> {
+        (self.bid_complete(seat) && self.knows_bid(viewer, seat))
+            .then(|| Action::Bid(self.target_of(seat)))
+    }
+
+    // Y12: a seat out of cards sits out the rest of the play.
+    fn active(&self, seat: Seat) -> bool {
+        !(self.stage == Stage::Play && self.hands[seat.index()].is_empty())
+    }
+
+    // Y4, Y13: who has chosen in a simultaneous step stays hidden.
+    fn awaited(&self) -> SeatSet {
+        if self.simultaneous() {
+            self.all()
+        } else {
+            self.to_act()
+        }
+    }
+
+    fn trump(&self) -> Trump {
+        match self.turn_up {
+            None => Trump::Undecided,
+            Some(t) if nines_are_a_suit(t) => Trump::Nines,
+            Some(t) => Trump::Suit(t.suit().expect("a suited turn-up")),
+        }
+    }
+
+    fn contract(&self) -> Option<(Seat, Action)> {
+        match (self.declarer, self.revealer) {
+            (Some(d), _) => Some((d, Action::Declare)),
+            (None, Some(r)) => Some((r, Action::Reveal)),
+            (None, None) => None,
+        }
+    }
+
+    fn piles(&self, viewer: Seat) -> Vec<(&'static str, u8)> {
+        let n = self.n();
+        let undealt = if self.order.is_empty() {
+            0
+        } else {
+            DECK - n * self.size as usize - usize::from(self.turn_up.is_some())
+        };
+        let unknown_bids: usize = Seat::all(n)
+            .filter(|&s| !self.knows_bid(viewer, s))
+            .map(|s| self.bids[s.index()].len())
+            .sum();
+        vec![("undealt", undealt as u8), ("bid-cards", unknown_bids as u8)]
+    }
+
+    fn table(&self, viewer: Seat) -> Vec<TableCard> {
         let mut table = Vec::new();
         if let Some(card) = self.turn_up {
             table.push(TableCard {
@@ -52,7 +107,7 @@ impl Yogi {
         table
     }
 
-    pub(super) fn notes(&self) -> Vec<(&'static str, String)> {
+    fn notes(&self) -> Vec<(&'static str, String)> {
         let n = self.n();
         let seat_text = |s: Option<Seat>| s.map_or("-".to_string(), |s| s.to_string());
         let counts = (0..n)

@@ -11,24 +11,16 @@ impl Yogi {
             self.show_bid(s);
         }
         let targets: Vec<u8> = Seat::all(n).map(|s| self.target_of(s)).collect();
-        let made: Vec<bool> = (0..n).map(|s| self.won[s] == targets[s]).collect();
+        let won = self.core.tricks.won_by_seat(n);
+        let made: Vec<bool> = (0..n).map(|s| won[s] == targets[s]).collect();
         let points = fines(&made, self.declarer, self.revealer);
-        for (t, p) in self.totals.iter_mut().zip(&points) {
-            *t += p;
-        }
         let summary = self.summary(&targets, &made);
-        let deal = self.core.current_deal();
-        self.core.end_hand(HandResult {
-            deal,
-            dealer: self.core.dealer,
-            misdeal: false,
+        self.core.end_hand(HandScore {
             bids: targets.iter().map(|&t| Some(Action::Bid(t))).collect(),
-            tricks: self.won[..n].to_vec(),
             made: made.iter().map(|&m| Some(m)).collect(),
             points,
-            totals: self.totals[..n].to_vec(),
-            seat_points: Vec::new(),
             summary,
+            ..HandScore::default()
         });
         self.core.dealer = self.core.dealer.next(n);
         self.stage = if self.core.played() >= self.cfg.hands {
@@ -55,7 +47,7 @@ impl Yogi {
         out.push_str(&format!(
             "; targets {}; tricks {}",
             join(targets.iter().map(u8::to_string).collect()),
-            join(self.won[..n].iter().map(u8::to_string).collect()),
+            join(self.core.tricks.won_by_seat(n).iter().map(u8::to_string).collect()),
         ));
         let result = |s: Seat| if made[s.index()] { "made" } else { "missed" };
         match (self.declarer, self.revealer) {

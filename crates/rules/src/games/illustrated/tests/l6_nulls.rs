@@ -40,7 +40,7 @@ fn l6_null_the_partner_sits_out_and_a_made_null_doubled() {
         }
     }
     assert!(!to_act.contains(seat(2)), "the partner never acts");
-    assert!(g.tricks.iter().all(|(t, _)| t.len() == 3));
+    assert!(g.core.tricks.done().iter().all(|(t, _)| t.len() == 3));
     assert_eq!(g.hands[2].len(), 12, "the partner's cards stay out of play");
     // Made: (5 + 3) × 2 = 16 (middle section, without).
     let b = g.breakdown().unwrap();
@@ -100,7 +100,7 @@ fn l6_a_null_set_by_one_trick() {
     discard(&mut g, 0, "6C 6D 6H");
     passes(&mut g, &[0, 1, 2, 3]);
     play(&mut g, &["AS AC TC"]);
-    assert_eq!(g.won[0], 1);
+    assert_eq!(g.core.tricks.won(seat(0)), 1);
     play_out(&mut g);
     // Set: −(5 + 2) (half, middle).
     assert_eq!(points(&g), [-7, 0]);
@@ -149,7 +149,7 @@ fn l6_jokers_at_notrump_follow_nothing_and_never_win() {
         Err(IllegalReason::MustFollow(Suit::Hearts))
     );
     play(&mut g, &["AH 3D 3C"]);
-    assert_eq!(g.tricks[0].1, seat(1));
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)));
     // Played by a hand that cannot follow, it never wins.
     play(&mut g, &["KH 4D 4C"]);
     assert!(
@@ -157,7 +157,7 @@ fn l6_jokers_at_notrump_follow_nothing_and_never_win() {
             .contains(&Action::Play(Card::BIG_JOKER))
     );
     act(&mut g, 0, "BJ");
-    assert_eq!(g.tricks[1].1, seat(1));
+    assert_eq!(g.core.tricks.done()[1].1, Player::Seat(seat(1)));
     // The little joker cannot be led either while seat 1 holds hearts.
     assert!(
         !g.legal_actions(seat(1))

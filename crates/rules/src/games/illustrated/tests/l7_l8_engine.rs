@@ -197,9 +197,9 @@ fn results_add_up_and_every_hand_has_twelve_tricks() {
         }
         kind_first(&mut g, &mut rng);
         if g.status() != Status::Act && !g.hand_results().last().unwrap().misdeal {
-            assert_eq!(g.tricks.len(), TRICKS);
+            assert_eq!(g.core.tricks.count(), TRICKS);
             let active = g.active();
-            assert!(g.tricks.iter().all(|(t, _)| t.len() == active));
+            assert!(g.core.tricks.done().iter().all(|(t, _)| t.len() == active));
             let b = g.breakdown().unwrap();
             assert_eq!(g.hand_results().last().unwrap().points[0], b.points[0]);
         }

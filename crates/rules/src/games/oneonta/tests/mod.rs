@@ -75,7 +75,7 @@ fn solitaire(options: &[&str]) -> Oneonta {
 /// exactly one trick in each suit of `win`.
 fn play_solitaire(g: &mut Oneonta, win: &[Suit]) {
     while g.stage == Stage::Play {
-        let led = g.trick.led_card().unwrap();
+        let led = g.core.tricks.current().led_card().unwrap();
         let pick = match (led.rank(), led.suit()) {
             (Some(Rank::King), Some(s)) if win.contains(&s) => Card::new(Rank::Ten, s),
             (Some(Rank::King), Some(s)) => Card::new(Rank::Queen, s),

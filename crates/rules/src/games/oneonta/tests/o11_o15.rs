@@ -115,7 +115,7 @@ pub(super) fn four_after_hand_one(bids: [&str; 4]) -> Oneonta {
 /// Who bids first in the next hand when the totals are `totals`.
 pub(super) fn first_bidder_with(g: &Oneonta, totals: [i32; 4]) -> usize {
     let mut g = g.clone();
-    g.totals[..4].copy_from_slice(&totals);
+    g.core.set_totals(&totals);
     let order = g.deck().to_vec();
     g.deal(&order).unwrap();
     assert_eq!(
@@ -151,7 +151,7 @@ fn o13_first_bidder_highest_positive_bid_then_total_then_dealer() {
 fn o14_the_highest_positive_bid_leads_then_total_then_dealer() {
     let leader = |bids: [&str; 4], totals: [i32; 4]| {
         let mut g = game(&["mode=multi", "players=4"]);
-        g.totals[..4].copy_from_slice(&totals);
+        g.core.set_totals(&totals);
         let order = g.deck().to_vec();
         g.deal(&order).unwrap();
         for (s, bid) in [1, 2, 3, 0].into_iter().zip(bids) {
@@ -186,7 +186,7 @@ fn o14_the_winner_leads_or_with_lead_fixed_the_first_leader() {
         assert_eq!(g.to_act(), SeatSet::single(seat(0)));
         act(&mut g, 0, "8C");
         act(&mut g, 1, "9H");
-        assert_eq!(g.tricks[0].1, Player::Seat(seat(1)), "a trump wins");
+        assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)), "a trump wins");
         assert_eq!(g.to_act(), SeatSet::single(seat(next)), "{options:?}");
         assert_eq!(
             g.observe(seat(0)).note("lead"),
@@ -215,7 +215,7 @@ pub(super) fn tied_after_one_hand(options: &[&str]) -> Oneonta {
     act(&mut g, 2, "null 7");
     act(&mut g, 0, "bid 1");
     play_out(&mut g);
-    assert_eq!(g.totals[..3], [-1, 7, 7]);
+    assert_eq!(g.core.totals()[..3], [-1, 7, 7]);
     g
 }
 
@@ -278,7 +278,7 @@ pub(super) fn cards_seats(seats: &[usize]) -> SeatSet {
 fn o15_the_play_off_goes_on_until_one_leads_with_rotating_deals() {
     let mut g = tied_after_one_hand(&[]);
     playoff_hand(&mut g, ["bid 9", "null 9"]);
-    assert_eq!(g.totals[..3], [-1, 16, 16]);
+    assert_eq!(g.core.totals()[..3], [-1, 16, 16]);
     // Still tied: another play-off hand, dealt by the next tied seat.
     assert_eq!(g.dealer(), seat(2));
     assert_eq!(g.status(), Status::Deal);

@@ -87,14 +87,14 @@ fn o3_solitaire_joker_turned_the_other_is_the_only_trump() {
         Err(IllegalReason::MustFollow(Suit::Diamonds))
     );
     act(&mut g, 0, "QD");
-    assert_eq!(g.won[0], 1);
+    assert_eq!(g.core.tricks.won(seat(0)), 1);
     // AH led: void in hearts, anything goes, and no suit trumps: AC loses.
     assert_eq!(legal_cards(&g, 0).len(), 8);
     act(&mut g, 0, "AC");
-    assert_eq!(g.tricks[1].1, Player::Dummy);
+    assert_eq!(g.core.tricks.done()[1].1, Player::Dummy);
     // KH led: BJ, played when unable to follow, beats everything.
     act(&mut g, 0, "BJ");
-    assert_eq!(g.tricks[2].1, Player::Seat(seat(0)));
+    assert_eq!(g.core.tricks.done()[2].1, Player::Seat(seat(0)));
     play_out(&mut g);
     assert!(
         g.hand_results()[0]
@@ -113,11 +113,11 @@ fn o3_solitaire_the_dummy_leads_the_lone_joker_and_anything_follows() {
     );
     assert_lone_joker(&g, Card::LITTLE_JOKER);
     act(&mut g, 0, "null 1");
-    assert_eq!(g.trick.cards(), [(Player::Dummy, Card::LITTLE_JOKER)]);
+    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, Card::LITTLE_JOKER)]);
     // The whole hand may be played to the lone joker led; it wins.
     assert_eq!(legal_cards(&g, 0), g.hands[0]);
     act(&mut g, 0, "AC");
-    assert_eq!(g.tricks[0].1, Player::Dummy);
+    assert_eq!(g.core.tricks.done()[0].1, Player::Dummy);
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn o3_multi_joker_turned() {
     act(&mut g, 1, "LJ");
     assert_eq!(legal_cards(&g, 0), g.hands[0]);
     act(&mut g, 0, "AH");
-    assert_eq!(g.tricks[0].1, Player::Seat(seat(1)));
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)));
     // A plain suit led still must be followed; hearts trump nothing.
     act(&mut g, 1, "8D");
     assert_eq!(legal_cards(&g, 0), cards("KD AD"));
@@ -146,7 +146,7 @@ fn o3_multi_joker_turned() {
     act(&mut g, 0, "AD");
     act(&mut g, 0, "KH");
     act(&mut g, 1, "AC");
-    assert_eq!(g.tricks[2].1, Player::Seat(seat(0)), "AC does not trump");
+    assert_eq!(g.core.tricks.done()[2].1, Player::Seat(seat(0)), "AC does not trump");
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn o3_coop_joker_turned() {
     act(&mut g, 2, "AH");
     assert_eq!(legal_cards(&g, 0), g.hands[0]);
     act(&mut g, 0, "AS");
-    assert_eq!(g.tricks[0].1, Player::Seat(seat(1)));
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)));
 }
 
 #[test]
@@ -184,12 +184,12 @@ fn o3_coop_dummy_joker_turned() {
     assert_lone_joker(&g, Card::BIG_JOKER);
     act(&mut g, 1, "null 1");
     act(&mut g, 0, "null 1");
-    assert_eq!(g.trick.cards(), [(Player::Dummy, Card::BIG_JOKER)]);
+    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, Card::BIG_JOKER)]);
     assert_eq!(legal_cards(&g, 1), g.hands[1]);
     act(&mut g, 1, "AC");
     assert_eq!(legal_cards(&g, 0), g.hands[0]);
     act(&mut g, 0, "AH");
-    assert_eq!(g.tricks[0].1, Player::Dummy);
+    assert_eq!(g.core.tricks.done()[0].1, Player::Dummy);
 }
 
 #[test]
@@ -262,11 +262,11 @@ fn o5_the_dummy_leads_every_trick_from_its_pile_in_deal_order() {
     );
     play_solitaire(&mut g, &[C, D, S]);
     let pile = ["BJ", "LJ", "AH", "KC", "JC", "KD", "JD", "KS", "JS"];
-    let winners: Vec<Player> = g.tricks.iter().map(|(_, w)| *w).collect();
+    let winners: Vec<Player> = g.core.tricks.done().iter().map(|(_, w)| *w).collect();
     let (d, p) = (Player::Dummy, Player::Seat(seat(0)));
     // The player wins JC, JD and JS; the dummy leads the next trick anyway.
     assert_eq!(winners, [d, d, d, d, p, d, p, d, p]);
-    for (i, (trick, _)) in g.tricks.iter().enumerate() {
+    for (i, (trick, _)) in g.core.tricks.done().iter().enumerate() {
         assert_eq!(
             trick.cards()[0],
             (Player::Dummy, card(pile[i])),

@@ -106,7 +106,7 @@ fn seat_1_takes_three_spade_tricks(g: &mut Yogi) {
             let a = g.legal_actions(seat(s))[0];
             g.apply(seat(s), a).unwrap();
         }
-        assert_eq!(g.tricks.last().unwrap().1, seat(1));
+        assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(1)));
     }
 }
 

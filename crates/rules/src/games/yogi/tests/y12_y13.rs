@@ -90,7 +90,7 @@ fn y12_empty_hands_are_skipped_and_a_winner_without_cards_passes_the_lead() {
     act(&mut g, 2, "AH");
     assert_eq!(g.to_act(), SeatSet::single(seat(0)));
     act(&mut g, 0, "7H");
-    assert_eq!(g.tricks[0].1, seat(2));
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(2)));
     // Seat 2 has no cards: the next seat clockwise holding cards, seat 0, leads.
     assert_eq!(g.to_act(), SeatSet::single(seat(0)));
     let o = g.observe(seat(1));
@@ -100,8 +100,8 @@ fn y12_empty_hands_are_skipped_and_a_winner_without_cards_passes_the_lead() {
     // Seat 2 is skipped; seat 1 follows and the trick is complete.
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     act(&mut g, 1, "6H");
-    assert_eq!(g.tricks[1].0.len(), 2);
-    assert_eq!(g.tricks[1].1, seat(0));
+    assert_eq!(g.core.tricks.done()[1].0.len(), 2);
+    assert_eq!(g.core.tricks.done()[1].1, Player::Seat(seat(0)));
     // Tricks 1 0 1 against targets 0 0 2: seat 1 made (m = 1); the others pay 2.
     assert!(g.is_over());
     let r = &g.hand_results()[0];

@@ -67,19 +67,19 @@ fn y2_a_nine_turned_up_makes_the_nines_a_suit_and_trump() {
     act(&mut g, 2, "KH");
     assert_eq!(playable(&g, 0), cards("9H 3S 4S"));
     act(&mut g, 0, "9H");
-    assert_eq!(g.tricks[0].1, seat(0), "the nine trumps the hearts");
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(0)), "the nine trumps the hearts");
     // Seat 0 leads a spade: seat 2's 9S does not follow spades, AH may go.
     act(&mut g, 0, "3S");
     assert_eq!(playable(&g, 1), cards("9C QD"));
     act(&mut g, 1, "QD");
     assert_eq!(playable(&g, 2), cards("AH 9S"), "9S is not a spade");
     act(&mut g, 2, "AH");
-    assert_eq!(g.tricks[1].1, seat(0));
+    assert_eq!(g.core.tricks.done()[1].1, Player::Seat(seat(0)));
     // A nine led must be followed by a nine when held.
     act(&mut g, 0, "4S");
     act(&mut g, 1, "9C");
     act(&mut g, 2, "9S");
-    assert_eq!(g.tricks[2].1, seat(1), "9C beats 9S");
+    assert_eq!(g.core.tricks.done()[2].1, Player::Seat(seat(1)), "9C beats 9S");
     let mut g = game(&["players=3"]);
     g.deal(&order_for(0, &hands, "9D")).unwrap();
     act(&mut g, 0, "place 3S");
@@ -182,7 +182,7 @@ fn y3_the_joker_is_a_second_copy_of_the_turn_up() {
         Err(IllegalReason::MustFollow(Suit::Hearts))
     );
     act(&mut g, 0, "BJ");
-    assert_eq!(g.tricks[0].1, seat(0));
+    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(0)));
     // Y4: the joker bids as the turn-up's printed suit.
     assert_eq!(bid_value(Card::BIG_JOKER, card("7H")), 2);
     assert_eq!(bid_value(Card::BIG_JOKER, card("QD")), 0);

@@ -65,7 +65,7 @@ fn y5_y8_nobody_calls_and_the_dealers_left_leads() {
     assert_eq!(o.note("leader"), Some("1"));
     seat_1_takes_three_spade_tricks(&mut g);
     // Y8: three tricks, then the hand is over. m = 2: the three others pay 3.
-    assert_eq!(g.tricks.len(), 3);
+    assert_eq!(g.core.tricks.count(), 3);
     assert_eq!(g.status(), Status::Deal);
     let r = &g.hand_results()[0];
     assert_eq!(r.points, [3, 0, 0, 3, 3]);

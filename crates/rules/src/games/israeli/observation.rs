@@ -1,0 +1,74 @@
+//! What a seat is told beyond its cards: bids, trump, the contract and the
+//! notes of Israeli Whist's observation.
+
+use super::*;
+
+impl Shown for Israeli {
+    fn held(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    fn bid(&self, _viewer: Seat, seat: Seat) -> Option<Action> {
+        self.bids[seat.index()].map(Action::Bid)
+    }
+
+    // I3: the frisch is simultaneous; who has chosen stays hidden.
+    fn awaited(&self) -> SeatSet {
+        if self.stage == Stage::Frisch {
+            SeatSet::all(SEATS)
+        } else {
+            self.to_act()
+        }
+    }
+
+    fn trump(&self) -> Trump {
+        match (self.stage, self.trump) {
+            (Stage::Auction | Stage::Frisch | Stage::Deal, _) | (_, None) => Trump::Undecided,
+            (_, Some(Strain::NoTrump)) => Trump::NoTrump,
+            (_, Some(Strain::Suit(s))) => Trump::Suit(s),
+        }
+    }
+
+    fn contract(&self) -> Option<(Seat, Action)> {
+        match self.stage {
+            Stage::Contract | Stage::Play => self
+                .standing
+                .map(|(d, tricks, strain)| (d, Action::Contract { tricks, strain })),
+            _ => None,
+        }
+    }
+
+    fn notes(&self) -> Vec<(&'static str, String)> {
+        let mut notes = vec![
+            ("min-bid", self.min_bid().to_string()),
+            ("frisch", self.frisches.to_string()),
+            (
+                "auction-order",
+                if self.cfg.number_first {
+                    "number-first"
+                } else {
+                    "suit-first"
+                }
+                .to_string(),
+            ),
+            ("hands-scored", self.core.scored().to_string()),
+            ("target", self.cfg.target.to_string()),
+            (
+                "hands",
+                self.cfg
+                    .hands
+                    .map_or("unset".to_string(), |h| h.to_string()),
+            ),
+        ];
+        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
+        if in_hand && self.bids.iter().all(Option::is_some) {
+            let total = self.bids_total();
+            notes.push(("bids-total", total.to_string()));
+            notes.push((
+                "over-under",
+                if total > 13 { "over" } else { "under" }.to_string(),
+            ));
+        }
+        notes
+    }
+}

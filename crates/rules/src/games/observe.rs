@@ -1,0 +1,118 @@
+//! [`observe`]: one seat's [`Observation`], built once for every game. The
+//! parts every game shares (the deal, the dealer, the seats' cards held,
+//! tricks won and totals, the tricks, the history the log lets the seat see)
+//! come from the [`MatchCore`](super::MatchCore); a game says only what is
+//! its own through [`Shown`].
+
+use crate::{
+    action::Action,
+    card_set::CardSet,
+    game::{Game, Status},
+    seat::{Seat, SeatSet},
+    view::{Observation, SeatView, TableCard, Trump, visible_events},
+};
+
+/// What a game shows of itself in an observation. Defaults fit a game
+/// without the feature (no contract, no table cards, no piles, ...).
+pub(crate) trait Shown: Game {
+    /// The cards `seat` holds.
+    fn held(&self, seat: Seat) -> CardSet;
+
+    /// What `viewer` knows of another seat's cards (e.g. a hand turned
+    /// public).
+    fn known(&self, _viewer: Seat, _seat: Seat) -> CardSet {
+        CardSet::EMPTY
+    }
+
+    /// `seat`'s bid or contract this hand, as far as `viewer` knows.
+    fn bid(&self, _viewer: Seat, _seat: Seat) -> Option<Action> {
+        None
+    }
+
+    /// Whether `seat` takes part in this hand.
+    fn active(&self, _seat: Seat) -> bool {
+        true
+    }
+
+    /// The seats an observation lists as awaited: in a simultaneous step
+    /// every seat of the step, whoever has finished (the step's progress is
+    /// hidden).
+    fn awaited(&self) -> SeatSet {
+        self.to_act()
+    }
+
+    /// Trump, as far as known.
+    fn trump(&self) -> Trump;
+
+    /// The contract or winning bid and who holds it, once decided.
+    fn contract(&self) -> Option<(Seat, Action)> {
+        None
+    }
+
+    /// Face-up cards not in a trick, as `viewer` sees them.
+    fn table(&self, _viewer: Seat) -> Vec<TableCard> {
+        Vec::new()
+    }
+
+    /// Face-down piles by count, as `viewer` knows them.
+    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
+        Vec::new()
+    }
+
+    /// The game's notes (documented per game).
+    fn notes(&self) -> Vec<(&'static str, String)>;
+}
+
+/// What `seat` may know now, built from what it may see.
+pub(crate) fn observe<G: Shown>(game: &G, seat: Seat) -> Observation {
+    let core = game.core();
+    let teams = game.teams();
+    let totals = core.totals();
+    let players = Seat::all(game.seats())
+        .map(|s| {
+            let held = game.held(s);
+            SeatView {
+                seat: s,
+                held: held.len() as u8,
+                known: if s == seat {
+                    held
+                } else {
+                    game.known(seat, s)
+                },
+                bid: game.bid(seat, s),
+                tricks: core.tricks.won(s),
+                total: totals[s.index()],
+                team: teams[s.index()],
+                active: game.active(s),
+            }
+        })
+        .collect();
+    Observation {
+        game: game.variant(),
+        seat,
+        seats: game.seats() as u8,
+        deal: core.current_deal(),
+        dealer: core.observed_dealer(game.status() == Status::Act),
+        phase: game.phase(),
+        to_act: game.awaited(),
+        simultaneous: game.simultaneous(),
+        hand: game.held(seat),
+        players,
+        trump: game.trump(),
+        contract: game.contract(),
+        table: game.table(seat),
+        piles: game
+            .piles(seat)
+            .into_iter()
+            .map(|(k, n)| (k.to_string(), n))
+            .collect(),
+        trick: core.tricks.current_view(),
+        tricks: core.tricks.done_views(),
+        history: visible_events(core.log(), seat),
+        notes: game
+            .notes()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    }
+}
