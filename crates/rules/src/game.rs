@@ -51,9 +51,6 @@ pub enum Status {
 pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     // ----- required hooks -----
 
-    /// Every option with its effective value (defaults filled in).
-    fn options(&self) -> Options;
-
     /// Where the match is: [`Phase::Deal`] while the next hand needs cards,
     /// [`Phase::Over`] once the match is over, the stage of the hand between.
     fn phase(&self) -> Phase;
@@ -127,6 +124,11 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// Which game this is. /* FINAL */
     fn variant(&self) -> Variant {
         self.core().variant()
+    }
+
+    /// Every option with its effective value (defaults filled in). /* FINAL */
+    fn options(&self) -> Options {
+        self.core().options().clone()
     }
 
     /// Number of seats (bots) at the table. /* FINAL */

@@ -87,6 +87,12 @@ impl SeatSet {
         self.0 & (1 << seat.0) != 0
     }
 
+    /// This set and `seat`.
+    #[must_use]
+    pub const fn with(self, seat: Seat) -> SeatSet {
+        SeatSet(self.0 | 1 << seat.0)
+    }
+
     /// Adds `seat`.
     pub fn insert(&mut self, seat: Seat) {
         self.0 |= 1 << seat.0;

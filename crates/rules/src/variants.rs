@@ -164,9 +164,6 @@ macro_rules! delegate {
 }
 
 impl Game for AnyGame {
-    fn options(&self) -> Options {
-        delegate!(self, g => g.options())
-    }
     fn phase(&self) -> Phase {
         delegate!(self, g => g.phase())
     }

@@ -6,7 +6,9 @@
 //! A game keeps only its own stages and scoring.
 
 use crate::{
-    action::Action,
+    action::{Action, ActionList},
+    error::IllegalReason,
+    options::Options,
     card::Card,
     card_set::CardSet,
     context::HandContext,
@@ -14,7 +16,7 @@ use crate::{
     seat::{MAX_SEATS, Player, Seat, SeatSet},
     trick::TrickRules,
     variants::Variant,
-    view::{Event, LogEntry},
+    view::{Event, LogEntry, Phase, Source},
 };
 
 pub(crate) use super::tricks::Tricks;
@@ -42,6 +44,8 @@ pub(crate) struct HandScore {
 #[derive(Debug, Clone)]
 pub struct MatchCore {
     variant: Variant,
+    /// Every option with its effective value.
+    options: Options,
     seats: usize,
     /// The dealer of the current hand (before a deal, of the next one).
     pub(crate) dealer: Seat,
@@ -69,11 +73,17 @@ pub struct MatchCore {
 }
 
 impl MatchCore {
-    /// A match of `variant` at `seats` seats, seat 0 dealing first; the
-    /// log keeps room for `log_capacity` events.
-    pub(crate) fn new(variant: Variant, seats: usize, log_capacity: usize) -> MatchCore {
+    /// A match of `variant` under `options` at `seats` seats, seat 0
+    /// dealing first; the log keeps room for `log_capacity` events.
+    pub(crate) fn new(
+        variant: Variant,
+        options: Options,
+        seats: usize,
+        log_capacity: usize,
+    ) -> MatchCore {
         MatchCore {
             variant,
+            options,
             seats,
             totals: [0; MAX_SEATS],
             tricks: Tricks::new(),
@@ -92,6 +102,11 @@ impl MatchCore {
     /// Which game.
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+
+    /// Every option with its effective value (defaults filled in).
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     /// Number of seats.
@@ -240,10 +255,53 @@ impl MatchCore {
         self.public(Event::HandEnd { deal });
     }
 
-    /// `player` plays `card` to the trick in progress (the game logs the
+    /// The dummy's `card` goes to the trick in progress (the game logs the
     /// play); returns how many cards the trick now holds.
     pub(crate) fn play(&mut self, player: Player, card: Card) -> usize {
         self.tricks.play(player, card)
+    }
+
+    /// `seat` plays `card` from `hand` to the trick in progress, seen by
+    /// every seat; returns how many cards the trick now holds.
+    pub(crate) fn play_card(&mut self, seat: Seat, card: Card, hand: &mut CardSet) -> usize {
+        self.public(Event::Action {
+            seat,
+            action: Action::Play(card),
+        });
+        hand.remove(card);
+        self.tricks.play(Player::Seat(seat), card)
+    }
+
+    /// The plays of `hand` legal under `rules` with the plain follow-suit
+    /// rule.
+    pub(crate) fn plays(&self, rules: &TrickRules, hand: CardSet, out: &mut ActionList) {
+        out.extend(rules.follow(hand, self.tricks.current()).iter().map(Action::Play));
+    }
+
+    /// Why playing `card` from `hand` breaks the plain follow-suit rule
+    /// under `rules`, if it does.
+    pub(crate) fn check_play(
+        &self,
+        rules: &TrickRules,
+        hand: CardSet,
+        card: Card,
+    ) -> Result<(), IllegalReason> {
+        rules.check_play(hand, self.tricks.current(), card)
+    }
+
+    /// `seat` takes `card` from `from`; the seats of `to` see the card, the
+    /// others only that a card was taken.
+    pub(crate) fn take(&mut self, seat: Seat, card: Card, from: Source, to: SeatSet) {
+        let event = |card| Event::Take { seat, card, from };
+        self.redacted(event(Some(card)), to, event(None));
+    }
+
+    /// The match moves on after a hand: the deal passes to the left, and
+    /// the match waits for the next deal unless it is `over`. Returns the
+    /// phase the match is in.
+    pub(crate) fn pass_deal(&mut self, over: bool) -> Phase {
+        self.dealer = self.dealer.next(self.seats);
+        if over { Phase::Over } else { Phase::Deal }
     }
 
     /// Completes the trick in progress under `rules`: the winner's trick

@@ -309,13 +309,6 @@ pub fn trick_rules(trump: Strain, equal_jokers: bool) -> TrickRules {
     rules
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    Deal,
-    Play,
-    Over,
-}
-
 /// A match of Honeymoon Whist.
 #[derive(Debug, Clone)]
 pub struct Honeymoon {
@@ -323,7 +316,8 @@ pub struct Honeymoon {
     /// Dealer, deals, totals, results, the hand's log and tricks (shared by
     /// every game).
     core: MatchCore,
-    stage: Stage,
+    /// Where the match is (the stage of the hand, or a deal awaited, or over).
+    stage: Phase,
     // The hand.
     /// The hand's trump (H1); phase 1 may be at no trump instead (H7).
     trump: Strain,
@@ -354,8 +348,8 @@ impl Honeymoon {
         let rules = trick_rules(Strain::Suit(Suit::Spades), cfg.equal_jokers);
         Honeymoon {
             cfg,
-            core: MatchCore::new(Variant::Honeymoon, SEATS, LOG_CAPACITY),
-            stage: Stage::Deal,
+            core: MatchCore::new(Variant::Honeymoon, cfg.to_options(), SEATS, LOG_CAPACITY),
+            stage: Phase::Deal,
             trump: Strain::Suit(Suit::Spades),
             rules: [rules.clone(), rules],
             hands: [CardSet::EMPTY; SEATS],
@@ -445,19 +439,8 @@ impl Honeymoon {
             card: Some(up),
             from: Source::Stock,
         });
-        self.core.redacted(
-            Event::Take {
-                seat: loser,
-                card: Some(down),
-                from: Source::Stock,
-            },
-            SeatSet::single(loser),
-            Event::Take {
-                seat: loser,
-                card: None,
-                from: Source::Stock,
-            },
-        );
+        self.core
+            .take(loser, down, Source::Stock, SeatSet::single(loser));
         if let Some(&card) = self.stock.get(self.top) {
             self.core.public(Event::TurnUp { card });
         }
@@ -473,8 +456,6 @@ impl Honeymoon {
             summary: self.summary(tricks, points),
             ..HandScore::default()
         });
-        // H5: the deal alternates.
-        self.core.dealer = self.core.dealer.next(SEATS);
         let played = self.core.played();
         let over = match self.cfg.hands {
             Some(h) => played >= h,
@@ -488,7 +469,8 @@ impl Honeymoon {
                 (a.max(b) >= self.cfg.target && a != b) || played >= self.cfg.max_hands
             }
         };
-        self.stage = if over { Stage::Over } else { Stage::Deal };
+        // H5: the deal alternates.
+        self.stage = self.core.pass_deal(over);
     }
 
     /// One line for people, e.g. `trump S; tricks 15-12 (phase 2 8-5); +2 to 0`.
@@ -511,27 +493,19 @@ impl Honeymoon {
 }
 
 impl Game for Honeymoon {
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
-
     fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
+        self.stage
     }
 
     fn to_act(&self) -> SeatSet {
         match self.stage {
-            Stage::Play => SeatSet::single(self.turn),
-            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+            Phase::Play => SeatSet::single(self.turn),
+            _ => SeatSet::EMPTY,
         }
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        if self.stage != Stage::Play || seat != self.turn {
+        if self.stage != Phase::Play || seat != self.turn {
             return;
         }
         let allowed = self.allowed(self.hands[seat.index()]);
@@ -539,7 +513,7 @@ impl Game for Honeymoon {
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
-        let (Stage::Play, Action::Play(card)) = (self.stage, action) else {
+        let (Phase::Play, Action::Play(card)) = (self.stage, action) else {
             return Err(IllegalReason::WrongPhase);
         };
         let hand = self.hands[seat.index()];
@@ -555,12 +529,10 @@ impl Game for Honeymoon {
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
-        let (Stage::Play, Action::Play(card)) = (self.stage, action) else {
+        let (Phase::Play, Action::Play(card)) = (self.stage, action) else {
             panic!("apply_unchecked: {action} in {:?}", self.stage);
         };
-        self.core.public(Event::Action { seat, action });
-        self.hands[seat.index()].remove(card);
-        if self.core.play(Player::Seat(seat), card) == SEATS {
+        if self.core.play_card(seat, card, &mut self.hands[seat.index()]) == SEATS {
             self.finish_trick();
         } else {
             self.turn = seat.next(SEATS);
@@ -596,7 +568,7 @@ impl Game for Honeymoon {
         self.core.begin_hand();
         self.core.dealt(&self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
-        self.stage = Stage::Play;
+        self.stage = Phase::Play;
         // H3: the non-dealer leads the first trick.
         self.turn = first;
     }

@@ -16,7 +16,7 @@ impl Shown for Honeymoon {
 
     fn trump(&self) -> Trump {
         match (self.stage, self.current_trump()) {
-            (Stage::Deal, _) => Trump::Undecided,
+            (Phase::Deal, _) => Trump::Undecided,
             (_, Strain::Suit(s)) => Trump::Suit(s),
             (_, Strain::NoTrump) => Trump::Jokers,
         }
@@ -49,8 +49,8 @@ impl Shown for Honeymoon {
 
     fn notes(&self) -> Vec<(&'static str, String)> {
         let phase = match (self.stage, self.in_phase1()) {
-            (Stage::Play, true) => "1",
-            (Stage::Play, false) => "2",
+            (Phase::Play, true) => "1",
+            (Phase::Play, false) => "2",
             _ => "-",
         };
         let trump = if !self.core.dealt_here() {

@@ -226,17 +226,6 @@ pub struct Breakdown {
     pub points: [i32; 2],
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    Deal,
-    Auction,
-    Choose,
-    Discard,
-    Announce,
-    Play,
-    Over,
-}
-
 /// A match of Illustrated Whist.
 #[derive(Debug, Clone)]
 pub struct Illustrated {
@@ -244,7 +233,8 @@ pub struct Illustrated {
     /// Dealer, deals, totals, results, the hand's log and tricks (shared by
     /// every game; partners carry equal totals).
     core: MatchCore,
-    stage: Stage,
+    /// Where the match is (the stage of the hand, or a deal awaited, or over).
+    stage: Phase,
     // The hand.
     hands: [CardSet; SEATS],
     /// The kitty in deal order.
@@ -292,8 +282,8 @@ impl Illustrated {
     pub fn with_config(cfg: Config) -> Illustrated {
         Illustrated {
             cfg,
-            core: MatchCore::new(Variant::Illustrated, SEATS, LOG_CAPACITY),
-            stage: Stage::Deal,
+            core: MatchCore::new(Variant::Illustrated, cfg.to_options(), SEATS, LOG_CAPACITY),
+            stage: Phase::Deal,
             hands: [CardSet::EMPTY; SEATS],
             kitty: [Card::BIG_JOKER; KITTY],
             kitty_left: 0,
@@ -396,7 +386,7 @@ impl Illustrated {
         self.rules = Illustrated::trick_rules(contract);
         // L6: the null declarer plays alone.
         self.sitting_out = contract.is_null().then(|| declarer.left(2, SEATS));
-        self.stage = Stage::Choose;
+        self.stage = Phase::Choose;
         self.turn = declarer;
     }
 
@@ -409,29 +399,17 @@ impl Illustrated {
             for v in viewers.iter() {
                 self.kitty_seen[v.index()].insert(card);
             }
-            self.core.redacted(
-                Event::Take {
-                    seat,
-                    card: Some(card),
-                    from: Source::Kitty,
-                },
-                viewers,
-                Event::Take {
-                    seat,
-                    card: None,
-                    from: Source::Kitty,
-                },
-            );
+            self.core.take(seat, card, Source::Kitty, viewers);
         }
         self.kitty_left -= count as u8;
         self.exchanger = Some(seat);
         self.to_discard = count as u8;
         self.turn = seat;
-        self.stage = Stage::Discard;
+        self.stage = Phase::Exchange;
     }
 
     fn start_calls(&mut self) {
-        self.stage = Stage::Announce;
+        self.stage = Phase::Declare;
         self.turn = self.declarer;
         self.passes = 0;
     }
@@ -455,25 +433,13 @@ impl Illustrated {
 }
 
 impl Game for Illustrated {
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
-
     fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Auction => Phase::Auction,
-            Stage::Choose => Phase::Choose,
-            Stage::Discard => Phase::Exchange,
-            Stage::Announce => Phase::Declare,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
+        self.stage
     }
 
     fn to_act(&self) -> SeatSet {
         match self.stage {
-            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+            Phase::Deal | Phase::Over => SeatSet::EMPTY,
             _ => SeatSet::single(self.turn),
         }
     }
@@ -484,7 +450,7 @@ impl Game for Illustrated {
         }
         let hand = self.hands[seat.index()];
         match self.stage {
-            Stage::Auction => {
+            Phase::Auction => {
                 out.push(Action::Pass);
                 for bid in Contract::BIDS {
                     if self.check_bid(bid).is_ok() {
@@ -492,8 +458,8 @@ impl Game for Illustrated {
                     }
                 }
             }
-            Stage::Choose => out.extend(Exchange::ALL.map(Action::Exchange)),
-            Stage::Discard => {
+            Phase::Choose => out.extend(Exchange::ALL.map(Action::Exchange)),
+            Phase::Exchange => {
                 let keep = if self.suitless().is_empty() {
                     // L3: no one who exchanges discards a joker at trumps.
                     CardSet::JOKERS
@@ -502,23 +468,23 @@ impl Game for Illustrated {
                 };
                 out.extend(hand.minus(keep).iter().map(Action::Discard));
             }
-            Stage::Announce => {
+            Phase::Declare => {
                 for call in CALLS {
                     if self.check_call(seat, call).is_ok() {
                         out.push(call);
                     }
                 }
             }
-            Stage::Play => out.extend(self.allowed(hand).iter().map(Action::Play)),
-            Stage::Deal | Stage::Over => {}
+            Phase::Play => out.extend(self.allowed(hand).iter().map(Action::Play)),
+            _ => {}
         }
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         let hand = self.hands[seat.index()];
         match (self.stage, action) {
-            (Stage::Auction, Action::Pass) => Ok(()),
-            (Stage::Auction, Action::Contract { .. } | Action::Null(_) | Action::OpenNull) => {
+            (Phase::Auction, Action::Pass) => Ok(()),
+            (Phase::Auction, Action::Contract { .. } | Action::Null(_) | Action::OpenNull) => {
                 match Contract::from_action(action) {
                     Some(contract) => self.check_bid(contract),
                     None if matches!(action, Action::Null(_)) => Err(IllegalReason::Rule {
@@ -528,8 +494,8 @@ impl Game for Illustrated {
                     None => Err(IllegalReason::OutOfRange { min: 8, max: 12 }),
                 }
             }
-            (Stage::Choose, Action::Exchange(_)) => Ok(()),
-            (Stage::Discard, Action::Discard(c)) => {
+            (Phase::Choose, Action::Exchange(_)) => Ok(()),
+            (Phase::Exchange, Action::Discard(c)) => {
                 if !hand.contains(c) {
                     Err(IllegalReason::NotInHand(c))
                 } else if c.is_joker() && self.suitless().is_empty() {
@@ -542,10 +508,10 @@ impl Game for Illustrated {
                 }
             }
             (
-                Stage::Announce,
+                Phase::Declare,
                 Action::Pass | Action::Announce(_) | Action::Double(_) | Action::Redouble(_),
             ) => self.check_call(seat, action),
-            (Stage::Play, Action::Play(c)) => {
+            (Phase::Play, Action::Play(c)) => {
                 if !hand.contains(c) {
                     return Err(IllegalReason::NotInHand(c));
                 }
@@ -568,7 +534,7 @@ impl Game for Illustrated {
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         match (self.stage, action) {
-            (Stage::Auction, Action::Pass) => {
+            (Phase::Auction, Action::Pass) => {
                 self.core.public(Event::Action { seat, action });
                 self.passed.insert(seat);
                 if self.passed.len() == SEATS {
@@ -581,7 +547,7 @@ impl Game for Illustrated {
                     self.turn = self.next_bidder(seat);
                 }
             }
-            (Stage::Auction, _) => {
+            (Phase::Auction, _) => {
                 let contract = Contract::from_action(action).expect("a checked bid");
                 self.core.public(Event::Action { seat, action });
                 self.standing = Some((seat, contract));
@@ -592,7 +558,7 @@ impl Game for Illustrated {
                     self.turn = self.next_bidder(seat);
                 }
             }
-            (Stage::Choose, Action::Exchange(e)) => {
+            (Phase::Choose, Action::Exchange(e)) => {
                 self.core.public(Event::Action { seat, action });
                 self.exchange = Some(e);
                 let left = self.declarer.next(SEATS);
@@ -606,7 +572,7 @@ impl Game for Illustrated {
                     }
                 }
             }
-            (Stage::Discard, Action::Discard(c)) => {
+            (Phase::Exchange, Action::Discard(c)) => {
                 self.core.redacted(
                     Event::Action { seat, action },
                     SeatSet::single(seat),
@@ -622,7 +588,7 @@ impl Game for Illustrated {
                     self.start_calls();
                 }
             }
-            (Stage::Announce, _) => {
+            (Phase::Declare, _) => {
                 self.core.public(Event::Action { seat, action });
                 let t = team(seat);
                 match action {
@@ -642,17 +608,15 @@ impl Game for Illustrated {
                 // four seats, the partner of a null declarer included, and
                 // four passes in a row end it.
                 if self.passes as usize == SEATS {
-                    self.stage = Stage::Play;
+                    self.stage = Phase::Play;
                     // L6: the declarer leads.
                     self.turn = self.declarer;
                 } else {
                     self.turn = seat.next(SEATS);
                 }
             }
-            (Stage::Play, Action::Play(c)) => {
-                self.core.public(Event::Action { seat, action });
-                self.hands[seat.index()].remove(c);
-                if self.core.play(Player::Seat(seat), c) == self.active() {
+            (Phase::Play, Action::Play(c)) => {
+                if self.core.play_card(seat, c, &mut self.hands[seat.index()]) == self.active() {
                     self.finish_trick();
                 } else {
                     self.turn = self.next_active(seat);
@@ -691,7 +655,7 @@ impl Game for Illustrated {
         self.core.begin_hand();
         self.core.dealt(&self.hands);
         // L2: the auction starts at the dealer's left.
-        self.stage = Stage::Auction;
+        self.stage = Phase::Auction;
         self.turn = self.core.dealer.next(SEATS);
     }
 

@@ -169,13 +169,8 @@ impl Illustrated {
             summary,
             ..HandScore::default()
         });
-        // L1: the deal passes left.
-        self.core.dealer = self.core.dealer.next(SEATS);
-        self.stage = if self.core.played() >= self.cfg.hands {
-            Stage::Over
-        } else {
-            Stage::Deal
-        };
+        // L1: the deal passes left; L8: the match has `hands` hands.
+        self.stage = self.core.pass_deal(self.core.played() >= self.cfg.hands);
     }
 
     /// One line for people, e.g.

@@ -126,16 +126,6 @@ pub fn score(bid: u8, took: u8, over: bool) -> i32 {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    Deal,
-    Auction,
-    Frisch,
-    Contract,
-    Play,
-    Over,
-}
-
 /// A match of Israeli Whist.
 #[derive(Debug, Clone)]
 pub struct Israeli {
@@ -143,7 +133,8 @@ pub struct Israeli {
     /// Dealer, deals, totals, results, the hand's log and tricks (shared by
     /// every game).
     core: MatchCore,
-    stage: Stage,
+    /// Where the match is (the stage of the hand, or a deal awaited, or over).
+    stage: Phase,
     // The hand.
     hands: [CardSet; SEATS],
     giving: [ArrayVec<Card, 3>; SEATS],
@@ -170,8 +161,8 @@ impl Israeli {
     pub fn with_config(cfg: Config) -> Israeli {
         Israeli {
             cfg,
-            core: MatchCore::new(Variant::Israeli, SEATS, 128),
-            stage: Stage::Deal,
+            core: MatchCore::new(Variant::Israeli, cfg.to_options(), SEATS, 128),
+            stage: Phase::Deal,
             hands: [CardSet::EMPTY; SEATS],
             giving: Default::default(),
             frisches: 0,
@@ -208,7 +199,7 @@ impl Israeli {
     }
 
     fn start_auction(&mut self) {
-        self.stage = Stage::Auction;
+        self.stage = Phase::Auction;
         self.turn = self.core.dealer.next(SEATS);
         self.standing = None;
         self.passes = 0;
@@ -237,21 +228,8 @@ impl Israeli {
             for c in cards {
                 self.hands[g.index()].remove(c);
                 self.hands[r.index()].insert(c);
-                let mut to = SeatSet::single(r);
-                to.insert(g);
-                self.core.redacted(
-                    Event::Take {
-                        seat: r,
-                        card: Some(c),
-                        from: Source::Seat(g),
-                    },
-                    to,
-                    Event::Take {
-                        seat: r,
-                        card: None,
-                        from: Source::Seat(g),
-                    },
-                );
+                let to = SeatSet::single(r).with(g);
+                self.core.take(r, c, Source::Seat(g), to);
             }
         }
         self.frisches += 1;
@@ -260,7 +238,7 @@ impl Israeli {
 
     fn all_passed(&mut self) {
         if self.frisches < 3 {
-            self.stage = Stage::Frisch;
+            self.stage = Phase::Pass;
         } else {
             // I3: a fourth all-pass auction is a misdeal.
             self.core.public(Event::Misdeal);
@@ -273,7 +251,7 @@ impl Israeli {
         self.trump = Some(strain);
         self.declarer = winner;
         self.rules = TrickRules::plain(strain.suit());
-        self.stage = Stage::Contract;
+        self.stage = Phase::Bid;
         self.turn = winner;
     }
 
@@ -315,7 +293,6 @@ impl Israeli {
             summary,
             ..HandScore::default()
         });
-        self.core.dealer = self.core.dealer.next(SEATS);
         let played = self.core.played();
         let over = match self.cfg.hands {
             Some(h) => played >= h,
@@ -324,30 +301,20 @@ impl Israeli {
                     || played >= self.cfg.max_hands
             }
         };
-        self.stage = if over { Stage::Over } else { Stage::Deal };
+        // I1: the deal passes to the left.
+        self.stage = self.core.pass_deal(over);
     }
 }
 
 impl Game for Israeli {
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
-
     fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Auction => Phase::Auction,
-            Stage::Frisch => Phase::Pass,
-            Stage::Contract => Phase::Bid,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
+        self.stage
     }
 
     fn to_act(&self) -> SeatSet {
         match self.stage {
-            Stage::Deal | Stage::Over => SeatSet::EMPTY,
-            Stage::Frisch => Seat::all(SEATS)
+            Phase::Deal | Phase::Over => SeatSet::EMPTY,
+            Phase::Pass => Seat::all(SEATS)
                 .filter(|s| self.giving[s.index()].len() < 3)
                 .collect(),
             _ => SeatSet::single(self.turn),
@@ -355,7 +322,7 @@ impl Game for Israeli {
     }
 
     fn simultaneous(&self) -> bool {
-        self.stage == Stage::Frisch
+        self.stage == Phase::Pass
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
@@ -364,7 +331,7 @@ impl Game for Israeli {
         }
         let hand = self.hands[seat.index()];
         match self.stage {
-            Stage::Auction => {
+            Phase::Auction => {
                 out.push(Action::Pass);
                 let floor = self.standing.map(|(_, t, s)| self.bid_key(t, s));
                 for strain in Strain::ALL {
@@ -375,34 +342,27 @@ impl Game for Israeli {
                     }
                 }
             }
-            Stage::Frisch => {
+            Phase::Pass => {
                 let chosen: CardSet = self.giving[seat.index()].iter().copied().collect();
                 out.extend(hand.minus(chosen).iter().map(Action::Give));
             }
-            Stage::Contract => {
+            Phase::Bid => {
                 for n in 0..=HAND as u8 {
                     if self.check_contract_bid(seat, n).is_ok() {
                         out.push(Action::Bid(n));
                     }
                 }
             }
-            Stage::Play => {
-                out.extend(
-                    self.rules
-                        .follow(hand, self.core.tricks.current())
-                        .iter()
-                        .map(Action::Play),
-                );
-            }
-            Stage::Deal | Stage::Over => {}
+            Phase::Play => self.core.plays(&self.rules, hand, out),
+            _ => {}
         }
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         let hand = self.hands[seat.index()];
         match (self.stage, action) {
-            (Stage::Auction, Action::Pass) => Ok(()),
-            (Stage::Auction, Action::Contract { tricks, strain }) => {
+            (Phase::Auction, Action::Pass) => Ok(()),
+            (Phase::Auction, Action::Contract { tricks, strain }) => {
                 if tricks < self.min_bid() || tricks > HAND as u8 {
                     return Err(IllegalReason::OutOfRange {
                         min: self.min_bid() as i32,
@@ -419,7 +379,7 @@ impl Game for Israeli {
                     _ => Ok(()),
                 }
             }
-            (Stage::Frisch, Action::Give(c)) => {
+            (Phase::Pass, Action::Give(c)) => {
                 if !hand.contains(c) {
                     Err(IllegalReason::NotInHand(c))
                 } else if self.giving[seat.index()].contains(&c) {
@@ -431,17 +391,15 @@ impl Game for Israeli {
                     Ok(())
                 }
             }
-            (Stage::Contract, Action::Bid(n)) => self.check_contract_bid(seat, n),
-            (Stage::Play, Action::Play(c)) => {
-                self.rules.check_play(hand, self.core.tricks.current(), c)
-            }
+            (Phase::Bid, Action::Bid(n)) => self.check_contract_bid(seat, n),
+            (Phase::Play, Action::Play(c)) => self.core.check_play(&self.rules, hand, c),
             _ => Err(IllegalReason::WrongPhase),
         }
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         match (self.stage, action) {
-            (Stage::Auction, Action::Pass) => {
+            (Phase::Auction, Action::Pass) => {
                 self.core.public(Event::Action { seat, action });
                 self.passes += 1;
                 self.turn = seat.next(SEATS);
@@ -451,13 +409,13 @@ impl Game for Israeli {
                     self.all_passed();
                 }
             }
-            (Stage::Auction, Action::Contract { tricks, strain }) => {
+            (Phase::Auction, Action::Contract { tricks, strain }) => {
                 self.core.public(Event::Action { seat, action });
                 self.standing = Some((seat, tricks, strain));
                 self.passes = 0;
                 self.turn = seat.next(SEATS);
             }
-            (Stage::Frisch, Action::Give(c)) => {
+            (Phase::Pass, Action::Give(c)) => {
                 self.core
                     .private(Event::Action { seat, action }, SeatSet::single(seat));
                 self.giving[seat.index()].push(c);
@@ -465,20 +423,18 @@ impl Game for Israeli {
                     self.finish_frisch();
                 }
             }
-            (Stage::Contract, Action::Bid(n)) => {
+            (Phase::Bid, Action::Bid(n)) => {
                 self.core.public(Event::Action { seat, action });
                 self.bids[seat.index()] = Some(n);
                 self.turn = seat.next(SEATS);
                 if self.bids.iter().all(Option::is_some) {
-                    self.stage = Stage::Play;
+                    self.stage = Phase::Play;
                     self.turn = self.declarer;
                 }
             }
-            (Stage::Play, Action::Play(c)) => {
-                self.core.public(Event::Action { seat, action });
-                self.hands[seat.index()].remove(c);
+            (Phase::Play, Action::Play(c)) => {
                 self.turn = seat.next(SEATS);
-                if self.core.play(Player::Seat(seat), c) == SEATS {
+                if self.core.play_card(seat, c, &mut self.hands[seat.index()]) == SEATS {
                     self.finish_trick();
                 }
             }

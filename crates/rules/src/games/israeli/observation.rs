@@ -14,7 +14,7 @@ impl Shown for Israeli {
 
     // I3: the frisch is simultaneous; who has chosen stays hidden.
     fn awaited(&self) -> SeatSet {
-        if self.stage == Stage::Frisch {
+        if self.stage == Phase::Pass {
             SeatSet::all(SEATS)
         } else {
             self.to_act()
@@ -23,7 +23,7 @@ impl Shown for Israeli {
 
     fn trump(&self) -> Trump {
         match (self.stage, self.trump) {
-            (Stage::Auction | Stage::Frisch | Stage::Deal, _) | (_, None) => Trump::Undecided,
+            (Phase::Auction | Phase::Pass | Phase::Deal, _) | (_, None) => Trump::Undecided,
             (_, Some(Strain::NoTrump)) => Trump::NoTrump,
             (_, Some(Strain::Suit(s))) => Trump::Suit(s),
         }
@@ -31,7 +31,7 @@ impl Shown for Israeli {
 
     fn contract(&self) -> Option<(Seat, Action)> {
         match self.stage {
-            Stage::Contract | Stage::Play => self
+            Phase::Bid | Phase::Play => self
                 .standing
                 .map(|(d, tricks, strain)| (d, Action::Contract { tricks, strain })),
             _ => None,
@@ -60,7 +60,7 @@ impl Shown for Israeli {
                     .map_or("unset".to_string(), |h| h.to_string()),
             ),
         ];
-        let in_hand = !matches!(self.stage, Stage::Deal | Stage::Over);
+        let in_hand = !matches!(self.stage, Phase::Deal | Phase::Over);
         if in_hand && self.bids.iter().all(Option::is_some) {
             let total = self.bids_total();
             notes.push(("bids-total", total.to_string()));

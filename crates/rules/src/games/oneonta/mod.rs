@@ -118,14 +118,6 @@ pub const EDD_ALLARD_TARGET: i32 = 30;
 /// O7: what a doubled bid wins or loses.
 pub const DOUBLED_POINTS: i32 = 14;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    Deal,
-    Bid,
-    Play,
-    Over,
-}
-
 /// A match of Oneonta Whist in any of its forms.
 #[derive(Debug, Clone)]
 pub struct Oneonta {
@@ -136,7 +128,8 @@ pub struct Oneonta {
     /// O13: the previous hand's bids when a [`HandContext`] started the
     /// match after it (the results hold them otherwise).
     context_bids: Vec<Option<Action>>,
-    stage: Stage,
+    /// Where the match is (the stage of the hand, or a deal awaited, or over).
+    stage: Phase,
     /// The seats playing the current hand, or the next one at a deal step
     /// (O15: only the tied leaders in a play-off).
     active: SeatSet,
@@ -190,9 +183,9 @@ impl Oneonta {
         let turn_up = Card::new(Rank::Ten, Suit::Clubs);
         Oneonta {
             cfg,
-            core: MatchCore::new(Variant::Oneonta, n, LOG_CAPACITY),
+            core: MatchCore::new(Variant::Oneonta, cfg.to_options(), n, LOG_CAPACITY),
             context_bids: Vec::new(),
-            stage: Stage::Deal,
+            stage: Phase::Deal,
             active: SeatSet::all(n),
             playoff: false,
             playoffs: 0,
@@ -254,7 +247,7 @@ impl Oneonta {
     }
 
     fn start_play(&mut self) {
-        self.stage = Stage::Play;
+        self.stage = Phase::Play;
         if self.cfg.mode.has_dummy() {
             // O5, O17: the dummy leads; the seats follow from the dealer's left.
             self.turn = self.next_active(self.core.dealer);
@@ -298,23 +291,14 @@ impl Oneonta {
 }
 
 impl Game for Oneonta {
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
-
     fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Bid => Phase::Bid,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
+        self.stage
     }
 
     fn to_act(&self) -> SeatSet {
         match self.stage {
-            Stage::Bid | Stage::Play => SeatSet::single(self.turn),
-            Stage::Deal | Stage::Over => SeatSet::EMPTY,
+            Phase::Bid | Phase::Play => SeatSet::single(self.turn),
+            _ => SeatSet::EMPTY,
         }
     }
 
@@ -323,7 +307,7 @@ impl Game for Oneonta {
             return;
         }
         match self.stage {
-            Stage::Bid => {
+            Phase::Bid => {
                 let h = self.size;
                 let mut offer = |a: Action| {
                     if self.check_bid(a).is_ok() {
@@ -345,28 +329,23 @@ impl Game for Oneonta {
                     offer(Action::DoubleNull(h));
                 }
             }
-            Stage::Play => {
-                let hand = self.hands[seat.index()];
-                out.extend(
-                    self.rules
-                        .follow(hand, self.core.tricks.current())
-                        .iter()
-                        .map(Action::Play),
-                );
+            Phase::Play => {
+                self.core
+                    .plays(&self.rules, self.hands[seat.index()], out);
             }
-            Stage::Deal | Stage::Over => {}
+            _ => {}
         }
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         match (self.stage, action) {
             // `check_bid` refuses anything that is not a bid as `WrongPhase`.
-            (Stage::Bid, bid) => self.check_bid(bid),
+            (Phase::Bid, bid) => self.check_bid(bid),
             // The suit to follow is the led card's effective suit: a joker led
             // in a trump suit asks for that suit.
-            (Stage::Play, Action::Play(card)) => {
-                self.rules
-                    .check_play(self.hands[seat.index()], self.core.tricks.current(), card)
+            (Phase::Play, Action::Play(card)) => {
+                self.core
+                    .check_play(&self.rules, self.hands[seat.index()], card)
             }
             _ => Err(IllegalReason::WrongPhase),
         }
@@ -374,7 +353,7 @@ impl Game for Oneonta {
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         match (self.stage, action) {
-            (Stage::Bid, _) => {
+            (Phase::Bid, _) => {
                 // O13: bids are public.
                 self.core.public(Event::Action { seat, action });
                 self.bids[seat.index()] = Some(action);
@@ -388,10 +367,9 @@ impl Game for Oneonta {
                     self.turn = next;
                 }
             }
-            (Stage::Play, Action::Play(card)) => {
-                self.core.public(Event::Action { seat, action });
-                self.hands[seat.index()].remove(card);
-                if self.core.play(Player::Seat(seat), card) == self.trick_size() {
+            (Phase::Play, Action::Play(card)) => {
+                let hand = &mut self.hands[seat.index()];
+                if self.core.play_card(seat, card, hand) == self.trick_size() {
                     self.finish_trick();
                 } else {
                     self.turn = self.next_active(seat);
@@ -430,7 +408,7 @@ impl Game for Oneonta {
         self.core.begin_hand();
         self.core.dealt_to(self.active, &self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
-        self.stage = Stage::Bid;
+        self.stage = Phase::Bid;
         self.first_bidder = self.first_bidder();
         self.turn = self.first_bidder;
     }

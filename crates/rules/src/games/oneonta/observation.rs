@@ -31,13 +31,13 @@ impl Shown for Oneonta {
 
     fn trump(&self) -> Trump {
         match (self.stage, self.turn_up) {
-            (Stage::Deal, _) | (_, None) => Trump::Undecided,
+            (Phase::Deal, _) | (_, None) => Trump::Undecided,
             (_, Some(card)) => card.suit().map_or(Trump::Jokers, Trump::Suit),
         }
     }
 
     fn table(&self, _viewer: Seat) -> Vec<TableCard> {
-        let in_hand = matches!(self.stage, Stage::Bid | Stage::Play);
+        let in_hand = matches!(self.stage, Phase::Bid | Phase::Play);
         match (in_hand, self.turn_up) {
             (true, Some(card)) => vec![TableCard {
                 label: "turn-up".to_string(),
@@ -109,7 +109,7 @@ impl Shown for Oneonta {
         if self.cfg.scoring == Scoring::EddAllard {
             notes.push(("target", EDD_ALLARD_TARGET.to_string()));
         }
-        if self.stage == Stage::Over {
+        if self.stage == Phase::Over {
             let verdict = self.verdict();
             if !verdict.is_empty() {
                 notes.push(("verdict", verdict));

@@ -77,22 +77,9 @@ impl Yogi {
             for g in Seat::all(n) {
                 let r = g.next(n);
                 self.bids[r.index()] = old[g.index()];
-                let mut to = SeatSet::single(g);
-                to.insert(r);
+                let to = SeatSet::single(g).with(r);
                 for c in old[g.index()] {
-                    self.core.redacted(
-                        Event::Take {
-                            seat: r,
-                            card: Some(c),
-                            from: Source::Seat(g),
-                        },
-                        to,
-                        Event::Take {
-                            seat: r,
-                            card: None,
-                            from: Source::Seat(g),
-                        },
-                    );
+                    self.core.take(r, c, Source::Seat(g), to);
                 }
             }
         }

@@ -274,7 +274,7 @@ impl Yogi {
         assert!((2..=MAX_SEATS).contains(&cfg.players), "2 to 13 players");
         Yogi {
             cfg,
-            core: MatchCore::new(Variant::Yogi, cfg.players, LOG_CAPACITY),
+            core: MatchCore::new(Variant::Yogi, cfg.to_options(), cfg.players, LOG_CAPACITY),
             stage: Stage::Deal,
             order: ArrayVec::new(),
             size: 0,
@@ -371,10 +371,6 @@ impl Yogi {
 }
 
 impl Game for Yogi {
-    fn options(&self) -> Options {
-        self.cfg.to_options()
-    }
-
     fn phase(&self) -> Phase {
         match self.stage {
             Stage::Deal => Phase::Deal,
@@ -425,12 +421,7 @@ impl Game for Yogi {
                     .filter(|s| !self.hands[s.index()].is_empty())
                     .map(Action::Leader),
             ),
-            Stage::Play => out.extend(
-                self.rules
-                    .follow(hand, self.core.tricks.current())
-                    .iter()
-                    .map(Action::Play),
-            ),
+            Stage::Play => self.core.plays(&self.rules, hand, out),
             Stage::Deal | Stage::Over => {}
         }
     }
@@ -490,7 +481,7 @@ impl Game for Yogi {
                 }
             }
             // Y2: the suit to follow is the led card's effective suit.
-            (Stage::Play, Action::Play(c)) => self.rules.check_play(hand, self.core.tricks.current(), c),
+            (Stage::Play, Action::Play(c)) => self.core.check_play(&self.rules, hand, c),
             _ => Err(IllegalReason::WrongPhase),
         }
     }
@@ -574,13 +565,11 @@ impl Game for Yogi {
                 self.start_play(l);
             }
             (Stage::Play, Action::Play(c)) => {
-                self.core.public(Event::Action { seat, action });
                 if self.core.tricks.current().is_empty() {
                     self.trick_size =
                         self.hands[..n].iter().filter(|h| !h.is_empty()).count() as u8;
                 }
-                self.hands[s].remove(c);
-                let in_trick = self.core.play(Player::Seat(seat), c);
+                let in_trick = self.core.play_card(seat, c, &mut self.hands[s]);
                 if self.core.tricks.count() == 0 && in_trick == 1 {
                     self.first_card_played();
                 }

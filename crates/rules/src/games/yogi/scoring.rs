@@ -22,11 +22,10 @@ impl Yogi {
             summary,
             ..HandScore::default()
         });
-        self.core.dealer = self.core.dealer.next(n);
-        self.stage = if self.core.played() >= self.cfg.hands {
-            Stage::Over
-        } else {
-            Stage::Deal
+        // Y1: the deal passes left; Y11: the match has `hands` hands.
+        self.stage = match self.core.pass_deal(self.core.played() >= self.cfg.hands) {
+            Phase::Over => Stage::Over,
+            _ => Stage::Deal,
         };
     }
 
