@@ -25,7 +25,7 @@ use crate::{
     card_set::CardSet,
     context::{ContextError, HandContext},
     error::{ActionError, DealError, IllegalAction, IllegalReason},
-    games::MatchCore,
+    games::{MatchCore, Shown, observe},
     options::Options,
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
@@ -48,7 +48,7 @@ pub enum Status {
 ///
 /// Required methods are hooks for each game; the provided methods marked
 /// `/* FINAL */` hold the checks every game shares and must not be overridden.
-pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
+pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     // ----- required hooks -----
 
     /// Where the match is: [`Phase::Deal`] while the next hand needs cards,
@@ -87,9 +87,6 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// The part of the match every game shares ([`MatchCore`]: dealer,
     /// deals, totals, results, the hand's log and tricks).
     fn core(&self) -> &MatchCore;
-
-    /// What `seat` may know now, built from what it may see.
-    fn observe(&self, seat: Seat) -> Observation;
 
     /// Whether this game's notation has actions of this kind at all (used to
     /// tell a syntax error from an illegal action).
@@ -143,6 +140,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
             Phase::Over => Status::Over,
             _ => Status::Act,
         }
+    }
+
+    /// What `seat` may know now, built from what it may see: the shared
+    /// parts from [`Game::core`], the rest from the game. /* FINAL */
+    fn observe(&self, seat: Seat) -> Observation {
+        observe(self, seat)
     }
 
     /// Every card `seat` has seen during the current hand, as the log showed

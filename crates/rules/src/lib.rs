@@ -34,6 +34,7 @@ pub mod dealing;
 mod driver;
 mod error;
 mod game;
+#[macro_use]
 pub mod games;
 mod judge;
 mod options;

@@ -1,10 +1,13 @@
-//! [`Variant`] (which game) and [`AnyGame`] (a game chosen at run time).
+//! [`Variant`] (which game) and [`AnyGame`] (a game chosen at run time),
+//! both made by the registration in `games/mod.rs`; here, how a variant is
+//! written and read, and [`Game`] for [`AnyGame`] by delegation.
 //!
 //! Code outside `games/` never names a concrete game type: it builds an
 //! [`AnyGame`] from a [`Variant`] and options, and drives it through [`Game`].
 
 use std::{fmt, str::FromStr};
 
+pub use crate::games::{AnyGame, Variant};
 use crate::{
     action::{Action, ActionKind, ActionList},
     card::Card,
@@ -12,96 +15,11 @@ use crate::{
     context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::Game,
-    games::{
-        honeymoon::Honeymoon, illustrated::Illustrated, israeli::Israeli, oneonta::Oneonta,
-        yogi::Yogi,
-    },
-    options::{OptionSpec, Options},
+    games::Shown,
     outcome::{MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
-    view::{Observation, Phase},
+    view::{Observation, Phase, TableCard, Trump},
 };
-
-/// The games the engine plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Variant {
-    /// Israeli Whist (RULES.md section 3).
-    Israeli,
-    /// Honeymoon Whist (RULES.md section 4).
-    Honeymoon,
-    /// Illustrated Whist (RULES.md section 5).
-    Illustrated,
-    /// Yogi's Whist (RULES.md section 1).
-    Yogi,
-    /// Oneonta Whist (RULES.md section 2).
-    Oneonta,
-}
-
-impl Variant {
-    /// Every game, in the order `whistle games` lists them.
-    pub const ALL: [Variant; 5] = [
-        Variant::Israeli,
-        Variant::Honeymoon,
-        Variant::Illustrated,
-        Variant::Yogi,
-        Variant::Oneonta,
-    ];
-
-    /// The game's canonical name (e.g. `israeli`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Israeli => "israeli",
-            Variant::Honeymoon => "honeymoon",
-            Variant::Illustrated => "illustrated",
-            Variant::Yogi => "yogi",
-            Variant::Oneonta => "oneonta",
-        }
-    }
-
-    /// One line describing the game.
-    pub const fn title(self) -> &'static str {
-        match self {
-            Variant::Israeli => "Israeli Whist: 4 players, trump auction, exact contract bids",
-            Variant::Honeymoon => {
-                "Honeymoon Whist: 2 players, 54 cards, 14 tricks drawing from a stock, then 13"
-            }
-            Variant::Illustrated => {
-                "Illustrated Whist: 4 players in partnerships, auction, kitty, announced feats"
-            }
-            Variant::Yogi => {
-                "Yogi's Whist: 2-13 players, a bid card face down, declare or reveal, fines (lowest wins)"
-            }
-            Variant::Oneonta => {
-                "Oneonta Whist: solitaire against a dummy, or 2-7 players competitive or cooperative"
-            }
-        }
-    }
-
-    /// The options the game accepts, with defaults.
-    pub fn option_specs(self) -> &'static [OptionSpec] {
-        match self {
-            Variant::Israeli => crate::games::israeli::OPTIONS,
-            Variant::Honeymoon => crate::games::honeymoon::OPTIONS,
-            Variant::Illustrated => crate::games::illustrated::OPTIONS,
-            Variant::Yogi => crate::games::yogi::OPTIONS,
-            Variant::Oneonta => crate::games::oneonta::OPTIONS,
-        }
-    }
-
-    /// A new match of this game under `options`.
-    ///
-    /// # Errors
-    /// [`OptionError`] for an unknown option or a bad value.
-    pub fn new_game(self, options: &Options) -> Result<AnyGame, OptionError> {
-        Ok(match self {
-            Variant::Israeli => AnyGame::Israeli(Israeli::new(options)?),
-            Variant::Honeymoon => AnyGame::Honeymoon(Honeymoon::new(options)?),
-            Variant::Illustrated => AnyGame::Illustrated(Illustrated::new(options)?),
-            Variant::Yogi => AnyGame::Yogi(Yogi::new(options)?),
-            Variant::Oneonta => AnyGame::Oneonta(Oneonta::new(options)?),
-        })
-    }
-}
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -133,34 +51,6 @@ impl<'de> serde::Deserialize<'de> for Variant {
         let s = String::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
     }
-}
-
-/// Any game, chosen at run time; implements [`Game`] by delegation.
-#[derive(Debug, Clone)]
-#[allow(clippy::large_enum_variant)]
-pub enum AnyGame {
-    /// Israeli Whist.
-    Israeli(Israeli),
-    /// Honeymoon Whist.
-    Honeymoon(Honeymoon),
-    /// Illustrated Whist.
-    Illustrated(Illustrated),
-    /// Yogi's Whist.
-    Yogi(Yogi),
-    /// Oneonta Whist.
-    Oneonta(Oneonta),
-}
-
-macro_rules! delegate {
-    ($self:ident, $g:ident => $e:expr) => {
-        match $self {
-            AnyGame::Israeli($g) => $e,
-            AnyGame::Honeymoon($g) => $e,
-            AnyGame::Illustrated($g) => $e,
-            AnyGame::Yogi($g) => $e,
-            AnyGame::Oneonta($g) => $e,
-        }
-    };
 }
 
 impl Game for AnyGame {
@@ -208,5 +98,35 @@ impl Game for AnyGame {
     }
     fn score_order(&self) -> ScoreOrder {
         delegate!(self, g => g.score_order())
+    }
+}
+
+impl Shown for AnyGame {
+    fn held(&self, seat: Seat) -> CardSet {
+        delegate!(self, g => g.held(seat))
+    }
+    fn known(&self, viewer: Seat, seat: Seat) -> CardSet {
+        delegate!(self, g => g.known(viewer, seat))
+    }
+    fn bid(&self, viewer: Seat, seat: Seat) -> Option<Action> {
+        delegate!(self, g => g.bid(viewer, seat))
+    }
+    fn active(&self, seat: Seat) -> bool {
+        delegate!(self, g => g.active(seat))
+    }
+    fn trump(&self) -> Trump {
+        delegate!(self, g => g.trump())
+    }
+    fn contract(&self) -> Option<(Seat, Action)> {
+        delegate!(self, g => g.contract())
+    }
+    fn table(&self, viewer: Seat) -> Vec<TableCard> {
+        delegate!(self, g => g.table(viewer))
+    }
+    fn piles(&self, viewer: Seat) -> Vec<(&'static str, u8)> {
+        delegate!(self, g => g.piles(viewer))
+    }
+    fn notes(&self) -> Vec<(&'static str, String)> {
+        delegate!(self, g => g.notes())
     }
 }

@@ -7,11 +7,11 @@
 
 use crate::{
     action::{Action, ActionList},
-    error::IllegalReason,
-    options::Options,
     card::Card,
     card_set::CardSet,
     context::HandContext,
+    error::IllegalReason,
+    options::Options,
     outcome::{HandResult, MatchResult, ScoreOrder},
     seat::{MAX_SEATS, Player, Seat, SeatSet},
     trick::TrickRules,
@@ -165,7 +165,11 @@ impl MatchCore {
         } else {
             let others = entry.others.map_or(CardSet::EMPTY, |e| e.cards());
             for seat in Seat::all(self.seats) {
-                let shown = if entry.to.contains(seat) { cards } else { others };
+                let shown = if entry.to.contains(seat) {
+                    cards
+                } else {
+                    others
+                };
                 self.seen[seat.index()] = self.seen[seat.index()].or(shown);
             }
         }
@@ -275,7 +279,12 @@ impl MatchCore {
     /// The plays of `hand` legal under `rules` with the plain follow-suit
     /// rule.
     pub(crate) fn plays(&self, rules: &TrickRules, hand: CardSet, out: &mut ActionList) {
-        out.extend(rules.follow(hand, self.tricks.current()).iter().map(Action::Play));
+        out.extend(
+            rules
+                .follow(hand, self.tricks.current())
+                .iter()
+                .map(Action::Play),
+        );
     }
 
     /// Why playing `card` from `hand` breaks the plain follow-suit rule

@@ -1,17 +1,24 @@
-//! One module per game. Each holds the game's state type, its options, its
-//! [`Game`](crate::Game) implementation and its scenario tests.
+//! One folder per game. Each holds the game's state type, its options, its
+//! [`Game`](crate::Game) implementation by stage and its scenario tests; a
+//! game is registered by one line below.
 
-pub mod honeymoon;
-pub mod illustrated;
-pub mod israeli;
-pub mod oneonta;
-pub mod yogi;
+#[macro_use]
+mod registry;
+
+register! {
+    israeli::Israeli,
+    honeymoon::Honeymoon,
+    illustrated::Illustrated,
+    yogi::Yogi,
+    oneonta::Oneonta,
+}
 
 mod core;
 mod observe;
 mod prelude;
 mod tricks;
 pub use self::core::MatchCore;
+pub(crate) use self::observe::{Shown, observe};
 
 /// Helpers shared by the games' scenario tests.
 #[cfg(test)]

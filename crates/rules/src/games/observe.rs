@@ -13,8 +13,10 @@ use crate::{
 };
 
 /// What a game shows of itself in an observation. Defaults fit a game
-/// without the feature (no contract, no table cards, no piles, ...).
-pub(crate) trait Shown: Game {
+/// without the feature (no contract, no table cards, no piles, ...). Public
+/// in a private module: every [`Game`] has it, and only this crate's games
+/// can implement it.
+pub trait Shown {
     /// The cards `seat` holds.
     fn held(&self, seat: Seat) -> CardSet;
 
@@ -32,13 +34,6 @@ pub(crate) trait Shown: Game {
     /// Whether `seat` takes part in this hand.
     fn active(&self, _seat: Seat) -> bool {
         true
-    }
-
-    /// The seats an observation lists as awaited: in a simultaneous step
-    /// every seat of the step, whoever has finished (the step's progress is
-    /// hidden).
-    fn awaited(&self) -> SeatSet {
-        self.to_act()
     }
 
     /// Trump, as far as known.
@@ -64,7 +59,7 @@ pub(crate) trait Shown: Game {
 }
 
 /// What `seat` may know now, built from what it may see.
-pub(crate) fn observe<G: Shown>(game: &G, seat: Seat) -> Observation {
+pub(crate) fn observe<G: Game>(game: &G, seat: Seat) -> Observation {
     let core = game.core();
     let teams = game.teams();
     let totals = core.totals();
@@ -74,11 +69,7 @@ pub(crate) fn observe<G: Shown>(game: &G, seat: Seat) -> Observation {
             SeatView {
                 seat: s,
                 held: held.len() as u8,
-                known: if s == seat {
-                    held
-                } else {
-                    game.known(seat, s)
-                },
+                known: if s == seat { held } else { game.known(seat, s) },
                 bid: game.bid(seat, s),
                 tricks: core.tricks.won(s),
                 total: totals[s.index()],
@@ -94,7 +85,13 @@ pub(crate) fn observe<G: Shown>(game: &G, seat: Seat) -> Observation {
         deal: core.current_deal(),
         dealer: core.observed_dealer(game.status() == Status::Act),
         phase: game.phase(),
-        to_act: game.awaited(),
+        // In a simultaneous step every seat of the step stays listed,
+        // whoever has finished: the step's progress is hidden (I3, Y4, Y13).
+        to_act: if game.simultaneous() {
+            SeatSet::all(game.seats())
+        } else {
+            game.to_act()
+        },
         simultaneous: game.simultaneous(),
         hand: game.held(seat),
         players,

@@ -2,8 +2,10 @@
 
 pub(crate) use super::{
     core::{HandScore, MatchCore},
-    observe::{Shown, observe},
+    observe::Shown,
 };
+#[cfg(test)]
+pub(crate) use crate::game::Status;
 pub(crate) use crate::{
     action::{Action, ActionKind, ActionList},
     card::{Card, Rank, Suit},
@@ -16,9 +18,5 @@ pub(crate) use crate::{
     seat::{Player, Seat, SeatSet},
     trick::{Trick, TrickRules, suit_id},
     variants::Variant,
-    view::{
-        Event, Observation, Phase, Source, TableCard, Trump,
-    },
+    view::{Event, Phase, Source, TableCard, Trump},
 };
-#[cfg(test)]
-pub(crate) use crate::game::Status;

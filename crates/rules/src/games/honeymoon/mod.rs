@@ -83,6 +83,9 @@ const _: () = assert!(TRICKS <= super::tricks::MAX_TRICKS);
 /// won, 28 takes and an end (127). The log keeps this capacity across hands.
 const LOG_CAPACITY: usize = 128;
 
+/// One line describing the game.
+pub const TITLE: &str = "Honeymoon Whist: 2 players, 54 cards, 14 tricks drawing from a stock, then 13";
+
 /// The options of Honeymoon Whist.
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -571,10 +574,6 @@ impl Game for Honeymoon {
         self.stage = Phase::Play;
         // H3: the non-dealer leads the first trick.
         self.turn = first;
-    }
-
-    fn observe(&self, seat: Seat) -> Observation {
-        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {

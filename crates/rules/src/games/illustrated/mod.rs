@@ -114,7 +114,7 @@
 //!   opponent and redoubled by either member of the declaring team. Each
 //!   announcement, and the game, is doubled at most once and redoubled at most
 //!   once.
-//! * [`HandResult::bids`] and [`HandResult::made`] hold the contract and its
+//! * [`HandResult::bids`](crate::HandResult::bids) and [`HandResult::made`](crate::HandResult::made) hold the contract and its
 //!   outcome at the declarer's seat only.
 
 
@@ -134,6 +134,9 @@ const TRICKS: usize = HAND;
 /// each and 4 at the end, 48 plays, 12 tricks, a reveal and an end (253).
 /// The log keeps this capacity across hands.
 const LOG_CAPACITY: usize = 320;
+
+/// One line describing the game.
+pub const TITLE: &str = "Illustrated Whist: 4 players in partnerships, auction, kitty, announced feats";
 
 /// The options of Illustrated Whist.
 pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
@@ -657,10 +660,6 @@ impl Game for Illustrated {
         // L2: the auction starts at the dealer's left.
         self.stage = Phase::Auction;
         self.turn = self.core.dealer.next(SEATS);
-    }
-
-    fn observe(&self, seat: Seat) -> Observation {
-        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {

@@ -33,6 +33,9 @@ use crate::action::Strain;
 const SEATS: usize = 4;
 const HAND: usize = 13;
 
+/// One line describing the game.
+pub const TITLE: &str = "Israeli Whist: 4 players, trump auction, exact contract bids";
+
 /// The options of Israeli Whist.
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -458,10 +461,6 @@ impl Game for Israeli {
         self.core.begin_hand();
         self.core.dealt(&self.hands);
         self.start_auction();
-    }
-
-    fn observe(&self, seat: Seat) -> Observation {
-        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {

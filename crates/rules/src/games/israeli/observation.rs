@@ -12,15 +12,6 @@ impl Shown for Israeli {
         self.bids[seat.index()].map(Action::Bid)
     }
 
-    // I3: the frisch is simultaneous; who has chosen stays hidden.
-    fn awaited(&self) -> SeatSet {
-        if self.stage == Phase::Pass {
-            SeatSet::all(SEATS)
-        } else {
-            self.to_act()
-        }
-    }
-
     fn trump(&self) -> Trump {
         match (self.stage, self.trump) {
             (Phase::Auction | Phase::Pass | Phase::Deal, _) | (_, None) => Trump::Undecided,

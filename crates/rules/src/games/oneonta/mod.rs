@@ -104,6 +104,9 @@ use arrayvec::ArrayVec;
 use super::prelude::*;
 
 /// The most seats (O11: 7 players).
+/// One line describing the game.
+pub const TITLE: &str = "Oneonta Whist: solitaire against a dummy, or 2-7 players competitive or cooperative";
+
 const MAX_PLAYERS: usize = 7;
 /// The most cards a seat holds, and so the most tricks in a hand (O2, O11).
 const MAX_HAND: usize = 9;
@@ -411,10 +414,6 @@ impl Game for Oneonta {
         self.stage = Phase::Bid;
         self.first_bidder = self.first_bidder();
         self.turn = self.first_bidder;
-    }
-
-    fn observe(&self, seat: Seat) -> Observation {
-        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {

@@ -108,6 +108,9 @@ const LOG_CAPACITY: usize = 320;
 /// values, D = 0 .. C = 3 (Y4).
 pub const YOGI_ORDER: [Suit; 4] = [Suit::Diamonds, Suit::Spades, Suit::Hearts, Suit::Clubs];
 
+/// One line describing the game.
+pub const TITLE: &str = "Yogi's Whist: 2-13 players, a bid card face down, declare or reveal, fines (lowest wins)";
+
 /// The options of Yogi's Whist.
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -615,10 +618,6 @@ impl Game for Yogi {
         } else {
             self.distribute(HAND);
         }
-    }
-
-    fn observe(&self, seat: Seat) -> Observation {
-        observe(self, seat)
     }
 
     fn core(&self) -> &MatchCore {

@@ -45,15 +45,6 @@ impl Shown for Yogi {
         !(self.stage == Stage::Play && self.hands[seat.index()].is_empty())
     }
 
-    // Y4, Y13: who has chosen in a simultaneous step stays hidden.
-    fn awaited(&self) -> SeatSet {
-        if self.simultaneous() {
-            self.all()
-        } else {
-            self.to_act()
-        }
-    }
-
     fn trump(&self) -> Trump {
         match self.turn_up {
             None => Trump::Undecided,

@@ -22,7 +22,7 @@ impl Yogi {
             summary,
             ..HandScore::default()
         });
-        // Y1: the deal passes left; Y11: the match has `hands` hands.
+        // The deal passes left; Y11: the match has `hands` hands.
         self.stage = match self.core.pass_deal(self.core.played() >= self.cfg.hands) {
             Phase::Over => Stage::Over,
             _ => Stage::Deal,

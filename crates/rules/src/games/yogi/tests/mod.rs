@@ -1,6 +1,7 @@
 //! Scenario tests of yogi, named by RULES.md decision ids.
 
 use super::*;
+use crate::Observation;
 use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_order};
 use crate::games::testing::{act, card, cards, seat};
 
