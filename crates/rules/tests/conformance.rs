@@ -2,7 +2,7 @@
 //!
 //! One generic harness (in the spirit of OpenSpiel's `basic_tests.h`) plays
 //! thousands of seeded random matches for every game in `Variant::ALL` under
-//! every option set in `common::OPTION_SETS` (uniform play, plus biased play
+//! every option set in each game's `testdata/options.txt` (uniform play, plus biased play
 //! that reaches the rare paths such as Israeli frisches and misdeals; every
 //! kind of action a game has must get played), and at every state checks what
 //! any driver (the referee, replays, bots) relies on:
@@ -539,7 +539,7 @@ fn option_table_covers_every_game_and_option() {
                 .any(|set| set.iter().any(|kv| kv.split('=').next() == Some(spec.key)));
             assert!(
                 given,
-                "{variant}: option `{}` is in no option set of common::OPTION_SETS",
+                "{variant}: option `{}` is in no option set of its testdata/options.txt",
                 spec.key
             );
         }

@@ -1,5 +1,7 @@
 //! Playthroughs: whole matches written out step by step and kept as golden
-//! files under `tests/playthroughs/`, as OpenSpiel keeps its playthroughs.
+//! files in each game's folder
+//! (`src/games/<game>/testdata/playthroughs/`, the cases in
+//! `testdata/playthroughs.txt`), as OpenSpiel keeps its playthroughs.
 //! For a few seeds and option sets of every game, each file holds every deal,
 //! then at every step: who is to act, every seat's observation (its history
 //! as the events that seat had not seen at its previous step) and legal
@@ -11,79 +13,30 @@
 
 mod common;
 
-use std::{fmt::Write as _, path::PathBuf};
+use std::fmt::Write as _;
 
-use common::{Case, Driver, Policy, Rng};
+use common::{Case, Driver, Policy, Rng, game_testdata, testdata_dir};
 use whistle_rules::{Game, Options, Seat, Variant};
 
-/// (file name, game, options, seed, policy number).
-const PLAYTHROUGHS: &[(&str, Variant, &[&str], u64, u64)] = &[
-    ("israeli", Variant::Israeli, &["hands=1"], 1, 0),
-    (
-        "israeli-frisch",
-        Variant::Israeli,
-        &["hands=1", "auction-order=number-first"],
-        4,
-        2,
-    ),
-    ("honeymoon", Variant::Honeymoon, &["hands=1"], 2, 0),
-    (
-        "honeymoon-parlett-equal",
-        Variant::Honeymoon,
-        &["hands=1", "scoring=parlett", "jokers=equal"],
-        3,
-        1,
-    ),
-    ("yogi", Variant::Yogi, &["players=4", "hands=2"], 5, 0),
-    (
-        "yogi-dealer-chooses-rotate",
-        Variant::Yogi,
-        &[
-            "players=3",
-            "hands=1",
-            "dealer-chooses=true",
-            "rotate-vote=true",
-        ],
-        6,
-        1,
-    ),
-    (
-        "oneonta-solitaire",
-        Variant::Oneonta,
-        &["hands=2", "doubling=true"],
-        7,
-        0,
-    ),
-    (
-        "oneonta-multi",
-        Variant::Oneonta,
-        &["mode=multi", "players=3", "hands=2"],
-        8,
-        1,
-    ),
-    (
-        "oneonta-coop-dummy",
-        Variant::Oneonta,
-        &["mode=coop-dummy", "players=2", "hands=1"],
-        9,
-        0,
-    ),
-    ("illustrated", Variant::Illustrated, &["hands=1"], 10, 1),
-    (
-        "illustrated-passive",
-        Variant::Illustrated,
-        &["hands=2"],
-        11,
-        2,
-    ),
-];
-
-fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/playthroughs")
+/// The playthroughs of `variant`, from its `testdata/playthroughs.txt`:
+/// (name, options, seed, policy number).
+fn cases(variant: Variant) -> Vec<(String, Vec<String>, u64, u64)> {
+    game_testdata(variant, "playthroughs.txt")
+        .into_iter()
+        .map(|words| {
+            let number = |i: usize| -> u64 {
+                words
+                    .get(i)
+                    .and_then(|w| w.parse().ok())
+                    .unwrap_or_else(|| panic!("{variant}: bad playthrough line {words:?}"))
+            };
+            (words[0].clone(), words[3..].to_vec(), number(1), number(2))
+        })
+        .collect()
 }
 
 /// The playthrough of one match as text.
-fn playthrough(variant: Variant, options: &[&str], seed: u64, policy: u64) -> String {
+fn playthrough(variant: Variant, options: &[String], seed: u64, policy: u64) -> String {
     let options = Options::parse(options).expect("well-formed options");
     let case = Case {
         variant,
@@ -153,21 +106,41 @@ fn playthrough(variant: Variant, options: &[&str], seed: u64, policy: u64) -> St
 #[test]
 fn playthroughs_match_their_golden_files() {
     let update = std::env::var("WHISTLE_UPDATE_PLAYTHROUGHS").is_ok_and(|v| v == "1");
-    let mut games: Vec<Variant> = Vec::new();
     let mut failed = Vec::new();
-    for &(name, variant, options, seed, policy) in PLAYTHROUGHS {
-        games.push(variant);
+    for variant in Variant::ALL {
+        let cases = cases(variant);
+        assert!(!cases.is_empty(), "no playthrough of {variant}");
+        for (name, options, seed, policy) in cases {
+            check(variant, &name, &options, seed, policy, update, &mut failed);
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Compares one playthrough with its golden file (or, with `update`,
+/// writes the file); a difference is added to `failed`.
+fn check(
+    variant: Variant,
+    name: &str,
+    options: &[String],
+    seed: u64,
+    policy: u64,
+    update: bool,
+    failed: &mut Vec<String>,
+) {
+    {
         let text = playthrough(variant, options, seed, policy);
         assert_eq!(
             text,
             playthrough(variant, options, seed, policy),
             "{name}: not deterministic"
         );
-        let path = dir().join(format!("{name}.txt"));
+        let dir = testdata_dir(variant).join("playthroughs");
+        let path = dir.join(format!("{name}.txt"));
         if update {
-            std::fs::create_dir_all(dir()).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, &text).unwrap();
-            continue;
+            return;
         }
         let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
@@ -189,9 +162,5 @@ fn playthroughs_match_their_golden_files() {
                 text.lines().nth(line).unwrap_or("(end)")
             ));
         }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
-    for v in Variant::ALL {
-        assert!(games.contains(&v), "no playthrough of {v}");
     }
 }

@@ -1,8 +1,9 @@
 //! Helpers shared by the integration tests.
 //!
-//! * [`OPTION_SETS`]: the option sets every game is tested under. Every game in
-//!   `Variant::ALL` must have a row; a game without one fails every generic
-//!   suite with a message saying where to add it.
+//! * [`option_sets`]: the option sets every game is tested under, from the
+//!   game's own folder (`src/games/<game>/testdata/options.txt`). A game
+//!   without the file fails every generic suite with a message saying where
+//!   to add it.
 //! * [`Rng`]: a tiny seeded generator (SplitMix64) for the tests' own choices,
 //!   independent of the dealing code under test.
 //! * [`Driver`]: plays a match from a seed and records, per deal, the deck
@@ -22,158 +23,45 @@ use whistle_rules::{
     decks,
 };
 
-/// The option sets each game is tested under (`key=value` strings).
-///
-/// A new game adds a row here; `option_table_covers_every_game_and_option` in
-/// `conformance.rs` also requires every option key a game declares to be given
-/// in at least one of its sets.
-pub const OPTION_SETS: &[(Variant, &[&[&str]])] = &[
-    (
-        Variant::Israeli,
-        &[
-            &["hands=3"],
-            &["hands=3", "auction-order=number-first"],
-            // A small target: matches end by reaching it (or by `max-hands`).
-            &["target=15", "max-hands=10"],
-            &["hands=2", "auction-order=suit-first", "target=300"],
-        ],
-    ),
-    (
-        Variant::Honeymoon,
-        &[
-            &["hands=3"],
-            // Each scoring mode, ending by its target (or by `max-hands`).
-            &["scoring=standard", "target=4", "max-hands=8"],
-            &["scoring=phase2-only", "target=3", "max-hands=8"],
-            &["scoring=per-trick", "jokers=equal", "hands=2"],
-            // Parlett's scoring also turns phase-1 trumps off by default.
-            &["scoring=parlett", "target=60", "max-hands=4"],
-            &[
-                "joker-trump=NT",
-                "jokers=equal",
-                "phase1-follow=true",
-                "hands=2",
-            ],
-            &["phase1-trumps=false", "joker-trump=H", "hands=2"],
-        ],
-    ),
-    (
-        Variant::Illustrated,
-        &[
-            // Short matches: an Illustrated hand has up to ~250 events. The
-            // rotating policies reach nulls, open nulls, every kitty choice and
-            // the calls (`Policy::ByKind` draws a null or an open null at a
-            // quarter of auction turns and a call kind at each round turn).
-            &["hands=2"],
-            &["hands=3"],
-            &["hands=4"],
-            &["hands=5"],
-        ],
-    ),
-    (
-        Variant::Yogi,
-        &[
-            // Every player count, each option on and off; short matches, as a
-            // hand of thirteen seats has ~80 decisions. `players=2` alone plays
-            // the default `hands=auto` (4 hands).
-            &["players=2"],
-            &[
-                "players=2",
-                "dealer-chooses=true",
-                "rotate-vote=true",
-                "hands=2",
-            ],
-            &["players=3", "rotate-vote=true", "hands=2"],
-            &["players=4", "dealer-chooses=true", "hands=2"],
-            &["hands=2", "dealer-chooses=false", "rotate-vote=false"],
-            &[
-                "players=6",
-                "dealer-chooses=true",
-                "rotate-vote=true",
-                "hands=1",
-            ],
-            &["players=7", "hands=1"],
-            &["players=8", "rotate-vote=true", "hands=1"],
-            &["players=9", "dealer-chooses=true", "hands=1"],
-            &["players=10", "hands=1"],
-            &[
-                "players=11",
-                "dealer-chooses=true",
-                "rotate-vote=true",
-                "hands=1",
-            ],
-            &["players=12", "rotate-vote=true", "hands=1"],
-            &["players=13", "hands=1"],
-            &[
-                "players=13",
-                "dealer-chooses=true",
-                "rotate-vote=true",
-                "hands=1",
-            ],
-        ],
-    ),
-    (
-        Variant::Oneonta,
-        &[
-            // Every mode and player count, every scoring, each option on and
-            // off, in short matches. Multi rows with one or two hands tie
-            // often (small totals), so the O15 play-off is played.
-            &["mode=solitaire", "players=1", "hands=3"],
-            &["scoring=alternative", "doubling=true", "hands=3"],
-            &["scoring=edd-allard"],
-            &["scoring=edd-allard", "doubling=true", "lead=fixed"],
-            &["mode=multi", "players=2", "doubling=true", "hands=2"],
-            &["mode=multi", "players=3", "lead=fixed", "hands=2"],
-            &["mode=multi", "players=4"],
-            &[
-                "mode=multi",
-                "players=5",
-                "scoring=alternative",
-                "hands=1",
-                "playoff-hands=1",
-            ],
-            &["mode=multi", "players=6", "hands=1", "playoff-hands=5"],
-            &["mode=multi", "players=7", "doubling=true", "hands=1"],
-            &["mode=coop", "players=2", "doubling=true", "hands=2"],
-            &["mode=coop", "players=3", "team-score=lowest", "hands=2"],
-            &["mode=coop", "players=4", "lead=fixed", "hands=2"],
-            &["mode=coop", "players=5", "scoring=alternative", "hands=1"],
-            &["mode=coop", "players=6", "hands=1"],
-            &["mode=coop", "players=7", "team-score=sum", "hands=1"],
-            &["mode=coop-dummy", "players=2", "doubling=true", "hands=2"],
-            &["mode=coop-dummy", "players=3", "hands=2"],
-            &[
-                "mode=coop-dummy",
-                "players=4",
-                "team-score=lowest",
-                "hands=1",
-            ],
-            &[
-                "mode=coop-dummy",
-                "players=5",
-                "scoring=alternative",
-                "hands=1",
-            ],
-            &["mode=coop-dummy", "players=6", "doubling=true", "hands=1"],
-        ],
-    ),
-];
-
-/// The option sets of `variant`.
+/// A game's test data file, `src/games/<game>/testdata/<file>`: its lines
+/// without comments (`#`) and blank lines, each split into words.
 ///
 /// # Panics
-/// If the game has no row in [`OPTION_SETS`].
-pub fn option_sets(variant: Variant) -> &'static [&'static [&'static str]] {
-    OPTION_SETS
-        .iter()
-        .find(|(v, _)| *v == variant)
-        .map(|(_, sets)| *sets)
-        .unwrap_or_else(|| {
-            panic!(
-                "game `{variant}` has no option sets: add a row for it to OPTION_SETS in \
-                 crates/rules/tests/common/mod.rs"
-            )
-        })
+/// If the file is missing, with a message saying where it belongs.
+pub fn game_testdata(variant: Variant, file: &str) -> Vec<Vec<String>> {
+    let path = testdata_dir(variant).join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "game `{variant}` has no {}: {e}; every game's folder holds testdata/{file}",
+            path.display()
+        )
+    });
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The folder of `variant`'s test data.
+pub fn testdata_dir(variant: Variant) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("src/games")
+        .join(variant.name())
+        .join("testdata")
+}
+
+/// The option sets each game is tested under (`key=value` strings), from
+/// its `testdata/options.txt`. `option_table_covers_every_game_and_option`
+/// in `conformance.rs` requires every option key a game declares to be given
+/// in at least one of its sets.
+pub fn option_sets(variant: Variant) -> Vec<Vec<String>> {
+    let sets = game_testdata(variant, "options.txt");
+    assert!(
+        !sets.is_empty(),
+        "{variant}: testdata/options.txt has no option set"
+    );
+    sets
 }
 
 /// One game under one option set.
@@ -192,7 +80,7 @@ pub fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     for variant in Variant::ALL {
         for set in option_sets(variant) {
-            let options = Options::parse(set).expect("well-formed option set");
+            let options = Options::parse(&set).expect("well-formed option set");
             variant
                 .new_game(&options)
                 .unwrap_or_else(|e| panic!("{variant} {set:?}: {e}"));
