@@ -51,13 +51,12 @@ pub enum Status {
 pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     // ----- required hooks -----
 
-    /// Where the match is: [`Phase::Deal`] while the next hand needs cards,
-    /// [`Phase::Over`] once the match is over, the stage of the hand between.
-    fn phase(&self) -> Phase;
-
     /// Seats that must act now (empty unless [`Status::Act`]). In a
     /// simultaneous step, the seats that have not finished their part yet.
-    fn to_act(&self) -> SeatSet;
+    /// By default the one seat whose turn it is.
+    fn to_act(&self) -> SeatSet {
+        self.core().to_act()
+    }
 
     /// Whether the current step is simultaneous.
     fn simultaneous(&self) -> bool {
@@ -131,6 +130,13 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// Number of seats (bots) at the table. /* FINAL */
     fn seats(&self) -> usize {
         self.core().seats()
+    }
+
+    /// Where the match is: [`Phase::Deal`] while the next hand needs cards,
+    /// [`Phase::Over`] once the match is over, the stage of the hand
+    /// between. /* FINAL */
+    fn phase(&self) -> Phase {
+        self.core().phase()
     }
 
     /// What the game needs next, read from [`Game::phase`]. /* FINAL */

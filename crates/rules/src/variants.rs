@@ -18,7 +18,7 @@ use crate::{
     games::Shown,
     outcome::{MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
-    view::{Observation, Phase, TableCard, Trump},
+    view::{Observation, TableCard, Trump},
 };
 
 impl fmt::Display for Variant {
@@ -54,9 +54,6 @@ impl<'de> serde::Deserialize<'de> for Variant {
 }
 
 impl Game for AnyGame {
-    fn phase(&self) -> Phase {
-        delegate!(self, g => g.phase())
-    }
     fn to_act(&self) -> SeatSet {
         delegate!(self, g => g.to_act())
     }

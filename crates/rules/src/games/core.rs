@@ -43,6 +43,10 @@ pub(crate) struct HandScore {
 /// The shared part of a match. See the module documentation.
 #[derive(Debug, Clone)]
 pub struct MatchCore {
+    /// Where the match is: a deal awaited, the stage of the hand, or over.
+    pub(crate) phase: Phase,
+    /// The seat to act, outside simultaneous steps.
+    pub(crate) turn: Seat,
     variant: Variant,
     /// Every option with its effective value.
     options: Options,
@@ -82,6 +86,8 @@ impl MatchCore {
         log_capacity: usize,
     ) -> MatchCore {
         MatchCore {
+            phase: Phase::Deal,
+            turn: Seat::new(0),
             variant,
             options,
             seats,
@@ -96,6 +102,20 @@ impl MatchCore {
             log_capacity,
             seen_by_all: CardSet::EMPTY,
             seen: [CardSet::EMPTY; MAX_SEATS],
+        }
+    }
+
+    /// Where the match is.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The seats to act when one seat acts at a time: the seat whose turn
+    /// it is, or none while a deal is awaited and once the match is over.
+    pub fn to_act(&self) -> SeatSet {
+        match self.phase {
+            Phase::Deal | Phase::Over => SeatSet::EMPTY,
+            _ => SeatSet::single(self.turn),
         }
     }
 
@@ -306,11 +326,10 @@ impl MatchCore {
     }
 
     /// The match moves on after a hand: the deal passes to the left, and
-    /// the match waits for the next deal unless it is `over`. Returns the
-    /// phase the match is in.
-    pub(crate) fn pass_deal(&mut self, over: bool) -> Phase {
+    /// the match waits for the next deal unless it is `over`.
+    pub(crate) fn pass_deal(&mut self, over: bool) {
         self.dealer = self.dealer.next(self.seats);
-        if over { Phase::Over } else { Phase::Deal }
+        self.phase = if over { Phase::Over } else { Phase::Deal };
     }
 
     /// Completes the trick in progress under `rules`: the winner's trick

@@ -319,8 +319,6 @@ pub struct Honeymoon {
     /// Dealer, deals, totals, results, the hand's log and tricks (shared by
     /// every game).
     core: MatchCore,
-    /// Where the match is (the stage of the hand, or a deal awaited, or over).
-    stage: Phase,
     // The hand.
     /// The hand's trump (H1); phase 1 may be at no trump instead (H7).
     trump: Strain,
@@ -332,7 +330,6 @@ pub struct Honeymoon {
     /// The stock in deck order; `stock[top]` is the face-up card.
     stock: ArrayVec<Card, STOCK>,
     top: usize,
-    turn: Seat,
     /// Tricks won by phase (index 0 and 1), then by seat.
     won: [[u8; SEATS]; 2],
 }
@@ -352,14 +349,12 @@ impl Honeymoon {
         Honeymoon {
             cfg,
             core: MatchCore::new(Variant::Honeymoon, cfg.to_options(), SEATS, LOG_CAPACITY),
-            stage: Phase::Deal,
             trump: Strain::Suit(Suit::Spades),
             rules: [rules.clone(), rules],
             hands: [CardSet::EMPTY; SEATS],
             taken_up: [CardSet::EMPTY; SEATS],
             stock: ArrayVec::new(),
             top: 0,
-            turn: Seat::new(1),
             won: [[0; SEATS]; 2],
         }
     }
@@ -417,7 +412,7 @@ impl Honeymoon {
         let (index, winner) = self.core.finish_trick(&self.rules[phase]);
         let winner = winner.seat().expect("no dummy in Honeymoon Whist");
         self.won[phase][winner.index()] += 1;
-        self.turn = winner;
+        self.core.turn = winner;
         if phase == 0 {
             self.draw(winner);
         }
@@ -473,7 +468,7 @@ impl Honeymoon {
             }
         };
         // H5: the deal alternates.
-        self.stage = self.core.pass_deal(over);
+        self.core.pass_deal(over);
     }
 
     /// One line for people, e.g. `trump S; tricks 15-12 (phase 2 8-5); +2 to 0`.
@@ -496,19 +491,8 @@ impl Honeymoon {
 }
 
 impl Game for Honeymoon {
-    fn phase(&self) -> Phase {
-        self.stage
-    }
-
-    fn to_act(&self) -> SeatSet {
-        match self.stage {
-            Phase::Play => SeatSet::single(self.turn),
-            _ => SeatSet::EMPTY,
-        }
-    }
-
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        if self.stage != Phase::Play || seat != self.turn {
+        if self.core.phase != Phase::Play || seat != self.core.turn {
             return;
         }
         let allowed = self.allowed(self.hands[seat.index()]);
@@ -516,7 +500,7 @@ impl Game for Honeymoon {
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
-        let (Phase::Play, Action::Play(card)) = (self.stage, action) else {
+        let (Phase::Play, Action::Play(card)) = (self.core.phase, action) else {
             return Err(IllegalReason::WrongPhase);
         };
         let hand = self.hands[seat.index()];
@@ -532,13 +516,13 @@ impl Game for Honeymoon {
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
-        let (Phase::Play, Action::Play(card)) = (self.stage, action) else {
-            panic!("apply_unchecked: {action} in {:?}", self.stage);
+        let (Phase::Play, Action::Play(card)) = (self.core.phase, action) else {
+            panic!("apply_unchecked: {action} in {:?}", self.core.phase);
         };
         if self.core.play_card(seat, card, &mut self.hands[seat.index()]) == SEATS {
             self.finish_trick();
         } else {
-            self.turn = seat.next(SEATS);
+            self.core.turn = seat.next(SEATS);
         }
     }
 
@@ -571,9 +555,9 @@ impl Game for Honeymoon {
         self.core.begin_hand();
         self.core.dealt(&self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
-        self.stage = Phase::Play;
+        self.core.phase = Phase::Play;
         // H3: the non-dealer leads the first trick.
-        self.turn = first;
+        self.core.turn = first;
     }
 
     fn core(&self) -> &MatchCore {

@@ -15,7 +15,7 @@ impl Shown for Honeymoon {
     }
 
     fn trump(&self) -> Trump {
-        match (self.stage, self.current_trump()) {
+        match (self.core.phase, self.current_trump()) {
             (Phase::Deal, _) => Trump::Undecided,
             (_, Strain::Suit(s)) => Trump::Suit(s),
             (_, Strain::NoTrump) => Trump::Jokers,
@@ -48,7 +48,7 @@ impl Shown for Honeymoon {
     }
 
     fn notes(&self) -> Vec<(&'static str, String)> {
-        let phase = match (self.stage, self.in_phase1()) {
+        let phase = match (self.core.phase, self.in_phase1()) {
             (Phase::Play, true) => "1",
             (Phase::Play, false) => "2",
             _ => "-",

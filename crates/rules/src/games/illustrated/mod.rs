@@ -236,8 +236,6 @@ pub struct Illustrated {
     /// Dealer, deals, totals, results, the hand's log and tricks (shared by
     /// every game; partners carry equal totals).
     core: MatchCore,
-    /// Where the match is (the stage of the hand, or a deal awaited, or over).
-    stage: Phase,
     // The hand.
     hands: [CardSet; SEATS],
     /// The kitty in deal order.
@@ -248,7 +246,6 @@ pub struct Illustrated {
     kitty_seen: [CardSet; SEATS],
     /// Cards each seat discarded.
     discarded: [CardSet; SEATS],
-    turn: Seat,
     /// Seats that passed in the auction (a pass is final, L2).
     passed: SeatSet,
     standing: Option<(Seat, Contract)>,
@@ -286,13 +283,11 @@ impl Illustrated {
         Illustrated {
             cfg,
             core: MatchCore::new(Variant::Illustrated, cfg.to_options(), SEATS, LOG_CAPACITY),
-            stage: Phase::Deal,
             hands: [CardSet::EMPTY; SEATS],
             kitty: [Card::BIG_JOKER; KITTY],
             kitty_left: 0,
             kitty_seen: [CardSet::EMPTY; SEATS],
             discarded: [CardSet::EMPTY; SEATS],
-            turn: Seat::new(1),
             passed: SeatSet::EMPTY,
             standing: None,
             last_bid: [None; SEATS],
@@ -389,8 +384,8 @@ impl Illustrated {
         self.rules = Illustrated::trick_rules(contract);
         // L6: the null declarer plays alone.
         self.sitting_out = contract.is_null().then(|| declarer.left(2, SEATS));
-        self.stage = Phase::Choose;
-        self.turn = declarer;
+        self.core.phase = Phase::Choose;
+        self.core.turn = declarer;
     }
 
     /// L3: `seat` takes the first `count` kitty cards (in deal order), which
@@ -407,19 +402,19 @@ impl Illustrated {
         self.kitty_left -= count as u8;
         self.exchanger = Some(seat);
         self.to_discard = count as u8;
-        self.turn = seat;
-        self.stage = Phase::Exchange;
+        self.core.turn = seat;
+        self.core.phase = Phase::Exchange;
     }
 
     fn start_calls(&mut self) {
-        self.stage = Phase::Declare;
-        self.turn = self.declarer;
+        self.core.phase = Phase::Declare;
+        self.core.turn = self.declarer;
         self.passes = 0;
     }
 
     fn finish_trick(&mut self) {
         let (index, winner) = self.core.finish_trick(&self.rules);
-        self.turn = winner.seat().expect("no dummy in Illustrated Whist");
+        self.core.turn = winner.seat().expect("no dummy in Illustrated Whist");
         if index == 0 && self.contract == Some(Contract::OpenNull) {
             // L6: the open-null hand turns public once the first trick is complete.
             let cards = self.hands[self.declarer.index()];
@@ -436,23 +431,12 @@ impl Illustrated {
 }
 
 impl Game for Illustrated {
-    fn phase(&self) -> Phase {
-        self.stage
-    }
-
-    fn to_act(&self) -> SeatSet {
-        match self.stage {
-            Phase::Deal | Phase::Over => SeatSet::EMPTY,
-            _ => SeatSet::single(self.turn),
-        }
-    }
-
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
         if !self.to_act().contains(seat) {
             return;
         }
         let hand = self.hands[seat.index()];
-        match self.stage {
+        match self.core.phase {
             Phase::Auction => {
                 out.push(Action::Pass);
                 for bid in Contract::BIDS {
@@ -485,7 +469,7 @@ impl Game for Illustrated {
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         let hand = self.hands[seat.index()];
-        match (self.stage, action) {
+        match (self.core.phase, action) {
             (Phase::Auction, Action::Pass) => Ok(()),
             (Phase::Auction, Action::Contract { .. } | Action::Null(_) | Action::OpenNull) => {
                 match Contract::from_action(action) {
@@ -536,7 +520,7 @@ impl Game for Illustrated {
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
-        match (self.stage, action) {
+        match (self.core.phase, action) {
             (Phase::Auction, Action::Pass) => {
                 self.core.public(Event::Action { seat, action });
                 self.passed.insert(seat);
@@ -547,7 +531,7 @@ impl Game for Illustrated {
                 } else if self.passed.len() == SEATS - 1 && self.standing.is_some() {
                     self.finish_auction();
                 } else {
-                    self.turn = self.next_bidder(seat);
+                    self.core.turn = self.next_bidder(seat);
                 }
             }
             (Phase::Auction, _) => {
@@ -558,7 +542,7 @@ impl Game for Illustrated {
                 if self.passed.len() == SEATS - 1 {
                     self.finish_auction();
                 } else {
-                    self.turn = self.next_bidder(seat);
+                    self.core.turn = self.next_bidder(seat);
                 }
             }
             (Phase::Choose, Action::Exchange(e)) => {
@@ -611,18 +595,18 @@ impl Game for Illustrated {
                 // four seats, the partner of a null declarer included, and
                 // four passes in a row end it.
                 if self.passes as usize == SEATS {
-                    self.stage = Phase::Play;
+                    self.core.phase = Phase::Play;
                     // L6: the declarer leads.
-                    self.turn = self.declarer;
+                    self.core.turn = self.declarer;
                 } else {
-                    self.turn = seat.next(SEATS);
+                    self.core.turn = seat.next(SEATS);
                 }
             }
             (Phase::Play, Action::Play(c)) => {
                 if self.core.play_card(seat, c, &mut self.hands[seat.index()]) == self.active() {
                     self.finish_trick();
                 } else {
-                    self.turn = self.next_active(seat);
+                    self.core.turn = self.next_active(seat);
                 }
             }
             (stage, action) => panic!("apply_unchecked: {action} in {stage:?}"),
@@ -658,8 +642,8 @@ impl Game for Illustrated {
         self.core.begin_hand();
         self.core.dealt(&self.hands);
         // L2: the auction starts at the dealer's left.
-        self.stage = Phase::Auction;
-        self.turn = self.core.dealer.next(SEATS);
+        self.core.phase = Phase::Auction;
+        self.core.turn = self.core.dealer.next(SEATS);
     }
 
     fn core(&self) -> &MatchCore {

@@ -170,7 +170,7 @@ impl Illustrated {
             ..HandScore::default()
         });
         // L1: the deal passes left; L8: the match has `hands` hands.
-        self.stage = self.core.pass_deal(self.core.played() >= self.cfg.hands);
+        self.core.pass_deal(self.core.played() >= self.cfg.hands);
     }
 
     /// One line for people, e.g.

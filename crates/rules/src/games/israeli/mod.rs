@@ -136,13 +136,10 @@ pub struct Israeli {
     /// Dealer, deals, totals, results, the hand's log and tricks (shared by
     /// every game).
     core: MatchCore,
-    /// Where the match is (the stage of the hand, or a deal awaited, or over).
-    stage: Phase,
     // The hand.
     hands: [CardSet; SEATS],
     giving: [ArrayVec<Card, 3>; SEATS],
     frisches: u8,
-    turn: Seat,
     standing: Option<(Seat, u8, Strain)>,
     passes: u8,
     trump: Option<Strain>,
@@ -165,11 +162,9 @@ impl Israeli {
         Israeli {
             cfg,
             core: MatchCore::new(Variant::Israeli, cfg.to_options(), SEATS, 128),
-            stage: Phase::Deal,
             hands: [CardSet::EMPTY; SEATS],
             giving: Default::default(),
             frisches: 0,
-            turn: Seat::new(0),
             standing: None,
             passes: 0,
             trump: None,
@@ -202,8 +197,8 @@ impl Israeli {
     }
 
     fn start_auction(&mut self) {
-        self.stage = Phase::Auction;
-        self.turn = self.core.dealer.next(SEATS);
+        self.core.phase = Phase::Auction;
+        self.core.turn = self.core.dealer.next(SEATS);
         self.standing = None;
         self.passes = 0;
     }
@@ -241,7 +236,7 @@ impl Israeli {
 
     fn all_passed(&mut self) {
         if self.frisches < 3 {
-            self.stage = Phase::Pass;
+            self.core.phase = Phase::Pass;
         } else {
             // I3: a fourth all-pass auction is a misdeal.
             self.core.public(Event::Misdeal);
@@ -254,13 +249,13 @@ impl Israeli {
         self.trump = Some(strain);
         self.declarer = winner;
         self.rules = TrickRules::plain(strain.suit());
-        self.stage = Phase::Bid;
-        self.turn = winner;
+        self.core.phase = Phase::Bid;
+        self.core.turn = winner;
     }
 
     fn finish_trick(&mut self) {
         let (index, winner) = self.core.finish_trick(&self.rules);
-        self.turn = winner.seat().expect("no dummy in Israeli Whist");
+        self.core.turn = winner.seat().expect("no dummy in Israeli Whist");
         if index as usize == HAND - 1 {
             self.end_hand(false);
         }
@@ -305,27 +300,23 @@ impl Israeli {
             }
         };
         // I1: the deal passes to the left.
-        self.stage = self.core.pass_deal(over);
+        self.core.pass_deal(over);
     }
 }
 
 impl Game for Israeli {
-    fn phase(&self) -> Phase {
-        self.stage
-    }
-
     fn to_act(&self) -> SeatSet {
-        match self.stage {
-            Phase::Deal | Phase::Over => SeatSet::EMPTY,
+        match self.core.phase {
+            // I3: the frisch is simultaneous.
             Phase::Pass => Seat::all(SEATS)
                 .filter(|s| self.giving[s.index()].len() < 3)
                 .collect(),
-            _ => SeatSet::single(self.turn),
+            _ => self.core.to_act(),
         }
     }
 
     fn simultaneous(&self) -> bool {
-        self.stage == Phase::Pass
+        self.core.phase == Phase::Pass
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
@@ -333,7 +324,7 @@ impl Game for Israeli {
             return;
         }
         let hand = self.hands[seat.index()];
-        match self.stage {
+        match self.core.phase {
             Phase::Auction => {
                 out.push(Action::Pass);
                 let floor = self.standing.map(|(_, t, s)| self.bid_key(t, s));
@@ -363,7 +354,7 @@ impl Game for Israeli {
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         let hand = self.hands[seat.index()];
-        match (self.stage, action) {
+        match (self.core.phase, action) {
             (Phase::Auction, Action::Pass) => Ok(()),
             (Phase::Auction, Action::Contract { tricks, strain }) => {
                 if tricks < self.min_bid() || tricks > HAND as u8 {
@@ -401,11 +392,11 @@ impl Game for Israeli {
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
-        match (self.stage, action) {
+        match (self.core.phase, action) {
             (Phase::Auction, Action::Pass) => {
                 self.core.public(Event::Action { seat, action });
                 self.passes += 1;
-                self.turn = seat.next(SEATS);
+                self.core.turn = seat.next(SEATS);
                 if self.standing.is_some() && self.passes == 3 {
                     self.finish_auction();
                 } else if self.standing.is_none() && self.passes == 4 {
@@ -416,7 +407,7 @@ impl Game for Israeli {
                 self.core.public(Event::Action { seat, action });
                 self.standing = Some((seat, tricks, strain));
                 self.passes = 0;
-                self.turn = seat.next(SEATS);
+                self.core.turn = seat.next(SEATS);
             }
             (Phase::Pass, Action::Give(c)) => {
                 self.core
@@ -429,14 +420,14 @@ impl Game for Israeli {
             (Phase::Bid, Action::Bid(n)) => {
                 self.core.public(Event::Action { seat, action });
                 self.bids[seat.index()] = Some(n);
-                self.turn = seat.next(SEATS);
+                self.core.turn = seat.next(SEATS);
                 if self.bids.iter().all(Option::is_some) {
-                    self.stage = Phase::Play;
-                    self.turn = self.declarer;
+                    self.core.phase = Phase::Play;
+                    self.core.turn = self.declarer;
                 }
             }
             (Phase::Play, Action::Play(c)) => {
-                self.turn = seat.next(SEATS);
+                self.core.turn = seat.next(SEATS);
                 if self.core.play_card(seat, c, &mut self.hands[seat.index()]) == SEATS {
                     self.finish_trick();
                 }

@@ -13,7 +13,7 @@ impl Shown for Israeli {
     }
 
     fn trump(&self) -> Trump {
-        match (self.stage, self.trump) {
+        match (self.core.phase, self.trump) {
             (Phase::Auction | Phase::Pass | Phase::Deal, _) | (_, None) => Trump::Undecided,
             (_, Some(Strain::NoTrump)) => Trump::NoTrump,
             (_, Some(Strain::Suit(s))) => Trump::Suit(s),
@@ -21,7 +21,7 @@ impl Shown for Israeli {
     }
 
     fn contract(&self) -> Option<(Seat, Action)> {
-        match self.stage {
+        match self.core.phase {
             Phase::Bid | Phase::Play => self
                 .standing
                 .map(|(d, tricks, strain)| (d, Action::Contract { tricks, strain })),
@@ -51,7 +51,7 @@ impl Shown for Israeli {
                     .map_or("unset".to_string(), |h| h.to_string()),
             ),
         ];
-        let in_hand = !matches!(self.stage, Phase::Deal | Phase::Over);
+        let in_hand = !matches!(self.core.phase, Phase::Deal | Phase::Over);
         if in_hand && self.bids.iter().all(Option::is_some) {
             let total = self.bids_total();
             notes.push(("bids-total", total.to_string()));

@@ -87,9 +87,9 @@ fn i2_auction_ends_after_three_passes_and_a_pass_does_not_bar() {
     act(&mut g, 1, "bid 5D"); // seat 1 passed before and bids again
     act(&mut g, 2, "pass");
     act(&mut g, 3, "pass");
-    assert_eq!(g.stage, Phase::Auction);
+    assert_eq!(g.core.phase, Phase::Auction);
     act(&mut g, 0, "pass");
-    assert_eq!(g.stage, Phase::Bid);
+    assert_eq!(g.core.phase, Phase::Bid);
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     assert_eq!(g.observe(seat(3)).trump, Trump::Suit(Suit::Diamonds));
 }
@@ -100,7 +100,7 @@ fn i3_frisch_passes_three_cards_left_and_raises_the_minimum() {
     for s in [1, 2, 3, 0] {
         act(&mut g, s, "pass");
     }
-    assert_eq!(g.stage, Phase::Pass);
+    assert_eq!(g.core.phase, Phase::Pass);
     assert!(g.simultaneous());
     assert_eq!(g.to_act(), SeatSet::all(4));
     for (s, cards) in [(0, ["2C", "3C", "4C"]), (1, ["2D", "3D", "4D"])] {
@@ -124,7 +124,7 @@ fn i3_frisch_passes_three_cards_left_and_raises_the_minimum() {
             act(&mut g, s, &format!("give {c}"));
         }
     }
-    assert_eq!(g.stage, Phase::Auction);
+    assert_eq!(g.core.phase, Phase::Auction);
     assert_eq!(g.min_bid(), 6);
     assert!(g.hands[1].contains("2C".parse().unwrap()));
     assert!(g.hands[0].contains("2S".parse().unwrap()));
@@ -212,7 +212,7 @@ fn i4_contract_bids_winner_minimum_and_no_total_of_thirteen() {
     assert_eq!(legal.len(), 13);
     assert!(!legal.contains(&Action::Bid(3)));
     act(&mut g, 0, "bid 4");
-    assert_eq!(g.stage, Phase::Play);
+    assert_eq!(g.core.phase, Phase::Play);
     // I5: the auction winner leads.
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     let o = g.observe(seat(2));

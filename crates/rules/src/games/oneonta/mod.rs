@@ -131,8 +131,6 @@ pub struct Oneonta {
     /// O13: the previous hand's bids when a [`HandContext`] started the
     /// match after it (the results hold them otherwise).
     context_bids: Vec<Option<Action>>,
-    /// Where the match is (the stage of the hand, or a deal awaited, or over).
-    stage: Phase,
     /// The seats playing the current hand, or the next one at a deal step
     /// (O15: only the tied leaders in a play-off).
     active: SeatSet,
@@ -155,7 +153,6 @@ pub struct Oneonta {
     first_bidder: Seat,
     /// O7: who doubled this hand.
     doubled: Option<Seat>,
-    turn: Seat,
     /// The first trick's leader (O14, for `lead=fixed`).
     leader: Seat,
     dummy_won: u8,
@@ -188,7 +185,6 @@ impl Oneonta {
             cfg,
             core: MatchCore::new(Variant::Oneonta, cfg.to_options(), n, LOG_CAPACITY),
             context_bids: Vec::new(),
-            stage: Phase::Deal,
             active: SeatSet::all(n),
             playoff: false,
             playoffs: 0,
@@ -202,7 +198,6 @@ impl Oneonta {
             bids: [None; MAX_PLAYERS],
             first_bidder: Seat::new(0),
             doubled: None,
-            turn: Seat::new(0),
             leader: Seat::new(0),
             dummy_won: 0,
         }
@@ -250,14 +245,14 @@ impl Oneonta {
     }
 
     fn start_play(&mut self) {
-        self.stage = Phase::Play;
+        self.core.phase = Phase::Play;
         if self.cfg.mode.has_dummy() {
             // O5, O17: the dummy leads; the seats follow from the dealer's left.
-            self.turn = self.next_active(self.core.dealer);
+            self.core.turn = self.next_active(self.core.dealer);
             self.dummy_leads();
         } else {
             self.leader = self.first_leader();
-            self.turn = self.leader;
+            self.core.turn = self.leader;
         }
     }
 
@@ -283,33 +278,22 @@ impl Oneonta {
             self.end_hand();
         } else if self.cfg.mode.has_dummy() {
             // O5, O17: the dummy leads every trick, whoever won the last.
-            self.turn = self.next_active(self.core.dealer);
+            self.core.turn = self.next_active(self.core.dealer);
             self.dummy_leads();
         } else if self.cfg.fixed_lead {
-            self.turn = self.leader;
+            self.core.turn = self.leader;
         } else {
-            self.turn = winner.seat().expect("only a dummy mode has dummy tricks");
+            self.core.turn = winner.seat().expect("only a dummy mode has dummy tricks");
         }
     }
 }
 
 impl Game for Oneonta {
-    fn phase(&self) -> Phase {
-        self.stage
-    }
-
-    fn to_act(&self) -> SeatSet {
-        match self.stage {
-            Phase::Bid | Phase::Play => SeatSet::single(self.turn),
-            _ => SeatSet::EMPTY,
-        }
-    }
-
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
         if !self.to_act().contains(seat) {
             return;
         }
-        match self.stage {
+        match self.core.phase {
             Phase::Bid => {
                 let h = self.size;
                 let mut offer = |a: Action| {
@@ -341,7 +325,7 @@ impl Game for Oneonta {
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
-        match (self.stage, action) {
+        match (self.core.phase, action) {
             // `check_bid` refuses anything that is not a bid as `WrongPhase`.
             (Phase::Bid, bid) => self.check_bid(bid),
             // The suit to follow is the led card's effective suit: a joker led
@@ -355,7 +339,7 @@ impl Game for Oneonta {
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
-        match (self.stage, action) {
+        match (self.core.phase, action) {
             (Phase::Bid, _) => {
                 // O13: bids are public.
                 self.core.public(Event::Action { seat, action });
@@ -367,7 +351,7 @@ impl Game for Oneonta {
                 if next == self.first_bidder {
                     self.start_play();
                 } else {
-                    self.turn = next;
+                    self.core.turn = next;
                 }
             }
             (Phase::Play, Action::Play(card)) => {
@@ -375,7 +359,7 @@ impl Game for Oneonta {
                 if self.core.play_card(seat, card, hand) == self.trick_size() {
                     self.finish_trick();
                 } else {
-                    self.turn = self.next_active(seat);
+                    self.core.turn = self.next_active(seat);
                 }
             }
             (stage, action) => panic!("apply_unchecked: {action} in {stage:?}"),
@@ -411,9 +395,9 @@ impl Game for Oneonta {
         self.core.begin_hand();
         self.core.dealt_to(self.active, &self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
-        self.stage = Phase::Bid;
+        self.core.phase = Phase::Bid;
         self.first_bidder = self.first_bidder();
-        self.turn = self.first_bidder;
+        self.core.turn = self.first_bidder;
     }
 
     fn core(&self) -> &MatchCore {

@@ -30,14 +30,14 @@ impl Shown for Oneonta {
     }
 
     fn trump(&self) -> Trump {
-        match (self.stage, self.turn_up) {
+        match (self.core.phase, self.turn_up) {
             (Phase::Deal, _) | (_, None) => Trump::Undecided,
             (_, Some(card)) => card.suit().map_or(Trump::Jokers, Trump::Suit),
         }
     }
 
     fn table(&self, _viewer: Seat) -> Vec<TableCard> {
-        let in_hand = matches!(self.stage, Phase::Bid | Phase::Play);
+        let in_hand = matches!(self.core.phase, Phase::Bid | Phase::Play);
         match (in_hand, self.turn_up) {
             (true, Some(card)) => vec![TableCard {
                 label: "turn-up".to_string(),
@@ -109,7 +109,7 @@ impl Shown for Oneonta {
         if self.cfg.scoring == Scoring::EddAllard {
             notes.push(("target", EDD_ALLARD_TARGET.to_string()));
         }
-        if self.stage == Phase::Over {
+        if self.core.phase == Phase::Over {
             let verdict = self.verdict();
             if !verdict.is_empty() {
                 notes.push(("verdict", verdict));

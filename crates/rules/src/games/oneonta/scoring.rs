@@ -64,14 +64,14 @@ impl Oneonta {
             _ => (played < self.cfg.hands).then_some((everyone, false)),
         };
         match next {
-            None => self.stage = Phase::Over,
+            None => self.core.phase = Phase::Over,
             Some((active, playoff)) => {
                 self.active = active;
                 self.playoff = playoff;
                 // The deal passes left; a play-off's deals rotate among the
                 // tied seats, starting left of the last dealer (O15).
                 self.core.dealer = self.first_from(self.core.dealer.next(n), active);
-                self.stage = Phase::Deal;
+                self.core.phase = Phase::Deal;
             }
         }
     }

@@ -20,10 +20,10 @@ impl Yogi {
         self.core.dealt(&self.hands);
         self.core.public(Event::TurnUp { card: turn_up });
         if self.cfg.dealer_chooses {
-            self.stage = Stage::Count;
-            self.turn = self.core.dealer.next(n);
+            self.enter(Stage::Count);
+            self.core.turn = self.core.dealer.next(n);
         } else {
-            self.stage = Stage::Place;
+            self.enter(Stage::Place);
         }
     }
 
@@ -50,7 +50,7 @@ impl Yogi {
 
     pub(super) fn after_bidding(&mut self) {
         if self.cfg.rotate_vote {
-            self.stage = Stage::Vote;
+            self.enter(Stage::Vote);
         } else {
             self.start_declaring();
         }
@@ -87,8 +87,8 @@ impl Yogi {
     }
 
     pub(super) fn start_declaring(&mut self) {
-        self.stage = Stage::Declare;
-        self.turn = self.core.dealer.next(self.n());
+        self.enter(Stage::Declare);
+        self.core.turn = self.core.dealer.next(self.n());
         self.spoken = 0;
     }
 

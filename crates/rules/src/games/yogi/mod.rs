@@ -218,6 +218,20 @@ enum Stage {
     Over,
 }
 
+impl Stage {
+    /// The shared phase this stage belongs to.
+    fn phase(self) -> Phase {
+        match self {
+            Stage::Deal => Phase::Deal,
+            Stage::Place | Stage::Count | Stage::PlaceEach => Phase::Bid,
+            Stage::Size | Stage::Vote | Stage::Leader => Phase::Choose,
+            Stage::Declare => Phase::Declare,
+            Stage::Play => Phase::Play,
+            Stage::Over => Phase::Over,
+        }
+    }
+}
+
 /// A match of Yogi's Whist.
 #[derive(Debug, Clone)]
 pub struct Yogi {
@@ -244,7 +258,6 @@ pub struct Yogi {
     votes: [Option<bool>; MAX_SEATS],
     /// Y13: whether a vote has been taken, and whether it passed the bids on.
     rotated: Option<bool>,
-    turn: Seat,
     /// Seats that have spoken in the declare round.
     spoken: u8,
     declarer: Option<Seat>,
@@ -289,7 +302,6 @@ impl Yogi {
             counts: [0; MAX_SEATS],
             votes: [None; MAX_SEATS],
             rotated: None,
-            turn: Seat::new(0),
             spoken: 0,
             declarer: None,
             cancelled: None,
@@ -327,6 +339,12 @@ impl Yogi {
         self.core.private(event, to);
     }
 
+    /// Moves to `stage`; the match core's phase follows.
+    fn enter(&mut self, stage: Stage) {
+        self.stage = stage;
+        self.core.phase = stage.phase();
+    }
+
     fn turn_up(&self) -> Card {
         self.turn_up.expect("the turn-up is face up")
     }
@@ -343,9 +361,9 @@ impl Yogi {
     }
 
     fn start_play(&mut self, leader: Seat) {
-        self.stage = Stage::Play;
+        self.enter(Stage::Play);
         self.leader = Some(leader);
-        self.turn = leader;
+        self.core.turn = leader;
     }
 
     /// Y6, Y7: what turns public once the first card of the hand is played.
@@ -367,34 +385,24 @@ impl Yogi {
         let winner = winner.seat().expect("no dummy in Yogi's Whist");
         // Y12: a winner without cards is followed by the next seat that has some.
         match self.next_holding(winner.left(self.n() - 1, self.n())) {
-            Some(next) => self.turn = next,
+            Some(next) => self.core.turn = next,
             None => self.end_hand(),
         }
     }
 }
 
 impl Game for Yogi {
-    fn phase(&self) -> Phase {
-        match self.stage {
-            Stage::Deal => Phase::Deal,
-            Stage::Place | Stage::Count | Stage::PlaceEach => Phase::Bid,
-            Stage::Size | Stage::Vote | Stage::Leader => Phase::Choose,
-            Stage::Declare => Phase::Declare,
-            Stage::Play => Phase::Play,
-            Stage::Over => Phase::Over,
-        }
-    }
 
     fn to_act(&self) -> SeatSet {
+        // Y4, Y13: placing the bid cards and the vote are simultaneous.
         match self.stage {
-            Stage::Deal | Stage::Over => SeatSet::EMPTY,
             Stage::Place => Seat::all(self.n())
                 .filter(|s| self.pending[s.index()].is_none())
                 .collect(),
             Stage::Vote => Seat::all(self.n())
                 .filter(|s| self.votes[s.index()].is_none())
                 .collect(),
-            _ => SeatSet::single(self.turn),
+            _ => self.core.to_act(),
         }
     }
 
@@ -510,7 +518,7 @@ impl Game for Yogi {
             (Stage::Count, Action::Count(b)) => {
                 self.core.public(Event::Action { seat, action });
                 self.counts[s] = b;
-                self.stage = Stage::PlaceEach;
+                self.enter(Stage::PlaceEach);
             }
             (Stage::PlaceEach, Action::Place(c)) => {
                 self.core.redacted(
@@ -528,8 +536,8 @@ impl Game for Yogi {
                     if next == self.core.dealer.next(n) {
                         self.after_bidding();
                     } else {
-                        self.turn = next;
-                        self.stage = Stage::Count;
+                        self.core.turn = next;
+                        self.enter(Stage::Count);
                     }
                 }
             }
@@ -550,7 +558,7 @@ impl Game for Yogi {
                     // Y8: without a reveal the dealer's left leads.
                     self.start_play(self.core.dealer.next(n));
                 } else {
-                    self.turn = seat.next(n);
+                    self.core.turn = seat.next(n);
                 }
             }
             (Stage::Declare, Action::Reveal) => {
@@ -560,8 +568,8 @@ impl Game for Yogi {
                 self.cancelled = self.declarer.take();
                 self.revealer = Some(seat);
                 self.show_bid(seat);
-                self.stage = Stage::Leader;
-                self.turn = seat;
+                self.enter(Stage::Leader);
+                self.core.turn = seat;
             }
             (Stage::Leader, Action::Leader(l)) => {
                 self.core.public(Event::Action { seat, action });
@@ -579,7 +587,7 @@ impl Game for Yogi {
                 if in_trick == self.trick_size as usize {
                     self.finish_trick();
                 } else {
-                    self.turn = self.next_holding(seat).expect("a seat still to play");
+                    self.core.turn = self.next_holding(seat).expect("a seat still to play");
                 }
             }
             (stage, action) => panic!("apply_unchecked: {action} in {stage:?}"),
@@ -613,8 +621,8 @@ impl Game for Yogi {
         self.core.begin_hand();
         if self.cfg.dealer_chooses {
             // Y12: the dealer chooses the hand size before any card is dealt.
-            self.stage = Stage::Size;
-            self.turn = self.core.dealer;
+            self.enter(Stage::Size);
+            self.core.turn = self.core.dealer;
         } else {
             self.distribute(HAND);
         }

@@ -23,10 +23,9 @@ impl Yogi {
             ..HandScore::default()
         });
         // The deal passes left; Y11: the match has `hands` hands.
-        self.stage = match self.core.pass_deal(self.core.played() >= self.cfg.hands) {
-            Phase::Over => Stage::Over,
-            _ => Stage::Deal,
-        };
+        let over = self.core.played() >= self.cfg.hands;
+        self.core.pass_deal(over);
+        self.enter(if over { Stage::Over } else { Stage::Deal });
     }
 
     /// One line for people, e.g. `turn-up 7H (trump H); targets 3 0 2 2 1;

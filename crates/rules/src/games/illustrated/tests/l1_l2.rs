@@ -98,10 +98,10 @@ fn l2_a_bid_must_have_a_higher_base_value_and_a_pass_is_final() {
     // Seat 2 passed: it is never asked again.
     assert_eq!(g.to_act(), SeatSet::single(seat(3)));
     act(&mut g, 3, "open-null");
-    assert_eq!(g.stage, Phase::Auction);
+    assert_eq!(g.core.phase, Phase::Auction);
     act(&mut g, 0, "pass");
     // Three passes with a bid standing: its bidder declares.
-    assert_eq!(g.stage, Phase::Choose);
+    assert_eq!(g.core.phase, Phase::Choose);
     assert_eq!(g.to_act(), SeatSet::single(seat(3)));
     let o = g.observe(seat(2));
     assert_eq!(o.contract, Some((seat(3), Action::OpenNull)));
@@ -123,7 +123,7 @@ fn l2_the_dealer_may_still_bid_after_three_passes() {
     assert_eq!(g.to_act(), SeatSet::single(seat(3)));
     assert_eq!(g.legal_actions(seat(3)).len(), 28);
     act(&mut g, 3, "bid 8C");
-    assert_eq!(g.stage, Phase::Choose);
+    assert_eq!(g.core.phase, Phase::Choose);
     assert_eq!(g.declarer, seat(3));
 }
 

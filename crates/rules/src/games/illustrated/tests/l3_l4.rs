@@ -84,7 +84,7 @@ fn l3_whole_the_declarer_alone_sees_the_kitty_and_discards_face_down() {
     );
     assert_eq!(g.observe(seat(3)).piles[1], ("discards".to_string(), 1));
     discard(&mut g, 0, "2D 2C 3S 4S 5S");
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     assert_eq!(g.hands[0].len(), 12);
     assert_eq!(g.to_act(), SeatSet::single(seat(0)));
     // The kitty stays in the declarer's view for the rest of the hand.
@@ -107,7 +107,7 @@ fn l3_half_takes_the_first_three_kitty_cards() {
     // At notrump a joker may be discarded.
     assert!(g.check(seat(0), Action::Discard(Card::BIG_JOKER)).is_ok());
     discard(&mut g, 0, "BJ LJ 2S");
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     assert_eq!(g.observe(seat(1)).piles[1], ("discards".to_string(), 3));
 }
 
@@ -116,7 +116,7 @@ fn l3_without_no_one_sees_the_kitty() {
     let mut g = dealt(A, A_KITTY);
     declare(&mut g, "bid 10H");
     act(&mut g, 0, "without");
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     for (s, hand) in A.iter().enumerate() {
         let o = g.observe(seat(s));
         assert!(o.table.is_empty());
@@ -162,7 +162,7 @@ fn l3_against_both_opponents_see_the_kitty_and_the_left_one_exchanges() {
             .count(),
         6
     );
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     // The calls start with the declarer.
     assert_eq!(g.to_act(), SeatSet::single(seat(0)));
     assert_eq!(o3.note("difficulty"), Some("0"));
@@ -209,13 +209,13 @@ fn l4_who_may_call_what_and_four_passes_end_the_round() {
     assert!(g.check(seat(1), "double game".parse().unwrap()).is_err());
     assert!(g.check(seat(1), "redouble game".parse().unwrap()).is_err());
     passes(&mut g, &[1, 2, 3]);
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     // A call other than a pass starts the count again.
     act(&mut g, 0, "announce four-aces");
     passes(&mut g, &[1, 2, 3]);
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     act(&mut g, 0, "pass");
-    assert_eq!(g.stage, Phase::Play);
+    assert_eq!(g.core.phase, Phase::Play);
     assert_eq!(g.to_act(), SeatSet::single(seat(0)));
     let o = g.observe(seat(3));
     assert_eq!(o.phase, Phase::Play);
@@ -275,10 +275,10 @@ fn l4_l5_notrump_feats_and_null_calls() {
     );
     act(&mut g, 0, "pass");
     // L4: four seats, so three passes in a row do not end it in a null.
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     act(&mut g, 1, "pass");
-    assert_eq!(g.stage, Phase::Play);
+    assert_eq!(g.core.phase, Phase::Play);
     // L6: it sits out of the play only; the declarer leads.
     assert_eq!(g.to_act(), SeatSet::single(seat(0)));
 }
@@ -295,9 +295,9 @@ fn l4_the_partner_of_a_null_declarer_redoubles_a_double_of_the_game() {
     assert_eq!(g.game_mult, 4);
     // After a call, four passes in a row are needed again.
     passes(&mut g, &[3, 0, 1]);
-    assert_eq!(g.stage, Phase::Declare);
+    assert_eq!(g.core.phase, Phase::Declare);
     act(&mut g, 2, "pass");
-    assert_eq!(g.stage, Phase::Play);
+    assert_eq!(g.core.phase, Phase::Play);
     let mut to_act = SeatSet::EMPTY;
     for trick in N_PLAY {
         for c in trick.split_whitespace() {

@@ -39,7 +39,7 @@ fn rule(id: &'static str, text: &'static str) -> Result<(), IllegalReason> {
 
 /// Every seat to act plays its first legal card until the hand ends.
 fn play_out(g: &mut Oneonta) {
-    while g.stage == Phase::Play {
+    while g.core.phase == Phase::Play {
         let s = g.to_act().first().unwrap();
         let a = g.legal_actions(s)[0];
         g.apply(s, a).unwrap();
@@ -74,7 +74,7 @@ fn solitaire(options: &[&str]) -> Oneonta {
 /// the king and the queen on the jack win one trick. The player takes
 /// exactly one trick in each suit of `win`.
 fn play_solitaire(g: &mut Oneonta, win: &[Suit]) {
-    while g.stage == Phase::Play {
+    while g.core.phase == Phase::Play {
         let led = g.core.tricks.current().led_card().unwrap();
         let pick = match (led.rank(), led.suit()) {
             (Some(Rank::King), Some(s)) if win.contains(&s) => Card::new(Rank::Ten, s),

@@ -120,7 +120,7 @@ pub(super) fn first_bidder_with(g: &Oneonta, totals: [i32; 4]) -> usize {
     g.deal(&order).unwrap();
     assert_eq!(
         g.observe(seat(0)).note("first-bidder"),
-        Some(g.turn.to_string().as_str())
+        Some(g.core.turn.to_string().as_str())
     );
     g.to_act().first().unwrap().index()
 }
@@ -157,7 +157,7 @@ fn o14_the_highest_positive_bid_leads_then_total_then_dealer() {
         for (s, bid) in [1, 2, 3, 0].into_iter().zip(bids) {
             act(&mut g, s, bid);
         }
-        assert_eq!(g.stage, Phase::Play);
+        assert_eq!(g.core.phase, Phase::Play);
         g.to_act().first().unwrap().index()
     };
     let bids = ["bid 3", "bid 5", "null 2", "bid 5"];
@@ -238,7 +238,7 @@ pub(super) fn playoff_hand(g: &mut Oneonta, bids: [&str; 2]) {
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     act(g, 1, bids[0]);
     act(g, 2, bids[1]);
-    while g.stage == Phase::Play {
+    while g.core.phase == Phase::Play {
         assert!(
             !g.to_act().contains(seat(0)),
             "a seat sitting out never acts"

@@ -43,7 +43,7 @@ fn o16_cooperative_legal_bids_total_exactly_the_hand_size() {
         assert_eq!(legal(&g, s), nulls);
         act(&mut g, s, "null 1");
     }
-    assert_eq!(g.stage, Phase::Play);
+    assert_eq!(g.core.phase, Phase::Play);
 }
 
 #[test]
