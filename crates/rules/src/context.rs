@@ -144,4 +144,23 @@ impl HandContext {
             )))
         }
     }
+
+    /// For a match of `hands` hands when that option is set (`rule` cites
+    /// it), else one that ends when a total reaches the target or after
+    /// `max_hands`: [`ContextError::Impossible`] unless the hand is within
+    /// it. `ended` says why the context's totals had already ended the match,
+    /// if they had.
+    pub(crate) fn within_target(
+        &self,
+        hands: Option<u32>,
+        rule: &str,
+        max_hands: u32,
+        ended: Option<String>,
+    ) -> Result<(), ContextError> {
+        match (hands, ended) {
+            (Some(h), _) => self.within(h, rule),
+            (None, Some(why)) => Err(ContextError::Impossible(why)),
+            (None, None) => self.within(max_hands, "the `max-hands` option"),
+        }
+    }
 }

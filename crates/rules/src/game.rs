@@ -63,10 +63,10 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
         false
     }
 
-    /// Appends the legal actions of `seat` to `out`, in a fixed order
-    /// (the order is part of the protocol: bots may answer by index).
-    /// Appends nothing if `seat` is not to act.
-    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList);
+    /// Appends the legal actions of `seat`, which is to act, to `out`, in a
+    /// fixed order (the order is part of the protocol: bots may answer by
+    /// index). Called by [`Game::legal_actions_into`].
+    fn append_legal(&self, seat: Seat, out: &mut ActionList);
 
     /// Why `action` by `seat` is illegal, if it is. Called only when the
     /// game's status is [`Status::Act`] and `seat` is in [`Game::to_act`].
@@ -180,6 +180,15 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// Results of the hands completed so far, in order. /* FINAL */
     fn hand_results(&self) -> &[HandResult] {
         self.core().results()
+    }
+
+    /// Appends the legal actions of `seat` to `out`, in a fixed order (the
+    /// order is part of the protocol: bots may answer by index). Appends
+    /// nothing if `seat` is not to act. /* FINAL */
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        if self.to_act().contains(seat) {
+            self.append_legal(seat, out);
+        }
     }
 
     /// The legal actions of `seat` (empty if it is not to act). /* FINAL */

@@ -54,6 +54,12 @@ impl Options {
         self.0.insert(key.to_string(), value.to_string());
     }
 
+    /// Sets `key` to `if_true` or `if_false` (an option with two named
+    /// values).
+    pub fn set_either(&mut self, key: &str, value: bool, if_true: &str, if_false: &str) {
+        self.set(key, if value { if_true } else { if_false });
+    }
+
     /// The value for `key`, if given.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.0.get(key).map(String::as_str)

@@ -60,8 +60,8 @@ impl Game for AnyGame {
     fn simultaneous(&self) -> bool {
         delegate!(self, g => g.simultaneous())
     }
-    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        delegate!(self, g => g.legal_actions_into(seat, out))
+    fn append_legal(&self, seat: Seat, out: &mut ActionList) {
+        delegate!(self, g => g.append_legal(seat, out))
     }
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         delegate!(self, g => g.check(seat, action))

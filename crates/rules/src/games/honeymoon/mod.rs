@@ -255,14 +255,7 @@ impl Config {
     fn to_options(self) -> Options {
         let mut o = Options::new();
         o.set("joker-trump", &self.joker_trump.to_string());
-        o.set(
-            "jokers",
-            if self.equal_jokers {
-                "equal"
-            } else {
-                "distinct"
-            },
-        );
+        o.set_either("jokers", self.equal_jokers, "equal", "distinct");
         o.set("phase1-follow", &self.phase1_follow.to_string());
         o.set("phase1-trumps", &self.phase1_trumps.to_string());
         o.set("scoring", self.scoring.name());
@@ -491,10 +484,7 @@ impl Honeymoon {
 }
 
 impl Game for Honeymoon {
-    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        if self.core.phase != Phase::Play || seat != self.core.turn {
-            return;
-        }
+    fn append_legal(&self, seat: Seat, out: &mut ActionList) {
         let allowed = self.allowed(self.hands[seat.index()]);
         out.extend(allowed.iter().map(Action::Play));
     }
@@ -568,20 +558,12 @@ impl Game for Honeymoon {
         ctx.no_misdeals("Honeymoon Whist")?;
         ctx.no_previous_bids("Honeymoon Whist")?;
         let [a, b] = <[i32; SEATS]>::try_from(ctx.totals_or_zero(SEATS)).expect("two seats");
-        match self.cfg.hands {
-            Some(h) => ctx.within(h, "the `hands` option")?,
-            None => {
-                if a.max(b) >= self.cfg.target && a != b {
-                    return Err(ContextError::Impossible(format!(
-                        "totals {a} and {b}: the match ended when a total reached the target {} (H5)",
-                        self.cfg.target
-                    )));
-                }
-                ctx.within(self.cfg.max_hands, "the `max-hands` option")?;
-            }
-        }
-        self.core.start_at(ctx)?;
-        Ok(())
+        let target = self.cfg.target;
+        let ended = (a.max(b) >= target && a != b).then(|| {
+            format!("totals {a} and {b}: the match ended when a total reached the target {target} (H5)")
+        });
+        ctx.within_target(self.cfg.hands, "the `hands` option", self.cfg.max_hands, ended)?;
+        self.core.start_at(ctx)
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {

@@ -431,10 +431,7 @@ impl Illustrated {
 }
 
 impl Game for Illustrated {
-    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        if !self.to_act().contains(seat) {
-            return;
-        }
+    fn append_legal(&self, seat: Seat, out: &mut ActionList) {
         let hand = self.hands[seat.index()];
         match self.core.phase {
             Phase::Auction => {

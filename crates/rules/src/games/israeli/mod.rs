@@ -100,14 +100,7 @@ impl Config {
             &self.hands.map_or("unset".to_string(), |h| h.to_string()),
         );
         o.set("max-hands", &self.max_hands.to_string());
-        o.set(
-            "auction-order",
-            if self.number_first {
-                "number-first"
-            } else {
-                "suit-first"
-            },
-        );
+        o.set_either("auction-order", self.number_first, "number-first", "suit-first");
         o
     }
 }
@@ -319,10 +312,7 @@ impl Game for Israeli {
         self.core.phase == Phase::Pass
     }
 
-    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        if !self.to_act().contains(seat) {
-            return;
-        }
+    fn append_legal(&self, seat: Seat, out: &mut ActionList) {
         let hand = self.hands[seat.index()];
         match self.core.phase {
             Phase::Auction => {
@@ -460,21 +450,14 @@ impl Game for Israeli {
 
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         ctx.no_previous_bids("Israeli Whist")?;
-        let totals = <[i32; SEATS]>::try_from(ctx.totals_or_zero(SEATS)).expect("four seats");
-        match self.cfg.hands {
-            Some(h) => ctx.within(h, "I7, the `hands` option")?,
-            None => {
-                if let Some(t) = totals.iter().find(|&&t| t >= self.cfg.target) {
-                    return Err(ContextError::Impossible(format!(
-                        "a total of {t}: the match ended when it reached the target {} (I7)",
-                        self.cfg.target
-                    )));
-                }
-                ctx.within(self.cfg.max_hands, "the `max-hands` option")?;
-            }
-        }
-        self.core.start_at(ctx)?;
-        Ok(())
+        let totals = ctx.totals_or_zero(SEATS);
+        let target = self.cfg.target;
+        let ended = totals.iter().find(|&&t| t >= target).map(|t| {
+            format!("a total of {t}: the match ended when it reached the target {target} (I7)")
+        });
+        let hands = self.cfg.hands;
+        ctx.within_target(hands, "I7, the `hands` option", self.cfg.max_hands, ended)?;
+        self.core.start_at(ctx)
     }
 
     fn accepts(&self, kind: ActionKind) -> bool {

@@ -255,14 +255,7 @@ impl Config {
         o.set("scoring", self.scoring.name());
         o.set("doubling", &self.doubling.to_string());
         o.set("hands", &self.hands.to_string());
-        o.set(
-            "lead",
-            if self.fixed_lead {
-                "fixed"
-            } else {
-                "winner-leads"
-            },
-        );
+        o.set_either("lead", self.fixed_lead, "fixed", "winner-leads");
         o.set("playoff-hands", &self.playoff_hands.to_string());
         o.set(
             "team-score",

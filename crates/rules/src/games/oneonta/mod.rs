@@ -289,10 +289,7 @@ impl Oneonta {
 }
 
 impl Game for Oneonta {
-    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        if !self.to_act().contains(seat) {
-            return;
-        }
+    fn append_legal(&self, seat: Seat, out: &mut ActionList) {
         match self.core.phase {
             Phase::Bid => {
                 let h = self.size;

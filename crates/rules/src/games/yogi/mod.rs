@@ -410,10 +410,7 @@ impl Game for Yogi {
         matches!(self.stage, Stage::Place | Stage::Vote)
     }
 
-    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
-        if !self.to_act().contains(seat) {
-            return;
-        }
+    fn append_legal(&self, seat: Seat, out: &mut ActionList) {
         let hand = self.hands[seat.index()];
         match self.stage {
             Stage::Size => out.extend((2..=self.max_size()).map(Action::HandSize)),
