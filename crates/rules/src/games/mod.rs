@@ -23,7 +23,9 @@ pub(crate) use self::observe::{Shown, observe};
 /// Helpers shared by the games' scenario tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::{Card, CardSet, Game, Seat};
+    use crate::{
+        Action, Card, CardSet, Event, Game, OptionError, Options, Seat, Status, dealing::Shuffler,
+    };
 
     pub(crate) fn seat(i: usize) -> Seat {
         Seat::new(i)
@@ -35,6 +37,57 @@ pub(crate) mod testing {
 
     pub(crate) fn cards(text: &str) -> CardSet {
         text.parse().unwrap()
+    }
+
+    /// Plays random legal actions (a random seat among those to act) from
+    /// a seeded shuffler while the hand goes on, at most `steps`; returns
+    /// what was played.
+    pub(crate) fn random_steps<G: Game>(
+        g: &mut G,
+        rng: &mut Shuffler,
+        steps: usize,
+    ) -> Vec<(Seat, Action)> {
+        let mut done = Vec::new();
+        while g.status() == Status::Act && done.len() < steps {
+            let to_act: Vec<Seat> = g.to_act().iter().collect();
+            let s = if to_act.len() == 1 {
+                to_act[0]
+            } else {
+                to_act[rng.below(to_act.len() as u32) as usize]
+            };
+            let legal = g.legal_actions(s);
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            g.apply(s, a).unwrap();
+            done.push((s, a));
+        }
+        done
+    }
+
+    /// Each option set of `given` reads back from the game's own options to
+    /// the same config; each option of `bad` is refused.
+    pub(crate) fn options_round_trip<G: Game, C: PartialEq + std::fmt::Debug>(
+        new: impl Fn(&Options) -> Result<G, OptionError>,
+        config: impl Fn(&G) -> C,
+        given: &[&[&str]],
+        bad: &[&str],
+    ) {
+        for set in given {
+            let g = new(&Options::parse(set).unwrap()).unwrap();
+            let again = new(&g.options()).unwrap();
+            assert_eq!(config(&again), config(&g), "{set:?}");
+        }
+        for bad in bad {
+            assert!(new(&Options::parse(&[bad]).unwrap()).is_err(), "{bad}");
+        }
+    }
+
+    /// The first two events of a hand as `seat` sees them: the hand starts,
+    /// and its cards are dealt.
+    pub(crate) fn hand_start(deal: u32, dealer: Seat, seat: Seat, cards: CardSet) -> [Event; 2] {
+        [
+            Event::HandStart { deal, dealer },
+            Event::Dealt { seat, cards },
+        ]
     }
 
     /// Parses `text` in `g`'s notation and applies it for seat `s`; panics

@@ -2,7 +2,9 @@
 
 use super::*;
 use crate::dealing::{Seed, Shuffler, deck_order};
-use crate::games::testing::{act, card, cards, seat};
+use crate::games::testing::{
+    act, card, cards, hand_start, options_round_trip, random_steps, seat,
+};
 
 /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals and
 /// leaves `stock` (top first, order kept) as the stock.
@@ -163,19 +165,7 @@ fn h1_deal_alternates_from_the_non_dealer_and_turns_up_the_stock_top() {
     assert_eq!(o.piles, [("stock".to_string(), 27)]);
     assert_eq!(o.note("stock"), Some("28"));
     assert_eq!(o.note("phase"), Some("1"));
-    assert_eq!(
-        o.history[..2],
-        [
-            Event::HandStart {
-                deal: 0,
-                dealer: seat(0)
-            },
-            Event::Dealt {
-                seat: seat(0),
-                cards: g.hands[0]
-            },
-        ]
-    );
+    assert_eq!(o.history[..2], hand_start(0, seat(0), seat(0), g.hands[0]));
     assert_eq!(o.history[2], Event::TurnUp { card: card("2H") });
     assert_eq!(
         g.seen_by(seat(0)),
@@ -632,34 +622,29 @@ fn options_resolve_and_round_trip() {
         "hands=unset joker-trump=S jokers=distinct max-hands=100 phase1-follow=false \
          phase1-trumps=true scoring=standard target=14"
     );
-    for given in [
-        &["scoring=parlett"][..],
+    options_round_trip(
+        Honeymoon::new,
+        Honeymoon::config,
         &[
-            "scoring=phase2-only",
-            "joker-trump=NT",
-            "jokers=equal",
-            "hands=3",
+            &["scoring=parlett"],
+            &[
+                "scoring=phase2-only",
+                "joker-trump=NT",
+                "jokers=equal",
+                "hands=3",
+            ],
+            &["target=50", "phase1-follow=true", "phase1-trumps=false"],
         ],
-        &["target=50", "phase1-follow=true", "phase1-trumps=false"],
-    ] {
-        let g = game(given);
-        let again = Honeymoon::new(&g.options()).unwrap();
-        assert_eq!(again.config(), g.config(), "{given:?}");
-    }
-    for bad in [
-        "target=0",
-        "target=unset",
-        "scoring=x",
-        "jokers=same",
-        "joker-trump=X",
-        "phase1-trumps=yes",
-        "colour=red",
-    ] {
-        assert!(
-            Honeymoon::new(&Options::parse(&[bad]).unwrap()).is_err(),
-            "{bad}"
-        );
-    }
+        &[
+            "target=0",
+            "target=unset",
+            "scoring=x",
+            "jokers=same",
+            "joker-trump=X",
+            "phase1-trumps=yes",
+            "colour=red",
+        ],
+    );
 }
 
 #[test]
@@ -683,19 +668,6 @@ fn illegal_actions_have_precise_reasons() {
         g.resolve(seat(1), "bid 7D"),
         Err(crate::error::ActionError::Parse(_))
     ));
-}
-
-/// Plays random legal actions from a seeded shuffler; returns what was played.
-fn random_steps(g: &mut Honeymoon, rng: &mut Shuffler, steps: usize) -> Vec<(Seat, Action)> {
-    let mut done = Vec::new();
-    while g.status() == Status::Act && done.len() < steps {
-        let s = g.to_act().first().unwrap();
-        let legal = g.legal_actions(s);
-        let a = legal[rng.below(legal.len() as u32) as usize];
-        g.apply(s, a).unwrap();
-        done.push((s, a));
-    }
-    done
 }
 
 const OPTION_SETS: [&[&str]; 5] = [

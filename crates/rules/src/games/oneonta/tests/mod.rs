@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_from_hands};
-use crate::games::testing::{act, card, cards, seat};
+use crate::games::testing::{act, card, cards, hand_start, seat};
 
 fn game(options: &[&str]) -> Oneonta {
     Oneonta::new(&Options::parse(options).unwrap()).unwrap()

@@ -48,28 +48,23 @@ fn options_resolve_and_round_trip() {
         g.options().to_string(),
         "dealer-chooses=false hands=10 players=5 rotate-vote=false"
     );
-    for given in [
-        &["players=2"][..],
-        &["players=13", "hands=3", "dealer-chooses=true"],
-        &["rotate-vote=true", "hands=auto", "players=7"],
-    ] {
-        let g = game(given);
-        let again = Yogi::new(&g.options()).unwrap();
-        assert_eq!(again.config(), g.config(), "{given:?}");
-    }
-    for bad in [
-        "hands=0",
-        "hands=unset",
-        "players=0",
-        "dealer-chooses=yes",
-        "rotate-vote=1",
-        "target=5",
-    ] {
-        assert!(
-            Yogi::new(&Options::parse(&[bad]).unwrap()).is_err(),
-            "{bad}"
-        );
-    }
+    options_round_trip(
+        Yogi::new,
+        Yogi::config,
+        &[
+            &["players=2"],
+            &["players=13", "hands=3", "dealer-chooses=true"],
+            &["rotate-vote=true", "hands=auto", "players=7"],
+        ],
+        &[
+            "hands=0",
+            "hands=unset",
+            "players=0",
+            "dealer-chooses=yes",
+            "rotate-vote=1",
+            "target=5",
+        ],
+    );
 }
 
 #[test]
@@ -105,20 +100,6 @@ fn illegal_actions_have_precise_reasons() {
         g.resolve(seat(1), "AS"),
         Err(crate::error::ActionError::Illegal(_))
     ));
-}
-
-/// Plays random legal actions from a seeded shuffler.
-pub(super) fn random_steps(g: &mut Yogi, rng: &mut Shuffler, steps: usize) -> Vec<(Seat, Action)> {
-    let mut done = Vec::new();
-    while g.status() == Status::Act && done.len() < steps {
-        let to_act: Vec<Seat> = g.to_act().iter().collect();
-        let s = to_act[rng.below(to_act.len() as u32) as usize];
-        let legal = g.legal_actions(s);
-        let a = legal[rng.below(legal.len() as u32) as usize];
-        g.apply(s, a).unwrap();
-        done.push((s, a));
-    }
-    done
 }
 
 pub(super) const OPTION_SETS: [&[&str]; 5] = [

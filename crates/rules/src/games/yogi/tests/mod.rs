@@ -3,7 +3,7 @@
 use super::*;
 use crate::Observation;
 use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_order};
-use crate::games::testing::{act, card, cards, seat};
+use crate::games::testing::{act, card, cards, options_round_trip, random_steps, seat};
 
 fn game(options: &[&str]) -> Yogi {
     Yogi::new(&Options::parse(options).unwrap()).unwrap()
