@@ -6,7 +6,7 @@
 //! A game keeps only its own stages and scoring.
 
 use crate::{
-    action::{Action, ActionList},
+    action::{Action, ActionKind, ActionList},
     card::Card,
     card_set::CardSet,
     context::HandContext,
@@ -209,6 +209,22 @@ impl MatchCore {
     /// An event `to` sees in full and the other seats see as `others`.
     pub(crate) fn redacted(&mut self, event: Event, to: SeatSet, others: Event) {
         self.push(LogEntry::redacted(event, to, others));
+    }
+
+    /// `seat`'s face-down decision: it sees `action`, the other seats only
+    /// that it made one of that kind.
+    pub(crate) fn face_down(&mut self, seat: Seat, action: Action) {
+        let kind = action.kind();
+        let full = Event::Action { seat, action };
+        self.redacted(full, SeatSet::single(seat), Event::Hidden { seat, kind });
+    }
+
+    /// The other seats learn that `seat` made a face-down decision of
+    /// `kind` (it saw its own when it made it).
+    pub(crate) fn hidden_to_others(&mut self, seat: Seat, kind: ActionKind) {
+        let mut others = SeatSet::all(self.seats);
+        others.remove(seat);
+        self.private(Event::Hidden { seat, kind }, others);
     }
 
     /// Each seat's cards as dealt, each seen by its own seat only.

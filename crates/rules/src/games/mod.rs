@@ -24,7 +24,8 @@ pub(crate) use self::observe::{Shown, observe};
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::{
-        Action, Card, CardSet, Event, Game, OptionError, Options, Seat, Status, dealing::Shuffler,
+        Action, Card, CardSet, Event, Game, OptionError, Options, Seat, Status,
+        dealing::{Seed, Shuffler, deal_if_needed},
     };
 
     pub(crate) fn seat(i: usize) -> Seat {
@@ -79,6 +80,21 @@ pub(crate) mod testing {
         for bad in bad {
             assert!(new(&Options::parse(&[bad]).unwrap()).is_err(), "{bad}");
         }
+    }
+
+    /// Plays a whole match of `g` with random legal actions from `seed`;
+    /// the log keeps one buffer for every hand (it never reallocates).
+    pub(crate) fn play_random_match<G: Game>(g: &mut G, seed: u64) {
+        let seed = Seed::from_u64(seed);
+        let mut rng = Shuffler::new(seed);
+        let log_buffer = g.core().log().as_ptr();
+        while !g.is_over() {
+            if deal_if_needed(g, seed).unwrap() {
+                continue;
+            }
+            random_steps(g, &mut rng, usize::MAX);
+        }
+        assert_eq!(g.core().log().as_ptr(), log_buffer, "the log reallocated");
     }
 
     /// The first two events of a hand as `seat` sees them: the hand starts,

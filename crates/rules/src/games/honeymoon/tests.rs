@@ -1,9 +1,9 @@
 //! Scenario tests of honeymoon, named by RULES.md decision ids.
 
 use super::*;
-use crate::dealing::{Seed, Shuffler, deck_order};
+use crate::dealing::Seed;
 use crate::games::testing::{
-    act, card, cards, hand_start, options_round_trip, random_steps, seat,
+    act, card, cards, hand_start, options_round_trip, play_random_match, seat,
 };
 
 /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals and
@@ -683,88 +683,12 @@ const OPTION_SETS: [&[&str]; 5] = [
 ];
 
 #[test]
-fn legal_actions_agree_with_check() {
-    for (n, options) in OPTION_SETS.iter().enumerate() {
-        for seed in 0..20u64 {
-            let mut g = game(options);
-            let order = deck_order(Seed::from_u64(seed * 7 + n as u64), g.deck());
-            g.deal(&order).unwrap();
-            let mut rng = Shuffler::new(Seed::from_u64(1000 + seed));
-            while g.status() == Status::Act {
-                for s in Seat::all(SEATS) {
-                    let legal = g.legal_actions(s);
-                    for c in decks::WITH_TWO_JOKERS {
-                        let a = Action::Play(c);
-                        assert_eq!(
-                            g.validate(s, a).is_ok(),
-                            legal.contains(&a),
-                            "{options:?} seed {seed}: {s} {a}"
-                        );
-                    }
-                }
-                random_steps(&mut g, &mut rng, 1);
-            }
-        }
-    }
-}
-
-#[test]
-fn observations_do_not_depend_on_unseen_cards() {
-    for (n, options) in OPTION_SETS.iter().enumerate() {
-        for seed in 0..30u64 {
-            let mut g = game(options);
-            let order = deck_order(Seed::from_u64(seed * 11 + n as u64), g.deck());
-            g.deal(&order).unwrap();
-            let mut rng = Shuffler::new(Seed::from_u64(seed));
-            let steps = rng.below(55) as usize;
-            let done = random_steps(&mut g, &mut rng, steps);
-            for s in Seat::all(SEATS) {
-                let seen = g.seen_by(s);
-                // Re-deal the unseen cards among their own positions.
-                let hidden: Vec<usize> = (0..order.len())
-                    .filter(|&i| !seen.contains(order[i]))
-                    .collect();
-                let mut other = order.clone();
-                let mut moved: Vec<Card> = hidden.iter().map(|&i| order[i]).collect();
-                rng.shuffle(&mut moved);
-                if !moved.is_empty() {
-                    moved.rotate_left(1);
-                }
-                for (&i, &c) in hidden.iter().zip(&moved) {
-                    other[i] = c;
-                }
-                let mut h = game(options);
-                h.deal(&other).unwrap();
-                for &(who, a) in &done {
-                    h.apply_unchecked(who, a);
-                }
-                assert_eq!(
-                    h.observe(s),
-                    g.observe(s),
-                    "{options:?} seed {seed} seat {s}"
-                );
-                assert_eq!(h.seen_by(s), seen);
-            }
-        }
-    }
-}
-
-#[test]
 fn random_matches_end_and_totals_add_up() {
     for (n, options) in OPTION_SETS.iter().enumerate() {
         let mut g = game(options);
-        let seed = Seed::from_u64(n as u64);
-        let mut rng = Shuffler::new(seed);
-        let log_buffer = g.core.log.as_ptr();
-        while !g.is_over() {
-            if crate::dealing::deal_if_needed(&mut g, seed).unwrap() {
-                continue;
-            }
-            random_steps(&mut g, &mut rng, usize::MAX);
-            assert_eq!(g.core.log.len(), 127);
-        }
-        // The log never reallocated: one buffer for every hand.
-        assert_eq!(g.core.log.as_ptr(), log_buffer);
+        play_random_match(&mut g, n as u64);
+        // Every hand logs the same 127 events.
+        assert_eq!(g.core.log.len(), 127);
         let results = g.hand_results();
         for r in results {
             assert_eq!(r.tricks.iter().map(|&t| t as usize).sum::<usize>(), TRICKS);

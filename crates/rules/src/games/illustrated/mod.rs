@@ -557,14 +557,7 @@ impl Game for Illustrated {
                 }
             }
             (Phase::Exchange, Action::Discard(c)) => {
-                self.core.redacted(
-                    Event::Action { seat, action },
-                    SeatSet::single(seat),
-                    Event::Hidden {
-                        seat,
-                        kind: ActionKind::Discard,
-                    },
-                );
+                self.core.face_down(seat, action);
                 self.hands[seat.index()].remove(c);
                 self.discarded[seat.index()].insert(c);
                 self.to_discard -= 1;

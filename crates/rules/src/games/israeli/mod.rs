@@ -201,16 +201,8 @@ impl Israeli {
         // seat has chosen; then each seat learns that every other seat gave
         // three cards, face down (I8: only the receiver sees them, below).
         for g in Seat::all(SEATS) {
-            let mut others = SeatSet::all(SEATS);
-            others.remove(g);
             for _ in 0..3 {
-                self.core.private(
-                    Event::Hidden {
-                        seat: g,
-                        kind: ActionKind::Give,
-                    },
-                    others,
-                );
+                self.core.hidden_to_others(g, ActionKind::Give);
             }
         }
         for g in Seat::all(SEATS) {

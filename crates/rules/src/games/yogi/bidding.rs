@@ -37,13 +37,7 @@ impl Yogi {
             self.counts[s.index()] = 1;
         }
         for s in Seat::all(self.n()) {
-            self.log_for_others(
-                s,
-                Event::Hidden {
-                    seat: s,
-                    kind: ActionKind::Place,
-                },
-            );
+            self.core.hidden_to_others(s, ActionKind::Place);
         }
         self.after_bidding();
     }

@@ -322,21 +322,9 @@ impl Yogi {
         self.cfg.players
     }
 
-    fn all(&self) -> SeatSet {
-        SeatSet::all(self.n())
-    }
-
     /// Y12: the largest hand size: h × players + 1 ≤ 53.
     fn max_size(&self) -> u8 {
         ((DECK - 1) / self.n()) as u8
-    }
-
-    /// An event every seat but `seat` sees (`seat` saw its own decision when
-    /// it made it).
-    fn log_for_others(&mut self, seat: Seat, event: Event) {
-        let mut to = self.all();
-        to.remove(seat);
-        self.core.private(event, to);
     }
 
     /// Moves to `stage`; the match core's phase follows.
@@ -518,14 +506,7 @@ impl Game for Yogi {
                 self.enter(Stage::PlaceEach);
             }
             (Stage::PlaceEach, Action::Place(c)) => {
-                self.core.redacted(
-                    Event::Action { seat, action },
-                    SeatSet::single(seat),
-                    Event::Hidden {
-                        seat,
-                        kind: ActionKind::Place,
-                    },
-                );
+                self.core.face_down(seat, action);
                 self.hands[s].remove(c);
                 self.bids[s].insert(c);
                 if self.bid_complete(seat) {

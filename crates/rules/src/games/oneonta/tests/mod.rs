@@ -1,8 +1,8 @@
 //! Scenario tests of oneonta, named by RULES.md decision ids.
 
 use super::*;
-use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_from_hands};
-use crate::games::testing::{act, card, cards, hand_start, seat};
+use crate::dealing::{Seed, deal_if_needed, deck_from_hands};
+use crate::games::testing::{act, card, cards, hand_start, play_random_match, seat};
 
 fn game(options: &[&str]) -> Oneonta {
     Oneonta::new(&Options::parse(options).unwrap()).unwrap()

@@ -258,20 +258,7 @@ fn illegal_actions_have_precise_reasons() {
 
 pub(super) fn random_match(options: &[&str], seed: u64) -> Oneonta {
     let mut g = game(options);
-    let seed = Seed::from_u64(seed);
-    let mut rng = Shuffler::new(seed);
-    let log_buffer = g.core.log.as_ptr();
-    while !g.is_over() {
-        if deal_if_needed(&mut g, seed).unwrap() {
-            continue;
-        }
-        let s = g.to_act().first().unwrap();
-        let legal = g.legal_actions(s);
-        let a = legal[rng.below(legal.len() as u32) as usize];
-        g.apply(s, a).unwrap();
-    }
-    // The log never reallocated: one buffer for every hand.
-    assert_eq!(g.core.log.as_ptr(), log_buffer, "{options:?}");
+    play_random_match(&mut g, seed);
     g
 }
 

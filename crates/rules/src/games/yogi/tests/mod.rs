@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::Observation;
-use crate::dealing::{Seed, Shuffler, deal_if_needed, deck_order};
-use crate::games::testing::{act, card, cards, options_round_trip, random_steps, seat};
+use crate::dealing::{Seed, deal_if_needed};
+use crate::games::testing::{act, card, cards, options_round_trip, play_random_match, seat};
 
 fn game(options: &[&str]) -> Yogi {
     Yogi::new(&Options::parse(options).unwrap()).unwrap()
