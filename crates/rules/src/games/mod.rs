@@ -24,7 +24,8 @@ pub(crate) use self::observe::{Shown, observe};
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::{
-        Action, Card, CardSet, Event, Game, OptionError, Options, Seat, Status,
+        Action, Card, CardSet, Event, Game, OptionError, Options, Player, Seat, Status, Trick,
+        TrickRules,
         dealing::{Seed, Shuffler, deal_if_needed},
     };
 
@@ -95,6 +96,24 @@ pub(crate) mod testing {
             random_steps(g, &mut rng, usize::MAX);
         }
         assert_eq!(g.core().log().as_ptr(), log_buffer, "the log reallocated");
+    }
+
+    /// The legal actions of seat `s` in `g`'s notation.
+    pub(crate) fn legal_texts<G: Game>(g: &G, s: usize) -> Vec<String> {
+        g.legal_actions(seat(s))
+            .iter()
+            .map(Action::to_string)
+            .collect()
+    }
+
+    /// Which card wins a trick of `text` (cards played by seats 0, 1, ...
+    /// in order) under `rules`: its index.
+    pub(crate) fn trick_winner(rules: &TrickRules, text: &str) -> usize {
+        let mut t = Trick::new();
+        for (i, c) in text.split_whitespace().enumerate() {
+            t.push(Player::Seat(seat(i)), card(c));
+        }
+        rules.winning_index(&t)
     }
 
     /// The first two events of a hand as `seat` sees them: the hand starts,

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dealing::Seed;
-use crate::games::testing::{
+use crate::games::testing::{trick_winner, 
     act, card, cards, hand_start, options_round_trip, play_random_match, seat,
 };
 
@@ -189,13 +189,7 @@ fn h1_a_joker_turned_up_makes_spades_trump_or_the_option() {
 
 #[test]
 fn h2_joker_ranking_in_trumps_and_at_no_trump() {
-    let winner = |rules: &TrickRules, text: &str| {
-        let mut t = Trick::new();
-        for (i, c) in text.split_whitespace().enumerate() {
-            t.push(Player::Seat(seat(i)), card(c));
-        }
-        rules.winning_index(&t)
-    };
+    let winner = trick_winner;
     let spades = trick_rules(Strain::Suit(Suit::Spades), false);
     assert_eq!(winner(&spades, "AS LJ"), 1);
     assert_eq!(winner(&spades, "LJ BJ"), 1);

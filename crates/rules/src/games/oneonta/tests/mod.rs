@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dealing::{Seed, deal_if_needed, deck_from_hands};
-use crate::games::testing::{act, card, cards, hand_start, play_random_match, seat};
+use crate::games::testing::{legal_texts as legal, act, card, cards, hand_start, play_random_match, seat};
 
 fn game(options: &[&str]) -> Oneonta {
     Oneonta::new(&Options::parse(options).unwrap()).unwrap()
@@ -17,13 +17,6 @@ fn deal(g: &mut Oneonta, hands: &[&str], rest: &str) {
     let rest: Vec<Card> = rest.split_whitespace().map(card).collect();
     let order = deck_from_hands(g, &hands, &rest).unwrap();
     g.deal(&order).unwrap();
-}
-
-fn legal(g: &Oneonta, s: usize) -> Vec<String> {
-    g.legal_actions(seat(s))
-        .iter()
-        .map(Action::to_string)
-        .collect()
 }
 
 fn legal_cards(g: &Oneonta, s: usize) -> CardSet {

@@ -3,7 +3,7 @@
 use super::*;
 use crate::Observation;
 use crate::dealing::{Seed, deal_if_needed};
-use crate::games::testing::{act, card, cards, options_round_trip, play_random_match, seat};
+use crate::games::testing::{trick_winner, legal_texts as legal, act, card, cards, options_round_trip, play_random_match, seat};
 
 fn game(options: &[&str]) -> Yogi {
     Yogi::new(&Options::parse(options).unwrap()).unwrap()
@@ -25,13 +25,6 @@ fn order_for(dealer: usize, hands: &[&str], turn_up: &str) -> Vec<Card> {
     assert_eq!(used.len(), order.len(), "a card twice");
     order.extend(decks::WITH_ONE_JOKER.minus(used));
     order
-}
-
-fn legal(g: &Yogi, s: usize) -> Vec<String> {
-    g.legal_actions(seat(s))
-        .iter()
-        .map(Action::to_string)
-        .collect()
 }
 
 fn playable(g: &Yogi, s: usize) -> CardSet {

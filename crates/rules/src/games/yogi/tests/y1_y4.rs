@@ -104,13 +104,7 @@ fn y2_a_nine_turned_up_makes_the_nines_a_suit_and_trump() {
 
 #[test]
 fn y2_yogis_order_of_the_nines() {
-    let winner = |rules: &TrickRules, text: &str| {
-        let mut t = Trick::new();
-        for (i, c) in text.split_whitespace().enumerate() {
-            t.push(Player::Seat(seat(i)), card(c));
-        }
-        rules.winning_index(&t)
-    };
+    let winner = trick_winner;
     for turn_up in ["9D", "9S", "9H", "9C", "BJ"] {
         let rules = trick_rules(card(turn_up));
         assert_eq!(rules.trump(), suit_id::NINES, "{turn_up}");
