@@ -159,7 +159,7 @@ pub fn play_match<G: Game>(
     let mut driver = MatchDriver::new(game.clone(), match_seed, Fallback::First);
     loop {
         let deals = driver.game().deals();
-        let round = driver.next().map_err(|e| match e {
+        let round = driver.to_ask().map_err(|e| match e {
             DriveError::Deal { error, .. } => MatchError::Deal(error),
             DriveError::MissingDeal(_) | DriveError::Illegal { .. } => {
                 unreachable!("no recorded deals or actions are replayed here")

@@ -9,7 +9,7 @@ use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};
 use prost::Message;
 use whistle_replay::verify::{self, Context, Report};
-use whistle_rules::{Event, Game, Player, Seat, Status, dealing::Seed};
+use whistle_rules::{Event, Fallback, Game, MatchDriver, Player, Seat, Status, dealing::Seed};
 
 use crate::usage;
 
@@ -250,9 +250,9 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
     Ok((out, ok))
 }
 
-/// A game re-played from a log up to a point.
+/// A log and the match driver that plays it again.
 struct Replayed {
-    game: whistle_rules::AnyGame,
+    driver: MatchDriver<whistle_rules::AnyGame>,
     log: whistle_replay::MatchLog,
 }
 
@@ -265,22 +265,27 @@ fn load(file: &Path) -> anyhow::Result<Replayed> {
         Err(sealed) => whistle_replay::verify::read_typed_in(file)
             .map_err(|typed| anyhow::anyhow!("{sealed} (read as a typed-in record: {typed})"))?,
     };
-    let mut game = log
+    let game = log
         .header
         .game
         .parse::<whistle_rules::Variant>()
         .map_err(usage)?
         .new_game(&log.header.options)
         .map_err(usage)?;
+    // The log says which actions were fallbacks; the driver's own fallback
+    // rule is never asked here.
+    let match_seed = log.end.as_ref().map_or(Seed::default(), |e| e.match_seed);
+    let mut driver = MatchDriver::new(game, match_seed, Fallback::First);
     if let Some(ctx) = log.hands.first().and_then(|h| h.context.as_ref()) {
-        game.start_at(ctx)
+        driver
+            .start_at(ctx)
             .map_err(|e| usage(format!("{}: context: {e}", file.display())))?;
     }
-    Ok(Replayed { game, log })
+    Ok(Replayed { driver, log })
 }
 
 fn show(a: &ShowArgs) -> anyhow::Result<String> {
-    let Replayed { mut game, log } = load(&a.file)?;
+    let Replayed { mut driver, log } = load(&a.file)?;
     if a.step.is_some() && a.hand.is_none() {
         return Err(usage("--step needs --hand"));
     }
@@ -291,13 +296,14 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
     }
     let mut out = String::new();
     for hand in &log.hands {
-        if game.status() != Status::Deal {
+        if driver.game().status() != Status::Deal {
             bail!(
                 "the log's hand {} does not follow a complete hand",
                 hand.deal
             );
         }
-        game.deal(&hand.deck)?;
+        driver.deal_with(&hand.deck)?;
+        let game = driver.game();
         let wanted = a.hand.is_none_or(|h| h == hand.deal);
         if wanted && a.step.is_none() {
             let _ = writeln!(out, "hand {} (dealer {})", hand.deal, game.dealer());
@@ -318,6 +324,7 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
             trick_events(game.log(), &mut line, &mut out);
         }
         for (i, act) in hand.actions.iter().enumerate() {
+            let game = driver.game();
             if wanted && a.step == Some(i) {
                 let seat = a.seat.map_or(act.seat, Seat::new);
                 if seat.index() >= game.seats() {
@@ -343,8 +350,12 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
                 return Ok(serde_json::to_string_pretty(&doc)? + "\n");
             }
             let before = game.log().len();
-            game.apply(act.seat, act.action)
+            driver
+                .apply(act.seat, act.action, act.fallback)
                 .with_context(|| format!("hand {} step {i}", hand.deal))?;
+            // Only the game's own log is read here.
+            driver.take_events();
+            let game = driver.game();
             if !wanted {
                 continue;
             }

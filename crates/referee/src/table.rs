@@ -525,7 +525,7 @@ impl Table {
     /// seats; and sends requests to seats that must act.
     fn advance(&mut self) -> Result<(), DriveError> {
         loop {
-            let to_act = self.driver.next()?;
+            let to_act = self.driver.to_ask()?;
             self.record_events(Duration::ZERO);
             if to_act.is_empty() {
                 // The match is over.

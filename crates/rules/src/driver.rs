@@ -200,7 +200,7 @@ impl<G: Game> MatchDriver<G> {
     ///
     /// # Errors
     /// [`DriveError::Deal`] for a recorded order that is not the game's deck.
-    pub fn next(&mut self) -> Result<SeatSet, DriveError> {
+    pub fn to_ask(&mut self) -> Result<SeatSet, DriveError> {
         while self.game.status() == Status::Deal {
             let deal = self.game.deals();
             let order = match self.deals.get(deal as usize) {
@@ -322,7 +322,7 @@ impl<G: Game> MatchDriver<G> {
             {
                 return Err(DriveError::MissingDeal(self.game.deals()));
             }
-            self.next()?;
+            self.to_ask()?;
             self.apply(seat, action, fallback)
                 .map_err(|error| DriveError::Illegal { index, error })?;
         }
@@ -352,7 +352,7 @@ mod tests {
         let mut d = MatchDriver::new(israeli(), seed, Fallback::First);
         let mut n = 0;
         loop {
-            let to_ask = d.next().unwrap();
+            let to_ask = d.to_ask().unwrap();
             let Some(seat) = to_ask.first() else { break };
             d.answer(seat, &Answer::Index(0)).unwrap();
             n += 1;
@@ -381,7 +381,7 @@ mod tests {
         let mut d = MatchDriver::new(israeli(), seed, Fallback::Random);
         let mut played = Vec::new();
         for k in 0..6 {
-            let seat = d.next().unwrap().first().unwrap();
+            let seat = d.to_ask().unwrap().first().unwrap();
             let legal = d.game().legal_actions(seat);
             let expected = fallback_action(&legal, Fallback::Random, seed, k);
             assert_eq!(d.play_fallback(seat), expected);
@@ -399,7 +399,7 @@ mod tests {
         let mut again = MatchDriver::new(israeli(), seed, Fallback::Random).with_deals(deals);
         again.replay(&played).unwrap();
         assert_eq!(again.fallbacks(), 6);
-        let seat = again.next().unwrap().first().unwrap();
+        let seat = again.to_ask().unwrap().first().unwrap();
         assert_eq!(again.fallback(seat), d.fallback(seat));
         // Without the recorded deals a replay says which one is missing.
         let mut bare = MatchDriver::new(israeli(), seed, Fallback::Random);
