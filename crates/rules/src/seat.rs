@@ -124,8 +124,14 @@ impl SeatSet {
 
     /// Iterates in ascending seat number.
     pub fn iter(self) -> impl Iterator<Item = Seat> + Clone {
-        let bits = self.0;
-        (0..16u8).filter(move |i| bits & (1 << i) != 0).map(Seat)
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                Seat(i)
+            })
+        })
     }
 }
 

@@ -105,6 +105,7 @@ pub enum Event {
 impl Event {
     /// The cards this event shows whoever sees it (none for an event that
     /// names no card).
+    #[inline]
     pub fn cards(&self) -> CardSet {
         match *self {
             Event::Dealt { cards, .. } | Event::Reveal { cards, .. } => cards,

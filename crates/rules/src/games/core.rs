@@ -70,10 +70,6 @@ pub struct MatchCore {
     pub(crate) log: Vec<LogEntry>,
     /// Room the log keeps for a hand.
     log_capacity: usize,
-    /// Cards every seat has seen this hand.
-    seen_by_all: CardSet,
-    /// Cards each seat has seen this hand, beyond `seen_by_all`.
-    seen: [CardSet; MAX_SEATS],
 }
 
 impl MatchCore {
@@ -100,8 +96,6 @@ impl MatchCore {
             misdeals_before: 0,
             log: Vec::with_capacity(log_capacity),
             log_capacity,
-            seen_by_all: CardSet::EMPTY,
-            seen: [CardSet::EMPTY; MAX_SEATS],
         }
     }
 
@@ -171,28 +165,20 @@ impl MatchCore {
     }
 
     /// Every card the log has shown `seat` this hand: its own cards as
-    /// dealt, cards it took or was given, cards turned up, revealed or played.
+    /// dealt, cards it took or was given, cards turned up, revealed or
+    /// played. Read from the log when asked, so that logging costs nothing
+    /// more.
     pub fn seen_by(&self, seat: Seat) -> CardSet {
-        self.seen_by_all.or(self.seen[seat.index()])
+        self.log
+            .iter()
+            .filter_map(|e| e.seen_by(seat))
+            .fold(CardSet::EMPTY, |seen, e| seen.or(e.cards()))
     }
 
     /// Writes `entry` to the log; the cards it shows count as seen by the
-    /// seats that see it.
+    /// seats that see it ([`MatchCore::seen_by`]).
+    #[inline]
     pub(crate) fn push(&mut self, entry: LogEntry) {
-        let cards = entry.event.cards();
-        if entry.to == SeatSet::all(self.seats) {
-            self.seen_by_all = self.seen_by_all.or(cards);
-        } else {
-            let others = entry.others.map_or(CardSet::EMPTY, |e| e.cards());
-            for seat in Seat::all(self.seats) {
-                let shown = if entry.to.contains(seat) {
-                    cards
-                } else {
-                    others
-                };
-                self.seen[seat.index()] = self.seen[seat.index()].or(shown);
-            }
-        }
         self.log.push(entry);
     }
 
@@ -246,8 +232,6 @@ impl MatchCore {
     pub(crate) fn begin_hand(&mut self) -> u32 {
         self.log.clear();
         self.tricks.clear();
-        self.seen_by_all = CardSet::EMPTY;
-        self.seen = [CardSet::EMPTY; MAX_SEATS];
         // A cloned game's log has no spare capacity (`Vec::clone` keeps only
         // the length); reserving here keeps the hand's actions from
         // allocating.

@@ -80,8 +80,7 @@ impl Tricks {
             self.won[s.index()] += 1;
         }
         let index = self.done.len() as u8;
-        self.done.push((self.current.clone(), winner));
-        self.current.clear();
+        self.done.push((std::mem::take(&mut self.current), winner));
         (index, winner)
     }
 
