@@ -59,6 +59,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         reporter: Arc::new(Progress::new(args.progress)),
         stop: None,
         drain: std::time::Duration::from_millis(args.drain_ms),
+        plan: None,
     };
     let rt = tokio::runtime::Runtime::new()?;
     let summary = rt.block_on(async {

@@ -46,6 +46,9 @@ pub struct RunOptions {
     pub stop: Option<tokio::sync::watch::Receiver<bool>>,
     /// How long tables may take to finish their hand once stopped.
     pub drain: Duration,
+    /// The matches to play instead of the file's schedule (a league's round
+    /// seats its own tables; see `whistle-league`). Indices must run from 0.
+    pub plan: Option<Vec<Planned>>,
 }
 
 impl Default for RunOptions {
@@ -57,6 +60,7 @@ impl Default for RunOptions {
             reporter: Arc::new(Silent),
             stop: None,
             drain: Duration::from_secs(10),
+            plan: None,
         }
     }
 }
@@ -409,7 +413,7 @@ pub struct Summary {
 /// or a log that cannot be written.
 pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
-    let all = schedule::plan(t);
+    let all = opts.plan.clone().unwrap_or_else(|| schedule::plan(t));
     let planned: Vec<Planned> = all
         .iter()
         .filter(|p| opts.shard.is_none_or(|s| s.owns(p.index)))

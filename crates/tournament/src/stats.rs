@@ -713,20 +713,43 @@ fn rate(
             return;
         }
     }
-    // Weng-Lin over the sides: each side a team of its distinct bots. A
-    // cooperative game (one side) carries no rating information.
-    let sides = line_ups(names, teams, places);
-    if sides.len() < 2 {
-        return;
+    let current: Vec<WengLinRating> = names
+        .iter()
+        .map(|n| *wl.entry(n.clone()).or_default())
+        .collect();
+    for (n, r) in names
+        .iter()
+        .zip(weng_lin_sides(&current, names, teams, places))
+    {
+        wl.insert(n.clone(), r);
     }
+}
+
+/// Weng-Lin after one match, over its sides: each side a team of its
+/// distinct bots at the side's place. `ratings` are the seats' ratings
+/// before (one per seat; a bot in several seats has the same in each); the
+/// result is each seat's rating after. A cooperative game (one side) carries
+/// no rating information and changes nothing.
+pub fn weng_lin_sides(
+    ratings: &[WengLinRating],
+    names: &[String],
+    teams: &[u8],
+    places: &[usize],
+) -> Vec<WengLinRating> {
+    let sides = line_ups(names, teams, places);
+    let mut after = ratings.to_vec();
+    if sides.len() < 2 {
+        return after;
+    }
+    let rating_of = |bot: &String| {
+        let seat = names.iter().position(|n| n == bot).expect("a seated bot");
+        ratings[seat]
+    };
     let rosters: Vec<(Vec<String>, Vec<WengLinRating>, usize)> = sides
         .into_iter()
         .map(|(bots, place)| {
-            let ratings = bots
-                .iter()
-                .map(|b| *wl.entry(b.clone()).or_default())
-                .collect();
-            (bots, ratings, place)
+            let r = bots.iter().map(rating_of).collect();
+            (bots, r, place)
         })
         .collect();
     let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = rosters
@@ -736,9 +759,14 @@ fn rate(
     let out = weng_lin_multi_team(&input, &WengLinConfig::new());
     for ((bots, _, _), new) in rosters.iter().zip(out) {
         for (b, r) in bots.iter().zip(new) {
-            wl.insert(b.clone(), r);
+            for (seat, n) in names.iter().enumerate() {
+                if n == b {
+                    after[seat] = r;
+                }
+            }
         }
     }
+    after
 }
 
 /// Duplicate comparisons from the cells: (group, deal, seat) → the points of

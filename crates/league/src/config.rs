@@ -1,0 +1,317 @@
+//! The league file: what every round of a league plays.
+//!
+//! ```toml
+//! name = "student-league"        # letters, digits, `-`, `_`, `.`
+//! game = "israeli"
+//! seed = 7                       # rounds derive their seeds from it
+//! hands = 4                      # hands per match
+//! format = "duplicate"           # or "round-robin": one match a table
+//! parallel = 4                   # tables at once
+//! fill = true                    # reference bots fill a round's empty seats
+//!
+//! [options]                      # the game's options
+//! [time]                         # as in a tournament file
+//! [faults]                       # as in a tournament file
+//!
+//! [rating]
+//! new_version = "inherit"        # or "reset": a bot's next version's rating
+//!
+//! [[reference]]                  # bots the league starts by command
+//! name = "heuristic"
+//! command = ["whistle", "bot", "--bot", "heuristic"]
+//! ```
+//!
+//! The keys `options`, `time` and `faults` and the reference bots are a
+//! tournament file's: a round is played as a tournament (see
+//! [`crate::round`]), and [`LeagueFile::tournament`] writes that file.
+
+use std::{
+    fmt,
+    path::{Path, PathBuf},
+};
+
+use serde::Deserialize;
+use whistle_tournament::config::{ConfigError, Tournament};
+
+/// Why a league could not be used.
+#[derive(Debug)]
+pub enum LeagueError {
+    /// The league file or a round's tournament file is not valid.
+    Config(String),
+    /// A file of the league folder could not be read or written.
+    Io(PathBuf, std::io::Error),
+    /// The store refused an operation.
+    Store(rusqlite::Error),
+    /// A request that the league's state does not allow (an unknown bot, a
+    /// name already taken, ...).
+    Refused(String),
+    /// A round could not be played.
+    Round(String),
+}
+
+impl fmt::Display for LeagueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeagueError::Config(m) | LeagueError::Refused(m) | LeagueError::Round(m) => {
+                f.write_str(m)
+            }
+            LeagueError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            LeagueError::Store(e) => write!(f, "league store: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LeagueError {}
+
+impl From<rusqlite::Error> for LeagueError {
+    fn from(e: rusqlite::Error) -> LeagueError {
+        LeagueError::Store(e)
+    }
+}
+
+impl From<ConfigError> for LeagueError {
+    fn from(e: ConfigError) -> LeagueError {
+        LeagueError::Config(e.to_string())
+    }
+}
+
+/// How a new version of a bot starts its rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NewVersion {
+    /// It carries the old version's rating on.
+    #[default]
+    Inherit,
+    /// It starts afresh.
+    Reset,
+}
+
+/// A bot the league starts by command.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reference {
+    /// Its name in the league.
+    pub name: String,
+    /// Program and arguments (`whistle` is the running `whistle` binary).
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: String,
+    game: String,
+    seed: u64,
+    hands: Option<u32>,
+    format: Option<String>,
+    parallel: Option<usize>,
+    #[serde(default)]
+    fill: bool,
+    #[serde(default)]
+    options: toml::Table,
+    #[serde(default)]
+    time: toml::Table,
+    #[serde(default)]
+    faults: toml::Table,
+    #[serde(default)]
+    rating: RawRating,
+    #[serde(default)]
+    reference: Vec<Reference>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRating {
+    new_version: Option<String>,
+}
+
+/// A league file, read and checked.
+#[derive(Debug, Clone)]
+pub struct LeagueFile {
+    /// The league's name.
+    pub name: String,
+    /// The game's name.
+    pub game: String,
+    /// The league seed.
+    pub seed: u64,
+    /// Hands per match (the game's default when absent).
+    pub hands: Option<u32>,
+    /// `true`: every table of a round plays all its seat rotations on the
+    /// same deals; `false`: one match a table.
+    pub duplicate: bool,
+    /// Tables at once.
+    pub parallel: usize,
+    /// Whether reference bots fill the seats the league's bots leave empty.
+    pub fill: bool,
+    /// How a new version of a bot starts.
+    pub new_version: NewVersion,
+    /// The bots the league starts by command.
+    pub reference: Vec<Reference>,
+    /// Seats per table (from the game and its options).
+    pub seats: usize,
+    options: toml::Table,
+    time: toml::Table,
+    faults: toml::Table,
+}
+
+impl LeagueFile {
+    /// Reads and checks a league file.
+    ///
+    /// # Errors
+    /// [`LeagueError::Config`] naming the problem, [`LeagueError::Io`].
+    pub fn load(path: &Path) -> Result<LeagueFile, LeagueError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| LeagueError::Io(path.to_path_buf(), e))?;
+        LeagueFile::parse(path, &text)
+    }
+
+    /// Checks a league file's text.
+    ///
+    /// # Errors
+    /// [`LeagueError::Config`] naming the problem.
+    pub fn parse(path: &Path, text: &str) -> Result<LeagueFile, LeagueError> {
+        let bad = |m: String| LeagueError::Config(format!("{}: {m}", path.display()));
+        let raw: RawFile = toml::from_str(text).map_err(|e| bad(e.to_string()))?;
+        if raw.name.is_empty()
+            || raw.name.len() > 64
+            || !raw
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        {
+            return Err(bad(format!(
+                "name `{}`: 1 to 64 letters, digits, `-`, `_` or `.`",
+                raw.name
+            )));
+        }
+        let duplicate = match raw.format.as_deref() {
+            None | Some("duplicate") => true,
+            Some("round-robin") => false,
+            Some(other) => {
+                return Err(bad(format!(
+                    "format `{other}`: `duplicate` or `round-robin`"
+                )));
+            }
+        };
+        let new_version = match raw.rating.new_version.as_deref() {
+            None | Some("inherit") => NewVersion::Inherit,
+            Some("reset") => NewVersion::Reset,
+            Some(other) => {
+                return Err(bad(format!(
+                    "rating.new_version `{other}`: `inherit` or `reset`"
+                )));
+            }
+        };
+        let mut file = LeagueFile {
+            name: raw.name,
+            game: raw.game,
+            seed: raw.seed,
+            hands: raw.hands,
+            duplicate,
+            parallel: raw.parallel.unwrap_or(4).max(1),
+            fill: raw.fill,
+            new_version,
+            reference: raw.reference,
+            seats: 0,
+            options: raw.options,
+            time: raw.time,
+            faults: raw.faults,
+        };
+        // The file is valid iff the tournament a round would play is: the
+        // tournament reader checks the game, its options, clocks and faults.
+        let names: Vec<(String, BotEntry)> = file
+            .reference
+            .iter()
+            .map(|r| (r.name.clone(), BotEntry::Command(r.command.clone())))
+            .collect();
+        let t = file.tournament(path, 0, &names, &path.with_extension("check"))?;
+        file.seats = t.seats;
+        Ok(file)
+    }
+
+    /// The tournament file (as text) a round plays: the league's game,
+    /// options, clocks and faults, the round's seed, and `bots`.
+    pub fn tournament_text(&self, round: u64, bots: &[(String, BotEntry)], out: &Path) -> String {
+        let mut doc = toml::Table::new();
+        let s = |v: &str| toml::Value::String(v.to_string());
+        doc.insert("name".into(), s(&format!("{}-r{round:04}", self.name)));
+        doc.insert("game".into(), s(&self.game));
+        // A round's seed: the league seed and the round number, mixed so
+        // that neighbouring rounds share nothing.
+        let seed = self
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(round.wrapping_mul(0xBF58_476D_1CE4_E5B9))
+            & ((1 << 62) - 1);
+        doc.insert("seed".into(), toml::Value::Integer(seed as i64));
+        let format = if self.duplicate {
+            "duplicate"
+        } else {
+            "round-robin"
+        };
+        doc.insert("format".into(), s(format));
+        if let Some(h) = self.hands {
+            doc.insert("hands".into(), toml::Value::Integer(i64::from(h)));
+        }
+        doc.insert(
+            "parallel".into(),
+            toml::Value::Integer(self.parallel as i64),
+        );
+        doc.insert("out".into(), s(&out.display().to_string()));
+        doc.insert("options".into(), toml::Value::Table(self.options.clone()));
+        doc.insert("time".into(), toml::Value::Table(self.time.clone()));
+        doc.insert("faults".into(), toml::Value::Table(self.faults.clone()));
+        let bots = bots
+            .iter()
+            .map(|(name, entry)| {
+                let mut b = toml::Table::new();
+                b.insert("name".into(), s(name));
+                match entry {
+                    BotEntry::Command(c) => {
+                        b.insert(
+                            "command".into(),
+                            toml::Value::Array(c.iter().map(|w| s(w)).collect()),
+                        );
+                    }
+                    BotEntry::Remote(token) => {
+                        b.insert("remote".into(), toml::Value::Boolean(true));
+                        b.insert("token".into(), s(token));
+                    }
+                }
+                toml::Value::Table(b)
+            })
+            .collect();
+        doc.insert("bots".into(), toml::Value::Array(bots));
+        toml::to_string(&doc).expect("a TOML table serializes")
+    }
+
+    /// The tournament a round plays, checked by the tournament reader.
+    ///
+    /// # Errors
+    /// [`LeagueError::Config`] if the tournament reader refuses it.
+    pub fn tournament(
+        &self,
+        path: &Path,
+        round: u64,
+        bots: &[(String, BotEntry)],
+        out: &Path,
+    ) -> Result<Tournament, LeagueError> {
+        let text = self.tournament_text(round, bots, out);
+        Tournament::parse(path, &text).map_err(|e| {
+            LeagueError::Config(format!(
+                "{}: {}",
+                path.display(),
+                e.to_string()
+                    .trim_start_matches(&format!("{}: ", path.display()))
+            ))
+        })
+    }
+}
+
+/// How a bot of a round takes part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BotEntry {
+    /// Started by the runner with this command.
+    Command(Vec<String>),
+    /// Connects by itself with this token.
+    Remote(String),
+}

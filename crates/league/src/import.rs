@@ -1,0 +1,128 @@
+//! Finished matches into the store: a tournament's (or a round's) output
+//! folder, exactly once per log.
+//!
+//! Logs are taken in match order and each is written with its rating
+//! updates in one transaction keyed by the log's SHA-256 ([`Store::record_match`]),
+//! so importing a folder twice, or again after a crash part way, records
+//! every finished match once and gives the ratings a single uninterrupted
+//! import would. Unfinished logs (a match still playing, or stopped) are
+//! left for a later import.
+
+use std::path::Path;
+
+use whistle_replay::MatchLog;
+use whistle_tournament::{runner, stats};
+
+use crate::{
+    config::LeagueError,
+    store::{MatchRecord, SeatRecord, Store},
+};
+
+/// What an import did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Imported {
+    /// Matches recorded now.
+    pub recorded: u64,
+    /// Finished matches recorded before (left unchanged).
+    pub known: u64,
+    /// Logs of matches not finished (left for later).
+    pub unfinished: u64,
+}
+
+/// Imports every finished match log of `dir` (a tournament's output folder)
+/// into `store`; `source` says where they came from; `league_dir`, if the
+/// logs lie inside the league folder, makes their recorded paths relative.
+///
+/// # Errors
+/// [`LeagueError::Io`] or [`LeagueError::Config`] for an unreadable folder
+/// or log; [`LeagueError::Store`]. Matches recorded before the error stay.
+pub fn import_dir(
+    store: &mut Store,
+    dir: &Path,
+    source: &str,
+    league_dir: Option<&Path>,
+) -> Result<Imported, LeagueError> {
+    let paths = runner::log_paths(dir).map_err(|e| LeagueError::Config(e.to_string()))?;
+    if paths.is_empty() && !dir.join("matches").is_dir() {
+        return Err(LeagueError::Config(format!(
+            "{}: not a tournament output folder (no matches/ folder)",
+            dir.display()
+        )));
+    }
+    let mut done = Imported::default();
+    for (_, path) in paths {
+        let bytes = std::fs::read(&path).map_err(|e| LeagueError::Io(path.clone(), e))?;
+        let log = whistle_replay::read(&path)
+            .map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
+        if log.end.is_none() {
+            done.unfinished += 1;
+            continue;
+        }
+        let log_hash = crate::sha256_hex(&bytes);
+        let shown = league_dir
+            .and_then(|l| path.strip_prefix(l).ok())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let record = match_record(&log, log_hash, source, shown);
+        let (names, teams, places) = line_up(&log);
+        let fresh = store.record_match(&record, |before| {
+            stats::weng_lin_sides(before, &names, &teams, &places)
+        })?;
+        if fresh {
+            done.recorded += 1;
+        } else {
+            done.known += 1;
+        }
+    }
+    Ok(done)
+}
+
+/// The seats' bots, teams and places of a finished log.
+fn line_up(log: &MatchLog) -> (Vec<String>, Vec<u8>, Vec<usize>) {
+    let end = log.end.as_ref().expect("a finished log");
+    let forfeited: Vec<usize> = end.forfeited.iter().map(|s| s.index()).collect();
+    (
+        log.header.seats.clone(),
+        end.result.teams.clone(),
+        stats::places(&end.result.ranks, &forfeited),
+    )
+}
+
+fn match_record(log: &MatchLog, log_hash: String, source: &str, log_path: String) -> MatchRecord {
+    let end = log.end.as_ref().expect("a finished log");
+    let (_, _, places) = line_up(log);
+    let seats = log
+        .header
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(s, bot)| {
+            let points = log
+                .hands
+                .iter()
+                .filter(|h| !h.result.misdeal)
+                .map(|h| i64::from(h.result.points.get(s).copied().unwrap_or(0)));
+            let (sum, sum_sq, hands) =
+                points.fold((0, 0, 0), |(a, b, n), p| (a + p, b + p * p, n + 1));
+            SeatRecord {
+                bot: bot.clone(),
+                points: sum,
+                points_sq: sum_sq,
+                hands,
+                place: places[s],
+                faults: u64::from(end.faults.get(s).copied().unwrap_or(0)),
+                forfeited: end.forfeited.iter().any(|f| f.index() == s),
+            }
+        })
+        .collect();
+    MatchRecord {
+        log_hash,
+        source: source.to_string(),
+        tournament: log.header.tournament.clone(),
+        match_index: log.header.match_index,
+        log_path,
+        hands: log.hands.iter().filter(|h| !h.result.misdeal).count() as u64,
+        seats,
+    }
+}

@@ -1,0 +1,47 @@
+//! Leagues: ratings that last for weeks.
+//!
+//! A league lives in a folder: the league file it was made from
+//! (`league.toml`), the store (`league.db`, SQLite in WAL mode) and the
+//! match logs of its rounds (`rounds/NNNN/`). The store holds the bots (a
+//! token's SHA-256, never the token), every finished match with the hash of
+//! its log, each seat's score, and every rating update, each match with its
+//! rating updates written in one transaction.
+//!
+//! * [`config`]: the league file.
+//! * [`store`]: the SQLite store, its schema migrations, standings and
+//!   history.
+//! * [`import`]: a finished tournament's (or round's) logs into the store,
+//!   exactly once per log, in match order, with Weng-Lin updates.
+//! * [`pairing`]: how a round seats the league's bots (least played first,
+//!   spreading opponents, reference bots filling empty seats).
+//! * [`round`]: one scheduled round: the plan, the tournament runner, the
+//!   import. A round killed at any point resumes where it stopped.
+
+pub mod config;
+pub mod import;
+pub mod pairing;
+pub mod round;
+pub mod store;
+
+pub use config::{LeagueError, LeagueFile};
+pub use store::{HistoryRow, Standing, Store};
+
+/// The league file's name inside a league folder.
+pub const LEAGUE_FILE: &str = "league.toml";
+/// The store's name inside a league folder.
+pub const STORE_FILE: &str = "league.db";
+
+/// The SHA-256 of `bytes` as lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What of a token may be shown: its prefix and first characters.
+pub fn token_hint(token: &str) -> String {
+    let cut = token.char_indices().nth(12).map_or(token.len(), |(i, _)| i);
+    format!("{}…", &token[..cut])
+}

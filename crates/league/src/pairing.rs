@@ -1,0 +1,176 @@
+//! How a round seats the league's bots.
+//!
+//! Every active bot plays at most one table a round. The bot that has played
+//! least sits first; each next seat goes to the bot that has met the table's
+//! bots least often (then the least played, then by name), so opponents
+//! spread over the rounds. Bots left over when fewer than a table's seats
+//! remain sit out, unless the league fills seats with its reference bots
+//! (which may then play a second table). In a duplicate league every table
+//! plays all its seat rotations on the same deals.
+
+use std::collections::BTreeMap;
+
+use whistle_rules::dealing::{Domain, Seed};
+use whistle_tournament::schedule::Planned;
+
+/// A bot that may be seated this round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// Its name.
+    pub name: String,
+    /// Matches it has played.
+    pub played: u64,
+    /// Whether it is a reference bot (one that may fill empty seats).
+    pub reference: bool,
+}
+
+/// The tables of a round: groups of `k` indices into `bots`.
+/// `met[(a, b)]` (names in order) counts earlier meetings.
+pub fn tables(
+    bots: &[Candidate],
+    met: &BTreeMap<(String, String), u64>,
+    k: usize,
+    fill: bool,
+) -> Vec<Vec<usize>> {
+    let meetings = |a: usize, b: usize| {
+        let (x, y) = (&bots[a].name, &bots[b].name);
+        let key = if x < y {
+            (x.clone(), y.clone())
+        } else {
+            (y.clone(), x.clone())
+        };
+        met.get(&key).copied().unwrap_or(0)
+    };
+    let mut waiting: Vec<usize> = (0..bots.len()).collect();
+    waiting.sort_by(|&a, &b| (bots[a].played, &bots[a].name).cmp(&(bots[b].played, &bots[b].name)));
+    let mut out = Vec::new();
+    while !waiting.is_empty() {
+        if waiting.len() < k {
+            if !fill {
+                break;
+            }
+            // Reference bots not at this table fill its seats.
+            let mut group = std::mem::take(&mut waiting);
+            let mut spare: Vec<usize> = (0..bots.len())
+                .filter(|&b| bots[b].reference && !group.contains(&b))
+                .collect();
+            while group.len() < k && !spare.is_empty() {
+                let best = pick(&spare, &group, bots, &meetings);
+                group.push(spare.remove(best));
+            }
+            if group.len() == k {
+                out.push(group);
+            }
+            break;
+        }
+        let mut group = vec![waiting.remove(0)];
+        while group.len() < k {
+            let best = pick(&waiting, &group, bots, &meetings);
+            group.push(waiting.remove(best));
+        }
+        out.push(group);
+    }
+    out
+}
+
+/// The index in `from` of the bot that has met `group` least (then the least
+/// played, then the first by name).
+fn pick(
+    from: &[usize],
+    group: &[usize],
+    bots: &[Candidate],
+    meetings: &impl Fn(usize, usize) -> u64,
+) -> usize {
+    (0..from.len())
+        .min_by_key(|&i| {
+            let b = from[i];
+            let met: u64 = group.iter().map(|&g| meetings(g, b)).sum();
+            (met, bots[b].played, bots[b].name.clone())
+        })
+        .expect("a bot to pick from")
+}
+
+/// The matches of a round's tables: in a duplicate league every seat
+/// rotation of a table on the table's deals, else one match a table. Seeds
+/// derive from the round's seed.
+pub fn plan(groups: &[Vec<usize>], duplicate: bool, seed: Seed) -> Vec<Planned> {
+    let mut out = Vec::new();
+    let mut index = 0u64;
+    for (g, group) in groups.iter().enumerate() {
+        let k = group.len();
+        let shared = seed.derive(Domain::Match, g as u64);
+        let rotations = if duplicate { k } else { 1 };
+        for r in 0..rotations {
+            out.push(Planned {
+                index,
+                seats: (0..k).map(|s| group[(s + r) % k]).collect(),
+                match_seed: if duplicate {
+                    shared
+                } else {
+                    seed.derive(Domain::Match, index)
+                },
+                duplicate: duplicate.then_some((g as u64, r as u32)),
+            });
+            index += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bots(played: &[u64]) -> Vec<Candidate> {
+        played
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| Candidate {
+                name: format!("b{i}"),
+                played: p,
+                reference: i < 3,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn least_played_first_and_opponents_spread() {
+        let b = bots(&[5, 0, 0, 3, 3, 1]);
+        let mut met = BTreeMap::new();
+        met.insert(("b1".into(), "b2".into()), 4);
+        let t = tables(&b, &met, 2, false);
+        // b1 (0 played) first; it has met b2 four times, so b5 (1 played,
+        // never met) joins it; then b2 with the least met of the rest.
+        assert_eq!(t, vec![vec![1, 5], vec![2, 3], vec![4, 0]]);
+    }
+
+    #[test]
+    fn leftovers_sit_out_or_are_filled_by_reference_bots() {
+        let b = bots(&[0, 0, 0, 0, 0]);
+        let none = BTreeMap::new();
+        assert_eq!(tables(&b, &none, 4, false).len(), 1);
+        let filled = tables(&b, &none, 4, true);
+        assert_eq!(filled.len(), 2);
+        assert!(
+            filled[1].contains(&4) && filled[1].contains(&0),
+            "{filled:?}"
+        );
+        // Every bot at most once per table.
+        for t in &filled {
+            let mut s = t.clone();
+            s.dedup();
+            assert_eq!(s.len(), 4);
+        }
+    }
+
+    #[test]
+    fn a_duplicate_table_plays_every_rotation_on_its_deals() {
+        let p = plan(&[vec![3, 1, 2]], true, Seed::from_u64(9));
+        assert_eq!(p.len(), 3);
+        assert!(p.iter().all(|m| m.match_seed == p[0].match_seed));
+        assert_eq!(p[1].seats, vec![1, 2, 3]);
+        let q = plan(&[vec![3, 1, 2], vec![0, 4, 5]], false, Seed::from_u64(9));
+        assert_eq!(q.len(), 2);
+        assert_ne!(q[0].match_seed, q[1].match_seed);
+    }
+}

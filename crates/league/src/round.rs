@@ -1,0 +1,195 @@
+//! One scheduled round of a league, played by the tournament runner.
+//!
+//! [`prepare`] seats the active bots ([`crate::pairing`]) and writes the
+//! round's folder (`rounds/NNNN/`: `round.toml`, the tournament file it
+//! plays, and `tables.json`, its tables) before the store marks the round
+//! started; the caller runs the tournament (`whistle_tournament::run` with
+//! the round's folder, its plan and `resume`) and then calls [`finish`],
+//! which imports the round's finished matches and closes the round once they
+//! all are. Killed at any point, the next `prepare` finds the open round and
+//! plays it on from its logs: no finished hand is lost, none counted twice.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+use whistle_tournament::{Tournament, schedule::Planned};
+
+use crate::{
+    LEAGUE_FILE, STORE_FILE,
+    config::{BotEntry, LeagueError, LeagueFile},
+    import::{Imported, import_dir},
+    pairing::{self, Candidate},
+    store::Store,
+};
+
+/// A round ready to play.
+#[derive(Debug)]
+pub struct Prepared {
+    /// Its number (from 1).
+    pub number: u64,
+    /// Its folder.
+    pub dir: PathBuf,
+    /// The tournament it plays.
+    pub tournament: Tournament,
+    /// Its matches.
+    pub plan: Vec<Planned>,
+    /// Whether it continues a round an earlier run left open.
+    pub resumed: bool,
+}
+
+/// The folder of round `number`.
+pub fn round_dir(league: &Path, number: u64) -> PathBuf {
+    league.join("rounds").join(format!("{number:04}"))
+}
+
+/// Opens the league at `league`: its file and its store.
+///
+/// # Errors
+/// [`LeagueError`] if the folder holds no league.
+pub fn open(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
+    let file_path = league.join(LEAGUE_FILE);
+    if !file_path.exists() {
+        return Err(LeagueError::Refused(format!(
+            "{} holds no league (no {LEAGUE_FILE}); make one with `whistle league init FILE --dir {}`",
+            league.display(),
+            league.display()
+        )));
+    }
+    let file = LeagueFile::load(&file_path)?;
+    let store = Store::open(&league.join(STORE_FILE))?;
+    Ok((file, store))
+}
+
+/// Seats the next round (or finds the round left open) and writes its
+/// folder.
+///
+/// # Errors
+/// [`LeagueError::Round`] when too few bots can play; IO and store errors.
+pub fn prepare(league: &Path) -> Result<Prepared, LeagueError> {
+    let (file, store) = open(league)?;
+    let (open_round, started) = store.rounds()?;
+    let (number, resumed) = match open_round {
+        Some((n, _)) => (n, true),
+        None => (started + 1, false),
+    };
+    let dir = round_dir(league, number);
+    let tables_path = dir.join("tables.json");
+    let round_path = dir.join("round.toml");
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| LeagueError::Io(p, e)
+    };
+    if !resumed {
+        let Seating { bots, groups } = seat(&file, &store)?;
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let text = file.tournament_text(number, &bots, &dir);
+        write_synced(&round_path, text.as_bytes()).map_err(io(&round_path))?;
+        let tables = serde_json::to_string_pretty(&groups).expect("indices serialize") + "\n";
+        write_synced(&tables_path, tables.as_bytes()).map_err(io(&tables_path))?;
+        store.start_round(number, &dir.display().to_string())?;
+    }
+    let text = std::fs::read_to_string(&round_path).map_err(io(&round_path))?;
+    let tournament = Tournament::parse(&round_path, &text)?;
+    let groups: Vec<Vec<usize>> =
+        serde_json::from_str(&std::fs::read_to_string(&tables_path).map_err(io(&tables_path))?)
+            .map_err(|e| LeagueError::Config(format!("{}: {e}", tables_path.display())))?;
+    let plan = pairing::plan(&groups, file.duplicate, tournament.seed);
+    Ok(Prepared {
+        number,
+        dir,
+        tournament,
+        plan,
+        resumed,
+    })
+}
+
+/// A round's bots and tables.
+struct Seating {
+    /// The active bots the league can start.
+    bots: Vec<(String, BotEntry)>,
+    /// The tables: indices into `bots`.
+    groups: Vec<Vec<usize>>,
+}
+
+/// The active bots the league can start, and the round's tables.
+fn seat(file: &LeagueFile, store: &Store) -> Result<Seating, LeagueError> {
+    let meetings = store.meetings()?;
+    let played: BTreeMap<String, u64> = meetings.played.into_iter().collect();
+    let met: BTreeMap<(String, String), u64> = meetings
+        .met
+        .into_iter()
+        .map(|(a, b, n)| if a < b { ((a, b), n) } else { ((b, a), n) })
+        .collect();
+    let active: Vec<_> = store
+        .bots()?
+        .into_iter()
+        .filter(|b| !b.retired)
+        .filter_map(|b| b.command.clone().map(|c| (b, c)))
+        .collect();
+    let candidates: Vec<Candidate> = active
+        .iter()
+        .map(|(b, _)| Candidate {
+            name: b.name.clone(),
+            played: played.get(&b.name).copied().unwrap_or(0),
+            reference: b.reference,
+        })
+        .collect();
+    let groups = pairing::tables(&candidates, &met, file.seats, file.fill);
+    if groups.is_empty() {
+        return Err(LeagueError::Round(format!(
+            "no table to play: {} bot(s) the league can start, {} seats a table{}",
+            candidates.len(),
+            file.seats,
+            if file.fill {
+                ""
+            } else {
+                " (`fill = true` lets reference bots fill seats)"
+            }
+        )));
+    }
+    let bots = active
+        .into_iter()
+        .map(|(b, c)| (b.name, BotEntry::Command(c)))
+        .collect();
+    Ok(Seating { bots, groups })
+}
+
+/// Writes `bytes` to `path` and waits until they are on disk.
+fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::File::create(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+/// What a round left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finished {
+    /// The import of its logs.
+    pub imported: Imported,
+    /// Whether every match of the round is recorded (the round is closed).
+    pub complete: bool,
+}
+
+/// Imports the round's finished matches and closes the round if all its
+/// matches are recorded.
+///
+/// # Errors
+/// IO and store errors; matches recorded before an error stay.
+pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> {
+    let (_, mut store) = open(league)?;
+    let imported = import_dir(
+        &mut store,
+        &round.dir,
+        &format!("round {}", round.number),
+        Some(league),
+    )?;
+    let complete = imported.unfinished == 0
+        && (imported.recorded + imported.known) as usize == round.plan.len();
+    if complete {
+        store.finish_round(round.number)?;
+    }
+    Ok(Finished { imported, complete })
+}

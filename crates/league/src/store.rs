@@ -1,0 +1,684 @@
+//! The league's store: SQLite (bundled, nothing to install) in WAL mode,
+//! with versioned schema migrations (`PRAGMA user_version`).
+//!
+//! Invariants: a token is stored as its SHA-256 and a hint, never whole; a
+//! finished match, its seats' scores and its rating updates are written in
+//! one transaction, keyed by the SHA-256 of its log, so a match is counted
+//! once however often its log is imported and never half; a bot's current
+//! rating is the last of its history.
+
+use std::{path::Path, time::SystemTime};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use skillratings::weng_lin::WengLinRating;
+
+use crate::config::LeagueError;
+
+/// The schema, one migration per version; `user_version` says how many
+/// have been applied.
+const MIGRATIONS: &[&str] = &[
+    // 1: bots, matches, seats, rating history, rounds.
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+     CREATE TABLE bots (
+         id INTEGER PRIMARY KEY,
+         name TEXT NOT NULL UNIQUE,
+         token_hash TEXT,
+         token_hint TEXT,
+         command TEXT,
+         reference INTEGER NOT NULL DEFAULT 0,
+         added_at TEXT NOT NULL,
+         retired_at TEXT,
+         replaces INTEGER REFERENCES bots(id),
+         mu REAL NOT NULL,
+         sigma REAL NOT NULL,
+         last_seen TEXT
+     );
+     CREATE TABLE matches (
+         id INTEGER PRIMARY KEY,
+         log_hash TEXT NOT NULL UNIQUE,
+         source TEXT NOT NULL,
+         tournament TEXT NOT NULL,
+         match_index INTEGER NOT NULL,
+         log_path TEXT NOT NULL,
+         hands INTEGER NOT NULL,
+         recorded_at TEXT NOT NULL
+     );
+     CREATE TABLE seats (
+         match_id INTEGER NOT NULL REFERENCES matches(id),
+         seat INTEGER NOT NULL,
+         bot_id INTEGER NOT NULL REFERENCES bots(id),
+         points INTEGER NOT NULL,
+         points_sq INTEGER NOT NULL,
+         hands INTEGER NOT NULL,
+         place INTEGER NOT NULL,
+         faults INTEGER NOT NULL,
+         forfeited INTEGER NOT NULL,
+         PRIMARY KEY (match_id, seat)
+     );
+     CREATE INDEX seats_bot ON seats(bot_id);
+     CREATE TABLE ratings (
+         id INTEGER PRIMARY KEY,
+         bot_id INTEGER NOT NULL REFERENCES bots(id),
+         match_id INTEGER REFERENCES matches(id),
+         mu REAL NOT NULL,
+         sigma REAL NOT NULL,
+         at TEXT NOT NULL
+     );
+     CREATE INDEX ratings_bot ON ratings(bot_id);
+     CREATE TABLE rounds (
+         number INTEGER PRIMARY KEY,
+         dir TEXT NOT NULL,
+         started_at TEXT NOT NULL,
+         finished_at TEXT
+     );",
+];
+
+/// The current time, as the store writes it (RFC 3339, seconds, UTC).
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}
+
+/// A bot of the league.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bot {
+    /// Its row id.
+    #[serde(skip)]
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Its command, if the league starts it.
+    pub command: Option<Vec<String>>,
+    /// Whether it is one of the league file's reference bots.
+    pub reference: bool,
+    /// Whether it is retired.
+    pub retired: bool,
+    /// Its rating.
+    pub mu: f64,
+    /// The rating's uncertainty (one standard deviation).
+    pub sigma: f64,
+}
+
+/// One row of the standings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standing {
+    /// The bot.
+    pub bot: String,
+    /// Its Weng-Lin rating (μ).
+    pub rating: f64,
+    /// One standard deviation of the rating (σ).
+    pub uncertainty: f64,
+    /// μ − 2σ and μ + 2σ.
+    pub interval: [f64; 2],
+    /// Matches played.
+    pub matches: u64,
+    /// Hands played.
+    pub hands: u64,
+    /// Mean points per hand, if it played a hand.
+    pub points_per_hand: Option<f64>,
+    /// The 95 % interval of the points per hand.
+    pub points_interval: Option<[f64; 2]>,
+    /// Faults.
+    pub faults: u64,
+    /// When it last played (or connected), if ever.
+    pub last_seen: Option<String>,
+    /// Whether it is retired.
+    pub retired: bool,
+}
+
+/// One rating update of a bot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HistoryRow {
+    /// When.
+    pub at: String,
+    /// The match (`tournament#index`), or none for a start or reset.
+    pub r#match: Option<String>,
+    /// The rating after it.
+    pub rating: f64,
+    /// Its uncertainty.
+    pub uncertainty: f64,
+}
+
+/// One seat of a finished match, as recorded.
+#[derive(Debug, Clone)]
+pub struct SeatRecord {
+    /// The bot's name.
+    pub bot: String,
+    /// Points over the match.
+    pub points: i64,
+    /// Sum of the squares of its points per hand.
+    pub points_sq: i64,
+    /// Hands it played.
+    pub hands: u64,
+    /// Its place (1 is first).
+    pub place: usize,
+    /// Its faults.
+    pub faults: u64,
+    /// Whether it forfeited.
+    pub forfeited: bool,
+}
+
+/// A finished match with everything the store keeps of it.
+#[derive(Debug, Clone)]
+pub struct MatchRecord {
+    /// SHA-256 of the log file.
+    pub log_hash: String,
+    /// Where it came from (`round 3`, `import <dir>`).
+    pub source: String,
+    /// The tournament it belongs to.
+    pub tournament: String,
+    /// Its index there.
+    pub match_index: u64,
+    /// Its log, relative to the league folder where it lies inside it.
+    pub log_path: String,
+    /// Hands played.
+    pub hands: u64,
+    /// Its seats.
+    pub seats: Vec<SeatRecord>,
+}
+
+/// Who has played how much, and against whom.
+#[derive(Debug, Clone, Default)]
+pub struct Meetings {
+    /// Matches each bot has played.
+    pub played: Vec<(String, u64)>,
+    /// How many matches each pair of bots played together.
+    pub met: Vec<(String, String, u64)>,
+}
+
+/// The league's store.
+#[derive(Debug)]
+pub struct Store {
+    conn: Connection,
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path` and brings its schema
+    /// up to date.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`] if SQLite refuses, or a store newer than this
+    /// program.
+    pub fn open(path: &Path) -> Result<Store, LeagueError> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // WAL with synchronous=FULL: a committed transaction survives a
+        // crash of the machine, not just of the process.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&mut self) -> Result<(), LeagueError> {
+        let version: usize = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))?
+            as usize;
+        if version > MIGRATIONS.len() {
+            return Err(LeagueError::Refused(format!(
+                "the store has schema version {version}; this whistle knows up to {}",
+                MIGRATIONS.len()
+            )));
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The schema version.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn schema_version(&self) -> Result<i64, LeagueError> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// A value of the league's metadata.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn meta(&self, key: &str) -> Result<Option<String>, LeagueError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Sets a value of the league's metadata.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), LeagueError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )?;
+        Ok(())
+    }
+
+    /// Adds a bot. With `token`, only its hash and hint are stored; with
+    /// `replaces`, the old version is retired and (if `inherit`) its rating
+    /// carried on. Returns the new bot.
+    ///
+    /// # Errors
+    /// [`LeagueError::Refused`] for a name already taken or an unknown bot to
+    /// replace.
+    pub fn add_bot(
+        &mut self,
+        name: &str,
+        token: Option<&str>,
+        command: Option<&[String]>,
+        reference: bool,
+        replaces: Option<&str>,
+        inherit: bool,
+    ) -> Result<Bot, LeagueError> {
+        let tx = self.conn.transaction()?;
+        if bot_id(&tx, name)?.is_some() {
+            return Err(LeagueError::Refused(format!(
+                "a bot named `{name}` is already in the league (a new version needs a new name)"
+            )));
+        }
+        let default = WengLinRating::new();
+        let (mut mu, mut sigma) = (default.rating, default.uncertainty);
+        let mut old_id = None;
+        if let Some(old) = replaces {
+            let (id, old_mu, old_sigma): (i64, f64, f64) = tx
+                .query_row(
+                    "SELECT id, mu, sigma FROM bots WHERE name = ?1",
+                    [old],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .optional()?
+                .ok_or_else(|| LeagueError::Refused(format!("no bot named `{old}`")))?;
+            if inherit {
+                (mu, sigma) = (old_mu, old_sigma);
+            }
+            tx.execute(
+                "UPDATE bots SET retired_at = COALESCE(retired_at, ?2), token_hash = NULL
+                 WHERE id = ?1",
+                params![id, now()],
+            )?;
+            old_id = Some(id);
+        }
+        let command_json = command.map(|c| serde_json::to_string(c).expect("strings serialize"));
+        tx.execute(
+            "INSERT INTO bots (name, token_hash, token_hint, command, reference, added_at,
+                               replaces, mu, sigma)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                name,
+                token.map(|t| crate::sha256_hex(t.as_bytes())),
+                token.map(crate::token_hint),
+                command_json,
+                reference,
+                now(),
+                old_id,
+                mu,
+                sigma
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.execute(
+            "INSERT INTO ratings (bot_id, match_id, mu, sigma, at) VALUES (?1, NULL, ?2, ?3, ?4)",
+            params![id, mu, sigma, now()],
+        )?;
+        tx.commit()?;
+        Ok(Bot {
+            id,
+            name: name.to_string(),
+            command: command.map(<[String]>::to_vec),
+            reference,
+            retired: false,
+            mu,
+            sigma,
+        })
+    }
+
+    /// Retires a bot: its token no longer admits it, it is seated in no
+    /// later round, its record stays. Returns whether it was active.
+    ///
+    /// # Errors
+    /// [`LeagueError::Refused`] for an unknown bot.
+    pub fn retire_bot(&mut self, name: &str) -> Result<bool, LeagueError> {
+        let changed = self.conn.execute(
+            "UPDATE bots SET retired_at = ?2, token_hash = NULL
+             WHERE name = ?1 AND retired_at IS NULL",
+            params![name, now()],
+        )?;
+        if changed == 0 && bot_id(&self.conn, name)?.is_none() {
+            return Err(LeagueError::Refused(format!("no bot named `{name}`")));
+        }
+        Ok(changed > 0)
+    }
+
+    /// The bot a token belongs to, if it is an active bot's.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn bot_by_token(&self, token: &str) -> Result<Option<String>, LeagueError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT name FROM bots WHERE token_hash = ?1 AND retired_at IS NULL",
+                [crate::sha256_hex(token.as_bytes())],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Every bot, in the order they were added.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn bots(&self) -> Result<Vec<Bot>, LeagueError> {
+        let mut q = self.conn.prepare(
+            "SELECT id, name, command, reference, retired_at IS NOT NULL, mu, sigma
+             FROM bots ORDER BY id",
+        )?;
+        let rows = q.query_map([], |r| {
+            let command: Option<String> = r.get(2)?;
+            Ok(Bot {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                command: command.and_then(|c| serde_json::from_str(&c).ok()),
+                reference: r.get(3)?,
+                retired: r.get(4)?,
+                mu: r.get(5)?,
+                sigma: r.get(6)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether a log with this hash is recorded.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn has_match(&self, log_hash: &str) -> Result<bool, LeagueError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM matches WHERE log_hash = ?1",
+                [log_hash],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records a finished match and the ratings `rate` computes from the
+    /// seats' current ratings, in one transaction. A bot the league does not
+    /// know yet (an imported tournament's) is added without a token. Returns
+    /// `false`, changing nothing, if the log was recorded before.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`]: nothing of the match is written.
+    pub fn record_match(
+        &mut self,
+        m: &MatchRecord,
+        rate: impl FnOnce(&[WengLinRating]) -> Vec<WengLinRating>,
+    ) -> Result<bool, LeagueError> {
+        let tx = self.conn.transaction()?;
+        let fresh = tx.execute(
+            "INSERT INTO matches (log_hash, source, tournament, match_index, log_path, hands,
+                                  recorded_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(log_hash) DO NOTHING",
+            params![
+                m.log_hash,
+                m.source,
+                m.tournament,
+                m.match_index as i64,
+                m.log_path,
+                m.hands as i64,
+                now()
+            ],
+        )?;
+        if fresh == 0 {
+            return Ok(false);
+        }
+        let match_id = tx.last_insert_rowid();
+        let at = now();
+        let mut ids = Vec::with_capacity(m.seats.len());
+        let mut before = Vec::with_capacity(m.seats.len());
+        for (seat, s) in m.seats.iter().enumerate() {
+            let id = match bot_id(&tx, &s.bot)? {
+                Some(id) => id,
+                None => {
+                    let r = WengLinRating::new();
+                    tx.execute(
+                        "INSERT INTO bots (name, added_at, mu, sigma) VALUES (?1, ?2, ?3, ?4)",
+                        params![s.bot, at, r.rating, r.uncertainty],
+                    )?;
+                    tx.last_insert_rowid()
+                }
+            };
+            let (mu, sigma): (f64, f64) =
+                tx.query_row("SELECT mu, sigma FROM bots WHERE id = ?1", [id], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?;
+            tx.execute(
+                "INSERT INTO seats (match_id, seat, bot_id, points, points_sq, hands, place,
+                                    faults, forfeited)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    match_id,
+                    seat as i64,
+                    id,
+                    s.points,
+                    s.points_sq,
+                    s.hands as i64,
+                    s.place as i64,
+                    s.faults as i64,
+                    s.forfeited
+                ],
+            )?;
+            tx.execute(
+                "UPDATE bots SET last_seen = ?2 WHERE id = ?1",
+                params![id, at],
+            )?;
+            ids.push(id);
+            before.push(WengLinRating {
+                rating: mu,
+                uncertainty: sigma,
+            });
+        }
+        let after = rate(&before);
+        // A bot in several seats is updated once (the rating of its first
+        // seat's side).
+        let mut done = Vec::new();
+        for (id, r) in ids.iter().zip(after) {
+            if done.contains(id) {
+                continue;
+            }
+            done.push(*id);
+            tx.execute(
+                "UPDATE bots SET mu = ?2, sigma = ?3 WHERE id = ?1",
+                params![id, r.rating, r.uncertainty],
+            )?;
+            tx.execute(
+                "INSERT INTO ratings (bot_id, match_id, mu, sigma, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, match_id, r.rating, r.uncertainty, at],
+            )?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// Matches recorded.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn match_count(&self) -> Result<u64, LeagueError> {
+        Ok(self
+            .conn
+            .query_row("SELECT COUNT(*) FROM matches", [], |r| r.get::<_, i64>(0))?
+            as u64)
+    }
+
+    /// Matches each bot has played, and how often each pair met.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn meetings(&self) -> Result<Meetings, LeagueError> {
+        let mut q = self.conn.prepare(
+            "SELECT b.name, COUNT(DISTINCT s.match_id) FROM bots b
+             LEFT JOIN seats s ON s.bot_id = b.id GROUP BY b.id ORDER BY b.id",
+        )?;
+        let played = q
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?
+            .collect::<Result<_, _>>()?;
+        let mut q = self.conn.prepare(
+            "SELECT a.name, b.name, COUNT(DISTINCT x.match_id) FROM seats x
+             JOIN seats y ON x.match_id = y.match_id AND x.bot_id < y.bot_id
+             JOIN bots a ON a.id = x.bot_id JOIN bots b ON b.id = y.bot_id
+             GROUP BY x.bot_id, y.bot_id",
+        )?;
+        let met = q
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64))
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(Meetings { played, met })
+    }
+
+    /// The standings: every bot (retired ones too, marked), best rating
+    /// first.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn standings(&self) -> Result<Vec<Standing>, LeagueError> {
+        let mut q = self.conn.prepare(
+            "SELECT b.name, b.mu, b.sigma, COUNT(DISTINCT s.match_id),
+                    COALESCE(SUM(s.hands), 0), COALESCE(SUM(s.points), 0),
+                    COALESCE(SUM(s.points_sq), 0), COALESCE(SUM(s.faults), 0),
+                    b.last_seen, b.retired_at IS NOT NULL
+             FROM bots b LEFT JOIN seats s ON s.bot_id = b.id
+             GROUP BY b.id
+             ORDER BY b.mu DESC, b.name",
+        )?;
+        let rows = q.query_map([], |r| {
+            let (mu, sigma): (f64, f64) = (r.get(1)?, r.get(2)?);
+            let hands = r.get::<_, i64>(4)? as u64;
+            let sum = r.get::<_, i64>(5)? as f64;
+            let sum_sq = r.get::<_, i64>(6)? as f64;
+            let (mean, interval) = mean_interval(hands, sum, sum_sq);
+            Ok(Standing {
+                bot: r.get(0)?,
+                rating: mu,
+                uncertainty: sigma,
+                interval: [mu - 2.0 * sigma, mu + 2.0 * sigma],
+                matches: r.get::<_, i64>(3)? as u64,
+                hands,
+                points_per_hand: mean,
+                points_interval: interval,
+                faults: r.get::<_, i64>(7)? as u64,
+                last_seen: r.get(8)?,
+                retired: r.get(9)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A bot's rating history, oldest first.
+    ///
+    /// # Errors
+    /// [`LeagueError::Refused`] for an unknown bot.
+    pub fn history(&self, name: &str) -> Result<Vec<HistoryRow>, LeagueError> {
+        let id = bot_id(&self.conn, name)?
+            .ok_or_else(|| LeagueError::Refused(format!("no bot named `{name}`")))?;
+        let mut q = self.conn.prepare(
+            "SELECT r.at, m.tournament, m.match_index, r.mu, r.sigma
+             FROM ratings r LEFT JOIN matches m ON m.id = r.match_id
+             WHERE r.bot_id = ?1 ORDER BY r.id",
+        )?;
+        let rows = q.query_map([id], |r| {
+            let t: Option<String> = r.get(1)?;
+            let i: Option<i64> = r.get(2)?;
+            Ok(HistoryRow {
+                at: r.get(0)?,
+                r#match: t.zip(i).map(|(t, i)| format!("{t}#{i}")),
+                rating: r.get(3)?,
+                uncertainty: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records that round `number` started, playing in `dir`, unless it is
+    /// known already.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn start_round(&self, number: u64, dir: &str) -> Result<(), LeagueError> {
+        self.conn.execute(
+            "INSERT INTO rounds (number, dir, started_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT(number) DO NOTHING",
+            params![number as i64, dir, now()],
+        )?;
+        Ok(())
+    }
+
+    /// Records that round `number` is over (all its matches recorded).
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn finish_round(&self, number: u64) -> Result<(), LeagueError> {
+        self.conn.execute(
+            "UPDATE rounds SET finished_at = ?2 WHERE number = ?1",
+            params![number as i64, now()],
+        )?;
+        Ok(())
+    }
+
+    /// The unfinished round, if one was started (its number and folder), and
+    /// the number of rounds started.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn rounds(&self) -> Result<(Option<(u64, String)>, u64), LeagueError> {
+        let open = self
+            .conn
+            .query_row(
+                "SELECT number, dir FROM rounds WHERE finished_at IS NULL ORDER BY number LIMIT 1",
+                [],
+                |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)),
+            )
+            .optional()?;
+        let count = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM rounds", [], |r| r.get::<_, i64>(0))?
+            as u64;
+        Ok((open, count))
+    }
+}
+
+fn bot_id(conn: &Connection, name: &str) -> Result<Option<i64>, rusqlite::Error> {
+    conn.query_row("SELECT id FROM bots WHERE name = ?1", [name], |r| r.get(0))
+        .optional()
+}
+
+/// The mean per hand and its 95 % interval (normal approximation) from
+/// `n` hands with sum `sum` and sum of squares `sum_sq`.
+fn mean_interval(n: u64, sum: f64, sum_sq: f64) -> (Option<f64>, Option<[f64; 2]>) {
+    if n == 0 {
+        return (None, None);
+    }
+    let nf = n as f64;
+    let mean = sum / nf;
+    if n < 2 {
+        return (Some(mean), None);
+    }
+    let var = ((sum_sq - nf * mean * mean) / (nf - 1.0)).max(0.0);
+    let half = 1.96 * (var / nf).sqrt();
+    (Some(mean), Some([mean - half, mean + half]))
+}
