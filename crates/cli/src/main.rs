@@ -6,6 +6,7 @@
 //! failures exit with code 1.
 
 mod games;
+mod league;
 mod play;
 mod progress;
 mod replay;
@@ -51,6 +52,9 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Merge the output folders of a sharded tournament into one set of results.
     Merge(tournament::MergeArgs),
+    /// Run a league: bots with tokens, rounds, ratings carried from round to
+    /// round, standings and history (see docs/leagues.md).
+    League(league::LeagueArgs),
     /// Check, show and replay match logs: settle disputes from the log alone.
     Replay(replay::ReplayArgs),
     /// Play a bundled bot (random, first, heuristic) against a referee, with
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
         Command::RetireBot(args) => serve::retire(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Merge(args) => tournament::merge(&args),
+        Command::League(args) => league::run(&args),
         Command::Bot(args) => return whistle_bot::client::bot_main(args),
         Command::Replay(args) => match replay::run(&args) {
             Ok((text, ok)) => {

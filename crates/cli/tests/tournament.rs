@@ -14,99 +14,16 @@
 
 use std::{
     collections::BTreeMap,
-    path::{Path, PathBuf},
+    path::Path,
     process::{Command, ExitStatus, Stdio},
-    sync::atomic::{AtomicUsize, Ordering},
     time::{Duration, Instant},
 };
 
 use serde_json::Value;
 
-const WHISTLE: &str = env!("CARGO_BIN_EXE_whistle");
+mod common;
 
-/// A scratch directory, removed at the end of a passing test (kept, and
-/// named, when the test fails).
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("tournament-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch {
-            dir: std::fs::canonicalize(&dir).unwrap(),
-        }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.join(rel)
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.path(rel);
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("scratch directory kept: {}", self.dir.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
-
-/// A finished `whistle` command.
-struct Ran {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `whistle ARGS` in `s` (its working directory), killing it after `limit`.
-fn whistle(s: &Scratch, args: &[&str], limit: Duration) -> Ran {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let (out_path, err_path) = (
-        s.path(&format!("cmd{n}.stdout")),
-        s.path(&format!("cmd{n}.stderr")),
-    );
-    let mut child = Command::new(WHISTLE)
-        .args(args)
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out_path).unwrap())
-        .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            break st;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "`whistle {}` took more than {limit:?}; stderr:\n{}",
-                args.join(" "),
-                std::fs::read_to_string(&err_path).unwrap_or_default()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Ran {
-        status,
-        stdout: std::fs::read_to_string(&out_path).unwrap(),
-        stderr: std::fs::read_to_string(&err_path).unwrap(),
-    }
-}
+use common::{Ran, Scratch, WHISTLE, whistle};
 
 /// Starts `whistle tournament FILE --out OUT --progress PROGRESS` in `s`, in
 /// the background, its stderr to `stderr`.
@@ -289,7 +206,7 @@ fn bot_stats<'a>(results: &'a Value, name: &str) -> &'a Value {
 /// no bot process is left running afterwards.
 #[test]
 fn a_crashing_bot_forfeits_its_matches_in_progress_and_plays_on_after_a_restart() {
-    let s = Scratch::new("crash");
+    let s = Scratch::new("tournament-crash");
     // 16 matches of one hand, two at a time; the crasher takes about 16
     // decisions a match, so it crashes around the tenth match, and the
     // restarted process needs fewer than 170 decisions for the rest.
@@ -423,7 +340,7 @@ fn a_crashing_bot_forfeits_its_matches_in_progress_and_plays_on_after_a_restart(
 /// results.json and identical match logs, timings aside.
 #[test]
 fn the_same_file_twice_gives_the_same_results() {
-    let s = Scratch::new("determinism");
+    let s = Scratch::new("tournament-determinism");
     let mut text =
         format!("name = \"det\"\ngame = \"israeli\"\nseed = 99\nhands = 1\nparallel = 8\n{CALM}");
     text += &bot("heuristic", &["--bot", "heuristic"]);
@@ -482,7 +399,7 @@ fn the_same_file_twice_gives_the_same_results() {
 /// equal those of an uninterrupted run, timings aside.
 #[test]
 fn a_killed_run_resumes_to_the_results_of_an_uninterrupted_one() {
-    let s = Scratch::new("resume");
+    let s = Scratch::new("tournament-resume");
     let mut text = format!(
         "name = \"kill\"\ngame = \"israeli\"\nseed = 31\nhands = 3\nrounds = 2\nparallel = 3\n{CALM}"
     );
@@ -611,7 +528,7 @@ fn a_killed_run_resumes_to_the_results_of_an_uninterrupted_one() {
 /// simply runs the tournament (so a job may always pass `--resume`).
 #[test]
 fn resume_restarts_logs_without_a_complete_header_and_starts_a_fresh_folder() {
-    let s = Scratch::new("resume-edges");
+    let s = Scratch::new("tournament-resume-edges");
     let mut text =
         format!("name = \"edges\"\ngame = \"israeli\"\nseed = 5\nhands = 1\nparallel = 4\n{CALM}");
     text += &bot("heuristic", &["--bot", "heuristic"]);
@@ -663,7 +580,7 @@ fn resume_restarts_logs_without_a_complete_header_and_starts_a_fresh_folder() {
 /// per-deal comparisons are merged too).
 #[test]
 fn three_shards_merged_equal_one_run() {
-    let s = Scratch::new("shards");
+    let s = Scratch::new("tournament-shards");
     let mut text = format!(
         "name = \"sh\"\ngame = \"israeli\"\nseed = 8\nformat = \"duplicate\"\nhands = 2\nrounds = 2\nparallel = 4\n{CALM}"
     );
@@ -774,7 +691,7 @@ fn heuristic_ends_above_random_in_honeymoon() {
 /// difference is exactly 0.
 #[test]
 fn identical_bots_read_as_equal_in_a_permuted_duplicate_event() {
-    let s = Scratch::new("pairwise");
+    let s = Scratch::new("tournament-pairwise");
     let mut text = format!(
         "name = \"pairwise\"\ngame = \"israeli\"\nseed = 31\nformat = \"duplicate\"\nseatings = \"permutations\"\nhands = 4\nrounds = 2\nparallel = 8\n{CALM}"
     );
@@ -844,7 +761,7 @@ fn identical_bots_read_as_equal_in_a_permuted_duplicate_event() {
 /// stderr naming the file, the line and the key; nothing is run or written.
 #[test]
 fn bad_tournament_files_exit_2_naming_the_key_and_the_line() {
-    let s = Scratch::new("bad");
+    let s = Scratch::new("tournament-bad");
     let good = format!(
         "name = \"bad\"\ngame = \"israeli\"\nseed = 1\nhands = 1\n{}",
         bot("a", &["--bot", "random"])
@@ -894,7 +811,7 @@ fn bad_tournament_files_exit_2_naming_the_key_and_the_line() {
 /// itself when the tournament is over.
 #[test]
 fn remote_bots_and_scripts_beside_the_file_take_part() {
-    let s = Scratch::new("remote");
+    let s = Scratch::new("tournament-remote");
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -997,7 +914,7 @@ fn remote_bots_and_scripts_beside_the_file_take_part() {
 /// never stopped.
 #[test]
 fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one() {
-    let s = Scratch::new("sigterm");
+    let s = Scratch::new("tournament-sigterm");
     let mut text = format!(
         "name = \"term\"\ngame = \"israeli\"\nseed = 37\nhands = 3\nrounds = 2\nparallel = 3\n{CALM}"
     );
@@ -1124,7 +1041,7 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
 /// in about the time of the others instead of waiting for it at every table.
 #[test]
 fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
-    let s = Scratch::new("dead");
+    let s = Scratch::new("tournament-dead");
     let mut text =
         format!("name = \"dead\"\ngame = \"israeli\"\nseed = 41\nhands = 2\nparallel = 2\n{CALM}");
     text += &bot("heuristic", &["--bot", "heuristic"]);

@@ -1,7 +1,7 @@
 //! The league file: what every round of a league plays.
 //!
 //! ```toml
-//! name = "student-league"        # letters, digits, `-`, `_`, `.`
+//! name = "student-league"        # ASCII letters, digits, `-`, `_`, `.`
 //! game = "israeli"
 //! seed = 7                       # rounds derive their seeds from it
 //! hands = 4                      # hands per match
@@ -171,17 +171,10 @@ impl LeagueFile {
     pub fn parse(path: &Path, text: &str) -> Result<LeagueFile, LeagueError> {
         let bad = |m: String| LeagueError::Config(format!("{}: {m}", path.display()));
         let raw: RawFile = toml::from_str(text).map_err(|e| bad(e.to_string()))?;
-        if raw.name.is_empty()
-            || raw.name.len() > 64
-            || !raw
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        {
-            return Err(bad(format!(
-                "name `{}`: 1 to 64 letters, digits, `-`, `_` or `.`",
-                raw.name
-            )));
+        whistle_protocol::limits::check_name(&raw.name).map_err(|e| bad(format!("name: {e}")))?;
+        for r in &raw.reference {
+            whistle_protocol::limits::check_name(&r.name)
+                .map_err(|e| bad(format!("reference: {e}")))?;
         }
         let duplicate = match raw.format.as_deref() {
             None | Some("duplicate") => true,

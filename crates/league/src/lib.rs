@@ -39,9 +39,3 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
-
-/// What of a token may be shown: its prefix and first characters.
-pub fn token_hint(token: &str) -> String {
-    let cut = token.char_indices().nth(12).map_or(token.len(), |(i, _)| i);
-    format!("{}…", &token[..cut])
-}

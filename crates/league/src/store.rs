@@ -282,6 +282,8 @@ impl Store {
         replaces: Option<&str>,
         inherit: bool,
     ) -> Result<Bot, LeagueError> {
+        whistle_protocol::limits::check_name(name)
+            .map_err(|e| LeagueError::Refused(format!("bot name: {e}")))?;
         let tx = self.conn.transaction()?;
         if bot_id(&tx, name)?.is_some() {
             return Err(LeagueError::Refused(format!(
@@ -318,7 +320,7 @@ impl Store {
             params![
                 name,
                 token.map(|t| crate::sha256_hex(t.as_bytes())),
-                token.map(crate::token_hint),
+                token.map(whistle_protocol::limits::token_hint),
                 command_json,
                 reference,
                 now(),

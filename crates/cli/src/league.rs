@@ -1,0 +1,337 @@
+//! `whistle league`: a league folder's bots, rounds, standings and history.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use clap::{Args, Subcommand};
+use whistle_league::{
+    LEAGUE_FILE, LeagueError, LeagueFile, STORE_FILE, Store, import, round, store::Standing,
+};
+use whistle_tournament::RunOptions;
+
+use crate::{
+    progress::{Mode, Progress},
+    signals::Interrupted,
+    usage,
+};
+
+/// Arguments of `whistle league`.
+#[derive(Debug, Args)]
+pub struct LeagueArgs {
+    #[command(subcommand)]
+    command: LeagueCommand,
+}
+
+/// The league folder every subcommand works in.
+#[derive(Debug, Args)]
+struct DirArg {
+    /// The league folder.
+    #[arg(long, default_value = ".")]
+    dir: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+enum LeagueCommand {
+    /// Make a league folder from a league file: its store, its reference
+    /// bots (see docs/leagues.md).
+    Init {
+        /// The league file (TOML), e.g. tournaments/league.toml.
+        file: PathBuf,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Add a bot; prints its token once (the league keeps only a hash).
+    /// With `-- COMMAND...` the league starts the bot itself in its rounds.
+    AddBot {
+        /// The bot's name (a new version of a bot needs a new name).
+        name: String,
+        /// This bot is a new version of that one: the old one retires, and
+        /// the league file's `rating.new_version` says whether the rating
+        /// carries on.
+        #[arg(long)]
+        replaces: Option<String>,
+        #[command(flatten)]
+        dir: DirArg,
+        /// The program and arguments that start the bot (`whistle` is this
+        /// whistle binary).
+        #[arg(last = true)]
+        command: Vec<String>,
+    },
+    /// Retire a bot: its token is refused from now on, it is seated in no
+    /// later round, its record stays.
+    RetireBot {
+        /// The bot's name.
+        name: String,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Print the standings: rating, interval, matches, points per hand with
+    /// its interval, faults, last seen.
+    Standings {
+        /// As JSON: a list of rows with `bot`, `rating`, `uncertainty`,
+        /// `matches`, ...
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Print a bot's rating history.
+    History {
+        /// The bot's name.
+        bot: String,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Import a finished tournament's matches (its output folder); a match
+    /// already imported is not counted again.
+    Import {
+        /// The tournament's output folder.
+        folder: PathBuf,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Play one scheduled round and exit (for cron or a batch job). A round
+    /// stopped or killed part way is played on by the next `round`.
+    Round {
+        #[command(flatten)]
+        dir: DirArg,
+        /// Progress display on stderr.
+        #[arg(long, value_enum, default_value = "auto")]
+        progress: Mode,
+        /// Log filter for stderr (tracing syntax).
+        #[arg(long, default_value = "warn")]
+        log: String,
+        /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand
+        /// in progress.
+        #[arg(long, default_value_t = 10_000)]
+        drain_ms: u64,
+    },
+}
+
+/// Runs a `whistle league` subcommand and returns what to print.
+pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
+    match &args.command {
+        LeagueCommand::Init { file, dir } => init(file, &dir.dir),
+        LeagueCommand::AddBot {
+            name,
+            replaces,
+            dir,
+            command,
+        } => add_bot(&dir.dir, name, replaces.as_deref(), command),
+        LeagueCommand::RetireBot { name, dir } => {
+            let (_, mut store) = open(&dir.dir)?;
+            Ok(if store.retire_bot(name).map_err(refused)? {
+                format!("bot {name} retired\n")
+            } else {
+                format!("bot {name} was already retired\n")
+            })
+        }
+        LeagueCommand::Standings { json, dir } => {
+            let (file, store) = open(&dir.dir)?;
+            let rows = store.standings()?;
+            Ok(if *json {
+                serde_json::to_string_pretty(&rows)? + "\n"
+            } else {
+                standings_text(&file, &rows)
+            })
+        }
+        LeagueCommand::History { bot, json, dir } => {
+            let (_, store) = open(&dir.dir)?;
+            let rows = store.history(bot).map_err(refused)?;
+            if *json {
+                return Ok(serde_json::to_string_pretty(&rows)? + "\n");
+            }
+            let mut out = format!("rating history of {bot}\n");
+            for r in &rows {
+                let _ = writeln!(
+                    out,
+                    "  {}  {:>7.2} ± {:<5.2}  {}",
+                    r.at,
+                    r.rating,
+                    r.uncertainty,
+                    r.r#match.as_deref().unwrap_or("(start)")
+                );
+            }
+            Ok(out)
+        }
+        LeagueCommand::Import { folder, dir } => {
+            let (_, mut store) = open(&dir.dir)?;
+            let done = import::import_dir(
+                &mut store,
+                folder,
+                &format!("import {}", folder.display()),
+                None,
+            )
+            .map_err(refused)?;
+            Ok(format!(
+                "{} match(es) recorded, {} already in the league{}\n",
+                done.recorded,
+                done.known,
+                if done.unfinished > 0 {
+                    format!(", {} unfinished left out", done.unfinished)
+                } else {
+                    String::new()
+                }
+            ))
+        }
+        LeagueCommand::Round {
+            dir,
+            progress,
+            log,
+            drain_ms,
+        } => play_round(&dir.dir, *progress, log, *drain_ms),
+    }
+}
+
+/// A league error for the command line: a refusal or a bad file is a usage
+/// error (exit 2), anything else a failure.
+fn refused(e: LeagueError) -> anyhow::Error {
+    match e {
+        LeagueError::Refused(_) | LeagueError::Config(_) => usage(e),
+        other => other.into(),
+    }
+}
+
+fn open(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {
+    round::open(dir).map_err(refused)
+}
+
+fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
+    let league = LeagueFile::load(file).map_err(refused)?;
+    let target = dir.join(LEAGUE_FILE);
+    if target.exists() || dir.join(STORE_FILE).exists() {
+        return Err(usage(format!("{} already holds a league", dir.display())));
+    }
+    std::fs::create_dir_all(dir)?;
+    std::fs::copy(file, &target)?;
+    let mut store = Store::open(&dir.join(STORE_FILE))?;
+    store.set_meta("name", &league.name)?;
+    store.set_meta("game", &league.game)?;
+    for r in &league.reference {
+        store
+            .add_bot(&r.name, None, Some(&r.command), true, None, false)
+            .map_err(refused)?;
+    }
+    Ok(format!(
+        "league {} ({}, {} seats a table) in {}: {} reference bot(s)\n",
+        league.name,
+        league.game,
+        league.seats,
+        dir.display(),
+        league.reference.len()
+    ))
+}
+
+fn add_bot(
+    dir: &Path,
+    name: &str,
+    replaces: Option<&str>,
+    command: &[String],
+) -> anyhow::Result<String> {
+    let (file, mut store) = open(dir)?;
+    let token = whistle_referee::new_token("league");
+    let inherit = file.new_version == whistle_league::config::NewVersion::Inherit;
+    let command = (!command.is_empty()).then_some(command);
+    let bot = store
+        .add_bot(name, Some(&token), command, false, replaces, inherit)
+        .map_err(refused)?;
+    let how = if command.is_some() {
+        "the league starts it in its rounds"
+    } else {
+        "it connects with its token"
+    };
+    Ok(format!(
+        "bot {} added ({how}); rating {:.2} ± {:.2}\ntoken (shown once; the league keeps only its hash): {token}\n",
+        bot.name, bot.mu, bot.sigma
+    ))
+}
+
+fn play_round(dir: &Path, progress: Mode, log: &str, drain_ms: u64) -> anyhow::Result<String> {
+    crate::serve::init_logging(log);
+    let prepared = round::prepare(dir).map_err(refused)?;
+    let opts = RunOptions {
+        out: Some(prepared.dir.clone()),
+        resume: true,
+        reporter: Arc::new(Progress::new(progress)),
+        drain: std::time::Duration::from_millis(drain_ms),
+        plan: Some(prepared.plan.clone()),
+        ..RunOptions::default()
+    };
+    let rt = tokio::runtime::Runtime::new()?;
+    let summary = rt.block_on(async {
+        let opts = RunOptions {
+            stop: Some(crate::signals::stop_on_signals("whistle league round")),
+            ..opts
+        };
+        whistle_tournament::run(&prepared.tournament, &opts).await
+    })?;
+    // Whatever finished is recorded, stopped or not.
+    let finished = round::finish(dir, &prepared)?;
+    if summary.interrupted || !finished.complete {
+        return Err(Interrupted(format!(
+            "whistle league round: round {} stopped; {} of {} matches recorded \
+             (the next `whistle league round --dir {}` plays it on)",
+            prepared.number,
+            finished.imported.recorded + finished.imported.known,
+            prepared.plan.len(),
+            dir.display()
+        ))
+        .into());
+    }
+    let (file, store) = open(dir)?;
+    let mut out = format!(
+        "round {}{}: {} match(es) at {} table(s), logs in {}\n",
+        prepared.number,
+        if prepared.resumed { " (resumed)" } else { "" },
+        prepared.plan.len(),
+        prepared
+            .plan
+            .iter()
+            .filter(|p| p.duplicate.is_none_or(|(_, r)| r == 0))
+            .count(),
+        prepared.dir.display()
+    );
+    out.push_str(&standings_text(&file, &store.standings()?));
+    Ok(out)
+}
+
+fn standings_text(file: &LeagueFile, rows: &[Standing]) -> String {
+    let mut out = format!(
+        "{} ({}): Weng-Lin rating μ ± σ (the interval is μ ± 2σ)\n",
+        file.name, file.game
+    );
+    let _ = writeln!(
+        out,
+        "{:<4} {:<20} {:>7} {:>6}  {:<17} {:>7} {:>15}  {:>6}  last seen",
+        "#", "bot", "rating", "σ", "interval", "matches", "points/hand", "faults"
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let pts = match (r.points_per_hand, r.points_interval) {
+            (Some(m), Some([lo, hi])) => format!("{m:.2} [{lo:.1}, {hi:.1}]"),
+            (Some(m), None) => format!("{m:.2}"),
+            _ => "-".into(),
+        };
+        let _ = writeln!(
+            out,
+            "{:<4} {:<20} {:>7.2} {:>6.2}  [{:>6.2}, {:>6.2}] {:>7} {:>15}  {:>6}  {}{}",
+            i + 1,
+            r.bot,
+            r.rating,
+            r.uncertainty,
+            r.interval[0],
+            r.interval[1],
+            r.matches,
+            pts,
+            r.faults,
+            r.last_seen.as_deref().unwrap_or("never"),
+            if r.retired { " (retired)" } else { "" }
+        );
+    }
+    out
+}

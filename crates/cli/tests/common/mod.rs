@@ -1,0 +1,98 @@
+//! What the `whistle` command's end-to-end tests share: scratch folders and
+//! running the real binary with a time limit.
+
+#![allow(dead_code)]
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, ExitStatus, Stdio},
+    sync::atomic::{AtomicUsize, Ordering},
+    time::{Duration, Instant},
+};
+
+/// The `whistle` binary under test.
+pub const WHISTLE: &str = env!("CARGO_BIN_EXE_whistle");
+
+/// A scratch directory, removed at the end of a passing test (kept, and
+/// named, when the test fails).
+pub struct Scratch {
+    pub dir: PathBuf,
+}
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch {
+            dir: std::fs::canonicalize(&dir).unwrap(),
+        }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.path(rel);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("scratch directory kept: {}", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// A finished `whistle` command.
+pub struct Ran {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `whistle ARGS` in `s` (its working directory), killing it after `limit`.
+pub fn whistle(s: &Scratch, args: &[&str], limit: Duration) -> Ran {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let (out_path, err_path) = (
+        s.path(&format!("cmd{n}.stdout")),
+        s.path(&format!("cmd{n}.stderr")),
+    );
+    let mut child = Command::new(WHISTLE)
+        .args(args)
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "`whistle {}` took more than {limit:?}; stderr:\n{}",
+                args.join(" "),
+                std::fs::read_to_string(&err_path).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran {
+        status,
+        stdout: std::fs::read_to_string(&out_path).unwrap(),
+        stderr: std::fs::read_to_string(&err_path).unwrap(),
+    }
+}

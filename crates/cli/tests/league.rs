@@ -1,0 +1,404 @@
+//! End-to-end tests of `whistle league`: the real binary, real bot
+//! processes started by the tournament runner, a real SQLite store in a
+//! scratch league folder, and SIGKILL at random points of a round.
+
+mod common;
+
+use std::{
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+use common::{Ran, Scratch, WHISTLE, whistle};
+use serde_json::Value;
+
+/// Runs `whistle ARGS` and asserts that it succeeded.
+fn ok(s: &Scratch, args: &[&str]) -> Ran {
+    let r = whistle(s, args, Duration::from_secs(120));
+    assert!(
+        r.status.success(),
+        "`whistle {}` failed ({}):\n{}\n{}",
+        args.join(" "),
+        r.status,
+        r.stdout,
+        r.stderr
+    );
+    r
+}
+
+/// Runs `whistle ARGS`, expecting a usage error (exit 2) whose message holds
+/// `says`.
+fn refused(s: &Scratch, args: &[&str], says: &str) {
+    let r = whistle(s, args, Duration::from_secs(60));
+    assert_eq!(
+        r.status.code(),
+        Some(2),
+        "`whistle {}`: {}",
+        args.join(" "),
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(says),
+        "`whistle {}`: {}",
+        args.join(" "),
+        r.stderr
+    );
+}
+
+/// A league file: Israeli Whist, `hands` hands a match, duplicate tables,
+/// generous clocks (nothing may fault for being slow), and reference bots
+/// `(name, bot args)`.
+fn league_file(name: &str, hands: u32, fill: bool, bots: &[(&str, &[&str])]) -> String {
+    let mut text = format!(
+        "name = \"{name}\"\ngame = \"israeli\"\nseed = 11\nhands = {hands}\nformat = \"duplicate\"\n\
+         parallel = 2\nfill = {fill}\n\n[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n"
+    );
+    for (bot, args) in bots {
+        let words: Vec<String> = ["whistle", "bot"]
+            .iter()
+            .chain(args.iter())
+            .map(|w| format!("{w:?}"))
+            .collect();
+        text.push_str(&format!(
+            "\n[[reference]]\nname = \"{bot}\"\ncommand = [{}]\n",
+            words.join(", ")
+        ));
+    }
+    text
+}
+
+fn standings(s: &Scratch, dir: &str) -> Vec<Value> {
+    let r = ok(s, &["league", "standings", "--json", "--dir", dir]);
+    serde_json::from_str::<Value>(&r.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn row<'a>(rows: &'a [Value], bot: &str) -> &'a Value {
+    rows.iter()
+        .find(|r| r["bot"] == bot)
+        .unwrap_or_else(|| panic!("no {bot} in {rows:?}"))
+}
+
+#[test]
+fn a_league_adds_bots_plays_rounds_keeps_ratings_and_imports_once() {
+    let s = Scratch::new("league-life");
+    let file = league_file(
+        "life",
+        2,
+        true,
+        &[
+            ("first", &["--bot", "first"]),
+            ("heuristic", &["--bot", "heuristic"]),
+            ("random", &["--bot", "random", "--seed", "3"]),
+            ("heuristic-2", &["--bot", "heuristic"]),
+        ],
+    );
+    s.write("life.toml", &file);
+    let init = ok(&s, &["league", "init", "life.toml", "--dir", "lg"]);
+    assert!(
+        init.stdout.contains("4 reference bot(s)"),
+        "{}",
+        init.stdout
+    );
+    refused(
+        &s,
+        &["league", "init", "life.toml", "--dir", "lg"],
+        "already holds a league",
+    );
+    refused(
+        &s,
+        &["league", "standings", "--dir", "nowhere"],
+        "holds no league",
+    );
+
+    // A bot's token is printed once; neither the store nor its journal
+    // holds it.
+    let added = ok(
+        &s,
+        &[
+            "league", "add-bot", "student", "--dir", "lg", "--", "whistle", "bot", "--bot", "first",
+        ],
+    );
+    let token = added
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("token (shown once; the league keeps only its hash): "))
+        .expect("the token line")
+        .to_string();
+    refused(
+        &s,
+        &["league", "add-bot", "student", "--dir", "lg"],
+        "already in the league",
+    );
+    refused(
+        &s,
+        &["league", "add-bot", "bad/name", "--dir", "lg"],
+        "bot name",
+    );
+
+    let round = ok(
+        &s,
+        &["league", "round", "--dir", "lg", "--progress", "quiet"],
+    );
+    assert!(
+        round
+            .stdout
+            .starts_with("round 1: 8 match(es) at 2 table(s)"),
+        "{}",
+        round.stdout
+    );
+    for f in ["league.db", "league.db-wal"] {
+        let bytes = std::fs::read(s.path("lg").join(f)).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(&token), "{f} holds the token");
+    }
+    let after1 = standings(&s, "lg");
+    assert_eq!(after1.len(), 5);
+    for r in &after1 {
+        for key in [
+            "bot",
+            "rating",
+            "uncertainty",
+            "matches",
+            "interval",
+            "faults",
+        ] {
+            assert!(r.get(key).is_some(), "no {key} in {r}");
+        }
+        assert!(
+            r["matches"].as_u64().unwrap() >= 4,
+            "every bot played a table: {r}"
+        );
+        assert!(
+            r["uncertainty"].as_f64().unwrap() < 8.33,
+            "played, so less uncertain: {r}"
+        );
+    }
+    // Sorted by rating.
+    let ratings: Vec<f64> = after1
+        .iter()
+        .map(|r| r["rating"].as_f64().unwrap())
+        .collect();
+    assert!(ratings.windows(2).all(|w| w[0] >= w[1]), "{ratings:?}");
+
+    // History: the start, then one update per match played.
+    let h = ok(
+        &s,
+        &["league", "history", "student", "--json", "--dir", "lg"],
+    );
+    let h: Vec<Value> = serde_json::from_str(&h.stdout).unwrap();
+    let played = row(&after1, "student")["matches"].as_u64().unwrap();
+    assert_eq!(h.len() as u64, 1 + played);
+    assert!(h[0]["match"].is_null());
+    assert!(h[1]["match"].as_str().unwrap().starts_with("life-r0001#"));
+    assert_eq!(
+        h.last().unwrap()["rating"],
+        row(&after1, "student")["rating"],
+        "the rating is the last of the history"
+    );
+    refused(
+        &s,
+        &["league", "history", "nobody", "--dir", "lg"],
+        "no bot named",
+    );
+
+    // A retired bot keeps its record and sits out later rounds.
+    ok(&s, &["league", "retire-bot", "student", "--dir", "lg"]);
+    ok(
+        &s,
+        &["league", "round", "--dir", "lg", "--progress", "quiet"],
+    );
+    let after2 = standings(&s, "lg");
+    assert_eq!(
+        row(&after2, "student")["matches"],
+        row(&after1, "student")["matches"]
+    );
+    assert_eq!(row(&after2, "student")["retired"], true);
+    assert!(row(&after2, "first")["matches"].as_u64() > row(&after1, "first")["matches"].as_u64());
+
+    // A new version inherits the old one's rating (the file's default).
+    let v2 = ok(
+        &s,
+        &[
+            "league",
+            "add-bot",
+            "student-2",
+            "--replaces",
+            "student",
+            "--dir",
+            "lg",
+        ],
+    );
+    let old = row(&after2, "student")["rating"].as_f64().unwrap();
+    assert!(
+        v2.stdout.contains(&format!("rating {old:.2}")),
+        "{} vs {old}",
+        v2.stdout
+    );
+
+    // A finished tournament imports exactly once.
+    let mut t = String::from(
+        "name = \"cup\"\ngame = \"israeli\"\nseed = 5\nhands = 1\n\n[time]\nper_action_ms = 20000\n",
+    );
+    for (name, bot) in [
+        ("first", "first"),
+        ("heuristic", "heuristic"),
+        ("guest", "first"),
+        ("guest-2", "heuristic"),
+    ] {
+        t.push_str(&format!(
+            "\n[[bots]]\nname = \"{name}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{bot}\"]\n"
+        ));
+    }
+    s.write("cup.toml", &t);
+    ok(
+        &s,
+        &[
+            "tournament",
+            "cup.toml",
+            "--out",
+            "cup",
+            "--progress",
+            "quiet",
+        ],
+    );
+    let first = ok(&s, &["league", "import", "cup", "--dir", "lg"]);
+    assert!(
+        first.stdout.starts_with("4 match(es) recorded, 0 already"),
+        "{}",
+        first.stdout
+    );
+    let imported = standings(&s, "lg");
+    let again = ok(&s, &["league", "import", "cup", "--dir", "lg"]);
+    assert!(
+        again.stdout.starts_with("0 match(es) recorded, 4 already"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(
+        standings(&s, "lg"),
+        imported,
+        "a second import changes nothing"
+    );
+    assert_eq!(row(&imported, "guest")["matches"], 4);
+    refused(
+        &s,
+        &["league", "import", "nowhere", "--dir", "lg"],
+        "nowhere",
+    );
+}
+
+/// A league of deterministic bots (`first` and `heuristic` choose the same
+/// way whenever asked), so a round played with interruptions must end
+/// exactly as one played straight through.
+fn steady_league(s: &Scratch, dir: &str) {
+    let file = league_file(
+        "steady",
+        3,
+        false,
+        &[
+            ("first-a", &["--bot", "first"]),
+            ("first-b", &["--bot", "first"]),
+            ("first-c", &["--bot", "first"]),
+            ("heuristic-a", &["--bot", "heuristic"]),
+            ("heuristic-b", &["--bot", "heuristic"]),
+            ("heuristic-c", &["--bot", "heuristic"]),
+            ("heuristic-d", &["--bot", "heuristic"]),
+            ("first-d", &["--bot", "first"]),
+        ],
+    );
+    s.write("steady.toml", &file);
+    ok(s, &["league", "init", "steady.toml", "--dir", dir]);
+}
+
+/// What must not depend on interruptions.
+fn settled(rows: &[Value]) -> Vec<Value> {
+    rows.iter()
+        .map(|r| {
+            serde_json::json!({
+                "bot": r["bot"], "rating": r["rating"], "uncertainty": r["uncertainty"],
+                "matches": r["matches"], "hands": r["hands"],
+                "points_per_hand": r["points_per_hand"], "faults": r["faults"],
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn sigkill_at_random_points_loses_nothing_and_counts_nothing_twice() {
+    let s = Scratch::new("league-kill");
+    steady_league(&s, "calm");
+    steady_league(&s, "killed");
+    for _ in 0..2 {
+        ok(
+            &s,
+            &["league", "round", "--dir", "calm", "--progress", "quiet"],
+        );
+    }
+    let expected = settled(&standings(&s, "calm"));
+
+    // Kill each round several times at pseudo-random moments (a fixed
+    // sequence, so a failure repeats), then let it finish.
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut kills = 0;
+    for round in 1..=2 {
+        let mut closed = false;
+        for _ in 0..4 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let wait = Duration::from_millis(40 + x % 900);
+            let mut child = Command::new(WHISTLE)
+                .args(["league", "round", "--dir", "killed", "--progress", "quiet"])
+                .current_dir(&s.dir)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(wait);
+            if child.try_wait().unwrap().is_none() {
+                child.kill().unwrap(); // SIGKILL
+                kills += 1;
+                let _ = child.wait();
+            } else if child.wait().unwrap().success() {
+                // It finished the round before the kill came.
+                closed = true;
+                break;
+            }
+        }
+        // Play on until the round is closed.
+        for _ in 0..5 {
+            if closed {
+                break;
+            }
+            let r = whistle(
+                &s,
+                &["league", "round", "--dir", "killed", "--progress", "quiet"],
+                Duration::from_secs(120),
+            );
+            if r.status.success() {
+                closed = true;
+                break;
+            }
+            assert_eq!(r.status.code(), Some(75), "round {round}: {}", r.stderr);
+        }
+        assert!(closed, "round {round} never closed");
+    }
+    assert!(kills > 0, "no round was killed; the waits are too long");
+    let got = settled(&standings(&s, "killed"));
+    assert_eq!(got, expected, "killed {kills} times");
+    // And the rounds played are the same two.
+    let dirs = |d: &str| {
+        let mut v: Vec<String> = std::fs::read_dir(s.path(d).join("rounds"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(dirs("killed"), dirs("calm"));
+}
