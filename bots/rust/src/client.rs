@@ -127,17 +127,36 @@ pub struct SeatOutcome {
     pub forfeited: bool,
 }
 
-/// A connected channel to `address`.
+/// A connected channel to `address`. An `https://` address is reached over
+/// TLS: the server's certificate is checked against the CA certificate in
+/// the PEM file `$WHISTLE_CA` when set (a league's own CA), else against the
+/// Web PKI roots.
 ///
 /// # Errors
 /// [`ClientError::Connect`].
 pub async fn channel(address: &str) -> Result<Channel, ClientError> {
-    Channel::from_shared(normalize(address))
-        .map_err(|e| ClientError::Connect(e.to_string()))?
-        .tcp_nodelay(true)
-        .connect()
-        .await
-        .map_err(|e| ClientError::Connect(e.to_string()))
+    let connect = |e: &dyn fmt::Display| ClientError::Connect(e.to_string());
+    let address = normalize(address);
+    let mut endpoint = Channel::from_shared(address.clone())
+        .map_err(|e| connect(&e))?
+        .tcp_nodelay(true);
+    if address.starts_with("https://") {
+        let mut tls = tonic::transport::ClientTlsConfig::new();
+        match std::env::var_os("WHISTLE_CA").filter(|v| !v.is_empty()) {
+            Some(path) => {
+                let pem = std::fs::read(&path).map_err(|e| {
+                    connect(&format!(
+                        "$WHISTLE_CA {}: {e}",
+                        std::path::Path::new(&path).display()
+                    ))
+                })?;
+                tls = tls.ca_certificate(tonic::transport::Certificate::from_pem(pem));
+            }
+            None => tls = tls.with_webpki_roots(),
+        }
+        endpoint = endpoint.tls_config(tls).map_err(|e| connect(&e))?;
+    }
+    endpoint.connect().await.map_err(|e| connect(&e))
 }
 
 /// Plays every seat the launch token is assigned, each with a fresh bot from

@@ -8,7 +8,7 @@ use std::{
 
 use clap::{Args, Subcommand};
 use whistle_league::{
-    LEAGUE_FILE, LeagueError, LeagueFile, STORE_FILE, Store, import, round, store::Standing,
+    LEAGUE_FILE, LeagueError, LeagueFile, STORE_FILE, Store, import, round, serve, store::Standing,
 };
 use whistle_tournament::RunOptions;
 
@@ -95,6 +95,42 @@ enum LeagueCommand {
         folder: PathBuf,
         #[command(flatten)]
         dir: DirArg,
+    },
+    /// Serve the league: the referee, the scheduler and the store in one
+    /// process. Bots connect with their tokens and are seated round after
+    /// round. Prints `listening on ADDR admin-token TOKEN`; stops on SIGTERM
+    /// or Ctrl-C (the round in progress plays on at the next start).
+    Serve {
+        #[command(flatten)]
+        dir: DirArg,
+        /// Where bots' owners connect.
+        #[arg(long, default_value = "127.0.0.1:50151")]
+        listen: std::net::SocketAddr,
+        /// Serve TLS with this certificate chain (PEM); needs --tls-key.
+        #[arg(long, requires = "tls_key")]
+        tls_cert: Option<PathBuf>,
+        /// The certificate's private key (PEM).
+        #[arg(long, requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
+        /// The token Admin calls must carry (default: a fresh one, printed).
+        #[arg(long, env = "WHISTLE_ADMIN_TOKEN")]
+        admin_token: Option<String>,
+        /// Stop after this many rounds (default: until stopped).
+        #[arg(long)]
+        rounds: Option<u64>,
+        /// How often the scheduler looks for waiting bots, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        poll_ms: u64,
+        /// Progress display on stderr.
+        #[arg(long, value_enum, default_value = "lines")]
+        progress: Mode,
+        /// Log filter for stderr (tracing syntax).
+        #[arg(long, default_value = "info")]
+        log: String,
+        /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand
+        /// in progress.
+        #[arg(long, default_value_t = 10_000)]
+        drain_ms: u64,
     },
     /// Play one scheduled round and exit (for cron or a batch job). A round
     /// stopped or killed part way is played on by the next `round`.
@@ -186,6 +222,88 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             log,
             drain_ms,
         } => play_round(&dir.dir, *progress, log, *drain_ms),
+        LeagueCommand::Serve {
+            dir,
+            listen,
+            tls_cert,
+            tls_key,
+            admin_token,
+            rounds,
+            poll_ms,
+            progress,
+            log,
+            drain_ms,
+        } => {
+            crate::serve::init_logging(log);
+            let tls = match (tls_cert, tls_key) {
+                (Some(c), Some(k)) => {
+                    Some(whistle_referee::TlsIdentity::from_files(c, k).map_err(usage)?)
+                }
+                _ => None,
+            };
+            let admin = admin_token
+                .clone()
+                .unwrap_or_else(|| whistle_referee::new_token("admin"));
+            let rt = tokio::runtime::Runtime::new()?;
+            let played = rt.block_on(async {
+                let opts = serve::ServeOptions {
+                    listen: *listen,
+                    tls,
+                    admin_token: admin.clone(),
+                    stop: crate::signals::stop_on_signals("whistle league serve"),
+                    drain: std::time::Duration::from_millis(*drain_ms),
+                    poll: std::time::Duration::from_millis(*poll_ms),
+                    rounds: *rounds,
+                    reporter: Arc::new(Progress::new(*progress)),
+                };
+                serve::serve(&dir.dir, opts, |e| report_serve(&e, &admin)).await
+            });
+            let played = played.map_err(refused)?;
+            let (file, store) = open(&dir.dir)?;
+            let mut out = format!("{played} round(s) played\n");
+            out.push_str(&standings_text(&file, &store.standings()?));
+            Ok(out)
+        }
+    }
+}
+
+/// One line for each thing a serving league does: the listening line on
+/// stdout (people and scripts read it), the rest on stderr.
+fn report_serve(e: &serve::ServeEvent, admin: &str) {
+    use std::io::Write;
+    match e {
+        serve::ServeEvent::Listening { addr, tls } => {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(
+                out,
+                "listening on {addr} admin-token {admin}{}",
+                if *tls { " tls" } else { "" }
+            );
+            let _ = out.flush();
+        }
+        serve::ServeEvent::RoundStarted {
+            number,
+            matches,
+            resumed,
+            waiting,
+        } => eprintln!(
+            "round {number}{}: {matches} match(es); waiting bots: {}",
+            if *resumed { " (resumed)" } else { "" },
+            if waiting.is_empty() {
+                "none".to_string()
+            } else {
+                waiting.join(", ")
+            }
+        ),
+        serve::ServeEvent::RoundEnded {
+            number,
+            recorded,
+            complete,
+        } => eprintln!(
+            "round {number} {}: {recorded} match(es) recorded",
+            if *complete { "done" } else { "stopped" }
+        ),
+        serve::ServeEvent::Revoked { bot } => eprintln!("bot {bot} retired: its token is revoked"),
     }
 }
 

@@ -60,6 +60,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         stop: None,
         drain: std::time::Duration::from_millis(args.drain_ms),
         plan: None,
+        referee: None,
     };
     let rt = tokio::runtime::Runtime::new()?;
     let summary = rt.block_on(async {

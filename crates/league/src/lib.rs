@@ -16,11 +16,14 @@
 //!   spreading opponents, reference bots filling empty seats).
 //! * [`round`]: one scheduled round: the plan, the tournament runner, the
 //!   import. A round killed at any point resumes where it stopped.
+//! * [`serve`]: the referee, the scheduler and the store in one process:
+//!   bots connect with their tokens (over TLS) and are seated as they wait.
 
 pub mod config;
 pub mod import;
 pub mod pairing;
 pub mod round;
+pub mod serve;
 pub mod store;
 
 pub use config::{LeagueError, LeagueFile};

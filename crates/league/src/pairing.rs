@@ -22,6 +22,9 @@ pub struct Candidate {
     pub played: u64,
     /// Whether it is a reference bot (one that may fill empty seats).
     pub reference: bool,
+    /// Whether it only fills seats (a reference bot while the league
+    /// serves: tables form around the bots that connected).
+    pub filler_only: bool,
 }
 
 /// The tables of a round: groups of `k` indices into `bots`.
@@ -41,7 +44,7 @@ pub fn tables(
         };
         met.get(&key).copied().unwrap_or(0)
     };
-    let mut waiting: Vec<usize> = (0..bots.len()).collect();
+    let mut waiting: Vec<usize> = (0..bots.len()).filter(|&b| !bots[b].filler_only).collect();
     waiting.sort_by(|&a, &b| (bots[a].played, &bots[a].name).cmp(&(bots[b].played, &bots[b].name)));
     let mut out = Vec::new();
     while !waiting.is_empty() {
@@ -129,6 +132,7 @@ mod tests {
                 name: format!("b{i}"),
                 played: p,
                 reference: i < 3,
+                filler_only: false,
             })
             .collect()
     }
@@ -161,6 +165,20 @@ mod tests {
             s.dedup();
             assert_eq!(s.len(), 4);
         }
+    }
+
+    #[test]
+    fn fillers_only_fill() {
+        let mut b = bots(&[0, 0, 0, 0, 0]);
+        for x in &mut b[..3] {
+            x.filler_only = true;
+        }
+        let none = BTreeMap::new();
+        // Two bots that connected, two of the three reference bots with them.
+        let t = tables(&b, &none, 4, true);
+        assert_eq!(t, vec![vec![3, 4, 0, 1]]);
+        // Without a bot of its own no table forms.
+        assert!(tables(&b[..3], &none, 2, true).is_empty());
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::{
     config::{BotEntry, LeagueError, LeagueFile},
     import::{Imported, import_dir},
     pairing::{self, Candidate},
-    store::Store,
+    store::{Bot, Store},
 };
 
 /// A round ready to play.
@@ -68,6 +68,17 @@ pub fn open(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
 /// # Errors
 /// [`LeagueError::Round`] when too few bots can play; IO and store errors.
 pub fn prepare(league: &Path) -> Result<Prepared, LeagueError> {
+    prepare_online(league, None)
+}
+
+/// [`prepare`] for a league that serves: the tables form around `online`,
+/// the remote bots connected and waiting, and reference bots only fill
+/// seats. Without `online` (a round run by itself) the bots the league
+/// starts by command play, reference bots among them.
+///
+/// # Errors
+/// As [`prepare`].
+pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepared, LeagueError> {
     let (file, store) = open(league)?;
     let (open_round, started) = store.rounds()?;
     let (number, resumed) = match open_round {
@@ -82,7 +93,7 @@ pub fn prepare(league: &Path) -> Result<Prepared, LeagueError> {
         move |e| LeagueError::Io(p, e)
     };
     if !resumed {
-        let Seating { bots, groups } = seat(&file, &store)?;
+        let Seating { bots, groups } = seat(&file, &store, online)?;
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let text = file.tournament_text(number, &bots, &dir);
         write_synced(&round_path, text.as_bytes()).map_err(io(&round_path))?;
@@ -114,7 +125,11 @@ struct Seating {
 }
 
 /// The active bots the league can start, and the round's tables.
-fn seat(file: &LeagueFile, store: &Store) -> Result<Seating, LeagueError> {
+fn seat(
+    file: &LeagueFile,
+    store: &Store,
+    online: Option<&[String]>,
+) -> Result<Seating, LeagueError> {
     let meetings = store.meetings()?;
     let played: BTreeMap<String, u64> = meetings.played.into_iter().collect();
     let met: BTreeMap<(String, String), u64> = meetings
@@ -122,11 +137,24 @@ fn seat(file: &LeagueFile, store: &Store) -> Result<Seating, LeagueError> {
         .into_iter()
         .map(|(a, b, n)| if a < b { ((a, b), n) } else { ((b, a), n) })
         .collect();
-    let active: Vec<_> = store
+    // Bots started by command always can play; a remote bot only while it
+    // is connected (serving). A remote bot's token in the round's file is a
+    // fresh random one nobody knows: the serving referee admits the bot by
+    // its league token and ignores the file's.
+    let active: Vec<(Bot, BotEntry)> = store
         .bots()?
         .into_iter()
         .filter(|b| !b.retired)
-        .filter_map(|b| b.command.clone().map(|c| (b, c)))
+        .filter_map(|b| match (&b.command, online) {
+            (Some(c), _) => {
+                let entry = BotEntry::Command(c.clone());
+                Some((b, entry))
+            }
+            (None, Some(on)) if on.contains(&b.name) => {
+                Some((b, BotEntry::Remote(whistle_referee::new_token("unused"))))
+            }
+            (None, _) => None,
+        })
         .collect();
     let candidates: Vec<Candidate> = active
         .iter()
@@ -134,6 +162,7 @@ fn seat(file: &LeagueFile, store: &Store) -> Result<Seating, LeagueError> {
             name: b.name.clone(),
             played: played.get(&b.name).copied().unwrap_or(0),
             reference: b.reference,
+            filler_only: online.is_some() && b.reference,
         })
         .collect();
     let groups = pairing::tables(&candidates, &met, file.seats, file.fill);
@@ -149,10 +178,7 @@ fn seat(file: &LeagueFile, store: &Store) -> Result<Seating, LeagueError> {
             }
         )));
     }
-    let bots = active
-        .into_iter()
-        .map(|(b, c)| (b.name, BotEntry::Command(c)))
-        .collect();
+    let bots = active.into_iter().map(|(b, e)| (b.name, e)).collect();
     Ok(Seating { bots, groups })
 }
 

@@ -319,7 +319,7 @@ impl Store {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 name,
-                token.map(|t| crate::sha256_hex(t.as_bytes())),
+                token.map(whistle_referee::token_hash),
                 token.map(whistle_protocol::limits::token_hint),
                 command_json,
                 reference,
@@ -372,10 +372,57 @@ impl Store {
             .conn
             .query_row(
                 "SELECT name FROM bots WHERE token_hash = ?1 AND retired_at IS NULL",
-                [crate::sha256_hex(token.as_bytes())],
+                [whistle_referee::token_hash(token)],
                 |r| r.get(0),
             )
             .optional()?)
+    }
+
+    /// The bots that connect by themselves, with their token's hash (none
+    /// once retired).
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn remote_tokens(&self) -> Result<Vec<(String, Option<String>)>, LeagueError> {
+        let mut q = self.conn.prepare(
+            "SELECT name, token_hash FROM bots
+             WHERE command IS NULL AND token_hint IS NOT NULL ORDER BY id",
+        )?;
+        let rows = q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether an active bot that is not a reference bot is started by the
+    /// league itself (so rounds can be played without anyone connecting).
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn has_local_players(&self) -> Result<bool, LeagueError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM bots WHERE command IS NOT NULL AND reference = 0
+                 AND retired_at IS NULL LIMIT 1",
+                [],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Notes that these bots were seen (connected) now.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn touch(&self, bots: &[String]) -> Result<(), LeagueError> {
+        let at = now();
+        for b in bots {
+            self.conn.execute(
+                "UPDATE bots SET last_seen = ?2 WHERE name = ?1",
+                params![b, at],
+            )?;
+        }
+        Ok(())
     }
 
     /// Every bot, in the order they were added.

@@ -18,6 +18,6 @@ pub use config::{Fallback, FaultPolicy, Resume, SeatSpec, TableSpec, TimeControl
 pub use record::{FaultKind, FaultRecord, TableRecord};
 pub use referee::{
     AdminService, BotService, CreateError, HANDSHAKE_TIMEOUT, KEEP_FINISHED, Referee,
-    RefereeConfig, ServerHandle, TableHandle, new_token,
+    RefereeConfig, ServerHandle, TableHandle, TlsIdentity, new_token, token_hash,
 };
 pub use table::{TableSnapshot, TableState};

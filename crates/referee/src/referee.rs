@@ -133,6 +133,8 @@ struct Registry {
     /// Finished tables still kept, oldest first.
     finished: VecDeque<String>,
     seat_tokens: HashMap<String, (String, Seat, Variant)>,
+    /// Bot tokens by their SHA-256 (hex): the referee keeps no bot token
+    /// whole, so a league can register the hashes it stores.
     bot_tokens: HashMap<String, String>,
     bots: HashMap<String, BotQueue>,
     /// Bots out of the event, with the reason: their seats forfeit.
@@ -161,6 +163,42 @@ pub struct RefereeConfig {
     pub handshake_timeout: Duration,
 }
 
+/// A server certificate chain and its private key, PEM-encoded.
+#[derive(Clone)]
+pub struct TlsIdentity {
+    /// The certificate chain (the server's certificate first).
+    pub cert_pem: Vec<u8>,
+    /// The private key.
+    pub key_pem: Vec<u8>,
+}
+
+impl std::fmt::Debug for TlsIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the key.
+        f.debug_struct("TlsIdentity").finish_non_exhaustive()
+    }
+}
+
+impl TlsIdentity {
+    /// Reads a certificate chain and a key from PEM files.
+    ///
+    /// # Errors
+    /// If either cannot be read.
+    pub fn from_files(
+        cert: &std::path::Path,
+        key: &std::path::Path,
+    ) -> std::io::Result<TlsIdentity> {
+        let read = |p: &std::path::Path| {
+            std::fs::read(p)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))
+        };
+        Ok(TlsIdentity {
+            cert_pem: read(cert)?,
+            key_pem: read(key)?,
+        })
+    }
+}
+
 impl Default for RefereeConfig {
     fn default() -> RefereeConfig {
         RefereeConfig {
@@ -181,6 +219,16 @@ impl std::fmt::Debug for Referee {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Referee").finish_non_exhaustive()
     }
+}
+
+/// The SHA-256 of a token as lower-case hex: how bot tokens are registered
+/// and looked up.
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A random token: 128 bits from the operating system, as hex.
@@ -344,10 +392,33 @@ impl Referee {
     /// for `bot_name` from now on. Returns the token.
     pub fn register_bot(&self, bot_name: &str, token: Option<String>) -> String {
         let token = token.unwrap_or_else(|| new_token("bot"));
-        let mut reg = self.registry();
-        reg.bot_tokens.insert(token.clone(), bot_name.to_string());
-        reg.bots.entry(bot_name.to_string()).or_default();
+        self.register_bot_hash(bot_name, &token_hash(&token));
         token
+    }
+
+    /// Registers a bot token by its SHA-256 (hex, as [`token_hash`] gives
+    /// it): a `Subscribe` with the token receives every seat created for
+    /// `bot_name` from now on. A league registers the hashes it keeps.
+    pub fn register_bot_hash(&self, bot_name: &str, hash: &str) {
+        let mut reg = self.registry();
+        reg.bot_tokens
+            .insert(hash.to_string(), bot_name.to_string());
+        reg.bots.entry(bot_name.to_string()).or_default();
+    }
+
+    /// The bots with a `Subscribe` stream open now (connected and waiting
+    /// for seats), by name.
+    pub fn waiting_bots(&self) -> Vec<String> {
+        let mut reg = self.registry();
+        let mut out = Vec::new();
+        for (name, q) in reg.bots.iter_mut() {
+            q.subscribers.retain(|tx| !tx.is_closed());
+            if !q.subscribers.is_empty() {
+                out.push(name.clone());
+            }
+        }
+        out.sort();
+        out
     }
 
     /// Retires `bot_name`: its bot tokens are revoked (a later `Subscribe`
@@ -486,7 +557,14 @@ impl Referee {
 
     /// The gRPC router with the bot service, the admin service, health and
     /// reflection.
-    pub fn router(&self) -> tonic::transport::server::Router {
+    /// With `tls`, the router serves TLS with that identity.
+    ///
+    /// # Errors
+    /// A TLS identity rustls cannot use (a bad certificate or key).
+    pub fn router(
+        &self,
+        tls: Option<&TlsIdentity>,
+    ) -> Result<tonic::transport::server::Router, tonic::transport::Error> {
         let (health_reporter, health_service) = tonic_health::server::health_reporter();
         // Reflection in both versions: v1, and v1alpha for the clients that
         // still speak only it (grpcurl 1.8, Python's grpcio-reflection).
@@ -515,14 +593,20 @@ impl Referee {
                 .set_serving::<pb::admin_server::AdminServer<AdminService>>()
                 .await;
         });
-        Server::builder()
+        let mut builder = Server::builder()
             .tcp_nodelay(true)
-            .http2_keepalive_interval(Some(Duration::from_secs(20)))
+            .http2_keepalive_interval(Some(Duration::from_secs(20)));
+        if let Some(tls) = tls {
+            let identity = tonic::transport::Identity::from_pem(&tls.cert_pem, &tls.key_pem);
+            builder =
+                builder.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
+        }
+        Ok(builder
             .add_service(health_service)
             .add_service(reflection)
             .add_service(reflection_alpha)
             .add_service(bots)
-            .add_service(admin)
+            .add_service(admin))
     }
 
     /// Serves on `listener` until `shutdown` completes. A connection that
@@ -536,8 +620,23 @@ impl Referee {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send,
     ) -> Result<(), tonic::transport::Error> {
+        self.serve_tls(listener, None, shutdown).await
+    }
+
+    /// [`Referee::serve`], over TLS with `tls` when given. One referee may
+    /// serve several listeners (a league: TLS for its bots' owners, plain
+    /// loopback for the processes it starts itself).
+    ///
+    /// # Errors
+    /// A transport error from the server, or a TLS identity rustls refuses.
+    pub async fn serve_tls(
+        &self,
+        listener: TcpListener,
+        tls: Option<&TlsIdentity>,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> Result<(), tonic::transport::Error> {
         let incoming = handshaking(listener, self.inner.config.handshake_timeout);
-        self.router()
+        self.router(tls)?
             .serve_with_incoming_shutdown(incoming, shutdown)
             .await
     }
@@ -549,6 +648,23 @@ impl Referee {
     /// # Errors
     /// If the address cannot be bound.
     pub async fn spawn(&self, addr: SocketAddr) -> std::io::Result<(SocketAddr, ServerHandle)> {
+        self.spawn_tls(addr, None).await
+    }
+
+    /// [`Referee::spawn`], over TLS with `tls` when given.
+    ///
+    /// # Errors
+    /// If the address cannot be bound, or rustls refuses the identity.
+    pub async fn spawn_tls(
+        &self,
+        addr: SocketAddr,
+        tls: Option<TlsIdentity>,
+    ) -> std::io::Result<(SocketAddr, ServerHandle)> {
+        // A certificate or key rustls refuses is an error now, not a log
+        // line from the server task.
+        self.router(tls.as_ref()).map_err(|e| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("TLS: {e}"))
+        })?;
         let listener = TcpListener::bind(addr).await?;
         let local = listener.local_addr()?;
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
@@ -557,7 +673,7 @@ impl Referee {
             let shutdown = async {
                 let _ = stop_rx.await;
             };
-            if let Err(e) = me.serve(listener, shutdown).await {
+            if let Err(e) = me.serve_tls(listener, tls.as_ref(), shutdown).await {
                 warn!(error = %e, "server stopped with an error");
             }
         });
@@ -749,7 +865,7 @@ impl pb::referee_server::Referee for BotService {
             };
             return Ok(Response::new(Box::pin(tokio_stream::once(Ok(one)))));
         }
-        let Some(name) = reg.bot_tokens.get(&req.token).cloned() else {
+        let Some(name) = reg.bot_tokens.get(&token_hash(&req.token)).cloned() else {
             warn!(%peer, token = %token_hint(&req.token), bot = %echo(&req.bot_name), "subscribe refused: unknown token");
             return Err(Status::unauthenticated("unknown token"));
         };

@@ -19,6 +19,8 @@ pub mod schedule;
 pub mod stats;
 
 pub use config::{BotKind, BotSpec, ConfigError, Format, Tournament};
-pub use runner::{Reporter, RunError, RunEvent, RunOptions, Silent, Summary, merge, run};
+pub use runner::{
+    Reporter, RunError, RunEvent, RunOptions, SharedReferee, Silent, Summary, merge, run,
+};
 pub use schedule::Shard;
 pub use stats::Results;

@@ -49,6 +49,20 @@ pub struct RunOptions {
     /// The matches to play instead of the file's schedule (a league's round
     /// seats its own tables; see `whistle-league`). Indices must run from 0.
     pub plan: Option<Vec<Planned>>,
+    /// Play on this running referee instead of one of the run's own (a
+    /// league's, which outlives its rounds). Its owner registers the remote
+    /// bots (their tokens in the file are not used) and keeps them: the run
+    /// neither registers nor retires them, and leaves the server running.
+    pub referee: Option<SharedReferee>,
+}
+
+/// A referee serving already, and the address bots reach it at.
+#[derive(Clone)]
+pub struct SharedReferee {
+    /// The referee.
+    pub referee: Referee,
+    /// Where the runner's bot processes connect (`http://…` or `https://…`).
+    pub address: String,
 }
 
 impl Default for RunOptions {
@@ -61,6 +75,7 @@ impl Default for RunOptions {
             stop: None,
             drain: Duration::from_secs(10),
             plan: None,
+            referee: None,
         }
     }
 }
@@ -464,21 +479,30 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         .cloned()
         .collect();
 
-    let referee = Referee::new(Some(whistle_referee::new_token("admin")));
-    let (addr, server) = referee
-        .spawn(t.listen)
-        .await
-        .map_err(|error| RunError::Listen {
-            addr: t.listen,
-            error,
-        })?;
-    let address = format!("http://{addr}");
+    let (referee, server, address) = match &opts.referee {
+        Some(shared) => (shared.referee.clone(), None, shared.address.clone()),
+        None => {
+            let referee = Referee::new(Some(whistle_referee::new_token("admin")));
+            let (addr, server) =
+                referee
+                    .spawn(t.listen)
+                    .await
+                    .map_err(|error| RunError::Listen {
+                        addr: t.listen,
+                        error,
+                    })?;
+            (referee, Some(server), format!("http://{addr}"))
+        }
+    };
+    let shared = opts.referee.is_some();
     let mut procs = Vec::new();
     let withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>> = Arc::default();
     for b in &t.bots {
         match &b.kind {
             BotKind::Remote { token } => {
-                referee.register_bot(&b.name, Some(token.clone()));
+                if !shared {
+                    referee.register_bot(&b.name, Some(token.clone()));
+                }
                 opts.reporter.report(RunEvent::RemoteBot {
                     name: b.name.clone(),
                     address: address.clone(),
@@ -595,7 +619,9 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     // Retired, the bots' Subscribe streams end and they exit by themselves
     // (the launch contract); whatever is left is stopped.
     for b in &t.bots {
-        referee.retire_bot(&b.name);
+        if !(shared && matches!(b.kind, BotKind::Remote { .. })) {
+            referee.retire_bot(&b.name);
+        }
     }
     for p in procs {
         if p.crashed() {
@@ -603,7 +629,9 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         }
         p.stop().await;
     }
-    server.shutdown().await;
+    if let Some(server) = server {
+        server.shutdown().await;
+    }
     let withdrawn = std::mem::take(&mut *withdrawn.lock().expect("withdrawn list"));
 
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();

@@ -1,0 +1,214 @@
+//! A league that serves: the referee, the scheduler and the store in one
+//! process.
+//!
+//! Bots connect from their owners' machines with their league tokens
+//! (`Subscribe`, over TLS when the league has a certificate) and wait. The
+//! scheduler plays rounds one after the other: each round's tables form
+//! around the bots waiting then (least played first, spreading opponents),
+//! the league's reference bots fill empty seats if the league file allows
+//! it, and the round's matches are recorded as they finish. A bot that
+//! disconnects mid-match follows the fault policy; it plays again in the
+//! round after it reconnects. Bots added while the league serves are
+//! admitted at the next check; a retired bot's token is revoked at once
+//! (a later `Subscribe` with it is refused and logged).
+//!
+//! The referee listens twice: on the public address (TLS or not) for the
+//! bots' owners, and on a loopback port for the reference bots it starts.
+
+use std::{collections::BTreeSet, net::SocketAddr, path::Path, sync::Arc, time::Duration};
+
+use whistle_referee::{Referee, RefereeConfig, TlsIdentity};
+use whistle_tournament::{Reporter, RunOptions, runner::SharedReferee};
+
+use crate::{
+    config::LeagueError,
+    round::{self, Prepared},
+};
+
+/// How a league serves.
+pub struct ServeOptions {
+    /// Where bots' owners connect.
+    pub listen: SocketAddr,
+    /// The certificate chain and key to serve TLS with.
+    pub tls: Option<TlsIdentity>,
+    /// The token Admin calls must carry (league bots' tokens are not it).
+    pub admin_token: String,
+    /// Turns true to stop: no new round; tables finish their hand (at most
+    /// `drain`), the round stays open and plays on at the next start.
+    pub stop: tokio::sync::watch::Receiver<bool>,
+    /// How long tables may take to finish their hand once stopped.
+    pub drain: Duration,
+    /// How often the scheduler looks for waiting bots.
+    pub poll: Duration,
+    /// Stop after this many rounds (a benchmark, a test); none: until
+    /// stopped.
+    pub rounds: Option<u64>,
+    /// Where the rounds' progress goes.
+    pub reporter: Arc<dyn Reporter>,
+}
+
+/// What a serving league reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServeEvent {
+    /// The referee listens.
+    Listening {
+        /// The public address.
+        addr: SocketAddr,
+        /// Whether it serves TLS.
+        tls: bool,
+    },
+    /// A round starts (or an open one plays on).
+    RoundStarted {
+        /// Its number.
+        number: u64,
+        /// Its matches.
+        matches: usize,
+        /// Whether it continues an open round.
+        resumed: bool,
+        /// The remote bots waiting when it was seated.
+        waiting: Vec<String>,
+    },
+    /// A round ended (or stopped).
+    RoundEnded {
+        /// Its number.
+        number: u64,
+        /// Matches recorded now.
+        recorded: u64,
+        /// Whether every match of it is recorded.
+        complete: bool,
+    },
+    /// A bot's token was revoked (retired while serving).
+    Revoked {
+        /// The bot.
+        bot: String,
+    },
+}
+
+/// Serves the league at `league` until stopped (or `opts.rounds` rounds are
+/// played); returns the number of rounds played.
+///
+/// # Errors
+/// [`LeagueError`] if the league cannot be opened, the address bound, the
+/// TLS identity used, or a round's logs recorded.
+pub async fn serve(
+    league: &Path,
+    opts: ServeOptions,
+    mut report: impl FnMut(ServeEvent),
+) -> Result<u64, LeagueError> {
+    let (_, store) = round::open(league)?;
+    let referee = Referee::with_config(RefereeConfig {
+        admin_token: Some(opts.admin_token.clone()),
+        ..RefereeConfig::default()
+    });
+    let listen_err = |e: std::io::Error| LeagueError::Round(format!("cannot serve: {e}"));
+    let (addr, public) = referee
+        .spawn_tls(opts.listen, opts.tls.clone())
+        .await
+        .map_err(listen_err)?;
+    let loopback: SocketAddr = "127.0.0.1:0".parse().expect("an address");
+    let (local, inner) = referee.spawn(loopback).await.map_err(listen_err)?;
+    report(ServeEvent::Listening {
+        addr,
+        tls: opts.tls.is_some(),
+    });
+    let shared = SharedReferee {
+        referee: referee.clone(),
+        address: format!("http://{local}"),
+    };
+    let mut admitted: BTreeSet<String> = BTreeSet::new();
+    let mut stop = opts.stop.clone();
+    let mut rounds = 0u64;
+    let result = loop {
+        if *stop.borrow() {
+            break Ok(());
+        }
+        // Admit bots added since the last check, revoke retired ones.
+        let mut remote = Vec::new();
+        for (bot, hash) in store.remote_tokens()? {
+            match hash {
+                Some(h) => {
+                    if admitted.insert(bot.clone()) {
+                        referee.register_bot_hash(&bot, &h);
+                    }
+                    remote.push(bot);
+                }
+                None => {
+                    if admitted.remove(&bot) {
+                        referee.retire_bot(&bot);
+                        report(ServeEvent::Revoked { bot });
+                    }
+                }
+            }
+        }
+        let waiting: Vec<String> = referee
+            .waiting_bots()
+            .into_iter()
+            .filter(|b| remote.contains(b))
+            .collect();
+        store.touch(&waiting)?;
+        let open = store.rounds()?.0.is_some();
+        if open || !waiting.is_empty() || store.has_local_players()? {
+            match round::prepare_online(league, Some(&waiting)) {
+                Ok(prepared) => {
+                    report(ServeEvent::RoundStarted {
+                        number: prepared.number,
+                        matches: prepared.plan.len(),
+                        resumed: prepared.resumed,
+                        waiting: waiting.clone(),
+                    });
+                    let ended = play(league, &prepared, &opts, &shared, &stop).await;
+                    let finished = match ended {
+                        Ok(f) => f,
+                        Err(e) => break Err(e),
+                    };
+                    report(ServeEvent::RoundEnded {
+                        number: prepared.number,
+                        recorded: finished.imported.recorded,
+                        complete: finished.complete,
+                    });
+                    if finished.complete {
+                        rounds += 1;
+                    }
+                    if opts.rounds.is_some_and(|n| rounds >= n) {
+                        break Ok(());
+                    }
+                }
+                // Not enough bots for a table yet.
+                Err(LeagueError::Round(_)) => {}
+                Err(e) => break Err(e),
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(opts.poll) => {}
+            _ = stop.wait_for(|s| *s) => {}
+        }
+    };
+    referee.drain(opts.drain).await;
+    public.shutdown().await;
+    inner.shutdown().await;
+    result.map(|()| rounds)
+}
+
+/// Plays a prepared round on the serving referee and records it.
+async fn play(
+    league: &Path,
+    prepared: &Prepared,
+    opts: &ServeOptions,
+    shared: &SharedReferee,
+    stop: &tokio::sync::watch::Receiver<bool>,
+) -> Result<round::Finished, LeagueError> {
+    let run = RunOptions {
+        out: Some(prepared.dir.clone()),
+        resume: true,
+        reporter: opts.reporter.clone(),
+        stop: Some(stop.clone()),
+        drain: opts.drain,
+        plan: Some(prepared.plan.clone()),
+        referee: Some(shared.clone()),
+        ..RunOptions::default()
+    };
+    whistle_tournament::run(&prepared.tournament, &run)
+        .await
+        .map_err(|e| LeagueError::Round(format!("round {}: {e}", prepared.number)))?;
+    round::finish(league, prepared)
+}
