@@ -239,14 +239,10 @@ pub fn retire(args: &RetireArgs) -> anyhow::Result<String> {
 }
 
 /// A channel to the referee at `server` (`http://` is added when missing).
+/// A channel to the referee at `server` (`https://` over TLS, checked
+/// against `$WHISTLE_CA` when set; see `whistle_bot::client::channel`).
 async fn connect(server: &str) -> anyhow::Result<tonic::transport::Channel> {
-    let url = if server.contains("://") {
-        server.to_string()
-    } else {
-        format!("http://{server}")
-    };
-    tonic::transport::Channel::from_shared(url)?
-        .connect()
+    whistle_bot::client::channel(server)
         .await
         .with_context(|| format!("cannot reach {server}"))
 }

@@ -402,3 +402,268 @@ fn sigkill_at_random_points_loses_nothing_and_counts_nothing_twice() {
     };
     assert_eq!(dirs("killed"), dirs("calm"));
 }
+
+/// A CA and a server certificate for `localhost` signed by it, as PEM
+/// files in `s`: (ca.pem, cert.pem, key.pem).
+fn certificates(s: &Scratch) -> (String, String, String) {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca.distinguished_name
+        .push(DnType::CommonName, "whistle test league CA");
+    let ca_key = KeyPair::generate().unwrap();
+    let ca_cert = ca.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca, ca_key);
+    let server = CertificateParams::new(vec!["localhost".to_string()]).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let cert = server.signed_by(&key, &issuer).unwrap();
+    s.write("ca.pem", &ca_cert.pem());
+    s.write("cert.pem", &cert.pem());
+    s.write("key.pem", &key.serialize_pem());
+    ("ca.pem".into(), "cert.pem".into(), "key.pem".into())
+}
+
+/// Waits (at most `limit`) until `done(standings)` holds.
+fn wait_for(s: &Scratch, dir: &str, limit: Duration, what: &str, done: impl Fn(&[Value]) -> bool) {
+    let start = std::time::Instant::now();
+    loop {
+        if done(&standings(s, dir)) {
+            return;
+        }
+        assert!(start.elapsed() < limit, "waited {limit:?} for {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
+    let s = Scratch::new("league-serve");
+    let (ca, cert, key) = certificates(&s);
+    // Short clocks: a bot that vanishes forfeits quickly.
+    let mut file = league_file(
+        "served",
+        1,
+        true,
+        &[
+            ("filler", &["--bot", "first"]),
+            ("filler-2", &["--bot", "heuristic"]),
+        ],
+    );
+    file = file.replace(
+        "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
+        "[time]\nper_action_ms = 3000\ntime_bank_ms = 10000\nreconnect_grace_ms = 300\nstart_timeout_ms = 3000\n",
+    );
+    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
+    s.write("served.toml", &file);
+    ok(&s, &["league", "init", "served.toml", "--dir", "lg"]);
+    let mut tokens = Vec::new();
+    for i in 1..=6 {
+        let r = ok(&s, &["league", "add-bot", &format!("b{i}"), "--dir", "lg"]);
+        tokens.push(
+            r.stdout
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
+                })
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let serve_out = s.path("serve.stdout");
+    let mut serve = Command::new(WHISTLE)
+        .args([
+            "league",
+            "serve",
+            "--dir",
+            "lg",
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            &cert,
+            "--tls-key",
+            &key,
+            "--poll-ms",
+            "200",
+            "--progress",
+            "quiet",
+        ])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&serve_out).unwrap())
+        .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
+        .spawn()
+        .unwrap();
+    let listening = {
+        let start = std::time::Instant::now();
+        loop {
+            let text = std::fs::read_to_string(&serve_out).unwrap_or_default();
+            if let Some(l) = text.lines().next().filter(|l| l.ends_with(" tls")) {
+                break l.to_string();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "serve never listened"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let port = listening
+        .split_whitespace()
+        .nth(2)
+        .unwrap()
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .to_string();
+    let address = format!("https://localhost:{port}");
+    let bot = |i: usize| {
+        let kind = if i % 2 == 0 { "heuristic" } else { "first" };
+        Command::new(WHISTLE)
+            .args([
+                "bot",
+                "--bot",
+                kind,
+                "--address",
+                &address,
+                "--token",
+                &tokens[i - 1],
+            ])
+            .env("WHISTLE_CA", s.path(&ca))
+            .current_dir(&s.dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(
+                std::fs::File::create(s.path(&format!("b{i}.{}.stderr", std::process::id())))
+                    .unwrap(),
+            )
+            .spawn()
+            .unwrap()
+    };
+    let mut bots: Vec<_> = (1..=5).map(|i| Some(bot(i))).collect();
+    let played = |rows: &[Value], b: &str| row(rows, b)["matches"].as_u64().unwrap();
+    wait_for(&s, "lg", Duration::from_secs(60), "round 1", |r| {
+        played(r, "b1") > 0
+    });
+
+    // b5 vanishes; b6 joins late.
+    let mut b5 = bots[4].take().unwrap();
+    b5.kill().unwrap();
+    let _ = b5.wait();
+    let b5_before = played(&standings(&s, "lg"), "b5");
+    let mut b6 = bot(6);
+    wait_for(&s, "lg", Duration::from_secs(60), "b6 to play", |r| {
+        played(r, "b6") > 0
+    });
+    // b5 comes back and is seated again.
+    bots[4] = Some(bot(5));
+    wait_for(&s, "lg", Duration::from_secs(60), "b5 to play again", |r| {
+        played(r, "b5") > b5_before
+    });
+
+    // Retired, b6's token is refused from then on.
+    ok(&s, &["league", "retire-bot", "b6", "--dir", "lg"]);
+    std::thread::sleep(Duration::from_millis(600));
+    let again = Command::new(WHISTLE)
+        .args([
+            "bot",
+            "--bot",
+            "first",
+            "--address",
+            &address,
+            "--token",
+            &tokens[5],
+        ])
+        .env("WHISTLE_CA", s.path(&ca))
+        .current_dir(&s.dir)
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(said.contains("unknown token"), "{said}");
+    // A league bot's token is not the admin token.
+    let admin = Command::new(WHISTLE)
+        .args([
+            "retire-bot",
+            "b1",
+            "--server",
+            &address,
+            "--admin-token",
+            &tokens[0],
+        ])
+        .env("WHISTLE_CA", s.path(&ca))
+        .current_dir(&s.dir)
+        .output()
+        .unwrap();
+    assert!(!admin.status.success(), "a bot token called Admin");
+    // Without the league's CA the certificate is not trusted.
+    let untrusted = Command::new(WHISTLE)
+        .args([
+            "bot",
+            "--bot",
+            "first",
+            "--address",
+            &address,
+            "--token",
+            &tokens[0],
+        ])
+        .env_remove("WHISTLE_CA")
+        .current_dir(&s.dir)
+        .output()
+        .unwrap();
+    assert!(!untrusted.status.success());
+
+    // SIGTERM stops the league: the round in progress drains, exit 0.
+    let term = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = serve.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = serve.kill();
+            panic!(
+                "serve did not stop: {}",
+                std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        status.success(),
+        "{}",
+        std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default()
+    );
+    for b in bots.iter_mut().flatten() {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+    let _ = b6.kill();
+    let _ = b6.wait();
+    let rows = standings(&s, "lg");
+    assert_eq!(row(&rows, "b6")["retired"], true);
+    for i in 1..=5 {
+        assert!(
+            played(&rows, &format!("b{i}")) > 0,
+            "b{i} never played: {rows:?}"
+        );
+    }
+    // The store has no token whole.
+    let db = std::fs::read(s.path("lg/league.db")).unwrap();
+    let wal = std::fs::read(s.path("lg/league.db-wal")).unwrap_or_default();
+    for t in &tokens {
+        assert!(!String::from_utf8_lossy(&db).contains(t.as_str()));
+        assert!(!String::from_utf8_lossy(&wal).contains(t.as_str()));
+    }
+    let logged = std::fs::read_to_string(s.path("serve.stderr")).unwrap();
+    for t in &tokens {
+        assert!(!logged.contains(t.as_str()), "a token in the serve log");
+    }
+    assert!(
+        logged.contains("refused"),
+        "the refused token is logged: {logged}"
+    );
+}

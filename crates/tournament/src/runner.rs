@@ -500,13 +500,15 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     for b in &t.bots {
         match &b.kind {
             BotKind::Remote { token } => {
+                // On a shared referee the owner admits its remote bots
+                // (and they are connected already).
                 if !shared {
                     referee.register_bot(&b.name, Some(token.clone()));
+                    opts.reporter.report(RunEvent::RemoteBot {
+                        name: b.name.clone(),
+                        address: address.clone(),
+                    });
                 }
-                opts.reporter.report(RunEvent::RemoteBot {
-                    name: b.name.clone(),
-                    address: address.clone(),
-                });
             }
             BotKind::Local { command } => {
                 let token = referee.register_bot(&b.name, None);
