@@ -211,11 +211,15 @@ impl LeagueFile {
         };
         // The file is valid iff the tournament a round would play is: the
         // tournament reader checks the game, its options, clocks and faults.
-        let names: Vec<(String, BotEntry)> = file
+        let mut names: Vec<(String, BotEntry)> = file
             .reference
             .iter()
             .map(|r| (r.name.clone(), BotEntry::Command(r.command.clone())))
             .collect();
+        if names.is_empty() {
+            // A league of remote bots only: the check needs some bot.
+            names.push(("check".into(), BotEntry::Command(vec!["whistle".into()])));
+        }
         let t = file.tournament(path, 0, &names, &path.with_extension("check"))?;
         file.seats = t.seats;
         Ok(file)

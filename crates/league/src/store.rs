@@ -731,3 +731,140 @@ fn mean_interval(n: u64, sum: f64, sum_sq: f64) -> (Option<f64>, Option<[f64; 2]
     let half = 1.96 * (var / nf).sqrt();
     (Some(mean), Some([mean - half, mean + half]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("league.db")).unwrap();
+        (dir, s)
+    }
+
+    fn record(hash: &str, bots: &[&str]) -> MatchRecord {
+        MatchRecord {
+            log_hash: hash.into(),
+            source: "test".into(),
+            tournament: "t".into(),
+            match_index: 0,
+            log_path: "m.jsonl".into(),
+            hands: 2,
+            seats: bots
+                .iter()
+                .enumerate()
+                .map(|(i, b)| SeatRecord {
+                    bot: b.to_string(),
+                    points: 10 - i as i64 * 10,
+                    points_sq: 100,
+                    hands: 2,
+                    place: i + 1,
+                    faults: 0,
+                    forfeited: false,
+                })
+                .collect(),
+        }
+    }
+
+    /// The winner's rating up by one, the loser's down by one.
+    fn plus_minus(before: &[WengLinRating]) -> Vec<WengLinRating> {
+        before
+            .iter()
+            .enumerate()
+            .map(|(i, r)| WengLinRating {
+                rating: r.rating + if i == 0 { 1.0 } else { -1.0 },
+                uncertainty: r.uncertainty * 0.9,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_schema_is_migrated_once_and_a_newer_store_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("league.db");
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), MIGRATIONS.len() as i64);
+        drop(s);
+        // Opening again applies nothing twice.
+        let s = Store::open(&path).unwrap();
+        s.conn.pragma_update(None, "user_version", 99).unwrap();
+        drop(s);
+        let e = Store::open(&path).unwrap_err().to_string();
+        assert!(e.contains("schema version 99"), "{e}");
+    }
+
+    #[test]
+    fn a_match_counts_once_with_its_rating_updates() {
+        let (_d, mut s) = store();
+        s.add_bot("a", Some("league-aaaa"), None, false, None, true)
+            .unwrap();
+        assert!(
+            s.record_match(&record("h1", &["a", "b"]), plus_minus)
+                .unwrap()
+        );
+        assert!(
+            !s.record_match(&record("h1", &["a", "b"]), plus_minus)
+                .unwrap()
+        );
+        assert_eq!(s.match_count().unwrap(), 1);
+        let rows = s.standings().unwrap();
+        assert_eq!(rows[0].bot, "a");
+        assert_eq!(rows[0].rating, 26.0);
+        assert_eq!(
+            rows[1].bot, "b",
+            "an unknown bot is added by its first match"
+        );
+        assert_eq!(rows[1].rating, 24.0);
+        assert_eq!(rows[0].matches, 1);
+        assert_eq!(rows[0].points_per_hand, Some(5.0));
+        let h = s.history("a").unwrap();
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[1].r#match.as_deref(), Some("t#0"));
+        assert_eq!(h[1].rating, 26.0);
+        // A failing update leaves nothing of the match.
+        let bad = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = s.record_match(&record("h2", &["a", "b"]), |_| panic!("no rating"));
+        }));
+        assert!(bad.is_err());
+        assert_eq!(s.match_count().unwrap(), 1);
+        assert!(!s.has_match("h2").unwrap());
+    }
+
+    #[test]
+    fn a_new_version_inherits_or_resets_and_the_old_one_retires() {
+        let (_d, mut s) = store();
+        s.add_bot("a", Some("league-aaaa"), None, false, None, true)
+            .unwrap();
+        s.record_match(&record("h1", &["a", "b"]), plus_minus)
+            .unwrap();
+        let kept = s
+            .add_bot("a-2", Some("league-bbbb"), None, false, Some("a"), true)
+            .unwrap();
+        assert_eq!(kept.mu, 26.0);
+        let fresh = s
+            .add_bot("b-2", Some("league-cccc"), None, false, Some("b"), false)
+            .unwrap();
+        assert_eq!(fresh.mu, WengLinRating::new().rating);
+        let bots = s.bots().unwrap();
+        assert!(bots.iter().find(|b| b.name == "a").unwrap().retired);
+        assert_eq!(s.bot_by_token("league-aaaa").unwrap(), None, "retired");
+        assert_eq!(
+            s.bot_by_token("league-bbbb").unwrap().as_deref(),
+            Some("a-2")
+        );
+        assert!(matches!(
+            s.add_bot("a-2", None, None, false, None, true),
+            Err(LeagueError::Refused(_))
+        ));
+        assert!(matches!(
+            s.add_bot("c", None, None, false, Some("nobody"), true),
+            Err(LeagueError::Refused(_))
+        ));
+        assert!(s.retire_bot("a-2").unwrap());
+        assert!(!s.retire_bot("a-2").unwrap());
+        assert!(matches!(
+            s.retire_bot("nobody"),
+            Err(LeagueError::Refused(_))
+        ));
+    }
+}
