@@ -116,7 +116,7 @@ struct HandIn {
 #[serde(tag = "type", rename_all = "kebab-case")]
 enum LineIn {
     Header(HeaderIn),
-    Hand(HandIn),
+    Hand(Box<HandIn>),
     End(EndLog),
 }
 

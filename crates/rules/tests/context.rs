@@ -113,7 +113,9 @@ fn ctx(hand: u32, dealer: usize, totals: &[i32], bids: &[Option<&str>]) -> HandC
 /// first seat clockwise from it.
 #[test]
 fn oneonta_o13_the_previous_bids_and_the_totals_choose_who_bids_first() {
-    let cases: [(&[Option<&str>], &[i32], usize); 4] = [
+    // (previous bids, totals, the seat that bids first)
+    type Case<'a> = (&'a [Option<&'a str>], &'a [i32], usize);
+    let cases: [Case; 4] = [
         (
             &[Some("bid 1"), Some("bid 3"), Some("null 2"), Some("bid 2")],
             &[0, 0, 0, 0],
@@ -270,8 +272,8 @@ fn israeli_i7_totals_carried_in_end_the_match_at_the_target() {
     assert_eq!(first.deal, 5);
     assert_eq!(first.dealer, Seat::new(1));
     let before = [95, 40, 0, -20];
-    for s in 0..4 {
-        assert_eq!(first.totals[s], before[s] + first.points[s]);
+    for ((total, b), p) in first.totals.iter().zip(before).zip(&first.points) {
+        assert_eq!(*total, b + p);
     }
     let over = first.totals.iter().any(|&t| t >= 100);
     assert_eq!(d.game.hand_results().len() == 1 && d.game.is_over(), over);
