@@ -32,6 +32,20 @@ enum ReplayCommand {
     /// Play one hand of a log again, same deal and same match so far, with
     /// live bots, and compare their decisions with the log's.
     Rerun(RerunArgs),
+    /// Write a page (`DIR/index.html`, self-contained, works from file://)
+    /// that steps through every hand as any seat saw it, with fallbacks and
+    /// faults marked and the verifier's verdict.
+    Html(HtmlArgs),
+}
+
+/// Arguments of `whistle replay html`.
+#[derive(Debug, Args)]
+pub struct HtmlArgs {
+    /// A match log.
+    file: PathBuf,
+    /// The folder to write `index.html` to.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 /// Arguments of `whistle replay rerun`.
@@ -98,7 +112,36 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<(String, bool)> {
         ReplayCommand::Verify(a) => verify_cmd(a),
         ReplayCommand::Show(a) => show(a).map(|t| (t, true)),
         ReplayCommand::Rerun(a) => rerun(a).map(|t| (t, true)),
+        ReplayCommand::Html(a) => html(a).map(|t| (t, true)),
     }
+}
+
+/// Writes the hand viewer of a log.
+fn html(a: &HtmlArgs) -> anyhow::Result<String> {
+    let Replayed { log, .. } = load(&a.file)?;
+    let seed = revealed_seed(&a.file).map(Seed::from_u64);
+    let report = verify::verify_file(
+        &a.file,
+        Context {
+            tournament_seed: seed,
+        },
+    )
+    .with_context(|| a.file.display().to_string())?;
+    let m = whistle_pages::viewer::collect(&log, &report)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    std::fs::create_dir_all(&a.out)?;
+    let page = a.out.join("index.html");
+    std::fs::write(&page, whistle_pages::viewer_page(&m))?;
+    Ok(format!(
+        "{} ({} hand(s), {}) written\n",
+        page.display(),
+        m.hands.len(),
+        if m.verified {
+            "verified"
+        } else {
+            "NOT verified"
+        }
+    ))
 }
 
 fn expand(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {

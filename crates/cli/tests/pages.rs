@@ -1,0 +1,233 @@
+//! The pages in a real browser: headless Chromium (Debian's `chromium`,
+//! which `.ci/run` installs), driven with `headless_chrome`. Screenshots are
+//! kept in the test's scratch folder under Cargo's target dir.
+//!
+//! Without Chromium the tests fail under CI (`CI=true`); elsewhere they say
+//! so and pass, so that `cargo test` works on a machine with only the Rust
+//! toolchain.
+
+mod common;
+
+use std::{path::Path, time::Duration};
+
+use common::{Scratch, whistle};
+use headless_chrome::{
+    Browser, LaunchOptions, Tab, protocol::cdp::Page::CaptureScreenshotFormatOption,
+};
+use serde_json::Value;
+
+/// The browser, or `None` (outside CI) when there is none.
+fn browser() -> Option<Browser> {
+    let path = std::env::var_os("WHISTLE_CHROMIUM")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            [
+                "/usr/bin/chromium",
+                "/usr/bin/chromium-browser",
+                "/usr/bin/google-chrome",
+            ]
+            .iter()
+            .map(std::path::PathBuf::from)
+            .find(|p| p.exists())
+        });
+    let Some(path) = path else {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        assert!(
+            !ci,
+            "no Chromium: .ci/run installs Debian's chromium with apt"
+        );
+        eprintln!("SKIPPED: no Chromium here (apt install chromium, or set WHISTLE_CHROMIUM)");
+        return None;
+    };
+    let options = LaunchOptions::default_builder()
+        .path(Some(path))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1280, 900)))
+        .args(vec![
+            std::ffi::OsStr::new("--disable-gpu"),
+            std::ffi::OsStr::new("--disable-background-networking"),
+            std::ffi::OsStr::new("--disable-component-update"),
+            std::ffi::OsStr::new("--disable-sync"),
+            std::ffi::OsStr::new("--no-first-run"),
+            std::ffi::OsStr::new("--disable-quic"),
+        ])
+        .idle_browser_timeout(Duration::from_secs(120))
+        .build()
+        .expect("launch options");
+    Some(Browser::new(options).expect("Chromium starts"))
+}
+
+/// The text of every element matching `selector`.
+fn texts(tab: &Tab, selector: &str) -> Vec<String> {
+    let js = format!(
+        "JSON.stringify(Array.from(document.querySelectorAll({selector:?})).map(e => e.textContent))"
+    );
+    let v = tab.evaluate(&js, false).expect("the script runs");
+    let s = v
+        .value
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    serde_json::from_str(&s).unwrap_or_default()
+}
+
+fn screenshot(tab: &Tab, path: &Path) {
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .expect("a screenshot");
+    std::fs::write(path, png).unwrap();
+}
+
+/// A card's text as the viewer draws it (`TS` → `10♠`).
+fn drawn(code: &str) -> String {
+    match code {
+        "BJ" => "Big \u{2605}".into(),
+        "LJ" => "Little \u{2606}".into(),
+        _ => {
+            let (rank, suit) = code.split_at(code.len() - 1);
+            let rank = if rank == "T" { "10" } else { rank };
+            let suit = match suit {
+                "S" => "\u{2660}",
+                "H" => "\u{2665}",
+                "D" => "\u{2666}",
+                _ => "\u{2663}",
+            };
+            format!("{rank}{suit}")
+        }
+    }
+}
+
+/// What `whistle replay show --seat --step` says a seat saw.
+fn shown(s: &Scratch, log: &Path, hand: u32, step: usize, seat: usize) -> Value {
+    let r = whistle(
+        s,
+        &[
+            "replay",
+            "show",
+            log.to_str().unwrap(),
+            "--hand",
+            &hand.to_string(),
+            "--step",
+            &step.to_string(),
+            "--seat",
+            &seat.to_string(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    serde_json::from_str(&r.stdout).unwrap()
+}
+
+#[test]
+fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
+    let s = Scratch::new("pages-viewer");
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../replays/samples/israeli/matches/m00000.jsonl")
+        .canonicalize()
+        .unwrap();
+    let r = whistle(
+        &s,
+        &["replay", "html", log.to_str().unwrap(), "--out", "viewer"],
+        Duration::from_secs(60),
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(r.stdout.contains("verified"), "{}", r.stdout);
+    let page = s.path("viewer/index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "the page loads nothing from a network"
+    );
+    let Some(browser) = browser() else { return };
+    let tab = browser.new_tab().unwrap();
+    for (step, seat) in [(20usize, 0usize), (21, 2), (0, 1)] {
+        let url = format!("file://{}#hand=0&step={step}&seat={seat}", page.display());
+        tab.navigate_to(&url).unwrap();
+        tab.reload(true, None).unwrap();
+        tab.wait_for_element("#seats .seat").unwrap();
+        let want = shown(&s, &log, 0, step, seat);
+        let hand: Vec<String> = want["observation"]["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| drawn(c.as_str().unwrap()))
+            .collect();
+        let mine = texts(
+            &tab,
+            &format!(".seat[data-seat=\"{seat}\"] .card:not(.back)"),
+        );
+        assert_eq!(mine, hand, "step {step}: seat {seat}'s own cards");
+        for other in 0..4 {
+            if other == seat {
+                continue;
+            }
+            let known: Vec<String> = want["observation"]["players"][other]["known"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| drawn(c.as_str().unwrap()))
+                .collect();
+            let faces = texts(
+                &tab,
+                &format!(".seat[data-seat=\"{other}\"] .card:not(.back)"),
+            );
+            assert_eq!(
+                faces, known,
+                "step {step}: seat {other} as seat {seat} knows it"
+            );
+            let held = want["observation"]["players"][other]["held"]
+                .as_u64()
+                .unwrap() as usize;
+            let backs = texts(&tab, &format!(".seat[data-seat=\"{other}\"] .card.back")).len();
+            assert_eq!(
+                faces.len() + backs,
+                held,
+                "step {step}: seat {other}'s cards, face down"
+            );
+        }
+        // The trick as the seat saw it.
+        let trick: Vec<String> = want["observation"]["trick"]["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pc| drawn(pc[1].as_str().unwrap()))
+            .collect();
+        assert_eq!(texts(&tab, "#trick .card"), trick, "step {step}: the trick");
+        // The legal actions the seat had.
+        let legal: Vec<String> = want["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string())
+            .collect();
+        let listed = texts(&tab, "#legal .legal-list").join("");
+        assert_eq!(listed, legal.join("  "), "step {step}: legal actions");
+        screenshot(&tab, &s.path(&format!("viewer-step{step}-seat{seat}.png")));
+    }
+    // Stepping on with the button moves one decision.
+    let before = texts(&tab, "#step-label");
+    tab.find_element("#next").unwrap().click().unwrap();
+    assert_ne!(texts(&tab, "#step-label"), before);
+    assert_eq!(
+        texts(&tab, "#verdict"),
+        ["verified: the log agrees with the rules"]
+    );
+    // A phone-sized window still shows every seat.
+    tab.set_bounds(headless_chrome::types::Bounds::Normal {
+        left: None,
+        top: None,
+        width: Some(390.0),
+        height: Some(844.0),
+    })
+    .unwrap();
+    assert_eq!(texts(&tab, "#seats .seat h3").len(), 4);
+    screenshot(&tab, &s.path("viewer-phone.png"));
+    // Kept when asked, for a look.
+    if let Some(dir) = std::env::var_os("WHISTLE_KEEP_SCREENSHOTS") {
+        for e in std::fs::read_dir(&s.dir).unwrap().flatten() {
+            if e.path().extension().is_some_and(|x| x == "png") {
+                std::fs::copy(e.path(), Path::new(&dir).join(e.file_name())).unwrap();
+            }
+        }
+    }
+}
