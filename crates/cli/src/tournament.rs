@@ -94,8 +94,9 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
             summary.crashed.join(", ")
         ));
     }
+    whistle_pages::report::write(&summary.out).map_err(|e| anyhow::anyhow!("report: {e}"))?;
     out.push_str(&format!(
-        "written to {} (results.json, standings.md, standings.csv, matches/, logs/)\n",
+        "written to {} (report.html, results.json, standings.md, standings.csv, matches/, viewer/, logs/)\n",
         summary.out.display()
     ));
     Ok(out)
@@ -115,5 +116,6 @@ pub struct MergeArgs {
 /// Merges shard folders into one set of results.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<String> {
     let results = whistle_tournament::merge(&args.dirs, &args.out, &Progress::new(Mode::Quiet))?;
+    whistle_pages::report::write(&args.out).map_err(|e| anyhow::anyhow!("report: {e}"))?;
     Ok(report::text(&results))
 }

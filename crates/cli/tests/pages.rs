@@ -231,3 +231,105 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
         }
     }
 }
+
+#[test]
+fn the_tournament_report_shows_standings_the_rating_plot_and_links_every_hand() {
+    let s = Scratch::new("pages-report");
+    let mut t = String::from(
+        "name = \"cup\"\ngame = \"israeli\"\nseed = 9\nhands = 2\nformat = \"duplicate\"\n\n\
+         [time]\nper_action_ms = 20000\n",
+    );
+    for (name, bot) in [
+        ("first", "first"),
+        ("heuristic", "heuristic"),
+        ("random", "random"),
+        ("heuristic-2", "heuristic"),
+    ] {
+        t.push_str(&format!(
+            "\n[[bots]]\nname = \"{name}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{bot}\"]\n"
+        ));
+    }
+    s.write("cup.toml", &t);
+    let r = whistle(
+        &s,
+        &[
+            "tournament",
+            "cup.toml",
+            "--out",
+            "cup",
+            "--progress",
+            "quiet",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(r.stdout.contains("report.html"), "{}", r.stdout);
+    let report = s.path("cup/report.html");
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(s.path("cup/results.json")).unwrap())
+            .unwrap();
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        !html.contains("http://") || !html.contains("src=\"http"),
+        "nothing from a network"
+    );
+    let Some(browser) = browser() else { return };
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&format!("file://{}", report.display()))
+        .unwrap();
+    tab.wait_for_element("#standings tr.bot").unwrap();
+    // The standings rows, in the results' order.
+    let names: Vec<String> = results["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(texts(&tab, "#standings tr.bot td.name"), names);
+    // The plot: one line a bot, and the legend names them.
+    assert_eq!(texts(&tab, "#ratings .legend li"), names);
+    let lines = tab
+        .evaluate(
+            "document.querySelectorAll('#ratings svg polyline').length",
+            false,
+        )
+        .unwrap()
+        .value
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    assert!(
+        lines >= names.len() as u64,
+        "{lines} lines for {} bots",
+        names.len()
+    );
+    assert!(!texts(&tab, "#pairwise tbody tr").is_empty());
+    screenshot(&tab, &s.path("report.png"));
+    // Every match's every hand is linked, and a link opens the viewer.
+    let matches = results["matches"].as_array().unwrap().len();
+    let links = texts(&tab, "#matches td.hands a");
+    assert_eq!(links.len(), matches * 2, "two hands a match");
+    tab.find_element("#matches td.hands a")
+        .unwrap()
+        .click()
+        .unwrap();
+    tab.wait_for_element("#seats .seat").unwrap();
+    assert_eq!(texts(&tab, "#seats .seat h3").len(), 4);
+    assert!(texts(&tab, "#verdict")[0].starts_with("verified"));
+    screenshot(&tab, &s.path("report-viewer.png"));
+    // On a phone the report still shows every bot.
+    let phone = browser.new_tab().unwrap();
+    phone
+        .set_bounds(headless_chrome::types::Bounds::Normal {
+            left: None,
+            top: None,
+            width: Some(390.0),
+            height: Some(844.0),
+        })
+        .unwrap();
+    phone
+        .navigate_to(&format!("file://{}", report.display()))
+        .unwrap();
+    phone.wait_for_element("#standings tr.bot").unwrap();
+    assert_eq!(texts(&phone, "#standings tr.bot td.name"), names);
+    screenshot(&phone, &s.path("report-phone.png"));
+}

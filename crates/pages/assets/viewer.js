@@ -3,8 +3,12 @@
 // through textContent, so nothing in a log (bot names, fault details) can
 // become markup.
 "use strict";
-(function () {
-  const data = JSON.parse(document.getElementById("match-data").textContent);
+(async function () {
+  // The page carries its data gzip-compressed in base64.
+  const packed = document.getElementById("match-data").textContent.trim();
+  const bytes = Uint8Array.from(atob(packed), function (c) { return c.charCodeAt(0); });
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const data = JSON.parse(await new Response(stream).text());
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const RED = { H: true, D: true };
   const state = { hand: 0, step: 0, seat: 0 };

@@ -4,12 +4,17 @@
 //!
 //! * [`viewer`]: the hand viewer's data, what every seat saw at every step,
 //!   and [`viewer_page`], the page that steps through it.
+//! * [`report`]: a tournament's `report.html` (standings, ratings over the
+//!   matches, pairwise verdicts, faults and decision times, every hand
+//!   linked to its viewer page).
+//! * [`plot`]: charts as inline SVG (`plotters`).
 //!
 //! Pages are made with `maud` (markup checked at compile time, text escaped);
-//! data a page carries is JSON in a `<script type="application/json">`
-//! element, written so that nothing in it can close the element, and the
-//! scripts put bot-supplied text on the page as text only.
+//! data a page carries is compressed JSON ([`packed_json`]), and the scripts
+//! put bot-supplied text on the page as text only.
 
+pub mod plot;
+pub mod report;
 pub mod viewer;
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
@@ -18,12 +23,19 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 const VIEWER_JS: &str = include_str!("../assets/viewer.js");
 const VIEWER_CSS: &str = include_str!("../assets/viewer.css");
 
-/// `value` as JSON safe inside a `<script>` element: `<` is escaped, so no
-/// `</script>` or `<!--` can appear.
-pub fn script_json(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value)
-        .expect("page data serializes")
-        .replace('<', "\\u003c")
+/// `value` as gzip-compressed JSON in base64, for a page to carry in a
+/// `<script type="application/gzip+base64">` element and open with the
+/// browser's `DecompressionStream`. A match's views repeat themselves from
+/// step to step; compressed, a page is some fifty times smaller. Base64 has
+/// no `<`, so nothing can close the element.
+pub fn packed_json(value: &impl serde::Serialize) -> String {
+    use base64::Engine as _;
+    use std::io::Write as _;
+    let json = serde_json::to_vec(value).expect("page data serializes");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(&json).expect("writing to memory");
+    let bytes = gz.finish().expect("writing to memory");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 fn page(title: &str, css: &str, body: Markup) -> String {
@@ -74,7 +86,7 @@ pub fn viewer_page(m: &viewer::Match) -> String {
                     section { h2 { "notes" } table { tbody #notes {} } }
                 }
             }
-            script #match-data type="application/json" { (PreEscaped(script_json(m))) }
+            script #match-data type="application/gzip+base64" { (packed_json(m)) }
             script { (PreEscaped(VIEWER_JS)) }
         },
     )

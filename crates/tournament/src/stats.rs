@@ -250,6 +250,21 @@ pub struct Results {
     /// The tournament seed, revealed once play is over (check it against the
     /// commitment in `tournament.json` and in every log header).
     pub seed: Option<u64>,
+    /// Each bot's rating after each match it played, in schedule order (the
+    /// rating system of `bots[].rating`), for plotting.
+    #[serde(default)]
+    pub rating_history: BTreeMap<String, Vec<RatingPoint>>,
+}
+
+/// A bot's rating after one match.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RatingPoint {
+    /// The match's index.
+    pub r#match: u64,
+    /// The rating.
+    pub value: f64,
+    /// Its uncertainty.
+    pub uncertainty: f64,
 }
 
 #[derive(Default)]
@@ -309,6 +324,7 @@ pub struct Tally {
     last_index: Option<u64>,
     /// (bot index i, bot index j), i < j → (i ahead, j ahead, level).
     head_to_head: BTreeMap<(usize, usize), (u64, u64, u64)>,
+    rating_history: BTreeMap<String, Vec<RatingPoint>>,
 }
 
 impl Tally {
@@ -334,6 +350,7 @@ impl Tally {
             duplicate: false,
             last_index: None,
             head_to_head: BTreeMap::new(),
+            rating_history: BTreeMap::new(),
         }
     }
 
@@ -432,6 +449,26 @@ impl Tally {
             }
         }
         rate(&mut self.wl, &mut self.g2, names, teams, &places);
+        for name in names {
+            let rating = match names.len() {
+                _ if kind == Sides::Cooperative => None,
+                0 | 1 => None,
+                2 if kind == Sides::Individual => {
+                    self.g2.get(name).map(|r| (r.rating, r.deviation))
+                }
+                _ => self.wl.get(name).map(|r| (r.rating, r.uncertainty)),
+            };
+            if let Some((value, uncertainty)) = rating {
+                let h = self.rating_history.entry(name.clone()).or_default();
+                if h.last().is_none_or(|p| p.r#match != index) {
+                    h.push(RatingPoint {
+                        r#match: index,
+                        value,
+                        uncertainty,
+                    });
+                }
+            }
+        }
         if kind != Sides::Individual {
             for (bots, _) in line_ups(names, teams, &places) {
                 let side = names
@@ -617,6 +654,7 @@ impl Tally {
             pairwise,
             ranking: ranking.into(),
             seed: None,
+            rating_history: self.rating_history,
         }
     }
 }
