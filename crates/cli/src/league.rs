@@ -118,6 +118,13 @@ enum LeagueCommand {
         /// Stop after this many rounds (default: until stopped).
         #[arg(long)]
         rounds: Option<u64>,
+        /// Serve the league's web site here (standings, rating histories,
+        /// recent matches, live tables).
+        #[arg(long)]
+        http: Option<std::net::SocketAddr>,
+        /// How late the site shows the tables being played, in seconds.
+        #[arg(long, default_value_t = 60)]
+        watch_delay_s: u64,
         /// How often the scheduler looks for waiting bots, in milliseconds.
         #[arg(long, default_value_t = 1000)]
         poll_ms: u64,
@@ -229,6 +236,8 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             tls_key,
             admin_token,
             rounds,
+            http,
+            watch_delay_s,
             poll_ms,
             progress,
             log,
@@ -255,6 +264,8 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
                     poll: std::time::Duration::from_millis(*poll_ms),
                     rounds: *rounds,
                     reporter: Arc::new(Progress::new(*progress)),
+                    http: *http,
+                    watch_delay: std::time::Duration::from_secs(*watch_delay_s),
                 };
                 serve::serve(&dir.dir, opts, |e| report_serve(&e, &admin)).await
             });
@@ -304,6 +315,11 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
             if *complete { "done" } else { "stopped" }
         ),
         serve::ServeEvent::Revoked { bot } => eprintln!("bot {bot} retired: its token is revoked"),
+        serve::ServeEvent::Site { addr } => {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "site on http://{addr}/");
+            let _ = out.flush();
+        }
     }
 }
 

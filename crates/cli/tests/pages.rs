@@ -333,3 +333,158 @@ fn the_tournament_report_shows_standings_the_rating_plot_and_links_every_hand() 
     assert_eq!(texts(&phone, "#standings tr.bot td.name"), names);
     screenshot(&phone, &s.path("report-phone.png"));
 }
+
+#[test]
+fn the_league_site_shows_standings_histories_matches_and_live_tables() {
+    use std::process::{Command, Stdio};
+    let s = Scratch::new("pages-league");
+    s.write(
+        "site.toml",
+        "name = \"site\"\ngame = \"israeli\"\nseed = 3\nhands = 2\nformat = \"round-robin\"\n\n\
+         [time]\nper_action_ms = 20000\n",
+    );
+    let ok = |args: &[&str]| {
+        let r = whistle(&s, args, Duration::from_secs(60));
+        assert!(r.status.success(), "{args:?}: {}", r.stderr);
+        r
+    };
+    ok(&["league", "init", "site.toml", "--dir", "lg"]);
+    let tokens: Vec<String> = (1..=4)
+        .map(|i| {
+            ok(&["league", "add-bot", &format!("b{i}"), "--dir", "lg"])
+                .stdout
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
+                })
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let out = s.path("serve.stdout");
+    let mut serve = Command::new(common::WHISTLE)
+        .args([
+            "league",
+            "serve",
+            "--dir",
+            "lg",
+            "--listen",
+            "127.0.0.1:0",
+            "--http",
+            "127.0.0.1:0",
+            "--watch-delay-s",
+            "1",
+            "--poll-ms",
+            "200",
+            "--progress",
+            "quiet",
+        ])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
+        .spawn()
+        .unwrap();
+    let (grpc, site) = {
+        let start = std::time::Instant::now();
+        loop {
+            let text = std::fs::read_to_string(&out).unwrap_or_default();
+            let grpc = text
+                .lines()
+                .find_map(|l| l.strip_prefix("listening on "))
+                .map(|l| l.split(' ').next().unwrap().to_string());
+            let site = text
+                .lines()
+                .find_map(|l| l.strip_prefix("site on "))
+                .map(str::to_string);
+            if let (Some(g), Some(w)) = (grpc, site) {
+                break (g, w);
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "serve never listened"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let mut bots: Vec<_> = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            Command::new(common::WHISTLE)
+                .args([
+                    "bot",
+                    "--bot",
+                    if i % 2 == 0 { "heuristic" } else { "first" },
+                    "--address",
+                    &grpc,
+                    "--token",
+                    t,
+                ])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // Wait for a match to be recorded.
+    let start = std::time::Instant::now();
+    loop {
+        let r = ok(&["league", "standings", "--json", "--dir", "lg"]);
+        let rows: Value = serde_json::from_str(&r.stdout).unwrap();
+        if rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["matches"].as_u64() > Some(0))
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no match recorded"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let finish = |serve: &mut std::process::Child, bots: &mut Vec<std::process::Child>| {
+        let _ = Command::new("kill")
+            .args(["-TERM", &serve.id().to_string()])
+            .status();
+        let _ = serve.wait();
+        for b in bots.iter_mut() {
+            let _ = b.kill();
+            let _ = b.wait();
+        }
+    };
+    let Some(browser) = browser() else {
+        finish(&mut serve, &mut bots);
+        return;
+    };
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&site).unwrap();
+    tab.wait_for_element("#standings tr.bot").unwrap();
+    let mut names = texts(&tab, "#standings tr.bot td.name");
+    names.sort();
+    assert_eq!(names, ["b1", "b2", "b3", "b4"]);
+    assert!(!texts(&tab, "#recent a").is_empty());
+    screenshot(&tab, &s.path("site.png"));
+    // A recent match opens in the viewer.
+    tab.find_element("#recent a").unwrap().click().unwrap();
+    tab.wait_for_element("#seats .seat").unwrap();
+    assert_eq!(texts(&tab, "#seats .seat h3").len(), 4);
+    // A bot's rating history, plotted.
+    tab.navigate_to(&format!("{site}bots/b1")).unwrap();
+    tab.wait_for_element("#history-plot svg").unwrap();
+    assert!(
+        texts(&tab, "#history tbody tr").len() >= 2,
+        "the start and a match"
+    );
+    // The live tables page, shown late.
+    tab.navigate_to(&format!("{site}live")).unwrap();
+    tab.wait_for_element("h1").unwrap();
+    assert_eq!(texts(&tab, "h1"), ["Live tables"]);
+    assert!(texts(&tab, "main p")[0].contains("1 s late"));
+    screenshot(&tab, &s.path("site-live.png"));
+    finish(&mut serve, &mut bots);
+}

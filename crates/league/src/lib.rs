@@ -18,12 +18,15 @@
 //!   import. A round killed at any point resumes where it stopped.
 //! * [`serve`]: the referee, the scheduler and the store in one process:
 //!   bots connect with their tokens (over TLS) and are seated as they wait.
+//! * [`site`]: the league's web site (standings, rating histories, recent
+//!   matches in the hand viewer, live tables shown late).
 
 pub mod config;
 pub mod import;
 pub mod pairing;
 pub mod round;
 pub mod serve;
+pub mod site;
 pub mod store;
 
 pub use config::{LeagueError, LeagueFile};

@@ -45,6 +45,10 @@ pub struct ServeOptions {
     pub rounds: Option<u64>,
     /// Where the rounds' progress goes.
     pub reporter: Arc<dyn Reporter>,
+    /// Serve the league's web site here (see [`crate::site`]).
+    pub http: Option<SocketAddr>,
+    /// How late the site shows the tables being played.
+    pub watch_delay: Duration,
 }
 
 /// What a serving league reports.
@@ -77,6 +81,11 @@ pub enum ServeEvent {
         /// Whether every match of it is recorded.
         complete: bool,
     },
+    /// The web site listens.
+    Site {
+        /// Its address.
+        addr: SocketAddr,
+    },
     /// A bot's token was revoked (retired while serving).
     Revoked {
         /// The bot.
@@ -95,7 +104,7 @@ pub async fn serve(
     opts: ServeOptions,
     mut report: impl FnMut(ServeEvent),
 ) -> Result<u64, LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (file, store) = round::open(league)?;
     let referee = Referee::with_config(RefereeConfig {
         admin_token: Some(opts.admin_token.clone()),
         ..RefereeConfig::default()
@@ -111,6 +120,17 @@ pub async fn serve(
         addr,
         tls: opts.tls.is_some(),
     });
+    let site = match opts.http {
+        Some(http) => {
+            let (addr, task) =
+                crate::site::spawn(http, league, &file.name, referee.clone(), opts.watch_delay)
+                    .await
+                    .map_err(listen_err)?;
+            report(ServeEvent::Site { addr });
+            Some(task)
+        }
+        None => None,
+    };
     let shared = SharedReferee {
         referee: referee.clone(),
         address: format!("http://{local}"),
@@ -186,6 +206,9 @@ pub async fn serve(
     referee.drain(opts.drain).await;
     public.shutdown().await;
     inner.shutdown().await;
+    if let Some(site) = site {
+        site.abort();
+    }
     result.map(|()| rounds)
 }
 

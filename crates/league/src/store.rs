@@ -126,6 +126,27 @@ pub struct Standing {
     pub retired: bool,
 }
 
+/// A recorded match, as the league site lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecentMatch {
+    /// Its row id.
+    pub id: i64,
+    /// The tournament (round) it belongs to.
+    pub tournament: String,
+    /// Its index there.
+    pub match_index: u64,
+    /// Its log.
+    pub log_path: String,
+    /// Hands played.
+    pub hands: u64,
+    /// When it was recorded.
+    pub recorded_at: String,
+    /// The bot in each seat.
+    pub bots: Vec<String>,
+    /// Each seat's points.
+    pub points: Vec<i64>,
+}
+
 /// One rating update of a bot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HistoryRow {
@@ -636,6 +657,48 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The newest `limit` matches, newest first.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn recent_matches(&self, limit: usize) -> Result<Vec<RecentMatch>, LeagueError> {
+        let mut q = self.conn.prepare(
+            "SELECT m.id, m.tournament, m.match_index, m.log_path, m.hands, m.recorded_at,
+                    group_concat(b.name, ' ' ORDER BY s.seat), group_concat(s.points, ' ' ORDER BY s.seat)
+             FROM matches m JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id
+             GROUP BY m.id ORDER BY m.id DESC LIMIT ?1",
+        )?;
+        let rows = q.query_map([limit as i64], |r| {
+            let bots: String = r.get(6)?;
+            let points: String = r.get(7)?;
+            Ok(RecentMatch {
+                id: r.get(0)?,
+                tournament: r.get(1)?,
+                match_index: r.get::<_, i64>(2)? as u64,
+                log_path: r.get(3)?,
+                hands: r.get::<_, i64>(4)? as u64,
+                recorded_at: r.get(5)?,
+                bots: bots.split(' ').map(String::from).collect(),
+                points: points.split(' ').filter_map(|p| p.parse().ok()).collect(),
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A recorded match's log path (relative to the league folder if it
+    /// lies in it).
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn match_log(&self, id: i64) -> Result<Option<String>, LeagueError> {
+        Ok(self
+            .conn
+            .query_row("SELECT log_path FROM matches WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?)
     }
 
     /// A bot's rating history, oldest first.

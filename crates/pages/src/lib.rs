@@ -38,7 +38,8 @@ pub fn packed_json(value: &impl serde::Serialize) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-fn page(title: &str, css: &str, body: Markup) -> String {
+/// A whole page: `title`, its style sheet `css` inline, `body`.
+pub fn page(title: &str, css: &str, body: Markup) -> String {
     html! {
         (DOCTYPE)
         html lang="en" {

@@ -13,7 +13,8 @@ use whistle_tournament::{Results, runner};
 
 use crate::{page, plot, viewer};
 
-const REPORT_CSS: &str = include_str!("../assets/report.css");
+/// The style of the report and the league site.
+pub const REPORT_CSS: &str = include_str!("../assets/report.css");
 
 /// One match as the report lists it.
 struct Row {

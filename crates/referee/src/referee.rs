@@ -547,6 +547,19 @@ impl Referee {
         }
     }
 
+    /// Every table's current state (running and the finished ones kept),
+    /// by table id.
+    pub fn tables(&self) -> Vec<TableSnapshot> {
+        let reg = self.registry();
+        let mut out: Vec<TableSnapshot> = reg
+            .tables
+            .values()
+            .map(|t| t.snapshot.lock().expect("snapshot lock").clone())
+            .collect();
+        out.sort_by(|a, b| a.table_id.cmp(&b.table_id));
+        out
+    }
+
     /// A table's current state.
     pub fn table(&self, table_id: &str) -> Option<TableSnapshot> {
         let reg = self.registry();

@@ -1,0 +1,286 @@
+//! The league's web site, served by `whistle league serve --http ADDR`:
+//! standings, each bot's rating history, recent matches opening in the hand
+//! viewer, and the tables being played, shown a configurable delay late so
+//! that a spectator cannot help a bot. The pages refresh themselves. The
+//! site only reads: it offers no action at all, with or without a token.
+//!
+//! Everything comes from the same store and logs as the command line
+//! (`standings`, `history`, the viewer of `replay html`).
+
+use std::{
+    collections::VecDeque,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use axum::{
+    Router,
+    extract::{Path as UrlPath, State},
+    http::StatusCode,
+    response::{Html, IntoResponse, Response},
+    routing::get,
+};
+use maud::{PreEscaped, html};
+use whistle_pages::{page, plot, report::REPORT_CSS};
+use whistle_referee::{Referee, TableSnapshot};
+
+use crate::{STORE_FILE, store::Store};
+
+/// How often the pages refresh themselves, in seconds.
+const REFRESH_S: u32 = 10;
+/// How many recent matches the front page lists.
+const RECENT: usize = 30;
+
+/// What the site serves from.
+#[derive(Clone)]
+struct Site {
+    league: PathBuf,
+    name: String,
+    referee: Referee,
+    delay: Duration,
+    /// Table states sampled once a second, oldest first, kept while they may
+    /// still be shown (`delay` plus a little).
+    samples: Arc<Mutex<VecDeque<(Instant, Vec<TableSnapshot>)>>>,
+}
+
+impl Site {
+    fn store(&self) -> Result<Store, Response> {
+        Store::open(&self.league.join(STORE_FILE)).map_err(|e| error(&e.to_string()))
+    }
+
+    /// The newest table states at least `delay` old.
+    fn delayed(&self) -> Option<(Duration, Vec<TableSnapshot>)> {
+        let samples = self.samples.lock().expect("samples lock");
+        let now = Instant::now();
+        samples
+            .iter()
+            .rev()
+            .find(|(at, _)| now.duration_since(*at) >= self.delay)
+            .map(|(at, t)| (now.duration_since(*at), t.clone()))
+    }
+}
+
+fn error(message: &str) -> Response {
+    (StatusCode::INTERNAL_SERVER_ERROR, message.to_string()).into_response()
+}
+
+fn not_found(what: &str) -> Response {
+    (StatusCode::NOT_FOUND, format!("no {what}")).into_response()
+}
+
+/// A page of the site with its navigation; `refresh` reloads it by itself.
+fn site_page(site: &Site, title: &str, refresh: bool, body: maud::Markup) -> Html<String> {
+    let full = format!("{title} — {}", site.name);
+    let body = html! {
+        @if refresh { meta http-equiv="refresh" content=(REFRESH_S); }
+        header {
+            nav { a href="/" { (site.name) } " · " a href="/live" { "live tables" } }
+            h1 { (title) }
+        }
+        main { (body) }
+    };
+    Html(page(&full, REPORT_CSS, body))
+}
+
+async fn standings(State(site): State<Site>) -> Response {
+    let store = match site.store() {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let (rows, recent) = match (store.standings(), store.recent_matches(RECENT)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return error(&e.to_string()),
+    };
+    site_page(
+        &site,
+        "Standings",
+        true,
+        html! {
+            p { "Weng-Lin rating μ ± σ; the interval is μ ± 2σ. Refreshes every " (REFRESH_S) " s." }
+            div.scroll { table #standings {
+                thead { tr {
+                    th { "#" } th { "bot" } th { "rating" } th { "σ" } th { "interval" }
+                    th { "matches" } th { "points / hand [95 %]" } th { "faults" } th { "last seen" }
+                } }
+                tbody { @for (i, r) in rows.iter().enumerate() {
+                    tr.bot data-bot=(r.bot) {
+                        td { (i + 1) }
+                        td.name { a href=(format!("/bots/{}", r.bot)) { (r.bot) } @if r.retired { " (retired)" } }
+                        td { (format!("{:.2}", r.rating)) } td { (format!("{:.2}", r.uncertainty)) }
+                        td { (format!("[{:.1}, {:.1}]", r.interval[0], r.interval[1])) }
+                        td { (r.matches) }
+                        td { (match (r.points_per_hand, r.points_interval) {
+                            (Some(m), Some([lo, hi])) => format!("{m:.2} [{lo:.1}, {hi:.1}]"),
+                            (Some(m), None) => format!("{m:.2}"),
+                            _ => "-".into(),
+                        }) }
+                        td { (r.faults) }
+                        td { (r.last_seen.as_deref().unwrap_or("never")) }
+                    }
+                } }
+            } }
+            h2 { "Recent matches" }
+            div.scroll { table #recent {
+                thead { tr { th { "match" } th { "seats (points)" } th { "hands" } th { "recorded" } } }
+                tbody { @for m in &recent { tr {
+                    td { a href=(format!("/matches/{}", m.id)) { (m.tournament) " #" (m.match_index) } }
+                    td { (m.bots.iter().zip(&m.points).map(|(b, p)| format!("{b} ({p:+})")).collect::<Vec<_>>().join(", ")) }
+                    td { (m.hands) } td { (m.recorded_at) }
+                } } }
+            } }
+        },
+    )
+    .into_response()
+}
+
+async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Response {
+    let store = match site.store() {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let Ok(history) = store.history(&name) else {
+        return not_found("such bot");
+    };
+    let points: Vec<(u64, f64, f64)> = history
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (i as u64, h.rating, h.uncertainty))
+        .collect();
+    let svg = plot::ratings_svg(&[(name.clone(), points)], 900, 320);
+    site_page(
+        &site,
+        &format!("{name}: rating history"),
+        true,
+        html! {
+            div.chart #history-plot { (PreEscaped(svg)) }
+            div.scroll { table #history {
+                thead { tr { th { "after" } th { "rating" } th { "σ" } th { "when" } } }
+                tbody { @for h in history.iter().rev() { tr {
+                    td { (h.r#match.as_deref().unwrap_or("(start)")) }
+                    td { (format!("{:.2}", h.rating)) } td { (format!("{:.2}", h.uncertainty)) }
+                    td { (h.at) }
+                } } }
+            } }
+        },
+    )
+    .into_response()
+}
+
+async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Response {
+    let store = match site.store() {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let Ok(Some(log_path)) = store.match_log(id) else {
+        return not_found("such match");
+    };
+    let path = resolve(&site.league, &log_path);
+    let page = tokio::task::spawn_blocking(move || -> Result<String, String> {
+        let log = whistle_replay::read(&path).map_err(|e| e.to_string())?;
+        let report = whistle_replay::verify::verify_file(&path, Default::default())
+            .map_err(|e| e.to_string())?;
+        let m = whistle_pages::viewer::collect(&log, &report)?;
+        Ok(whistle_pages::viewer_page(&m))
+    })
+    .await;
+    match page {
+        Ok(Ok(p)) => Html(p).into_response(),
+        Ok(Err(e)) => error(&e),
+        Err(e) => error(&e.to_string()),
+    }
+}
+
+/// A recorded log path: relative ones lie in the league folder.
+fn resolve(league: &Path, log_path: &str) -> PathBuf {
+    let p = Path::new(log_path);
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        league.join(p)
+    }
+}
+
+async fn live(State(site): State<Site>) -> Response {
+    let delayed = site.delayed();
+    site_page(
+        &site,
+        "Live tables",
+        true,
+        html! {
+            p { "Shown " (site.delay.as_secs()) " s late, so that no one watching can help a bot." }
+            @match delayed {
+                None => p #no-tables { "Nothing to show yet." },
+                Some((age, tables)) => {
+                    p { "As of " (age.as_secs()) " s ago." }
+                    div.scroll { table #live {
+                        thead { tr { th { "table" } th { "state" } th { "hands played" } th { "connected" } th { "faults" } } }
+                        tbody { @for t in tables.iter().filter(|t| t.result.is_none()) { tr {
+                            td { (t.table_id) }
+                            td { (format!("{:?}", t.state).to_lowercase()) }
+                            td { (t.hands_done) }
+                            td { (t.connected.iter().filter(|c| **c).count()) " of " (t.connected.len()) }
+                            td { (t.faults.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(" ")) }
+                        } } }
+                    } }
+                }
+            }
+        },
+    )
+    .into_response()
+}
+
+/// Serves the site on `addr` in a background task (abort it to stop);
+/// returns the bound address and the task.
+///
+/// # Errors
+/// If the address cannot be bound.
+pub async fn spawn(
+    addr: SocketAddr,
+    league: &Path,
+    name: &str,
+    referee: Referee,
+    delay: Duration,
+) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
+    let site = Site {
+        league: league.to_path_buf(),
+        name: name.to_string(),
+        referee,
+        delay,
+        samples: Arc::default(),
+    };
+    let sampler = site.clone();
+    let sample = async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            let now = Instant::now();
+            let tables = sampler.referee.tables();
+            let mut s = sampler.samples.lock().expect("samples lock");
+            s.push_back((now, tables));
+            let keep = sampler.delay + Duration::from_secs(5);
+            while s
+                .front()
+                .is_some_and(|(at, _)| now.duration_since(*at) > keep)
+            {
+                s.pop_front();
+            }
+        }
+    };
+    let app = Router::new()
+        .route("/", get(standings))
+        .route("/bots/{name}", get(bot))
+        .route("/matches/{id}", get(match_viewer))
+        .route("/live", get(live))
+        .with_state(site);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    let task = tokio::spawn(async move {
+        tokio::select! {
+            _ = axum::serve(listener, app) => {}
+            () = sample => {}
+        }
+    });
+    Ok((bound, task))
+}
