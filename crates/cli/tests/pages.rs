@@ -1,6 +1,6 @@
 //! The pages in a real browser: headless Chromium (Debian's `chromium`,
 //! which `.ci/run` installs), driven with `headless_chrome`. Screenshots are
-//! kept in the test's scratch folder under Cargo's target dir.
+//! kept in `target/tmp/screenshots/`.
 //!
 //! Without Chromium the tests fail under CI (`CI=true`); elsewhere they say
 //! so and pass, so that `cargo test` works on a machine with only the Rust
@@ -71,11 +71,15 @@ fn texts(tab: &Tab, selector: &str) -> Vec<String> {
     serde_json::from_str(&s).unwrap_or_default()
 }
 
+/// Saves a screenshot as `target/tmp/screenshots/<name of path>`, kept after
+/// the test.
 fn screenshot(tab: &Tab, path: &Path) {
     let png = tab
         .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
         .expect("a screenshot");
-    std::fs::write(path, png).unwrap();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(path.file_name().unwrap()), png).unwrap();
 }
 
 /// A card's text as the viewer draws it (`TS` → `10♠`).
@@ -141,9 +145,14 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
     let Some(browser) = browser() else { return };
     let tab = browser.new_tab().unwrap();
     for (step, seat) in [(20usize, 0usize), (21, 2), (0, 1)] {
-        let url = format!("file://{}#hand=0&step={step}&seat={seat}", page.display());
+        // A query of its own makes each visit a fresh load (a new hash
+        // alone would not reload the page).
+        let url = format!(
+            "file://{}?visit={step}-{seat}#hand=0&step={step}&seat={seat}",
+            page.display()
+        );
         tab.navigate_to(&url).unwrap();
-        tab.reload(true, None).unwrap();
+        tab.wait_until_navigated().unwrap();
         tab.wait_for_element("#seats .seat").unwrap();
         let want = shown(&s, &log, 0, step, seat);
         let hand: Vec<String> = want["observation"]["hand"]
@@ -222,14 +231,6 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
     .unwrap();
     assert_eq!(texts(&tab, "#seats .seat h3").len(), 4);
     screenshot(&tab, &s.path("viewer-phone.png"));
-    // Kept when asked, for a look.
-    if let Some(dir) = std::env::var_os("WHISTLE_KEEP_SCREENSHOTS") {
-        for e in std::fs::read_dir(&s.dir).unwrap().flatten() {
-            if e.path().extension().is_some_and(|x| x == "png") {
-                std::fs::copy(e.path(), Path::new(&dir).join(e.file_name())).unwrap();
-            }
-        }
-    }
 }
 
 #[test]
@@ -487,4 +488,64 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
     assert!(texts(&tab, "main p")[0].contains("1 s late"));
     screenshot(&tab, &s.path("site-live.png"));
     finish(&mut serve, &mut bots);
+}
+
+#[test]
+fn the_report_stays_readable_with_forty_bots_on_a_phone() {
+    use whistle_tournament::stats::{Rating, RatingPoint};
+    let s = Scratch::new("pages-forty");
+    let names: Vec<String> = (0..40).map(|i| format!("bot-{i:02}")).collect();
+    let mut results = whistle_tournament::stats::compute("forty", "israeli", &names, &[]);
+    for (i, b) in results.bots.iter_mut().enumerate() {
+        b.rating = Some(Rating {
+            system: "weng-lin".into(),
+            value: 40.0 - i as f64 * 0.5,
+            uncertainty: 2.0,
+        });
+        let history = (0..30u64)
+            .map(|m| RatingPoint {
+                r#match: m,
+                value: 25.0 + (m as f64 / 29.0) * (15.0 - i as f64 * 0.5),
+                uncertainty: 8.0 - m as f64 * 0.2,
+            })
+            .collect();
+        results.rating_history.insert(b.name.clone(), history);
+    }
+    let out = s.path("forty");
+    std::fs::create_dir_all(out.join("matches")).unwrap();
+    std::fs::write(
+        out.join("results.json"),
+        serde_json::to_string(&results).unwrap(),
+    )
+    .unwrap();
+    let report = whistle_pages::report::write(&out).unwrap();
+    let Some(browser) = browser() else { return };
+    let tab = browser.new_tab().unwrap();
+    tab.set_bounds(headless_chrome::types::Bounds::Normal {
+        left: None,
+        top: None,
+        width: Some(390.0),
+        height: Some(844.0),
+    })
+    .unwrap();
+    tab.navigate_to(&format!("file://{}", report.display()))
+        .unwrap();
+    tab.wait_for_element("#standings tr.bot").unwrap();
+    assert_eq!(texts(&tab, "#standings tr.bot td.name"), names);
+    assert_eq!(texts(&tab, "#ratings .legend li").len(), 40);
+    // Wide tables scroll in their own boxes; the page itself does not.
+    let overflow = tab
+        .evaluate(
+            "document.documentElement.scrollWidth - window.innerWidth",
+            false,
+        )
+        .unwrap()
+        .value
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1e9);
+    assert!(
+        overflow <= 1.0,
+        "the page is {overflow} px wider than a phone"
+    );
+    screenshot(&tab, &s.path("report-forty-phone.png"));
 }

@@ -176,7 +176,33 @@ async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Re
     let Ok(Some(log_path)) = store.match_log(id) else {
         return not_found("such match");
     };
-    let path = resolve(&site.league, &log_path);
+    viewer_of(resolve(&site.league, &log_path)).await
+}
+
+/// A table being played: its completed hands in the viewer (a hand shows
+/// once it is over, which keeps the page behind the play).
+async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -> Response {
+    // Table ids are `<league>-r<round>-m<match>` (the round's tournament
+    // name and the match index).
+    let parsed = table.rsplit_once("-m").and_then(|(rest, m)| {
+        let (_, r) = rest.rsplit_once("-r")?;
+        Some((r.parse::<u64>().ok()?, m.parse::<u64>().ok()?))
+    });
+    let Some((round, index)) = parsed else {
+        return not_found("such table");
+    };
+    let path = whistle_tournament::runner::match_path(
+        &crate::round::round_dir(&site.league, round),
+        index,
+    );
+    if !path.exists() {
+        return not_found("such table");
+    }
+    viewer_of(path).await
+}
+
+/// The hand viewer page of the log at `path`.
+async fn viewer_of(path: PathBuf) -> Response {
     let page = tokio::task::spawn_blocking(move || -> Result<String, String> {
         let log = whistle_replay::read(&path).map_err(|e| e.to_string())?;
         let report = whistle_replay::verify::verify_file(&path, Default::default())
@@ -215,9 +241,9 @@ async fn live(State(site): State<Site>) -> Response {
                 Some((age, tables)) => {
                     p { "As of " (age.as_secs()) " s ago." }
                     div.scroll { table #live {
-                        thead { tr { th { "table" } th { "state" } th { "hands played" } th { "connected" } th { "faults" } } }
+                        thead { tr { th { "table (its hands so far)" } th { "state" } th { "hands played" } th { "connected" } th { "faults" } } }
                         tbody { @for t in tables.iter().filter(|t| t.result.is_none()) { tr {
-                            td { (t.table_id) }
+                            td { a href=(format!("/live/{}", t.table_id)) { (t.table_id) } }
                             td { (format!("{:?}", t.state).to_lowercase()) }
                             td { (t.hands_done) }
                             td { (t.connected.iter().filter(|c| **c).count()) " of " (t.connected.len()) }
@@ -273,6 +299,7 @@ pub async fn spawn(
         .route("/bots/{name}", get(bot))
         .route("/matches/{id}", get(match_viewer))
         .route("/live", get(live))
+        .route("/live/{table}", get(live_table))
         .with_state(site);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
