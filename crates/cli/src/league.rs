@@ -144,16 +144,8 @@ enum LeagueCommand {
     Round {
         #[command(flatten)]
         dir: DirArg,
-        /// Progress display on stderr.
-        #[arg(long, value_enum, default_value = "auto")]
-        progress: Mode,
-        /// Log filter for stderr (tracing syntax).
-        #[arg(long, default_value = "warn")]
-        log: String,
-        /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand
-        /// in progress.
-        #[arg(long, default_value_t = 10_000)]
-        drain_ms: u64,
+        #[command(flatten)]
+        run: crate::tournament::RunFlags,
     },
 }
 
@@ -223,12 +215,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
                 }
             ))
         }
-        LeagueCommand::Round {
-            dir,
-            progress,
-            log,
-            drain_ms,
-        } => play_round(&dir.dir, *progress, log, *drain_ms),
+        LeagueCommand::Round { dir, run } => play_round(&dir.dir, run),
         LeagueCommand::Serve {
             dir,
             listen,
@@ -386,14 +373,14 @@ fn add_bot(
     ))
 }
 
-fn play_round(dir: &Path, progress: Mode, log: &str, drain_ms: u64) -> anyhow::Result<String> {
-    crate::serve::init_logging(log);
+fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<String> {
+    crate::serve::init_logging(&run.log);
     let prepared = round::prepare(dir).map_err(refused)?;
     let opts = RunOptions {
         out: Some(prepared.dir.clone()),
         resume: true,
-        reporter: Arc::new(Progress::new(progress)),
-        drain: std::time::Duration::from_millis(drain_ms),
+        reporter: Arc::new(Progress::new(run.progress)),
+        drain: std::time::Duration::from_millis(run.drain_ms),
         plan: Some(prepared.plan.clone()),
         ..RunOptions::default()
     };

@@ -27,16 +27,24 @@ pub struct TournamentArgs {
     /// Run only the slice `i/n` of the schedule (matches whose index is i mod n).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    #[command(flatten)]
+    run: RunFlags,
+}
+
+/// How a run shows its progress, logs and stops (`whistle tournament`,
+/// `whistle league round`).
+#[derive(Debug, Args)]
+pub struct RunFlags {
     /// Progress display on stderr.
     #[arg(long, value_enum, default_value = "auto")]
-    progress: Mode,
+    pub progress: Mode,
     /// Log filter for stderr (tracing syntax).
     #[arg(long, default_value = "warn")]
-    log: String,
+    pub log: String,
     /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand in
-    /// progress; the logs then resume with `--resume`.
+    /// progress; the run then plays on from its logs where it stopped.
     #[arg(long, default_value_t = 10_000)]
-    drain_ms: u64,
+    pub drain_ms: u64,
 }
 
 /// Runs a tournament and returns its standings as text. Stopped by SIGTERM
@@ -44,7 +52,7 @@ pub struct TournamentArgs {
 /// stops its bots, and fails with [`Interrupted`] (exit status 75): the
 /// folder resumes with `--resume`.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
-    crate::serve::init_logging(&args.log);
+    crate::serve::init_logging(&args.run.log);
     let t = Tournament::load(&args.file).map_err(usage)?;
     let shard = args
         .shard
@@ -56,9 +64,9 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         out: args.out.clone(),
         resume: args.resume,
         shard,
-        reporter: Arc::new(Progress::new(args.progress)),
+        reporter: Arc::new(Progress::new(args.run.progress)),
         stop: None,
-        drain: std::time::Duration::from_millis(args.drain_ms),
+        drain: std::time::Duration::from_millis(args.run.drain_ms),
         plan: None,
         referee: None,
     };

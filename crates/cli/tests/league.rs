@@ -9,22 +9,10 @@ use std::{
     time::Duration,
 };
 
-use common::{Ran, Scratch, WHISTLE, whistle};
+use common::{Scratch, WHISTLE, whistle};
 use serde_json::Value;
 
-/// Runs `whistle ARGS` and asserts that it succeeded.
-fn ok(s: &Scratch, args: &[&str]) -> Ran {
-    let r = whistle(s, args, Duration::from_secs(120));
-    assert!(
-        r.status.success(),
-        "`whistle {}` failed ({}):\n{}\n{}",
-        args.join(" "),
-        r.status,
-        r.stdout,
-        r.stderr
-    );
-    r
-}
+use common::whistle_ok as ok;
 
 /// Runs `whistle ARGS`, expecting a usage error (exit 2) whose message holds
 /// `says`.
@@ -240,19 +228,15 @@ fn a_league_adds_bots_plays_rounds_keeps_ratings_and_imports_once() {
     );
 
     // A finished tournament imports exactly once.
-    let mut t = String::from(
-        "name = \"cup\"\ngame = \"israeli\"\nseed = 5\nhands = 1\n\n[time]\nper_action_ms = 20000\n",
+    let t = common::israeli_tournament(
+        "name = \"cup\"\nseed = 5\nhands = 1\n",
+        &[
+            ("first", "first"),
+            ("heuristic", "heuristic"),
+            ("guest", "first"),
+            ("guest-2", "heuristic"),
+        ],
     );
-    for (name, bot) in [
-        ("first", "first"),
-        ("heuristic", "heuristic"),
-        ("guest", "first"),
-        ("guest-2", "heuristic"),
-    ] {
-        t.push_str(&format!(
-            "\n[[bots]]\nname = \"{name}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{bot}\"]\n"
-        ));
-    }
     s.write("cup.toml", &t);
     ok(
         &s,

@@ -236,20 +236,15 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
 #[test]
 fn the_tournament_report_shows_standings_the_rating_plot_and_links_every_hand() {
     let s = Scratch::new("pages-report");
-    let mut t = String::from(
-        "name = \"cup\"\ngame = \"israeli\"\nseed = 9\nhands = 2\nformat = \"duplicate\"\n\n\
-         [time]\nper_action_ms = 20000\n",
+    let t = common::israeli_tournament(
+        "name = \"cup\"\nseed = 9\nhands = 2\nformat = \"duplicate\"\n",
+        &[
+            ("first", "first"),
+            ("heuristic", "heuristic"),
+            ("random", "random"),
+            ("heuristic-2", "heuristic"),
+        ],
     );
-    for (name, bot) in [
-        ("first", "first"),
-        ("heuristic", "heuristic"),
-        ("random", "random"),
-        ("heuristic-2", "heuristic"),
-    ] {
-        t.push_str(&format!(
-            "\n[[bots]]\nname = \"{name}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{bot}\"]\n"
-        ));
-    }
     s.write("cup.toml", &t);
     let r = whistle(
         &s,
@@ -344,11 +339,7 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
         "name = \"site\"\ngame = \"israeli\"\nseed = 3\nhands = 2\nformat = \"round-robin\"\n\n\
          [time]\nper_action_ms = 20000\n",
     );
-    let ok = |args: &[&str]| {
-        let r = whistle(&s, args, Duration::from_secs(60));
-        assert!(r.status.success(), "{args:?}: {}", r.stderr);
-        r
-    };
+    let ok = |args: &[&str]| common::whistle_ok(&s, args);
     ok(&["league", "init", "site.toml", "--dir", "lg"]);
     let tokens: Vec<String> = (1..=4)
         .map(|i| {

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{Ran, Scratch, WHISTLE, whistle};
+use common::{Scratch, WHISTLE, whistle, whistle_ok};
 
 /// Starts `whistle tournament FILE --out OUT --progress PROGRESS` in `s`, in
 /// the background, its stderr to `stderr`.
@@ -42,20 +42,6 @@ fn spawn_tournament(
         .stderr(stderr)
         .spawn()
         .unwrap()
-}
-
-/// Runs `whistle ARGS` and asserts that it succeeded.
-fn whistle_ok(s: &Scratch, args: &[&str]) -> Ran {
-    let r = whistle(s, args, Duration::from_secs(100));
-    assert!(
-        r.status.success(),
-        "`whistle {}` failed ({}):\n{}\n{}",
-        args.join(" "),
-        r.status,
-        r.stdout,
-        r.stderr
-    );
-    r
 }
 
 /// A `[[bots]]` entry playing `whistle bot ARGS`.

@@ -42,12 +42,15 @@ struct Site {
     delay: Duration,
     /// Table states sampled once a second, oldest first, kept while they may
     /// still be shown (`delay` plus a little).
-    samples: Arc<Mutex<VecDeque<(Instant, Vec<TableSnapshot>)>>>,
+    samples: Arc<Mutex<VecDeque<Sample>>>,
 }
 
+/// The tables' states at one moment.
+type Sample = (Instant, Vec<TableSnapshot>);
+
 impl Site {
-    fn store(&self) -> Result<Store, Response> {
-        Store::open(&self.league.join(STORE_FILE)).map_err(|e| error(&e.to_string()))
+    fn store(&self) -> Result<Store, Box<Response>> {
+        Store::open(&self.league.join(STORE_FILE)).map_err(|e| Box::new(error(&e.to_string())))
     }
 
     /// The newest table states at least `delay` old.
@@ -87,7 +90,7 @@ fn site_page(site: &Site, title: &str, refresh: bool, body: maud::Markup) -> Htm
 async fn standings(State(site): State<Site>) -> Response {
     let store = match site.store() {
         Ok(s) => s,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let (rows, recent) = match (store.standings(), store.recent_matches(RECENT)) {
         (Ok(a), Ok(b)) => (a, b),
@@ -138,7 +141,7 @@ async fn standings(State(site): State<Site>) -> Response {
 async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Response {
     let store = match site.store() {
         Ok(s) => s,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Ok(history) = store.history(&name) else {
         return not_found("such bot");
@@ -171,7 +174,7 @@ async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Respon
 async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Response {
     let store = match site.store() {
         Ok(s) => s,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Ok(Some(log_path)) = store.match_log(id) else {
         return not_found("such match");

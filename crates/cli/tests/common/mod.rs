@@ -96,3 +96,31 @@ pub fn whistle(s: &Scratch, args: &[&str], limit: Duration) -> Ran {
         stderr: std::fs::read_to_string(&err_path).unwrap(),
     }
 }
+
+/// Runs `whistle ARGS` in `s` and asserts that it succeeded (two minutes
+/// at most).
+pub fn whistle_ok(s: &Scratch, args: &[&str]) -> Ran {
+    let r = whistle(s, args, Duration::from_secs(120));
+    assert!(
+        r.status.success(),
+        "`whistle {}` failed ({}):\n{}\n{}",
+        args.join(" "),
+        r.status,
+        r.stdout,
+        r.stderr
+    );
+    r
+}
+
+/// A small tournament file of Israeli Whist: `head` (name, seed, hands,
+/// format ...) with generous clocks, and one `[[bots]]` entry a `(name,
+/// bundled bot)`.
+pub fn israeli_tournament(head: &str, bots: &[(&str, &str)]) -> String {
+    let mut t = format!("game = \"israeli\"\n{head}\n[time]\nper_action_ms = 20000\n");
+    for (name, bot) in bots {
+        t.push_str(&format!(
+            "\n[[bots]]\nname = \"{name}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{bot}\"]\n"
+        ));
+    }
+    t
+}
