@@ -453,44 +453,14 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
                 .to_string(),
         );
     }
-    let serve_out = s.path("serve.stdout");
-    let mut serve = Command::new(WHISTLE)
-        .args([
-            "league",
-            "serve",
-            "--dir",
-            "lg",
-            "--listen",
-            "127.0.0.1:0",
-            "--tls-cert",
-            &cert,
-            "--tls-key",
-            &key,
-            "--poll-ms",
-            "200",
-            "--progress",
-            "quiet",
-        ])
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&serve_out).unwrap())
-        .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
-        .spawn()
-        .unwrap();
-    let listening = {
-        let start = std::time::Instant::now();
-        loop {
-            let text = std::fs::read_to_string(&serve_out).unwrap_or_default();
-            if let Some(l) = text.lines().next().filter(|l| l.ends_with(" tls")) {
-                break l.to_string();
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "serve never listened"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
+    let (mut serve, lines) = common::spawn_serve(
+        &s,
+        "lg",
+        &["--tls-cert", &cert, "--tls-key", &key],
+        &["listening on "],
+    );
+    let listening = lines[0].clone();
+    assert!(listening.ends_with(" tls"), "{listening}");
     let port = listening
         .split_whitespace()
         .nth(2)
@@ -547,8 +517,10 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
     // Retired, b6's token is refused from then on.
     ok(&s, &["league", "retire-bot", "b6", "--dir", "lg"]);
     std::thread::sleep(Duration::from_millis(600));
-    let again = Command::new(WHISTLE)
-        .args([
+    let ca_path = s.path(&ca);
+    let again = common::whistle_with_ca(
+        &s,
+        &[
             "bot",
             "--bot",
             "first",
@@ -556,32 +528,30 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
             &address,
             "--token",
             &tokens[5],
-        ])
-        .env("WHISTLE_CA", s.path(&ca))
-        .current_dir(&s.dir)
-        .output()
-        .unwrap();
+        ],
+        Some(&ca_path),
+    );
     assert!(!again.status.success());
     let said = String::from_utf8_lossy(&again.stderr);
     assert!(said.contains("unknown token"), "{said}");
     // A league bot's token is not the admin token.
-    let admin = Command::new(WHISTLE)
-        .args([
+    let admin = common::whistle_with_ca(
+        &s,
+        &[
             "retire-bot",
             "b1",
             "--server",
             &address,
             "--admin-token",
             &tokens[0],
-        ])
-        .env("WHISTLE_CA", s.path(&ca))
-        .current_dir(&s.dir)
-        .output()
-        .unwrap();
+        ],
+        Some(&ca_path),
+    );
     assert!(!admin.status.success(), "a bot token called Admin");
     // Without the league's CA the certificate is not trusted.
-    let untrusted = Command::new(WHISTLE)
-        .args([
+    let untrusted = common::whistle_with_ca(
+        &s,
+        &[
             "bot",
             "--bot",
             "first",
@@ -589,11 +559,9 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
             &address,
             "--token",
             &tokens[0],
-        ])
-        .env_remove("WHISTLE_CA")
-        .current_dir(&s.dir)
-        .output()
-        .unwrap();
+        ],
+        None,
+    );
     assert!(!untrusted.status.success());
 
     // SIGTERM stops the league: the round in progress drains, exit 0.

@@ -353,52 +353,18 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
                 .to_string()
         })
         .collect();
-    let out = s.path("serve.stdout");
-    let mut serve = Command::new(common::WHISTLE)
-        .args([
-            "league",
-            "serve",
-            "--dir",
-            "lg",
-            "--listen",
-            "127.0.0.1:0",
-            "--http",
-            "127.0.0.1:0",
-            "--watch-delay-s",
-            "1",
-            "--poll-ms",
-            "200",
-            "--progress",
-            "quiet",
-        ])
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
-        .spawn()
-        .unwrap();
-    let (grpc, site) = {
-        let start = std::time::Instant::now();
-        loop {
-            let text = std::fs::read_to_string(&out).unwrap_or_default();
-            let grpc = text
-                .lines()
-                .find_map(|l| l.strip_prefix("listening on "))
-                .map(|l| l.split(' ').next().unwrap().to_string());
-            let site = text
-                .lines()
-                .find_map(|l| l.strip_prefix("site on "))
-                .map(str::to_string);
-            if let (Some(g), Some(w)) = (grpc, site) {
-                break (g, w);
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "serve never listened"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
+    let (mut serve, lines) = common::spawn_serve(
+        &s,
+        "lg",
+        &["--http", "127.0.0.1:0", "--watch-delay-s", "1"],
+        &["listening on ", "site on "],
+    );
+    let grpc = lines[0]["listening on ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let site = lines[1]["site on ".len()..].to_string();
     let mut bots: Vec<_> = tokens
         .iter()
         .enumerate()

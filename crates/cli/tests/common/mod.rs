@@ -124,3 +124,67 @@ pub fn israeli_tournament(head: &str, bots: &[(&str, &str)]) -> String {
     }
     t
 }
+
+/// Starts `whistle league serve --dir DIR --listen 127.0.0.1:0 --poll-ms 200
+/// --progress quiet EXTRA...` in `s` in the background (stdout and stderr
+/// in `serve.stdout`, `serve.stderr`), and waits until it has printed
+/// every line starting with one of `wait_for`; returns the process and
+/// those lines, in the order asked.
+pub fn spawn_serve(
+    s: &Scratch,
+    dir: &str,
+    extra: &[&str],
+    wait_for: &[&str],
+) -> (std::process::Child, Vec<String>) {
+    let out = s.path("serve.stdout");
+    let mut args = vec![
+        "league",
+        "serve",
+        "--dir",
+        dir,
+        "--listen",
+        "127.0.0.1:0",
+        "--poll-ms",
+        "200",
+        "--progress",
+        "quiet",
+    ];
+    args.extend_from_slice(extra);
+    let child = Command::new(WHISTLE)
+        .args(&args)
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        let found: Vec<String> = wait_for
+            .iter()
+            .filter_map(|p| text.lines().find(|l| l.starts_with(p)).map(str::to_string))
+            .collect();
+        if found.len() == wait_for.len() {
+            return (child, found);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "serve never printed {wait_for:?}: {}",
+            std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `whistle ARGS` run in `s` to the end, with `$WHISTLE_CA` set to `ca` if
+/// given (removed otherwise).
+pub fn whistle_with_ca(s: &Scratch, args: &[&str], ca: Option<&Path>) -> std::process::Output {
+    let mut c = Command::new(WHISTLE);
+    c.args(args).current_dir(&s.dir).stdin(Stdio::null());
+    match ca {
+        Some(ca) => c.env("WHISTLE_CA", ca),
+        None => c.env_remove("WHISTLE_CA"),
+    };
+    c.output().unwrap()
+}
