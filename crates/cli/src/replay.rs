@@ -170,10 +170,15 @@ fn expand(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 /// The seed revealed in `<tournament>/results.json` for a log at
 /// `<tournament>/matches/<m>.jsonl`.
 fn revealed_seed(log: &Path) -> Option<u64> {
+    /// Only the seed of results.json is read (the rest is skipped, not
+    /// built).
+    #[derive(serde::Deserialize)]
+    struct Seeded {
+        seed: Option<u64>,
+    }
     let dir = log.parent()?.parent()?;
     let text = std::fs::read_to_string(dir.join("results.json")).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v.get("seed")?.as_u64()
+    serde_json::from_str::<Seeded>(&text).ok()?.seed
 }
 
 /// A hand result for people: summary, points, each seat's own points where
@@ -195,9 +200,17 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
     if files.is_empty() {
         return Err(usage("no log files given"));
     }
-    let mut reports = Vec::new();
+    // Each report is written out as soon as it is made and dropped, so
+    // memory stays flat however many logs are verified.
+    let mut ok = true;
+    let mut out = String::new();
+    let mut json: Vec<String> = Vec::new();
+    // One results.json a tournament folder, read once.
+    let mut seeds: std::collections::HashMap<Option<PathBuf>, Option<u64>> = Default::default();
     for f in &files {
-        let seed = a.seed.or_else(|| revealed_seed(f)).map(Seed::from_u64);
+        let folder = f.parent().and_then(Path::parent).map(Path::to_path_buf);
+        let revealed = *seeds.entry(folder).or_insert_with(|| revealed_seed(f));
+        let seed = a.seed.or(revealed).map(Seed::from_u64);
         let r = verify::verify_file(
             f,
             Context {
@@ -205,14 +218,22 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
             },
         )
         .with_context(|| f.display().to_string())?;
-        reports.push(r);
+        ok &= r.ok();
+        if a.json {
+            json.push(serde_json::to_string_pretty(&r)?);
+            continue;
+        }
+        write_report(&mut out, &r, a.steps);
     }
-    let ok = reports.iter().all(Report::ok);
     if a.json {
-        return Ok((serde_json::to_string_pretty(&reports)? + "\n", ok));
+        return Ok((format!("[\n{}\n]\n", json.join(",\n")), ok));
     }
-    let mut out = String::new();
-    for r in &reports {
+    Ok((out, ok))
+}
+
+/// One verification report as text.
+fn write_report(out: &mut String, r: &Report, steps: bool) {
+    {
         let typed_in = !r.sealed
             && r.hands
                 .iter()
@@ -267,7 +288,7 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
                 own.len()
             );
         }
-        if a.steps || (typed_in && !r.sealed) {
+        if steps || (typed_in && !r.sealed) {
             for h in &r.hands {
                 let _ = writeln!(out, "  hand {}:", h.deal);
                 for s in &h.steps {
@@ -290,7 +311,6 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
             }
         }
     }
-    Ok((out, ok))
 }
 
 /// A log and the match driver that plays it again.
