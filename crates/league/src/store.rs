@@ -436,13 +436,19 @@ impl Store {
     /// # Errors
     /// [`LeagueError::Store`].
     pub fn touch(&self, bots: &[String]) -> Result<(), LeagueError> {
+        if bots.is_empty() {
+            return Ok(());
+        }
         let at = now();
+        // One transaction (one sync to disk) for all of them.
+        let tx = self.conn.unchecked_transaction()?;
         for b in bots {
-            self.conn.execute(
+            tx.execute(
                 "UPDATE bots SET last_seen = ?2 WHERE name = ?1",
                 params![b, at],
             )?;
         }
+        tx.commit()?;
         Ok(())
     }
 
