@@ -150,7 +150,7 @@ pub fn spawn_serve(
         "quiet",
     ];
     args.extend_from_slice(extra);
-    let child = Command::new(WHISTLE)
+    let mut child = Command::new(WHISTLE)
         .args(&args)
         .current_dir(&s.dir)
         .stdin(Stdio::null())
@@ -168,11 +168,14 @@ pub fn spawn_serve(
         if found.len() == wait_for.len() {
             return (child, found);
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "serve never printed {wait_for:?}: {}",
-            std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default()
-        );
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "serve never printed {wait_for:?}: {}",
+                std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default()
+            );
+        }
         std::thread::sleep(Duration::from_millis(50));
     }
 }
