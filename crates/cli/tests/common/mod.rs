@@ -130,6 +130,8 @@ pub fn israeli_tournament(head: &str, bots: &[(&str, &str)]) -> String {
 /// in `serve.stdout`, `serve.stderr`), and waits until it has printed
 /// every line starting with one of `wait_for`; returns the process and
 /// those lines, in the order asked.
+// The child goes to the caller, which stops and waits for it.
+#[allow(clippy::zombie_processes)]
 pub fn spawn_serve(
     s: &Scratch,
     dir: &str,
