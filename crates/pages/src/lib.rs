@@ -26,13 +26,13 @@ const VIEWER_CSS: &str = include_str!("../assets/viewer.css");
 /// `value` as gzip-compressed JSON in base64, for a page to carry in a
 /// `<script type="application/gzip+base64">` element and open with the
 /// browser's `DecompressionStream`. A match's views repeat themselves from
-/// step to step; compressed, a page is some fifty times smaller. Base64 has
+/// step to step; compressed, a page is some forty times smaller. Base64 has
 /// no `<`, so nothing can close the element.
 pub fn packed_json(value: &impl serde::Serialize) -> String {
     use base64::Engine as _;
     use std::io::Write as _;
     let json = serde_json::to_vec(value).expect("page data serializes");
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(&json).expect("writing to memory");
     let bytes = gz.finish().expect("writing to memory");
     base64::engine::general_purpose::STANDARD.encode(bytes)

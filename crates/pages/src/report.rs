@@ -43,33 +43,66 @@ pub fn write(out: &Path) -> Result<PathBuf, String> {
     let ctx = Context {
         tournament_seed: results.seed.map(whistle_rules::dealing::Seed::from_u64),
     };
-    let mut rows = Vec::new();
-    for (index, path) in runner::log_paths(out).map_err(|e| e.to_string())? {
-        let log = whistle_replay::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if log.end.is_none() {
-            continue;
-        }
-        let report =
-            verify::verify_file(&path, ctx).map_err(|e| format!("{}: {e}", path.display()))?;
-        let m = viewer::collect(&log, &report).map_err(|e| format!("{}: {e}", path.display()))?;
-        let name = format!("m{index:05}.html");
-        let page_path = viewer_dir.join(&name);
-        std::fs::write(&page_path, crate::viewer_page(&m))
-            .map_err(|e| format!("{}: {e}", page_path.display()))?;
-        let end = log.end.as_ref().expect("finished");
-        rows.push(Row {
-            index,
-            seats: log.header.seats.clone(),
-            totals: end.result.totals.clone(),
-            hands: log.hands.iter().map(|h| h.deal).collect(),
-            verified: report.ok(),
-            viewer: format!("viewer/{name}"),
-        });
+    let logs = runner::log_paths(out).map_err(|e| e.to_string())?;
+    // Every match's viewer page is independent: one worker a core.
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    let chunk = logs.len().div_ceil(workers).max(1);
+    let done: Vec<Result<Vec<Row>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = logs
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(|| {
+                    part.iter()
+                        .filter_map(|(i, p)| viewer_row(*i, p, ctx, &viewer_dir).transpose())
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a report worker panicked".into()))
+            })
+            .collect()
+    });
+    let mut rows = Vec::with_capacity(logs.len());
+    for part in done {
+        rows.extend(part?);
     }
     let html = page_html(&results, &rows);
     let path = out.join("report.html");
     std::fs::write(&path, html).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// Verifies the finished log of match `index`, writes its viewer page and
+/// returns its row (none for an unfinished log).
+fn viewer_row(
+    index: u64,
+    path: &Path,
+    ctx: Context,
+    viewer_dir: &Path,
+) -> Result<Option<Row>, String> {
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let log = whistle_replay::read(path).map_err(|e| at(&e))?;
+    let Some(end) = log.end.as_ref() else {
+        return Ok(None);
+    };
+    let report = verify::verify_file(path, ctx).map_err(|e| at(&e))?;
+    let m = viewer::collect(&log, &report).map_err(|e| at(&e))?;
+    let name = format!("m{index:05}.html");
+    let page_path = viewer_dir.join(&name);
+    std::fs::write(&page_path, crate::viewer_page(&m))
+        .map_err(|e| format!("{}: {e}", page_path.display()))?;
+    Ok(Some(Row {
+        index,
+        seats: log.header.seats.clone(),
+        totals: end.result.totals.clone(),
+        hands: log.hands.iter().map(|h| h.deal).collect(),
+        verified: report.ok(),
+        viewer: format!("viewer/{name}"),
+    }))
 }
 
 fn rating_text(r: &whistle_tournament::stats::BotStats) -> (String, String) {
