@@ -58,7 +58,7 @@ pub fn import_dir(
             done.unfinished += 1;
             continue;
         }
-        let log_hash = crate::sha256_hex(&bytes);
+        let log_hash = whistle_replay::sha256_hex(&bytes);
         let shown = league_dir
             .and_then(|l| path.strip_prefix(l).ok())
             .unwrap_or(&path)

@@ -36,12 +36,3 @@ pub use store::{HistoryRow, Standing, Store};
 pub const LEAGUE_FILE: &str = "league.toml";
 /// The store's name inside a league folder.
 pub const STORE_FILE: &str = "league.db";
-
-/// The SHA-256 of `bytes` as lower-case hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}

@@ -206,12 +206,9 @@ async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -
 
 /// The hand viewer page of the log at `path`.
 async fn viewer_of(path: PathBuf) -> Response {
-    let page = tokio::task::spawn_blocking(move || -> Result<String, String> {
-        let log = whistle_replay::read(&path).map_err(|e| e.to_string())?;
-        let report = whistle_replay::verify::verify_file(&path, Default::default())
-            .map_err(|e| e.to_string())?;
-        let m = whistle_pages::viewer::collect(&log, &report)?;
-        Ok(whistle_pages::viewer_page(&m))
+    let page = tokio::task::spawn_blocking(move || {
+        whistle_pages::viewer::from_file(&path, Default::default())
+            .map(|(_, m)| whistle_pages::viewer_page(&m))
     })
     .await;
     match page {

@@ -8,7 +8,7 @@ use std::{
 };
 
 use maud::{Markup, PreEscaped, html};
-use whistle_replay::verify::{self, Context};
+use whistle_replay::verify::Context;
 use whistle_tournament::{Results, runner};
 
 use crate::{page, plot, viewer};
@@ -84,13 +84,10 @@ fn viewer_row(
     ctx: Context,
     viewer_dir: &Path,
 ) -> Result<Option<Row>, String> {
-    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let log = whistle_replay::read(path).map_err(|e| at(&e))?;
+    let (log, m) = viewer::from_file(path, ctx)?;
     let Some(end) = log.end.as_ref() else {
         return Ok(None);
     };
-    let report = verify::verify_file(path, ctx).map_err(|e| at(&e))?;
-    let m = viewer::collect(&log, &report).map_err(|e| at(&e))?;
     let name = format!("m{index:05}.html");
     let page_path = viewer_dir.join(&name);
     std::fs::write(&page_path, crate::viewer_page(&m))
@@ -100,7 +97,7 @@ fn viewer_row(
         seats: log.header.seats.clone(),
         totals: end.result.totals.clone(),
         hands: log.hands.iter().map(|h| h.deal).collect(),
-        verified: report.ok(),
+        verified: m.verified,
         viewer: format!("viewer/{name}"),
     }))
 }

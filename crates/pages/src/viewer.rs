@@ -127,6 +127,22 @@ fn views<G: Game>(game: &G, keep_history: bool) -> Vec<View> {
         .collect()
 }
 
+/// Reads the match log at `path`, verifies it (with `ctx`) and collects its
+/// views: the log and what the viewer page shows.
+///
+/// # Errors
+/// An unreadable log, or one the rules cannot play.
+pub fn from_file(
+    path: &std::path::Path,
+    ctx: whistle_replay::verify::Context,
+) -> Result<(MatchLog, Match), String> {
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let log = whistle_replay::read(path).map_err(|e| at(&e))?;
+    let report = whistle_replay::verify::verify_file(path, ctx).map_err(|e| at(&e))?;
+    let m = collect(&log, &report).map_err(|e| at(&e))?;
+    Ok((log, m))
+}
+
 /// Plays `log` again and collects what every seat saw at every step.
 ///
 /// # Errors
