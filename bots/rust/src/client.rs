@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use tonic::{Code, transport::Channel};
 use tracing::{debug, info, warn};
-use whistle_protocol::{PROTOCOL, convert, pb};
+use whistle_protocol::{PROTOCOL, compact::Rebuilder, convert, pb};
 use whistle_rules::{MatchResult, Seat};
 
 use crate::bot::Bot;
@@ -290,8 +290,9 @@ struct SeatState {
     started: bool,
 }
 
-/// The first message of a `Play` stream: quiet (no events pushed) when the
-/// bot does not follow events.
+/// The first message of a `Play` stream: compact requests (the kit rebuilds
+/// the whole observation), and quiet (no events pushed) when the bot does
+/// not follow events.
 fn hello(seat_token: &str, bot_name: &str, bot: &dyn Bot) -> pb::BotMessage {
     pb::BotMessage {
         msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
@@ -299,6 +300,7 @@ fn hello(seat_token: &str, bot_name: &str, bot: &dyn Bot) -> pb::BotMessage {
             bot_name: bot_name.to_string(),
             protocol: PROTOCOL.to_string(),
             quiet: !bot.wants_events(),
+            compact: true,
         })),
     }
 }
@@ -321,6 +323,7 @@ async fn play_stream(
         .map_err(ClientError::Status)?
         .into_inner();
     let decode = ClientError::Decode;
+    let mut rebuilder = Rebuilder::new();
     while let Some(msg) = inbound.next().await {
         let msg = msg.map_err(ClientError::Status)?;
         match msg.msg {
@@ -334,12 +337,29 @@ async fn play_stream(
                 debug!(table = %w.table_id, seat = w.seat, resumed = w.resumed, "welcome");
             }
             Some(pb::referee_message::Msg::Request(r)) => {
-                let obs = r.observation.as_ref().ok_or(ClientError::Decode(
-                    convert::DecodeError::Missing("request observation"),
-                ))?;
-                let obs = convert::observation_from(obs).map_err(decode)?;
+                if let Some(d) = &r.delta
+                    && bot.wants_events()
+                {
+                    for e in &d.events {
+                        deliver(bot, e)?;
+                    }
+                }
+                let obs = match rebuilder.update(&r) {
+                    Ok(obs) => obs,
+                    Err(convert::DecodeError::Missing("observation")) => {
+                        // A delta with nothing to apply it to: ask again.
+                        let resync = pb::BotMessage {
+                            msg: Some(pb::bot_message::Msg::Resync(pb::Resync {})),
+                        };
+                        if tx.send(resync).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    Err(e) => return Err(decode(e)),
+                };
                 let legal = convert::legal_from(&r.legal).map_err(decode)?;
-                let index = bot.choose(&obs, &legal);
+                let index = bot.choose(obs, &legal);
                 let answer = pb::BotMessage {
                     msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
                         request_id: r.request_id,
@@ -350,12 +370,7 @@ async fn play_stream(
                     break;
                 }
             }
-            Some(pb::referee_message::Msg::Event(e)) => {
-                if let Some(pb::event::Kind::HandEnd(pb::HandEnd { result: Some(r) })) = &e.kind {
-                    bot.hand_over(&convert::hand_result_from(r).map_err(decode)?);
-                }
-                bot.on_event(&convert::event_from(&e).map_err(decode)?);
-            }
+            Some(pb::referee_message::Msg::Event(e)) => deliver(bot, &e)?,
             Some(pb::referee_message::Msg::Fault(f)) => {
                 state.outcome.faults = f.faults;
                 state.outcome.forfeited |= f.forfeited;
@@ -372,6 +387,16 @@ async fn play_stream(
             None => {}
         }
     }
+    Ok(())
+}
+
+/// Hands an event to the bot (and the hand's result, at its end).
+fn deliver(bot: &mut dyn Bot, e: &pb::Event) -> Result<(), ClientError> {
+    let decode = ClientError::Decode;
+    if let Some(pb::event::Kind::HandEnd(pb::HandEnd { result: Some(r) })) = &e.kind {
+        bot.hand_over(&convert::hand_result_from(r).map_err(decode)?);
+    }
+    bot.on_event(&convert::event_from(e).map_err(decode)?);
     Ok(())
 }
 

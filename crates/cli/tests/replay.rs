@@ -462,6 +462,7 @@ async fn play_seat(
             bot_name: "test".into(),
             protocol: "whistle.v1".into(),
             quiet: true,
+            compact: false,
         })),
     })
     .await

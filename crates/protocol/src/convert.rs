@@ -169,7 +169,7 @@ fn player(p: Player) -> (bool, u32) {
     }
 }
 
-fn trick(t: &TrickView) -> pb::Trick {
+pub(crate) fn trick(t: &TrickView) -> pb::Trick {
     let (winner_dummy, winner_seat) = t.winner.map_or((false, 0), player);
     pb::Trick {
         cards: t
@@ -286,45 +286,103 @@ pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
     pb::Event { kind: Some(kind) }
 }
 
+/// The field numbers of `Observation` in whistle.proto.
+pub mod field {
+    /// `game`.
+    pub const GAME: u32 = 1;
+    /// `seat`.
+    pub const SEAT: u32 = 2;
+    /// `seats`.
+    pub const SEATS: u32 = 3;
+    /// `deal`.
+    pub const DEAL: u32 = 4;
+    /// `dealer`.
+    pub const DEALER: u32 = 5;
+    /// `phase`.
+    pub const PHASE: u32 = 6;
+    /// `to_act`.
+    pub const TO_ACT: u32 = 7;
+    /// `simultaneous`.
+    pub const SIMULTANEOUS: u32 = 8;
+    /// `hand`.
+    pub const HAND: u32 = 9;
+    /// `players`.
+    pub const PLAYERS: u32 = 10;
+    /// `trump`.
+    pub const TRUMP: u32 = 11;
+    /// `contract`.
+    pub const CONTRACT: u32 = 12;
+    /// `table`.
+    pub const TABLE: u32 = 13;
+    /// `piles`.
+    pub const PILES: u32 = 14;
+    /// `trick`.
+    pub const TRICK: u32 = 15;
+    /// `tricks`.
+    pub const TRICKS: u32 = 16;
+    /// `history`.
+    pub const HISTORY: u32 = 17;
+    /// `notes`.
+    pub const NOTES: u32 = 18;
+    /// Every field number, in order.
+    pub const ALL: std::ops::RangeInclusive<u32> = GAME..=NOTES;
+}
+
+/// Sets field number `f` of the wire observation `w` from `o`.
+pub(crate) fn put_field(w: &mut pb::Observation, o: &Observation, f: u32, results: &[HandResult]) {
+    match f {
+        field::GAME => w.game = o.game.name().to_string(),
+        field::SEAT => w.seat = seat(o.seat),
+        field::SEATS => w.seats = o.seats as u32,
+        field::DEAL => w.deal = o.deal,
+        field::DEALER => w.dealer = seat(o.dealer),
+        field::PHASE => w.phase = phase(o.phase) as i32,
+        field::TO_ACT => w.to_act = o.to_act.iter().map(seat).collect(),
+        field::SIMULTANEOUS => w.simultaneous = o.simultaneous,
+        field::HAND => w.hand = cards(o.hand),
+        field::PLAYERS => w.players = o.players.iter().map(seat_view).collect(),
+        field::TRUMP => w.trump = Some(trump(o.trump)),
+        field::CONTRACT => {
+            w.contract = o.contract.map(|(s, a)| pb::Contract {
+                seat: seat(s),
+                action: action_text(a),
+            });
+        }
+        field::TABLE => w.table = o.table.iter().map(table_card).collect(),
+        field::PILES => {
+            w.piles = o
+                .piles
+                .iter()
+                .map(|(name, count)| pb::Pile {
+                    name: name.clone(),
+                    count: *count as u32,
+                })
+                .collect();
+        }
+        field::TRICK => w.trick = Some(trick(&o.trick)),
+        field::TRICKS => w.tricks = o.tricks.iter().map(trick).collect(),
+        field::HISTORY => w.history = o.history.iter().map(|e| event(e, results)).collect(),
+        field::NOTES => {
+            w.notes = o
+                .notes
+                .iter()
+                .map(|(k, v)| pb::Note {
+                    key: k.clone(),
+                    value: v.clone(),
+                })
+                .collect();
+        }
+        _ => {}
+    }
+}
+
 /// An observation as a wire message. `results` are the match's hand results.
 pub fn observation(o: &Observation, results: &[HandResult]) -> pb::Observation {
-    pb::Observation {
-        game: o.game.name().to_string(),
-        seat: seat(o.seat),
-        seats: o.seats as u32,
-        deal: o.deal,
-        dealer: seat(o.dealer),
-        phase: phase(o.phase) as i32,
-        to_act: o.to_act.iter().map(seat).collect(),
-        simultaneous: o.simultaneous,
-        hand: cards(o.hand),
-        players: o.players.iter().map(seat_view).collect(),
-        trump: Some(trump(o.trump)),
-        contract: o.contract.map(|(s, a)| pb::Contract {
-            seat: seat(s),
-            action: action_text(a),
-        }),
-        table: o.table.iter().map(table_card).collect(),
-        piles: o
-            .piles
-            .iter()
-            .map(|(name, count)| pb::Pile {
-                name: name.clone(),
-                count: *count as u32,
-            })
-            .collect(),
-        trick: Some(trick(&o.trick)),
-        tricks: o.tricks.iter().map(trick).collect(),
-        history: o.history.iter().map(|e| event(e, results)).collect(),
-        notes: o
-            .notes
-            .iter()
-            .map(|(k, v)| pb::Note {
-                key: k.clone(),
-                value: v.clone(),
-            })
-            .collect(),
+    let mut w = pb::Observation::default();
+    for f in field::ALL {
+        put_field(&mut w, o, f, results);
     }
+    w
 }
 
 /// A bot's choice, decoded but not yet checked against the game.
@@ -429,7 +487,7 @@ fn player_from(dummy: bool, seat: u32) -> Result<Player, DecodeError> {
     }
 }
 
-fn trick_from(t: &pb::Trick) -> Result<TrickView, DecodeError> {
+pub(crate) fn trick_from(t: &pb::Trick) -> Result<TrickView, DecodeError> {
     Ok(TrickView {
         cards: t
             .cards
@@ -576,74 +634,127 @@ pub fn event_from(e: &pb::Event) -> Result<Event, DecodeError> {
 /// # Errors
 /// [`DecodeError`] for any malformed field.
 pub fn observation_from(o: &pb::Observation) -> Result<Observation, DecodeError> {
-    Ok(Observation {
+    let mut obs = Observation {
         game: o.game.parse().map_err(|_| bad("game", &o.game))?,
         seat: seat_from(o.seat)?,
         seats: small(o.seats, "seats")?,
-        deal: o.deal,
-        dealer: seat_from(o.dealer)?,
-        phase: phase_from(o.phase)?,
-        to_act: o
-            .to_act
-            .iter()
-            .map(|&s| seat_from(s))
-            .collect::<Result<_, _>>()?,
-        simultaneous: o.simultaneous,
-        hand: cards_from(&o.hand)?,
-        players: o
-            .players
-            .iter()
-            .map(|p| {
-                Ok(SeatView {
-                    seat: seat_from(p.seat)?,
-                    held: small(p.held, "held")?,
-                    known: cards_from(&p.known)?,
-                    bid: if p.bid.is_empty() {
-                        None
-                    } else {
-                        Some(action_from(&p.bid)?)
-                    },
-                    tricks: small(p.tricks, "tricks")?,
-                    total: p.total,
-                    team: small(p.team, "team")?,
-                    active: p.active,
-                })
-            })
-            .collect::<Result<_, DecodeError>>()?,
-        trump: trump_from(o.trump.as_ref())?,
-        contract: match &o.contract {
-            Some(c) => Some((seat_from(c.seat)?, action_from(&c.action)?)),
-            None => None,
+        deal: 0,
+        dealer: Seat::new(0),
+        phase: Phase::Deal,
+        to_act: whistle_rules::SeatSet::EMPTY,
+        simultaneous: false,
+        hand: CardSet::EMPTY,
+        players: Vec::new(),
+        trump: Trump::Undecided,
+        contract: None,
+        table: Vec::new(),
+        piles: Vec::new(),
+        trick: TrickView {
+            cards: Vec::new(),
+            winner: None,
         },
-        table: o
-            .table
-            .iter()
-            .map(|t| {
-                Ok(TableCard {
-                    label: t.label.clone(),
-                    owner: if t.has_owner {
-                        Some(seat_from(t.owner)?)
-                    } else {
-                        None
-                    },
-                    card: card_from(&t.card)?,
+        tricks: Vec::new(),
+        history: Vec::new(),
+        notes: Vec::new(),
+    };
+    for f in field::DEAL..=field::NOTES {
+        take_field(&mut obs, o, f)?;
+    }
+    Ok(obs)
+}
+
+/// Sets field number `f` of `obs` from the wire observation `o`.
+pub(crate) fn take_field(
+    obs: &mut Observation,
+    o: &pb::Observation,
+    f: u32,
+) -> Result<(), DecodeError> {
+    match f {
+        field::GAME => obs.game = o.game.parse().map_err(|_| bad("game", &o.game))?,
+        field::SEAT => obs.seat = seat_from(o.seat)?,
+        field::SEATS => obs.seats = small(o.seats, "seats")?,
+        field::DEAL => obs.deal = o.deal,
+        field::DEALER => obs.dealer = seat_from(o.dealer)?,
+        field::PHASE => obs.phase = phase_from(o.phase)?,
+        field::TO_ACT => {
+            obs.to_act = o
+                .to_act
+                .iter()
+                .map(|&s| seat_from(s))
+                .collect::<Result<_, _>>()?;
+        }
+        field::SIMULTANEOUS => obs.simultaneous = o.simultaneous,
+        field::HAND => obs.hand = cards_from(&o.hand)?,
+        field::PLAYERS => {
+            obs.players = o
+                .players
+                .iter()
+                .map(|p| {
+                    Ok(SeatView {
+                        seat: seat_from(p.seat)?,
+                        held: small(p.held, "held")?,
+                        known: cards_from(&p.known)?,
+                        bid: if p.bid.is_empty() {
+                            None
+                        } else {
+                            Some(action_from(&p.bid)?)
+                        },
+                        tricks: small(p.tricks, "tricks")?,
+                        total: p.total,
+                        team: small(p.team, "team")?,
+                        active: p.active,
+                    })
                 })
-            })
-            .collect::<Result<_, DecodeError>>()?,
-        piles: o
-            .piles
-            .iter()
-            .map(|p| Ok((p.name.clone(), small(p.count, "pile count")?)))
-            .collect::<Result<_, DecodeError>>()?,
-        trick: trick_from(o.trick.as_ref().ok_or(DecodeError::Missing("trick"))?)?,
-        tricks: o.tricks.iter().map(trick_from).collect::<Result<_, _>>()?,
-        history: o.history.iter().map(event_from).collect::<Result<_, _>>()?,
-        notes: o
-            .notes
-            .iter()
-            .map(|n| (n.key.clone(), n.value.clone()))
-            .collect(),
-    })
+                .collect::<Result<_, DecodeError>>()?;
+        }
+        field::TRUMP => obs.trump = trump_from(o.trump.as_ref())?,
+        field::CONTRACT => {
+            obs.contract = match &o.contract {
+                Some(c) => Some((seat_from(c.seat)?, action_from(&c.action)?)),
+                None => None,
+            };
+        }
+        field::TABLE => {
+            obs.table = o
+                .table
+                .iter()
+                .map(|t| {
+                    Ok(TableCard {
+                        label: t.label.clone(),
+                        owner: if t.has_owner {
+                            Some(seat_from(t.owner)?)
+                        } else {
+                            None
+                        },
+                        card: card_from(&t.card)?,
+                    })
+                })
+                .collect::<Result<_, DecodeError>>()?;
+        }
+        field::PILES => {
+            obs.piles = o
+                .piles
+                .iter()
+                .map(|p| Ok((p.name.clone(), small(p.count, "pile count")?)))
+                .collect::<Result<_, DecodeError>>()?;
+        }
+        field::TRICK => {
+            obs.trick = trick_from(o.trick.as_ref().ok_or(DecodeError::Missing("trick"))?)?;
+        }
+        field::TRICKS => obs.tricks = o.tricks.iter().map(trick_from).collect::<Result<_, _>>()?,
+        field::HISTORY => {
+            obs.history = o.history.iter().map(event_from).collect::<Result<_, _>>()?;
+        }
+        field::NOTES => {
+            obs.notes = o
+                .notes
+                .iter()
+                .map(|n| (n.key.clone(), n.value.clone()))
+                .collect();
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// The legal actions of a request as engine actions.

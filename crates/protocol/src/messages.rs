@@ -162,6 +162,7 @@ pub fn request(
         legal: convert::legal(legal),
         deadline_ms: millis(deadline),
         time_bank_ms: millis(time_bank),
+        delta: None,
     }))
 }
 

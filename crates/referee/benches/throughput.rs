@@ -28,7 +28,10 @@
 //!   auction, so that hands would be frisches and misdeals without a card
 //!   played; the last index bids, then plays full hands.) Actions per second
 //!   are `TableRecord::Action` entries read from the tables' records.
-//!   `events` is the default stream; `quiet` sets `Hello.quiet`.
+//!   `events` is the default stream; `quiet` sets `Hello.quiet`; `compact`
+//!   sets `Hello.compact` (deltas, events inside the requests) and decodes
+//!   like the others; `compact, rebuilt` also rebuilds the whole observation
+//!   from every request, as both kits do.
 //!
 //! Connections: every stream of the raw ping-pong has its own connection; a
 //! table's four seats share one connection (as four seat tasks of one client
@@ -60,6 +63,7 @@ use tonic::{
     transport::{Channel, Server, server::TcpIncoming},
 };
 use whistle_protocol::{
+    compact::Rebuilder,
     convert,
     pb::{
         self, Answer, BotMessage, DecisionRequest, Hello, RefereeMessage, answer::Choice,
@@ -92,10 +96,32 @@ enum Case {
     PingPong(usize),
     /// Ping-pong whose replies are a real whistle request (about 1 kB).
     PingPongLarge(usize),
-    Whistle {
-        tables: usize,
-        quiet: bool,
-    },
+    Whistle { tables: usize, mode: Mode },
+}
+
+/// How the bench's bots ask for requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Whole observations, events pushed.
+    Events,
+    /// Whole observations, no events (`Hello.quiet`).
+    Quiet,
+    /// Compact requests (`Hello.compact`), decoded like the others.
+    Compact,
+    /// Compact requests, and the bot rebuilds the whole observation as the
+    /// kits do (`whistle_protocol::compact::Rebuilder`).
+    Rebuilt,
+}
+
+impl Mode {
+    fn label(self) -> &'static str {
+        match self {
+            Mode::Events => "events",
+            Mode::Quiet => "quiet",
+            Mode::Compact => "compact",
+            Mode::Rebuilt => "compact, rebuilt",
+        }
+    }
 }
 
 impl Case {
@@ -107,10 +133,10 @@ impl Case {
                 "raw ping-pong, {n} stream{}, 1 kB",
                 if n == 1 { "" } else { "s" }
             ),
-            Case::Whistle { tables, quiet } => format!(
+            Case::Whistle { tables, mode } => format!(
                 "whistle, {tables} table{}, {}",
                 if tables == 1 { "" } else { "s" },
-                if quiet { "quiet" } else { "events" }
+                mode.label()
             ),
         }
     }
@@ -126,19 +152,35 @@ fn main() {
         Case::PingPongLarge(n),
         Case::Whistle {
             tables: 1,
-            quiet: false,
+            mode: Mode::Events,
         },
         Case::Whistle {
             tables: 1,
-            quiet: true,
+            mode: Mode::Quiet,
+        },
+        Case::Whistle {
+            tables: 1,
+            mode: Mode::Compact,
+        },
+        Case::Whistle {
+            tables: 1,
+            mode: Mode::Rebuilt,
         },
         Case::Whistle {
             tables: n,
-            quiet: false,
+            mode: Mode::Events,
         },
         Case::Whistle {
             tables: n,
-            quiet: true,
+            mode: Mode::Quiet,
+        },
+        Case::Whistle {
+            tables: n,
+            mode: Mode::Compact,
+        },
+        Case::Whistle {
+            tables: n,
+            mode: Mode::Rebuilt,
         },
     ];
     let cases: Vec<Case> = all
@@ -279,7 +321,7 @@ fn run_case(case: Case, s: &Settings) -> Sample {
         match case {
             Case::PingPong(streams) => ping_pong(streams, small_reply, &s).await,
             Case::PingPongLarge(streams) => ping_pong(streams, whistle_reply, &s).await,
-            Case::Whistle { tables, quiet } => whistle(tables, quiet, &s).await,
+            Case::Whistle { tables, mode } => whistle(tables, mode, &s).await,
         }
     });
     rt.shutdown_timeout(Duration::from_secs(1));
@@ -392,6 +434,7 @@ fn small_reply(id: u64) -> RefereeMessage {
             .collect(),
             deadline_ms: 1000,
             time_bank_ms: 30_000,
+            delta: None,
         })),
     }
 }
@@ -458,6 +501,7 @@ fn whistle_reply(id: u64) -> RefereeMessage {
                             legal: convert::legal(&legal),
                             deadline_ms: 1000,
                             time_bank_ms: 30_000,
+                            delta: None,
                         })),
                     };
                 }
@@ -519,7 +563,7 @@ async fn ping_pong(streams: usize, reply: fn(u64) -> RefereeMessage, s: &Setting
 // ---------------------------------------------------------------------------
 
 /// One seat: answers every request at once with the last legal index.
-async fn bot(channel: Channel, token: String, quiet: bool) {
+async fn bot(channel: Channel, token: String, mode: Mode) {
     let mut client = RefereeClient::new(channel);
     let (tx, rx) = mpsc::channel(64);
     tx.send(BotMessage {
@@ -527,7 +571,8 @@ async fn bot(channel: Channel, token: String, quiet: bool) {
             token,
             bot_name: "last".into(),
             protocol: whistle_protocol::PROTOCOL.into(),
-            quiet,
+            quiet: mode == Mode::Quiet,
+            compact: matches!(mode, Mode::Compact | Mode::Rebuilt),
         })),
     })
     .await
@@ -536,9 +581,13 @@ async fn bot(channel: Channel, token: String, quiet: bool) {
         return;
     };
     let mut inbound = response.into_inner();
+    let mut rebuilder = Rebuilder::new();
     while let Ok(Some(m)) = inbound.message().await {
         match m.msg {
             Some(Msg::Request(r)) => {
+                if mode == Mode::Rebuilt {
+                    rebuilder.update(&r).expect("a request that rebuilds");
+                }
                 let answer = BotMessage {
                     msg: Some(BotMsg::Answer(Answer {
                         request_id: r.request_id,
@@ -556,7 +605,7 @@ async fn bot(channel: Channel, token: String, quiet: bool) {
     }
 }
 
-async fn whistle(tables: usize, quiet: bool, s: &Settings) -> Sample {
+async fn whistle(tables: usize, mode: Mode, s: &Settings) -> Sample {
     let referee = Referee::new(None);
     let (addr, server) = referee
         .spawn("127.0.0.1:0".parse().expect("an address"))
@@ -589,7 +638,7 @@ async fn whistle(tables: usize, quiet: bool, s: &Settings) -> Sample {
         });
         let channel = connect(addr).await;
         for token in tokens {
-            tokio::spawn(bot(channel.clone(), token, quiet));
+            tokio::spawn(bot(channel.clone(), token, mode));
         }
     }
     let rate = measure(&counter, s).await;

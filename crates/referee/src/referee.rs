@@ -23,6 +23,7 @@ use tokio_stream::{Stream, wrappers::ReceiverStream};
 use tonic::{Request, Response, Status, Streaming, transport::Server};
 use tracing::{debug, info, warn};
 use whistle_protocol::{
+    compact::DeltaEncoder,
     convert,
     limits::{echo, token_hint},
     pb,
@@ -965,6 +966,7 @@ impl pb::referee_server::Referee for BotService {
                 id: conn_id,
                 tx,
                 quiet: hello.quiet,
+                compact: hello.compact.then(DeltaEncoder::new),
                 bot_name,
             },
             reply: reply_tx,

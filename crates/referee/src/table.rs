@@ -27,6 +27,7 @@ use tokio::{
 use tonic::Status;
 use tracing::{debug, info, warn};
 use whistle_protocol::{
+    compact::DeltaEncoder,
     limits::echo,
     messages::{self, millis},
     pb,
@@ -85,6 +86,9 @@ pub(crate) struct Conn {
     pub id: u64,
     pub tx: mpsc::Sender<Result<pb::RefereeMessage, Status>>,
     pub quiet: bool,
+    /// Compact requests: what this stream was last sent, and the events
+    /// held for its next request (events are then not pushed).
+    pub compact: Option<DeltaEncoder>,
     pub bot_name: String,
 }
 
@@ -568,8 +572,8 @@ impl Table {
     /// scheduling); a request sent again after a reconnection states what is
     /// left of it.
     fn send_request(&mut self, seat: Seat, resent: bool) {
-        let s = &self.seats[seat.index()];
-        let (Some(p), Some(conn)) = (&s.pending, &s.conn) else {
+        let s = &mut self.seats[seat.index()];
+        let (Some(p), Some(conn)) = (&s.pending, &mut s.conn) else {
             return;
         };
         let per_action = self.spec.time.per_action;
@@ -584,14 +588,13 @@ impl Table {
             (Duration::ZERO, s.bank.saturating_sub(used - per_action))
         };
         let game = self.driver.game();
-        let msg = messages::request(
-            p.id,
-            &game.observe(seat),
-            game.hand_results(),
-            &p.legal,
-            deadline,
-            bank,
-        );
+        let obs = game.observe(seat);
+        let msg = match &mut conn.compact {
+            Some(encoder) => {
+                encoder.request(p.id, obs, game.hand_results(), &p.legal, deadline, bank)
+            }
+            None => messages::request(p.id, &obs, game.hand_results(), &p.legal, deadline, bank),
+        };
         if conn.tx.try_send(Ok(msg)).is_err() {
             self.drop_slow_reader(seat);
         }
@@ -656,6 +659,25 @@ impl Table {
         }
         let answer = match msg.msg {
             Some(pb::bot_message::Msg::Answer(a)) => a,
+            Some(pb::bot_message::Msg::Resync(_)) => {
+                // Bounded like unsolicited answers: each one costs a whole
+                // observation.
+                if self.count_unsolicited(seat, at) {
+                    return;
+                }
+                if let Some(encoder) = self.seats[seat.index()]
+                    .conn
+                    .as_mut()
+                    .and_then(|c| c.compact.as_mut())
+                {
+                    encoder.resync();
+                }
+                debug!(table = %self.id, seat = seat.index(), "resync");
+                if self.seats[seat.index()].pending.is_some() {
+                    self.send_request(seat, true);
+                }
+                return;
+            }
             Some(pb::bot_message::Msg::Hello(_)) | None => {
                 // A second Hello or an empty message on an authenticated stream.
                 if !self.count_unsolicited(seat, at) {
@@ -981,9 +1003,17 @@ impl Table {
         let results = self.driver.game().hand_results();
         let mut slow = Vec::new();
         for seat in Seat::all(self.seats.len()) {
-            let Some(conn) = &self.seats[seat.index()].conn else {
+            let Some(conn) = &mut self.seats[seat.index()].conn else {
                 continue;
             };
+            if let Some(encoder) = &mut conn.compact {
+                for entry in &log[self.pushed..] {
+                    if let Some(ev) = entry.seen_by(seat) {
+                        encoder.push_event(whistle_protocol::convert::event(&ev, results));
+                    }
+                }
+                continue;
+            }
             if conn.quiet {
                 continue;
             }
@@ -1009,8 +1039,9 @@ impl Table {
         let forfeited = self.forfeited();
         info!(table = %self.id, totals = ?result.totals, ?forfeited, "match over");
         let msg = messages::match_end(&result, &forfeited);
-        for s in &self.seats {
-            if let Some(conn) = &s.conn {
+        for s in &mut self.seats {
+            if let Some(conn) = &mut s.conn {
+                flush_held_events(conn);
                 let _ = conn.tx.try_send(Ok(msg.clone()));
             }
         }
@@ -1028,6 +1059,22 @@ impl Table {
         for s in &mut self.seats {
             s.conn = None;
             s.pending = None;
+        }
+    }
+}
+
+/// A compact stream's events held since its last request, sent as `Event`
+/// messages: every event reaches the bot once, the last ones before
+/// `MatchEnd`.
+fn flush_held_events(conn: &mut Conn) {
+    if let Some(encoder) = &mut conn.compact {
+        for e in encoder.take_events() {
+            let msg = pb::RefereeMessage {
+                msg: Some(pb::referee_message::Msg::Event(e)),
+            };
+            if conn.tx.try_send(Ok(msg)).is_err() {
+                return;
+            }
         }
     }
 }
@@ -1078,6 +1125,7 @@ mod tests {
                 id: i as u64,
                 tx,
                 quiet: true,
+                compact: None,
                 bot_name: "t".into(),
             };
             cmd.send(TableCmd::Attach {

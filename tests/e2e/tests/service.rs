@@ -351,6 +351,7 @@ async fn refused_calls_are_logged_with_the_peer_and_never_the_whole_token() {
             bot_name: "x".into(),
             protocol: "whistle.v9".into(),
             quiet: true,
+            compact: false,
         })),
     };
     let e = bots

@@ -1,5 +1,6 @@
 //! No leak over the wire: with the cards a seat has not seen re-dealt, every
-//! byte the referee sends to that seat is unchanged.
+//! byte the referee sends to that seat is unchanged, with whole requests and
+//! with compact ones.
 //!
 //! For several seeds, a first match on an embedded referee is played by four
 //! in-test clients choosing freely (often passing, so frisches and misdeals
@@ -99,6 +100,7 @@ impl Decoder for RawDecoder {
 async fn open_raw(
     addr: SocketAddr,
     token: &str,
+    compact: bool,
 ) -> (mpsc::Sender<pb::BotMessage>, Streaming<Vec<u8>>) {
     let channel = Channel::from_shared(format!("http://{addr}"))
         .expect("uri")
@@ -114,6 +116,7 @@ async fn open_raw(
             bot_name: "scripted".into(),
             protocol: "whistle.v1".into(),
             quiet: false,
+            compact,
         })),
     })
     .await
@@ -153,8 +156,13 @@ fn splitmix(mut z: u64) -> u64 {
 }
 
 /// Plays one seat to MatchEnd and returns every message received, as bytes.
-async fn client(addr: SocketAddr, token: String, mut policy: Policy) -> Vec<Vec<u8>> {
-    let (tx, mut inbound) = open_raw(addr, &token).await;
+async fn client(
+    addr: SocketAddr,
+    token: String,
+    mut policy: Policy,
+    compact: bool,
+) -> Vec<Vec<u8>> {
+    let (tx, mut inbound) = open_raw(addr, &token, compact).await;
     let mut log = Vec::new();
     let mut pending: Option<pb::DecisionRequest> = None;
     let mut orders: VecDeque<String> = VecDeque::new();
@@ -273,7 +281,7 @@ async fn free_match(seed: u64, pass_percent: u64) -> Script {
                 seed: seed * 10 + i as u64,
                 pass_percent,
             };
-            tokio::spawn(client(addr, handle.tokens[i].clone(), policy))
+            tokio::spawn(client(addr, handle.tokens[i].clone(), policy, false))
         })
         .collect();
     let records = record::read_all(&mut handle.records, MATCH_LIMIT)
@@ -305,7 +313,12 @@ async fn free_match(seed: u64, pass_percent: u64) -> Script {
 /// Plays the first `upto` actions of `script` with four scripted clients,
 /// one action at a time in order, then lets them finish the match freely;
 /// returns every seat's received messages as bytes.
-async fn scripted_match(seed: u64, script: &Script, upto: usize) -> Vec<Vec<Vec<u8>>> {
+async fn scripted_match(
+    seed: u64,
+    script: &Script,
+    upto: usize,
+    compact: bool,
+) -> Vec<Vec<Vec<u8>>> {
     let referee = Referee::new(None);
     let (addr, server) = referee
         .spawn("127.0.0.1:0".parse().expect("address"))
@@ -322,6 +335,7 @@ async fn scripted_match(seed: u64, script: &Script, upto: usize) -> Vec<Vec<Vec<
             addr,
             handle.tokens[i].clone(),
             Policy::Scripted(rx),
+            compact,
         )));
     }
     let mut records = Vec::new();
@@ -529,18 +543,29 @@ fn remap(script: &Script, maps: &[CardMap], deal_of: &[usize]) -> Script {
 }
 
 /// Where a seat's stream goes beyond what it may know when it has been
-/// sent `events` events: at its next event (or the end). Requests issued
-/// in that state come before it.
+/// sent `events` events: at the message that carries its next event (or the
+/// end). Requests issued in that state come before it. Events come as Event
+/// messages, inside compact requests' deltas, and in the whole observation
+/// of a compact stream's first request (its history: such a stream is sent
+/// no Event message before it, where a full stream is sent the hand's
+/// HandStart).
 fn cut(log: &[Vec<u8>], events: usize) -> usize {
     let mut seen = 0;
     for (i, bytes) in log.iter().enumerate() {
         let m = pb::RefereeMessage::decode(&bytes[..]).expect("a message");
-        if let Some(Msg::Event(_)) = m.msg {
-            if seen == events {
-                return i;
-            }
-            seen += 1;
+        let now = match m.msg {
+            Some(Msg::Event(_)) => seen + 1,
+            Some(Msg::Request(r)) => match (r.delta, r.observation) {
+                (Some(d), _) => seen + d.events.len(),
+                (None, Some(o)) if seen == 0 => o.history.len(),
+                _ => seen,
+            },
+            _ => seen,
+        };
+        if now > events {
+            return i;
         }
+        seen = now;
     }
     log.len()
 }
@@ -573,11 +598,11 @@ struct Tally {
     controls: usize,
 }
 
-async fn check_seed(seed: u64, pass_percent: u64, tally: &mut Tally) {
+async fn check_seed(seed: u64, pass_percent: u64, compact: bool, tally: &mut Tally) {
     let script = free_match(seed, pass_percent).await;
     let n = script.actions.len();
     let deal_of = deal_of(&script);
-    let original = scripted_match(seed, &script, n).await;
+    let original = scripted_match(seed, &script, n, compact).await;
     for (s, log) in original.iter().enumerate() {
         // The seat got exactly one event per log entry it may see, which is
         // what `cut` counts on.
@@ -600,7 +625,7 @@ async fn check_seed(seed: u64, pass_percent: u64, tally: &mut Tally) {
                 .map(|&u| CardMap::within_suits(u, &mut rng))
                 .collect();
             let redealt = remap(&script, &maps, &deal_of);
-            let logs = scripted_match(seed, &redealt, k).await;
+            let logs = scripted_match(seed, &redealt, k, compact).await;
             let end = cut(&original[s], known.events);
             assert_eq!(
                 end,
@@ -609,7 +634,7 @@ async fn check_seed(seed: u64, pass_percent: u64, tally: &mut Tally) {
             );
             if let Some(diff) = first_difference(&original[s][..end], &logs[s][..end]) {
                 panic!(
-                    "seed {seed}: seat {s} received different bytes when the cards it had not \
+                    "seed {seed} (compact {compact}): seat {s} received different bytes when the cards it had not \
                      seen by step {k} of {n} were re-dealt; {diff}"
                 );
             }
@@ -640,7 +665,7 @@ async fn check_seed(seed: u64, pass_percent: u64, tally: &mut Tally) {
     if let Some((mine, other)) = pair {
         let mut maps = vec![CardMap::identity(); known.unseen.len()];
         maps[current].swap(mine, other);
-        let logs = scripted_match(seed, &remap(&script, &maps, &deal_of), k).await;
+        let logs = scripted_match(seed, &remap(&script, &maps, &deal_of), k, compact).await;
         let end = cut(&original[seat.index()], known.events);
         assert!(
             first_difference(&original[seat.index()][..end], &logs[seat.index()][..end]).is_some(),
@@ -650,16 +675,27 @@ async fn check_seed(seed: u64, pass_percent: u64, tally: &mut Tally) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_byte_sent_to_a_seat_ignores_the_cards_it_has_not_seen() {
+/// Both request modes: whole observations with events pushed, and compact
+/// requests (deltas, events inside them).
+async fn check_mode(compact: bool) {
     let mut tally = Tally::default();
     for (seed, pass_percent) in [(1, 90), (2, 60), (3, 30)] {
-        check_seed(seed, pass_percent, &mut tally).await;
+        check_seed(seed, pass_percent, compact, &mut tally).await;
     }
-    println!("{tally:?}");
+    println!("compact {compact}: {tally:?}");
     assert!(tally.cases >= 24, "{tally:?}");
     // The re-deals did change the matches, visibly to other seats.
     assert!(tally.deals_changed * 4 >= tally.cases * 3, "{tally:?}");
     assert!(tally.others_changed * 2 >= tally.cases, "{tally:?}");
     assert!(tally.controls >= 2, "{tally:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_byte_sent_to_a_seat_ignores_the_cards_it_has_not_seen() {
+    check_mode(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_compact_byte_sent_to_a_seat_ignores_the_cards_it_has_not_seen() {
+    check_mode(true).await;
 }

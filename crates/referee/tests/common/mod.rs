@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use tonic::transport::Channel;
 use whistle_protocol::{
+    compact::Rebuilder,
     convert,
     pb::{
         self, Answer, BotMessage, Hello, answer::Choice, bot_message::Msg as BotMsg,
@@ -49,10 +50,15 @@ pub async fn channel(addr: SocketAddr) -> Channel {
 
 /// Plays one seat to the end of its match with `choose`; returns every
 /// decision it made and the result it was told. Any fault is a failure.
+/// `compact`: the stream asks for compact requests and the observation is
+/// rebuilt from them (whistle_protocol::compact); every event the seat may
+/// see then arrives inside a request or, after its last request, as an
+/// Event message before MatchEnd.
 pub async fn play_seat(
     addr: SocketAddr,
     token: String,
     choose: Choose,
+    compact: bool,
 ) -> (Vec<Decision>, Option<pb::MatchResult>) {
     let mut client = RefereeClient::new(channel(addr).await);
     let (tx, rx) = mpsc::channel(16);
@@ -62,6 +68,7 @@ pub async fn play_seat(
             bot_name: "test".into(),
             protocol: "whistle.v1".into(),
             quiet: false,
+            compact,
         })),
     })
     .await
@@ -72,12 +79,24 @@ pub async fn play_seat(
         .unwrap()
         .into_inner();
     let mut decisions = Vec::new();
+    let mut rebuilder = Rebuilder::new();
+    let mut requests = 0;
+    let mut flushed = false;
     while let Some(msg) = inbound.next().await {
         match msg.unwrap().msg {
             Some(Msg::Request(r)) => {
-                let observation =
-                    convert::observation_from(r.observation.as_ref().expect("an observation"))
-                        .expect("the observation decodes");
+                assert!(!flushed, "a request after a compact stream's events were flushed");
+                requests += 1;
+                assert_eq!(
+                    r.observation.is_some(),
+                    !compact || requests == 1,
+                    "whole observations: every request, or a compact stream's first"
+                );
+                assert_eq!(r.delta.is_some(), compact && requests > 1);
+                let observation = rebuilder
+                    .update(&r)
+                    .expect("the observation decodes")
+                    .clone();
                 let legal = convert::legal_from(&r.legal).expect("the legal actions decode");
                 let index = choose(&observation, &legal);
                 decisions.push(Decision {
@@ -96,13 +115,17 @@ pub async fn play_seat(
             }
             Some(Msg::MatchEnd(e)) => return (decisions, e.result),
             Some(Msg::Fault(f)) => panic!("unexpected fault {f:?}"),
+            // A compact stream is sent Event messages only after its last
+            // request (the events held for a next request that never came).
+            Some(Msg::Event(_)) if compact => flushed = true,
             _ => {}
         }
     }
     (decisions, None)
 }
 
-/// A table played to its end by one [`play_seat`] bot per seat.
+/// A table played to its end by one [`play_seat`] bot per seat (even seats
+/// compact).
 pub struct Table {
     pub records: Vec<TableRecord>,
     /// Each seat's decisions, in order.
@@ -122,7 +145,8 @@ pub async fn play_table(
     let seats: Vec<_> = handle
         .tokens
         .iter()
-        .map(|t| tokio::spawn(play_seat(addr, t.clone(), choose)))
+        .enumerate()
+        .map(|(i, t)| tokio::spawn(play_seat(addr, t.clone(), choose, i % 2 == 0)))
         .collect();
     let mut records = Vec::new();
     while let Some(r) = handle.records.recv().await {

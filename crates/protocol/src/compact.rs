@@ -1,0 +1,359 @@
+//! Compact requests (`Hello.compact`): the referee's encoder, which sends a
+//! seat the changes since its previous request, and the bot's rebuilder,
+//! which turns them back into the whole observation.
+//!
+//! The rule both sides follow is the one whistle.proto states on
+//! `ObservationDelta`: events append to the history (a `HandStart` clears
+//! it), the first `tricks_kept` completed tricks stay and `values.tricks`
+//! follow, and every field number in `changed` is replaced by its value in
+//! `values`. The tests below play every game and compare the rebuilt
+//! observation with the engine's at every request.
+
+use std::time::Duration;
+
+use whistle_rules::{Action, Event, HandResult, Observation};
+
+use crate::{
+    convert::{self, DecodeError, field},
+    messages::millis,
+    pb,
+};
+
+/// Events a compact stream may hold for its next request. A seat that goes
+/// longer without a request (it sits out hand after hand) loses them: its
+/// next request carries the whole observation instead.
+pub const MAX_BUFFERED_EVENTS: usize = 4096;
+
+/// The referee's side of one compact stream: the events not yet delivered
+/// and the observation the seat's previous request left it with.
+#[derive(Debug, Default)]
+pub struct DeltaEncoder {
+    prev: Option<Observation>,
+    events: Vec<pb::Event>,
+}
+
+impl DeltaEncoder {
+    /// A stream that has been sent nothing yet: its first request is whole.
+    pub fn new() -> DeltaEncoder {
+        DeltaEncoder::default()
+    }
+
+    /// Holds an event the seat may see for its next request.
+    pub fn push_event(&mut self, event: pb::Event) {
+        if self.events.len() >= MAX_BUFFERED_EVENTS {
+            self.events = Vec::new();
+            self.prev = None;
+        }
+        self.events.push(event);
+    }
+
+    /// The next request carries the whole observation (`Resync`).
+    pub fn resync(&mut self) {
+        self.prev = None;
+    }
+
+    /// The events held and not yet delivered (sent as `Event` messages
+    /// before `MatchEnd`).
+    pub fn take_events(&mut self) -> Vec<pb::Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// A `DecisionRequest` for `obs`: whole the first time (or after a
+    /// resync), otherwise a delta from the previous one with the events held.
+    pub fn request(
+        &mut self,
+        request_id: u64,
+        obs: Observation,
+        results: &[HandResult],
+        legal: &[Action],
+        deadline: Duration,
+        time_bank: Duration,
+    ) -> pb::RefereeMessage {
+        let events = std::mem::take(&mut self.events);
+        let (observation, delta) = match &self.prev {
+            None => (Some(convert::observation(&obs, results)), None),
+            Some(prev) => (None, Some(delta(prev, &obs, events, results))),
+        };
+        self.prev = Some(obs);
+        pb::RefereeMessage {
+            msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {
+                request_id,
+                observation,
+                legal: convert::legal(legal),
+                deadline_ms: millis(deadline),
+                time_bank_ms: millis(time_bank),
+                delta,
+            })),
+        }
+    }
+}
+
+/// The delta from `prev` to `obs`, carrying `events`.
+fn delta(
+    prev: &Observation,
+    obs: &Observation,
+    events: Vec<pb::Event>,
+    results: &[HandResult],
+) -> pb::ObservationDelta {
+    {
+        let mut values = pb::Observation::default();
+        let mut changed = Vec::new();
+        for f in field::ALL {
+            if f != field::TRICKS && f != field::HISTORY && !same(prev, obs, f) {
+                changed.push(f);
+                convert::put_field(&mut values, obs, f, results);
+            }
+        }
+        let kept = prev
+            .tricks
+            .iter()
+            .zip(&obs.tricks)
+            .take_while(|(a, b)| a == b)
+            .count();
+        values.tricks = obs.tricks[kept..].iter().map(convert::trick).collect();
+        pb::ObservationDelta {
+            events,
+            changed,
+            values: Some(values),
+            tricks_kept: kept as u32,
+        }
+    }
+}
+
+/// Whether field number `f` is the same in both observations.
+fn same(a: &Observation, b: &Observation, f: u32) -> bool {
+    match f {
+        field::GAME => a.game == b.game,
+        field::SEAT => a.seat == b.seat,
+        field::SEATS => a.seats == b.seats,
+        field::DEAL => a.deal == b.deal,
+        field::DEALER => a.dealer == b.dealer,
+        field::PHASE => a.phase == b.phase,
+        field::TO_ACT => a.to_act == b.to_act,
+        field::SIMULTANEOUS => a.simultaneous == b.simultaneous,
+        field::HAND => a.hand == b.hand,
+        field::PLAYERS => a.players == b.players,
+        field::TRUMP => a.trump == b.trump,
+        field::CONTRACT => a.contract == b.contract,
+        field::TABLE => a.table == b.table,
+        field::PILES => a.piles == b.piles,
+        field::TRICK => a.trick == b.trick,
+        field::TRICKS => a.tricks == b.tricks,
+        field::HISTORY => a.history == b.history,
+        field::NOTES => a.notes == b.notes,
+        _ => true,
+    }
+}
+
+/// A bot's side of a stream: the whole observation, rebuilt from compact
+/// requests (or simply taken from whole ones).
+#[derive(Debug, Default)]
+pub struct Rebuilder {
+    obs: Option<Observation>,
+}
+
+impl Rebuilder {
+    /// Nothing received yet.
+    pub fn new() -> Rebuilder {
+        Rebuilder::default()
+    }
+
+    /// Takes in a request and returns the whole observation it stands for.
+    ///
+    /// # Errors
+    /// [`DecodeError`] for a malformed request, and
+    /// `DecodeError::Missing("observation")` for a delta without an
+    /// observation before it: the bot should send `Resync`. Either way the
+    /// rebuilder then waits for a whole observation.
+    pub fn update(&mut self, r: &pb::DecisionRequest) -> Result<&Observation, DecodeError> {
+        let result = match (&r.observation, &r.delta, self.obs.take()) {
+            (Some(o), _, _) => convert::observation_from(o),
+            (None, Some(d), Some(mut obs)) => apply(&mut obs, d).map(|()| obs),
+            (None, _, _) => Err(DecodeError::Missing("observation")),
+        };
+        Ok(self.obs.insert(result?))
+    }
+
+    /// The observation of the last request taken in, if any.
+    pub fn observation(&self) -> Option<&Observation> {
+        self.obs.as_ref()
+    }
+}
+
+/// Applies a delta to the observation it was made from.
+///
+/// # Errors
+/// [`DecodeError`] for a malformed delta (then `obs` may be half changed).
+pub fn apply(obs: &mut Observation, d: &pb::ObservationDelta) -> Result<(), DecodeError> {
+    for e in &d.events {
+        let e = convert::event_from(e)?;
+        if matches!(e, Event::HandStart { .. }) {
+            obs.history.clear();
+        }
+        obs.history.push(e);
+    }
+    let kept = d.tricks_kept as usize;
+    if kept > obs.tricks.len() {
+        return Err(DecodeError::Bad {
+            what: "tricks_kept",
+            value: kept.to_string(),
+        });
+    }
+    obs.tricks.truncate(kept);
+    let empty = pb::Observation::default();
+    let values = d.values.as_ref().unwrap_or(&empty);
+    for t in &values.tricks {
+        obs.tricks.push(convert::trick_from(t)?);
+    }
+    for &f in &d.changed {
+        if f == field::TRICKS || f == field::HISTORY || !field::ALL.contains(&f) {
+            return Err(DecodeError::Bad {
+                what: "changed field",
+                value: f.to_string(),
+            });
+        }
+        convert::take_field(obs, values, f)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use prost::Message;
+    use whistle_rules::{Fallback, Game, MatchDriver, Options, Seat, Variant, dealing::Seed};
+
+    use super::*;
+
+    /// Plays `hands` hands of `variant` with every seat on a compact stream
+    /// (events held as the referee holds them), rebuilds each request and
+    /// compares it with the engine's observation. Returns (whole bytes,
+    /// compact bytes) over every request.
+    fn play(variant: Variant, options: &Options, seed: u64, resync_every: usize) -> (usize, usize) {
+        let game = variant.new_game(options).expect("game");
+        let seats = game.seats();
+        let mut driver = MatchDriver::new(game, Seed::from_u64(seed), Fallback::First);
+        let mut encoders: Vec<DeltaEncoder> = (0..seats).map(|_| DeltaEncoder::new()).collect();
+        let mut bots: Vec<Rebuilder> = (0..seats).map(|_| Rebuilder::new()).collect();
+        let (mut whole, mut compact) = (0, 0);
+        let mut pushed = (0usize, 0u32);
+        let mut rng = seed | 1;
+        let mut requests = 0;
+        loop {
+            let to_act = driver.to_ask().expect("drive");
+            // Hold the new log entries as the table pushes them.
+            let game = driver.game();
+            if game.deals() != pushed.1 {
+                pushed = (0, game.deals());
+            }
+            for seat in Seat::all(seats) {
+                for entry in &game.log()[pushed.0..] {
+                    if let Some(ev) = entry.seen_by(seat) {
+                        encoders[seat.index()].push_event(convert::event(&ev, game.hand_results()));
+                    }
+                }
+            }
+            pushed.0 = game.log().len();
+            let _ = driver.take_events();
+            let Some(seat) = to_act.iter().next() else {
+                break;
+            };
+            let game = driver.game();
+            let obs = game.observe(seat);
+            let legal = game.legal_actions(seat);
+            requests += 1;
+            if resync_every > 0 && requests % resync_every == 0 {
+                encoders[seat.index()].resync();
+            }
+            let full = messages_request(&obs, game.hand_results(), &legal);
+            let msg = encoders[seat.index()].request(
+                7,
+                obs.clone(),
+                game.hand_results(),
+                &legal,
+                Duration::from_millis(100),
+                Duration::ZERO,
+            );
+            whole += full.encoded_len();
+            compact += msg.encoded_len();
+            let msg = pb::RefereeMessage::decode(msg.encode_to_vec().as_slice()).expect("decode");
+            let Some(pb::referee_message::Msg::Request(r)) = msg.msg else {
+                panic!("a request");
+            };
+            let rebuilt = bots[seat.index()].update(&r).expect("rebuild");
+            assert_eq!(rebuilt, &obs, "{variant} seed {seed} request {requests}");
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let action = legal[(rng % legal.len() as u64) as usize];
+            driver.apply(seat, action, false).expect("legal");
+        }
+        (whole, compact)
+    }
+
+    fn messages_request(
+        obs: &Observation,
+        results: &[HandResult],
+        legal: &[Action],
+    ) -> pb::RefereeMessage {
+        crate::messages::request(
+            7,
+            obs,
+            results,
+            legal,
+            Duration::from_millis(100),
+            Duration::ZERO,
+        )
+    }
+
+    #[test]
+    fn every_game_rebuilds_the_whole_observation_at_every_request() {
+        for variant in Variant::ALL {
+            let options = Options::parse(&["hands=3"]).expect("options");
+            for seed in 1..4 {
+                let (whole, compact) = play(variant, &options, seed, 0);
+                assert!(
+                    compact * 3 < whole * 2,
+                    "{variant}: compact {compact} bytes against {whole}"
+                );
+                play(variant, &options, seed, 5);
+            }
+        }
+    }
+
+    #[test]
+    fn a_delta_without_a_whole_observation_before_it_asks_for_one() {
+        let mut r = Rebuilder::new();
+        let req = pb::DecisionRequest {
+            delta: Some(pb::ObservationDelta::default()),
+            ..Default::default()
+        };
+        assert_eq!(r.update(&req), Err(DecodeError::Missing("observation")));
+    }
+
+    #[test]
+    fn a_delta_that_names_history_or_keeps_unknown_tricks_is_malformed() {
+        let game = Variant::Israeli
+            .new_game(&Options::default())
+            .expect("game");
+        let mut obs = game.observe(Seat::new(0));
+        for d in [
+            pb::ObservationDelta {
+                changed: vec![field::HISTORY],
+                ..Default::default()
+            },
+            pb::ObservationDelta {
+                changed: vec![99],
+                ..Default::default()
+            },
+            pb::ObservationDelta {
+                tricks_kept: 3,
+                ..Default::default()
+            },
+        ] {
+            assert!(
+                matches!(apply(&mut obs, &d), Err(DecodeError::Bad { .. })),
+                "{d:?}"
+            );
+        }
+    }
+}
