@@ -325,6 +325,55 @@ def test_answers_by_text(tmp_path):
 
 
 
+# A bot that writes every observation it is given (its deterministic
+# encoding, hex) to OBS_FILE, and plays the last legal action; COMPACT says
+# whether it asks for compact requests.
+RECORDING_BOT = """
+import os, sys
+sys.path.append(os.environ["KIT_DIR"])
+from whistle_bot import Bot, run
+out = open(os.environ["OBS_FILE"], "w")
+deltas = open(os.environ["OBS_FILE"] + ".deltas", "w")
+class Recorder(Bot):
+    def on_request(self, request):
+        deltas.write("delta\\n" if request.HasField("delta") else "whole\\n")
+        deltas.flush()
+        return super().on_request(request)
+    def choose(self, observation, legal):
+        out.write(observation.SerializeToString(deterministic=True).hex() + "\\n")
+        out.flush()
+        return len(legal) - 1
+run(Recorder, compact=os.environ["COMPACT"] == "1")
+"""
+
+
+def test_compact_requests_give_the_bot_the_whole_observation(tmp_path):
+    """The same match twice, the Python seat with whole requests and then
+    with compact ones (the kit's default): the kit rebuilds exactly the
+    observations the whole requests carry, at every decision."""
+    seen = {}
+    for compact in ("0", "1"):
+        obs_file = tmp_path / f"observations-{compact}.txt"
+        logs = tmp_path / f"run-{compact}"
+        logs.mkdir()
+        env = {"OBS_FILE": str(obs_file), "KIT_DIR": str(PYTHON_KIT), "COMPACT": compact}
+        end, status, errs = play_israeli(
+            logs,
+            lambda address, token, _: (["-c", RECORDING_BOT, "--address", address, "--token", token], env),
+            seed=5,
+        )
+        check_match(end, status, errs)
+        seen[compact] = obs_file.read_text().splitlines()
+        kinds = Path(f"{obs_file}.deltas").read_text().splitlines()
+        assert len(kinds) == len(seen[compact])
+        if compact == "1":
+            assert kinds[0] == "whole" and set(kinds[1:]) == {"delta"}, kinds
+        else:
+            assert set(kinds) == {"whole"}, kinds
+    assert len(seen["1"]) > 20, seen["1"]
+    assert seen["0"] == seen["1"]
+
+
 def test_a_cut_stream_is_resumed(tmp_path):
     """The connection of the Python bot is cut while a decision is pending:
     the kit reconnects with the same seat token, the referee resumes the seat

@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence, Union
 import grpc
 
 from . import _stubs
+from ._compact import DeltaError, Rebuilder
 
 pb, pb_grpc = _stubs.load()
 
@@ -100,7 +101,10 @@ class Bot:
     def on_event(self, event: Any) -> None:
         """Something happened that this seat may see (``whistle.v1.Event``).
         Bots that do not override this hook ask for quiet mode: the referee
-        then sends them no events (requests still carry the full history)."""
+        then sends them no events (requests still carry the full history).
+        With compact requests (the default) the events of a request reach
+        this hook just before it, and those after the seat's last request
+        before ``on_match_end``."""
 
     def on_fault(self, fault: Any) -> None:
         """The referee reports a rule violation of this seat
@@ -243,12 +247,22 @@ def _wants_events(bot: Bot) -> bool:
 class _Seat:
     """Plays one seat to the end of its match, over one or more streams."""
 
-    def __init__(self, stub: Any, assignment: Any, bot: Bot, launch: Launch, quiet: Optional[bool]):
+    def __init__(
+        self,
+        stub: Any,
+        assignment: Any,
+        bot: Bot,
+        launch: Launch,
+        quiet: Optional[bool],
+        compact: bool = True,
+    ):
         self.stub = stub
         self.assignment = assignment
         self.bot = bot
         self.launch = launch
-        self.quiet = (not _wants_events(bot)) if quiet is None else quiet
+        self.events = _wants_events(bot)
+        self.quiet = (not self.events) if quiet is None else quiet
+        self.compact = compact
         self.outcome = SeatOutcome(table_id=assignment.table_id, seat=assignment.seat)
         self.call: Any = None
         self.stopping = False
@@ -310,9 +324,11 @@ class _Seat:
                     bot_name=self.launch.bot_name,
                     protocol=PROTOCOL,
                     quiet=self.quiet,
+                    compact=self.compact,
                 )
             )
         )
+        rebuilder = Rebuilder(pb.Observation)
 
         def outgoing() -> Iterator[Any]:
             # Returning from here half-closes the stream, which the referee
@@ -329,7 +345,20 @@ class _Seat:
             for msg in self.call:
                 kind = msg.WhichOneof("msg")
                 if kind == "request":
-                    answer = self._answer(msg.request)
+                    request = msg.request
+                    if request.HasField("delta"):
+                        if self.events:
+                            for event in request.delta.events:
+                                self._hook(self.bot.on_event, event)
+                        try:
+                            request.observation.CopyFrom(rebuilder.update(request))
+                        except DeltaError as e:
+                            log.warning("%s: %s; asking for the whole observation", self.tag, e)
+                            outbox.put(pb.BotMessage(resync=pb.Resync()))
+                            continue
+                    elif self.compact:
+                        rebuilder.update(request)
+                    answer = self._answer(request)
                     if answer is not None:
                         outbox.put(pb.BotMessage(answer=answer))
                 elif kind == "event":
@@ -452,13 +481,17 @@ def play(
     launch: Launch,
     *,
     quiet: Optional[bool] = None,
+    compact: bool = True,
     connect_timeout: float = 10.0,
 ) -> List[SeatOutcome]:
     """Plays every seat the launch token is assigned and returns how each
     ended. ``bot`` is a function ``choose(observation, legal)``, a
     :class:`Bot` subclass (one instance per seat) or a :class:`Bot` instance.
     ``quiet``: ask the referee for no events (default: unless the bot
-    overrides ``on_event``).
+    overrides ``on_event``). ``compact``: ask for compact requests (the
+    default); the kit rebuilds the whole observation from them, so the bot
+    sees the same ``request.observation`` either way, and events reach
+    ``on_event`` just before the request that carried them.
 
     Raises :class:`WhistleError` if the referee cannot be reached within
     ``connect_timeout`` seconds or refuses the token."""
@@ -479,7 +512,7 @@ def play(
         try:
             for a in subscription:
                 log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
-                seat = _Seat(stub, a, make_bot(), launch, quiet)
+                seat = _Seat(stub, a, make_bot(), launch, quiet, compact)
                 t = threading.Thread(
                     target=seat.run_into,
                     args=(results,),
@@ -517,6 +550,7 @@ def run(
     token: Optional[str] = None,
     bot_name: Optional[str] = None,
     quiet: Optional[bool] = None,
+    compact: bool = True,
 ) -> List[SeatOutcome]:
     """The entry point of a bot script: reads the launch contract (see
     :func:`resolve_launch`), plays, and returns the seats' outcomes.
@@ -544,7 +578,7 @@ def run(
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     try:
-        outcomes = play(bot, launch, quiet=quiet)
+        outcomes = play(bot, launch, quiet=quiet, compact=compact)
     except WhistleError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(1) from None
