@@ -9,6 +9,23 @@
   const bytes = Uint8Array.from(atob(packed), function (c) { return c.charCodeAt(0); });
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const data = JSON.parse(await new Response(stream).text());
+  // A step's view carries only the fields that changed since the same
+  // seat's view at the step before, and the lengths of the history and of
+  // the completed tricks (taken from the hand's end view): merge them back
+  // into whole observations.
+  data.hands.forEach(function (h) {
+    h.end.forEach(function (end, seat) {
+      let before = {};
+      h.steps.forEach(function (s) {
+        const v = s.views[seat];
+        const o = Object.assign({}, before, v.observation);
+        o.history = end.observation.history.slice(0, v.history_len);
+        o.tricks = end.observation.tricks.slice(0, v.tricks_len);
+        v.observation = o;
+        before = o;
+      });
+    });
+  });
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const RED = { H: true, D: true };
   const state = { hand: 0, step: 0, seat: 0 };
@@ -168,8 +185,7 @@
 
     const hist = document.getElementById("history");
     hist.replaceChildren();
-    const seen = h.end[state.seat].observation.history.slice(0, view.history_len);
-    seen.forEach(function (e) { hist.appendChild(el("li", null, describeEvent(e))); });
+    o.history.forEach(function (e) { hist.appendChild(el("li", null, describeEvent(e))); });
 
     const notes = document.getElementById("notes");
     notes.replaceChildren();

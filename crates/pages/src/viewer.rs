@@ -4,23 +4,95 @@
 //! --step` prints), the action taken, fallbacks and faults, and the
 //! verifier's verdict.
 
-use serde::Serialize;
+use serde::{Serialize, ser::SerializeMap};
 use whistle_replay::{MatchLog, verify::Report};
 use whistle_rules::{
     Fallback, Game, MatchDriver, Observation, Seat, Status, Variant, dealing::Seed,
 };
 
 /// What one seat saw at one step.
-#[derive(Debug, Clone, Serialize)]
+///
+/// On the page, a step's view is small: within a hand the history and the
+/// completed tricks only grow, so a step's view gives their lengths
+/// (`history_len`, `tricks_len`) and the page takes that many of the hand's
+/// end view; and of the other fields of the observation it carries only
+/// those that differ from the same seat's view at the step before (all of
+/// them at a hand's first step). The page merges them back.
+#[derive(Debug, Clone)]
 pub struct View {
-    /// Its observation. Within a hand the history only grows, so a step's
-    /// view leaves it out and says how long it was (`history_len`): the
-    /// page takes that many events of the hand's last view.
+    /// Its observation; in a step's view without its history and completed
+    /// tricks (their lengths are kept).
     pub observation: Observation,
     /// How many events of the hand's history the seat had seen.
     pub history_len: usize,
+    /// How many tricks of the hand were complete.
+    pub tricks_len: usize,
+    /// Which fields of the observation the page gets (a bit per field, in
+    /// the order of the observation's fields, history and tricks left out),
+    /// or `None` for the whole observation (a hand's end).
+    pub changed: Option<u32>,
     /// Its legal actions in canonical text (empty when not asked).
     pub legal: Vec<String>,
+}
+
+/// Calls `$m!` with the fields of an observation a step's view may carry,
+/// each with its bit (history and tricks travel as lengths).
+macro_rules! with_fields {
+    ($m:ident) => {
+        $m!(0 game, 1 seat, 2 seats, 3 deal, 4 dealer, 5 phase, 6 to_act, 7 simultaneous,
+            8 hand, 9 players, 10 trump, 11 contract, 12 table, 13 piles, 14 trick, 15 notes)
+    };
+}
+
+/// The fields of `now` that differ from `before` (all without `before`),
+/// as a bit mask.
+fn changed(before: Option<&Observation>, now: &Observation) -> u32 {
+    let Some(before) = before else {
+        return u32::MAX;
+    };
+    let mut mask = 0;
+    macro_rules! check {
+        ($($bit:literal $f:ident),*) => {
+            $(if before.$f != now.$f {
+                mask |= 1 << $bit;
+            })*
+        };
+    }
+    with_fields!(check);
+    mask
+}
+
+/// The fields of `.0` in the mask `.1`.
+struct Partial<'a>(&'a Observation, u32);
+
+impl Serialize for Partial<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (o, mask) = (self.0, self.1);
+        let mut m = s.serialize_map(None)?;
+        macro_rules! put {
+            ($($bit:literal $f:ident),*) => {
+                $(if mask & (1 << $bit) != 0 {
+                    m.serialize_entry(stringify!($f), &o.$f)?;
+                })*
+            };
+        }
+        with_fields!(put);
+        m.end()
+    }
+}
+
+impl Serialize for View {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(4))?;
+        match self.changed {
+            Some(mask) => m.serialize_entry("observation", &Partial(&self.observation, mask))?,
+            None => m.serialize_entry("observation", &self.observation)?,
+        }
+        m.serialize_entry("history_len", &self.history_len)?;
+        m.serialize_entry("tricks_len", &self.tricks_len)?;
+        m.serialize_entry("legal", &self.legal)?;
+        m.end()
+    }
 }
 
 /// A fault, as the viewer marks it.
@@ -105,18 +177,24 @@ fn faults(list: &[whistle_replay::FaultLog], at: impl Fn(usize) -> bool) -> Vec<
         .collect()
 }
 
-/// Every seat's view; `keep_history` for the hand's last view only.
-fn views<G: Game>(game: &G, keep_history: bool) -> Vec<View> {
+/// Every seat's view: only what changed since `before` (the views of the
+/// step before in the same hand), or whole (`before` is `None` at a hand's
+/// end).
+fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
     Seat::all(game.seats())
         .map(|s| {
             let mut observation = game.observe(s);
-            let history_len = observation.history.len();
-            if !keep_history {
-                observation.history.clear();
+            let prev = before.map(|b| &b[s.index()].observation);
+            let (history_len, tricks_len) = (observation.history.len(), observation.tricks.len());
+            if !whole {
+                observation.history = Vec::new();
+                observation.tricks = Vec::new();
             }
             View {
+                changed: (!whole).then(|| changed(prev, &observation)),
                 observation,
                 history_len,
+                tricks_len,
                 legal: game
                     .legal_actions(s)
                     .iter()
@@ -176,7 +254,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
                 action: act.action.to_string(),
                 fallback: act.fallback,
                 faults: faults(&hand.faults, |at| at == i),
-                views: views(driver.game(), false),
+                views: views(driver.game(), steps.last().map(|s: &Step| &s.views[..]), false),
             });
             driver
                 .apply(act.seat, act.action, act.fallback)
@@ -188,7 +266,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             deal: hand.deal,
             dealer: hand.dealer.index(),
             steps,
-            end: views(driver.game(), true),
+            end: views(driver.game(), None, true),
             faults: faults(&hand.faults, |at| at >= n),
             summary: hand.result.summary.clone(),
             points: hand.result.points.clone(),
