@@ -15,7 +15,14 @@
 //! pushed when a hand ends). A plain timed loop then prints hands and actions
 //! per second on one core, for the notes in `docs/benchmarks.md`.
 //!
-//! Run: `cargo bench -p whistle-rules --bench playouts`.
+//! Last, Israeli Whist against OpenSpiel's C++ `oh_hell(players=4,
+//! num_tricks_fixed=12)` played by `pyspiel.evaluate_bots` with uniform
+//! random bots, measured alternately in the same run, when `open_spiel` is
+//! importable by `$WHISTLE_OPENSPIEL_PYTHON` (default `python3`); the bench
+//! says so when it is not.
+//!
+//! Run: `cargo bench -p whistle-rules --bench playouts`
+//! (`WHISTLE_OPENSPIEL_PYTHON=/path/to/venv/bin/python` for the comparison).
 
 use std::{
     alloc::System,
@@ -208,6 +215,88 @@ fn plain_rate(_c: &mut Criterion) {
     }
 }
 
+/// Hands per second of `variant` in a plain loop for `budget`.
+fn rate(variant: Variant, budget: Duration) -> f64 {
+    let mut t = Table::new(variant, 4);
+    for _ in 0..1_000 {
+        t.hand();
+    }
+    let start = Instant::now();
+    let mut hands = 0u64;
+    while start.elapsed() < budget {
+        for _ in 0..256 {
+            t.hand();
+            hands += 1;
+        }
+    }
+    hands as f64 / start.elapsed().as_secs_f64()
+}
+
+/// OpenSpiel's C++ Oh Hell, uniform random bots, one `evaluate_bots` call a
+/// game, for about `secs` seconds: games per second, or why it could not run.
+const OPENSPIEL: &str = r#"
+import sys, time
+import pyspiel
+game = pyspiel.load_game("oh_hell(players=4,num_tricks_fixed=12)")
+bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(4)]
+for seed in range(200):
+    pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+secs = float(sys.argv[1])
+n, seed, start = 0, 200, time.perf_counter()
+while time.perf_counter() - start < secs:
+    for _ in range(500):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+        seed += 1
+    n += 500
+print(n / (time.perf_counter() - start))
+"#;
+
+fn openspiel_rate(python: &str, secs: f64) -> Result<f64, String> {
+    let out = std::process::Command::new(python)
+        .args(["-c", OPENSPIEL, &secs.to_string()])
+        .output()
+        .map_err(|e| format!("cannot run {python}: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.lines().last().unwrap_or("failed").to_string());
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .map_err(|e| format!("unexpected output: {e}"))
+}
+
+/// Israeli Whist against OpenSpiel's Oh Hell, alternately, three times each.
+fn openspiel(_c: &mut Criterion) {
+    let python = std::env::var("WHISTLE_OPENSPIEL_PYTHON").unwrap_or_else(|_| "python3".into());
+    if quick() {
+        return;
+    }
+    if let Err(e) = openspiel_rate(&python, 0.1) {
+        println!(
+            "openspiel: not measured: `{python}` cannot import open_spiel ({e}); \
+             pip install open-spiel in a virtual environment and set WHISTLE_OPENSPIEL_PYTHON"
+        );
+        return;
+    }
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        ours.push(rate(Variant::Israeli, Duration::from_secs(3)));
+        theirs.push(openspiel_rate(&python, 3.0).expect("it ran a moment ago"));
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (a, b) = (median(&mut ours), median(&mut theirs));
+    println!(
+        "openspiel: israeli {a:.0} hands/s, oh_hell(players=4,num_tricks_fixed=12) with \
+         evaluate_bots {b:.0} games/s (medians of 3, alternating, one core each): {:.1}x \
+         (israeli {ours:.0?}, oh_hell {theirs:.0?})",
+        a / b
+    );
+}
+
 fn hands(c: &mut Criterion) {
     let mut group = c.benchmark_group("random-hand");
     group.throughput(Throughput::Elements(1));
@@ -219,5 +308,5 @@ fn hands(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, allocations, plain_rate, hands);
+criterion_group!(benches, allocations, plain_rate, openspiel, hands);
 criterion_main!(benches);
