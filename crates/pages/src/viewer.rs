@@ -254,7 +254,11 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
                 action: act.action.to_string(),
                 fallback: act.fallback,
                 faults: faults(&hand.faults, |at| at == i),
-                views: views(driver.game(), steps.last().map(|s: &Step| &s.views[..]), false),
+                views: views(
+                    driver.game(),
+                    steps.last().map(|s: &Step| &s.views[..]),
+                    false,
+                ),
             });
             driver
                 .apply(act.seat, act.action, act.fallback)

@@ -96,7 +96,10 @@ enum Case {
     PingPong(usize),
     /// Ping-pong whose replies are a real whistle request (about 1 kB).
     PingPongLarge(usize),
-    Whistle { tables: usize, mode: Mode },
+    Whistle {
+        tables: usize,
+        mode: Mode,
+    },
 }
 
 /// How the bench's bots ask for requests.

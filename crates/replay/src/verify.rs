@@ -660,11 +660,28 @@ fn run(
                     break;
                 }
             };
-            let verdict = match whistle_rules::judge(
-                driver.game(),
-                seat,
-                &whistle_rules::Answer::Text(text.clone()),
-            ) {
+            // A typed action the game accepts and allows is what judging its
+            // text would give (the legal list is exactly the actions that
+            // pass `validate`: tests/conformance.rs); anything else is judged
+            // from its text, for the same messages as the referee's.
+            let typed = match a {
+                ActionIn::Full { action, .. }
+                    if driver.game().accepts(action.kind())
+                        && driver.game().validate(seat, *action).is_ok() =>
+                {
+                    Some(*action)
+                }
+                _ => None,
+            };
+            let judged = match typed {
+                Some(action) => Ok(action),
+                None => whistle_rules::judge(
+                    driver.game(),
+                    seat,
+                    &whistle_rules::Answer::Text(text.clone()),
+                ),
+            };
+            let verdict = match judged {
                 Ok(action) => {
                     if fallback && fallbacks_checked {
                         let expected = driver.fallback(seat);

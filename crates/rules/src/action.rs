@@ -449,8 +449,31 @@ impl FromStr for Action {
             text: text.to_string(),
             reason: reason.to_string(),
         };
-        let lower = text.trim().to_ascii_lowercase();
-        let words: Vec<&str> = lower.split_whitespace().collect();
+        let text_trimmed = text.trim();
+        // The common case, a card played, without allocating.
+        if text_trimmed.len() <= 3
+            && let Ok(c) = text_trimmed.parse::<Card>()
+        {
+            return Ok(Action::Play(c));
+        }
+        // Lower case on the stack for short texts (every action's text is).
+        let mut buf = [0u8; 32];
+        let owned;
+        let lower: &str = if text_trimmed.len() <= buf.len() {
+            let b = &mut buf[..text_trimmed.len()];
+            b.copy_from_slice(text_trimmed.as_bytes());
+            b.make_ascii_lowercase();
+            std::str::from_utf8(b).expect("ASCII case changes keep UTF-8 valid")
+        } else {
+            owned = text_trimmed.to_ascii_lowercase();
+            &owned
+        };
+        let mut words: arrayvec::ArrayVec<&str, 4> = arrayvec::ArrayVec::new();
+        for w in lower.split_whitespace() {
+            if words.try_push(w).is_err() {
+                return Err(err("not a card, bid or keyword"));
+            }
+        }
         let number = |w: &str| parse_small(w).ok_or_else(|| err("expected a number"));
         let card = |w: &str| w.parse::<Card>().map_err(|e| err(&e.to_string()));
         let target = |w: &str| match w {
@@ -594,6 +617,33 @@ mod tests {
             "bid 7X", "bid 7DD",
         ] {
             assert!(bad.parse::<Action>().is_err(), "{bad:?} parsed");
+        }
+    }
+
+    #[test]
+    fn cards_and_keywords_parse_in_any_case_and_length() {
+        let play = |t: &str| t.parse::<Action>();
+        let ten = Card::new(crate::Rank::Ten, Suit::Spades);
+        for t in ["TS", "ts", " 10s ", "10S", "play ts", "PLAY 10S"] {
+            assert_eq!(play(t), Ok(Action::Play(ten)), "{t:?}");
+        }
+        assert_eq!(play("bj"), Ok(Action::Play(Card::BIG_JOKER)));
+        assert_eq!(play("Lj"), Ok(Action::Play(Card::LITTLE_JOKER)));
+        assert_eq!(play("No"), Ok(Action::No));
+        assert_eq!(
+            play("BID 7nt"),
+            Ok(Action::Contract {
+                tricks: 7,
+                strain: Strain::NoTrump
+            })
+        );
+        // Longer than the stack buffer, and more words than any action has.
+        let long = format!("{}pass", " ".repeat(40));
+        assert_eq!(play(&long), Ok(Action::Pass));
+        assert!(play("bid 5 double now please").is_err());
+        assert!(play(&"x".repeat(100)).is_err());
+        for bad in ["1", "100S", "1S", "AÄ", "ÄS", "SS"] {
+            assert!(bad.parse::<Card>().is_err(), "{bad:?} parsed");
         }
     }
 

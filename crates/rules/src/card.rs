@@ -253,17 +253,16 @@ impl FromStr for Card {
 
     /// Parses `AS`, `tc`, `BJ`, `LJ` (case-insensitive; `10` is accepted for ten).
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
+        // Without allocating: logs, requests and answers carry many cards.
         let err = || ParseCardError(s.to_string());
-        let upper = s.to_ascii_uppercase();
-        match upper.as_str() {
-            "BJ" => return Ok(Card::BIG_JOKER),
-            "LJ" => return Ok(Card::LITTLE_JOKER),
-            _ => {}
-        }
-        let chars: Vec<char> = upper.chars().collect();
-        let (rank, suit) = match chars.as_slice() {
-            [r, s] => (Rank::from_char(*r).ok_or_else(err)?, *s),
-            ['1', '0', s] => (Rank::Ten, *s),
+        let up = |b: u8| b.to_ascii_uppercase() as char;
+        let (rank, suit) = match s.as_bytes() {
+            [r, x] => match (up(*r), up(*x)) {
+                ('B', 'J') => return Ok(Card::BIG_JOKER),
+                ('L', 'J') => return Ok(Card::LITTLE_JOKER),
+                (r, x) => (Rank::from_char(r).ok_or_else(err)?, x),
+            },
+            [b'1', b'0', x] => (Rank::Ten, up(*x)),
             _ => return Err(err()),
         };
         let suit = Suit::from_char(suit).ok_or_else(err)?;

@@ -85,7 +85,10 @@ pub async fn play_seat(
     while let Some(msg) = inbound.next().await {
         match msg.unwrap().msg {
             Some(Msg::Request(r)) => {
-                assert!(!flushed, "a request after a compact stream's events were flushed");
+                assert!(
+                    !flushed,
+                    "a request after a compact stream's events were flushed"
+                );
                 requests += 1;
                 assert_eq!(
                     r.observation.is_some(),

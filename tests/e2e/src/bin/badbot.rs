@@ -248,7 +248,7 @@ impl Player {
                 bot_name: "badbot".into(),
                 protocol: PROTOCOL.into(),
                 quiet: false,
-            compact: false,
+                compact: false,
             })),
         };
         tx.send(hello).await.map_err(|e| e.to_string())?;
