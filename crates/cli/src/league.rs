@@ -384,7 +384,7 @@ fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<S
         plan: Some(prepared.plan.clone()),
         ..RunOptions::default()
     };
-    let rt = tokio::runtime::Runtime::new()?;
+    let rt = run.runtime()?;
     let summary = rt.block_on(async {
         let opts = RunOptions {
             stop: Some(crate::signals::stop_on_signals("whistle league round")),
