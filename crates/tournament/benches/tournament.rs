@@ -1,8 +1,9 @@
 //! The tournament speed benchmark: Israeli Whist hands played by four Rust
 //! bot processes (`whistle bot`, two `heuristic` and two `random`) over gRPC
 //! on loopback, with parallel tables, through the real `whistle tournament`
-//! binary. For each number of hands and of tables it reports the wall time,
-//! hands per second, the peak resident memory (VmHWM) of the runner and of
+//! binary. For each number of hands and of tables it reports the time until
+//! the last match is played (`play`), the wall time of the whole run
+//! (results, report and viewer pages included), hands per second of play, the peak resident memory (VmHWM) of the runner and of
 //! the largest bot process, and their CPU time.
 //!
 //! ```text
@@ -88,6 +89,7 @@ struct Peak {
 
 struct Measured {
     wall: Duration,
+    play: Duration,
     hands: u64,
     faults: u64,
     runner: Peak,
@@ -129,15 +131,34 @@ fn measure(bin: &Path, dir: &Path, hands: u64, per_match: u64, parallel: u64) ->
             "--out",
             "out",
             "--progress",
-            "quiet",
+            "plain",
         ])
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(std::fs::File::create(dir.join("stderr.log")).unwrap())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
     let pid = child.id();
+    // The moment the last match is played (the progress line that counts
+    // every match), before the results and the report are written.
+    let stderr = child.stderr.take().expect("piped");
+    let mut log = std::fs::File::create(dir.join("stderr.log")).unwrap();
+    let reader = std::thread::spawn(move || {
+        use std::io::{BufRead, Write};
+        let mut played = None;
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Some(rest) = line.strip_prefix("progress: ")
+                && let Some((done, rest)) = rest.split_once('/')
+                && rest.split_once(' ').is_some_and(|(all, _)| all == done)
+            {
+                played.get_or_insert_with(Instant::now);
+            }
+            let _ = writeln!(log, "{line}");
+        }
+        played
+    });
     let mut runner = Peak::default();
     let mut bots: BTreeMap<u32, Peak> = BTreeMap::new();
     let mut last_scan = Instant::now() - Duration::from_secs(1);
@@ -164,6 +185,10 @@ fn measure(bin: &Path, dir: &Path, hands: u64, per_match: u64, parallel: u64) ->
         std::thread::sleep(Duration::from_millis(20));
     };
     let wall = started.elapsed();
+    let play = reader
+        .join()
+        .expect("the reader")
+        .map_or(wall, |t| t - started);
     assert!(
         status.success(),
         "the tournament failed ({status}):\n{}",
@@ -188,6 +213,7 @@ fn measure(bin: &Path, dir: &Path, hands: u64, per_match: u64, parallel: u64) ->
         .sum();
     Measured {
         wall,
+        play,
         hands: played,
         faults,
         runner,
@@ -217,19 +243,20 @@ fn main() {
         bin.display()
     );
     println!(
-        "| hands | tables | wall s | hands/s | runner peak RSS MiB | largest bot peak RSS MiB | runner CPU s | bots CPU s | faults |"
+        "| hands | tables | play s | wall s | hands/s (play) | runner peak RSS MiB | largest bot peak RSS MiB | runner CPU s | bots CPU s | faults |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for &h in &hands {
         for &p in &parallel {
             let m = measure(&bin, &scratch, h, per_match, p);
             let bot_hwm = m.bots.values().map(|b| b.hwm_kb).max().unwrap_or(0);
             let bot_cpu: u64 = m.bots.values().map(|b| b.cpu_ticks).sum();
             println!(
-                "| {} | {p} | {:.1} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {} |",
+                "| {} | {p} | {:.1} | {:.1} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {} |",
                 m.hands,
+                m.play.as_secs_f64(),
                 m.wall.as_secs_f64(),
-                m.hands as f64 / m.wall.as_secs_f64(),
+                m.hands as f64 / m.play.as_secs_f64(),
                 m.runner.hwm_kb as f64 / 1024.0,
                 bot_hwm as f64 / 1024.0,
                 m.runner.cpu_ticks as f64 / tick,
