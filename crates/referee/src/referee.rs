@@ -467,6 +467,21 @@ impl Referee {
         }
     }
 
+    /// Ends the live `Play` stream of `seat` at table `table_id` with
+    /// UNAVAILABLE, as a network failure would: the seat counts as
+    /// disconnected and may reconnect within its grace period. Returns
+    /// whether the table is running.
+    pub fn cut_stream(&self, table_id: &str, seat: Seat) -> bool {
+        let cmd = {
+            let reg = self.registry();
+            reg.tables
+                .get(table_id)
+                .and_then(|t| t.live.as_ref())
+                .map(|l| l.cmd.clone())
+        };
+        cmd.is_some_and(|c| c.try_send(TableCmd::Cut { seat }).is_ok())
+    }
+
     /// Forgets a table: drops its registry entry, its seat tokens and any
     /// assignment of it still waiting for a bot. A table forgets itself when
     /// its task ends beyond the [`RefereeConfig::keep_finished`] newest; this

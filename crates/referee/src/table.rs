@@ -78,6 +78,9 @@ pub(crate) enum TableCmd {
     /// Bot `bot_name` is out of the event (its process keeps failing):
     /// every seat of it forfeits now, with `reason`.
     Withdraw { bot_name: String, reason: String },
+    /// End the live stream of `seat` with UNAVAILABLE, as a network failure
+    /// would (`whistle check-bot` tests that a bot reconnects).
+    Cut { seat: Seat },
 }
 
 /// The sending half of a seat's stream.
@@ -424,6 +427,17 @@ impl Table {
             }
             TableCmd::Drain { deadline } => {
                 self.draining = Some(self.draining.map_or(deadline, |d| d.min(deadline)));
+            }
+            TableCmd::Cut { seat } => {
+                if let Some(conn) = self.seats[seat.index()].conn.take() {
+                    let _ = conn.tx.try_send(Err(Status::unavailable(
+                        "the stream was cut by the referee (a reconnection test)",
+                    )));
+                    info!(table = %self.id, seat = seat.index(), "stream cut on request");
+                    if self.state != TableState::Over {
+                        self.seats[seat.index()].disconnected_at = Some(Instant::now());
+                    }
+                }
             }
             TableCmd::Withdraw { bot_name, reason } => {
                 for seat in Seat::all(self.seats.len()) {
