@@ -5,6 +5,7 @@
 //! option, value or bot) print one line on stderr and exit with code 2; other
 //! failures exit with code 1.
 
+mod check_bot;
 mod games;
 mod league;
 mod play;
@@ -60,6 +61,10 @@ enum Command {
     /// Play a bundled bot (random, first, heuristic) against a referee, with
     /// the launch contract ($WHISTLE_ADDRESS, $WHISTLE_TOKEN).
     Bot(whistle_bot::client::BotArgs),
+    /// Check a bot before it enters an event: start it as the runner does,
+    /// play it through every game it plays, and print PASS or FAIL for each
+    /// check (exit status 1 on a FAIL). `whistle check-bot -- python3 my_bot.py`
+    CheckBot(check_bot::CheckBotArgs),
 }
 
 /// A mistake in the command line that clap's own checks do not catch: an
@@ -80,6 +85,20 @@ pub fn usage(message: impl fmt::Display) -> anyhow::Error {
     Usage(message.to_string()).into()
 }
 
+/// Prints a command's report and turns its verdict into the exit status
+/// (`whistle replay verify`, `whistle check-bot`).
+fn printed_verdict(result: anyhow::Result<(String, bool)>) -> anyhow::Result<ExitCode> {
+    let (text, ok) = result?;
+    let mut out = io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let output = match cli.command {
@@ -92,17 +111,12 @@ fn main() -> ExitCode {
         Command::Merge(args) => tournament::merge(&args),
         Command::League(args) => league::run(&args),
         Command::Bot(args) => return whistle_bot::client::bot_main(args),
-        Command::Replay(args) => match replay::run(&args) {
-            Ok((text, ok)) => {
-                let mut out = io::stdout().lock();
-                let _ = out.write_all(text.as_bytes());
-                let _ = out.flush();
-                return if ok {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::FAILURE
-                };
-            }
+        Command::CheckBot(args) => match printed_verdict(check_bot::run(&args)) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
+        Command::Replay(args) => match printed_verdict(replay::run(&args)) {
+            Ok(code) => return code,
             Err(e) => Err(e),
         },
     };
