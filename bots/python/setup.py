@@ -1,11 +1,12 @@
-"""Build hooks: ship a copy of the protocol file inside the package.
+"""Build hooks: ship the protocol file and the modules generated from it.
 
-The metadata lives in pyproject.toml. This file only makes sure that
-``whistle_bot/proto/whistle/v1/whistle.proto`` is part of every wheel and sdist,
-copied from the repository's ``proto/`` directory (the single source of truth),
-so that an installed kit can generate its stubs without the repository.
-Nothing generated from the proto is shipped: the stubs are generated on first
-import (see whistle_bot/_stubs.py).
+The metadata lives in pyproject.toml. This file makes sure that every wheel
+holds ``whistle_bot/proto/whistle/v1/whistle.proto`` (copied from the
+repository's ``proto/`` directory, the single source of truth) and
+``whistle_bot/_generated/`` (``whistle_pb2.py``, ``whistle_pb2.pyi``,
+``whistle_pb2_grpc.py``), generated from it at build time with the
+grpcio-tools that pyproject.toml pins as a build requirement. An installed
+kit needs only grpcio and protobuf at run time.
 """
 
 import shutil
@@ -37,10 +38,27 @@ def copy_proto(root: str) -> None:
     shutil.copyfile(proto_source(), target)
 
 
+def generate_modules(root: str) -> None:
+    """Generates the protocol modules into ``root/whistle_bot/_generated``
+    with the kit's own generator (whistle_bot/_stubs.py, loaded by path: the
+    package itself imports grpc, which the build does not need)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_whistle_stubs", HERE / "whistle_bot" / "_stubs.py")
+    stubs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stubs)
+    target = Path(root) / "whistle_bot" / "_generated"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    stubs._generate(proto_source(), target)
+
+
 class BuildPyWithProto(build_py):
     def run(self):
         super().run()
         copy_proto(self.build_lib)
+        generate_modules(self.build_lib)
 
 
 class SdistWithProto(sdist):

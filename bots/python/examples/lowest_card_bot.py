@@ -3,7 +3,9 @@
 In play it follows suit with its lowest card; when it cannot follow, it
 throws its lowest card that is not a trump. It passes in auctions, gives away
 its lowest cards, and bids the number of its aces and kings (the legal bid
-closest to that). It answers with the action's text rather than an index.
+closest to that). It reads cards and actions with the kit's helpers
+(whistle_bot.cards, whistle_bot.view) and answers with the action's text
+rather than an index.
 
     python bots/python/examples/lowest_card_bot.py --address localhost:50051 --token seat-...
 """
@@ -14,18 +16,9 @@ import sys
 # An installed whistle_bot comes first; from a checkout, the kit beside this file.
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from whistle_bot import Bot, pb, run  # noqa: E402
-
-RANKS = "23456789TJQKA"
-
-
-def rank(card):
-    """Higher is stronger: 2 → 0 ... A → 12, little joker 13, big joker 14."""
-    return {"LJ": 13, "BJ": 14}.get(card, RANKS.index(card[0]) if card[0] in RANKS else 0)
-
-
-def suit(card):
-    return card[1] if card not in ("LJ", "BJ") else "J"
+from whistle_bot import Bot, run  # noqa: E402
+from whistle_bot.cards import KING, lowest  # noqa: E402
+from whistle_bot.view import Legal, led_suit, my_hand, phase, trump_suit  # noqa: E402
 
 
 class LowestCardBot(Bot):
@@ -37,25 +30,33 @@ class LowestCardBot(Bot):
         self.tricks_won = 0
 
     def choose(self, observation, legal):
-        if observation.phase == pb.PHASE_PLAY:
-            return self.play(observation, legal)
-        if observation.phase == pb.PHASE_AUCTION and "pass" in legal:
-            return "pass"
-        if observation.phase == pb.PHASE_PASS:  # e.g. Israeli frisch: "give 3C"
-            return min(legal, key=lambda a: rank(a.split()[-1]))
-        bids = [a for a in legal if a.startswith("bid ") and a[4:].isdigit()]
-        if bids:  # an exact number of tricks: as many as our aces and kings
-            strong = sum(1 for c in observation.hand if c[0] in "AK")
-            return min(bids, key=lambda a: abs(int(a[4:]) - strong))
-        return legal[0]
+        # Answer with the action's text (an index works as well).
+        return legal[self.pick(observation, Legal(legal))]
 
-    def play(self, observation, legal):
-        trick = observation.trick.cards
-        trump = observation.trump.suit if observation.trump.kind == pb.Trump.SUIT else None
-        if trick and all(suit(c) == suit(trick[0].card) for c in legal):
-            return min(legal, key=rank)  # following suit: lowest card
-        safe = [c for c in legal if suit(c) != trump and suit(c) != "J"]
-        return min(safe or legal, key=rank)
+    def pick(self, observation, options):
+        """The index of the chosen action."""
+        if options.cards():
+            return self.play(observation, options)
+        if phase(observation) == "auction" and "pass" in options.kinds():
+            return options.index("pass")
+        gives = options.of_kind("give")  # e.g. Israeli frisch: "give 3C"
+        if gives:
+            return min(gives, key=lambda ia: ia[1].card)[0]
+        bids = options.of_kind("bid")
+        if bids:  # an exact number of tricks: as many as our aces and kings
+            strong = sum(1 for c in my_hand(observation) if c.rank >= KING and not c.is_joker)
+            return min(bids, key=lambda ia: abs(ia[1].number - strong))[0]
+        return 0
+
+    def play(self, observation, options):
+        cards = options.cards()  # [(index, Card)]
+        led = led_suit(observation)
+        trump = trump_suit(observation)
+        if led is not None and all(c.suit == led for _, c in cards):
+            return min(cards, key=lambda ic: ic[1])[0]  # following suit: lowest card
+        safe = [(i, c) for i, c in cards if c.suit != trump and not c.is_joker]
+        low = lowest(c for _, c in (safe or cards))
+        return options.index(low)
 
     def on_event(self, event):
         # Events arrive as they happen (this hook makes the kit ask for them).

@@ -30,8 +30,9 @@ EXAMPLES = PYTHON_KIT / "examples"
 ADMIN_TOKEN = "python-kit-test"
 MATCH_TIMEOUT_S = 120.0
 
-# The bots generate the protocol modules into a fresh cache, so that the first
-# run (generation included) is what is tested.
+# A kit run from the checkout generates the protocol modules into a cache:
+# a fresh one, so that the first run (generation included) is what is
+# tested. An installed kit ships them and ignores it.
 if not os.environ.get("WHISTLE_BOT_CACHE"):
     os.environ["WHISTLE_BOT_CACHE"] = tempfile.mkdtemp(prefix="whistle-bot-cache-")
     atexit.register(shutil.rmtree, os.environ["WHISTLE_BOT_CACHE"], True)
@@ -416,3 +417,25 @@ if __name__ == "__main__":  # without pytest
                 print(f"FAILED {t.__name__}: {e}")
     print(f"{len(tests) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def test_the_python_tournament_file_runs(tmp_path):
+    """tournaments/python.toml: the example bot in a duplicate tournament
+    against the bundled bots, in one command; the runner starts it with
+    `python3` from PATH (here the interpreter running this test)."""
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [str(binary("whistle")), "tournament", "tournaments/python.toml", "--out", str(out),
+         "--progress", "quiet"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "lowest-card" in run.stdout, run.stdout
+    import json
+
+    results = json.loads((out / "results.json").read_text())
+    bots = {b["name"]: b for b in results["bots"]}
+    assert set(bots) == {"lowest-card", "random", "first", "heuristic"}
+    assert sum(bots["lowest-card"]["faults"].values()) == 0, bots["lowest-card"]
+    assert (out / "report.html").is_file()

@@ -1,27 +1,25 @@
-"""The protobuf and gRPC modules of ``whistle.v1``, generated on first use.
+"""The protobuf and gRPC modules of ``whistle.v1``.
 
-Nothing generated is committed or shipped. On first import, ``grpc_tools``
-(the grpcio-tools package) compiles ``whistle.proto`` into
-``whistle_pb2.py`` (messages), ``whistle_pb2_grpc.py`` (service stubs) and
-``whistle_pb2.pyi`` (type hints for editors) in a cache directory; later
-imports reuse them. The cache directory's name is a hash of the proto file and
-of the installed grpcio, grpcio-tools and protobuf versions, so a changed
-protocol or an upgraded library gets fresh modules, and the generated code
-always matches the libraries that run it.
+An installed kit ships them: ``pip install ./bots/python`` generates
+``whistle_pb2.py`` (messages), ``whistle_pb2.pyi`` (type hints for editors)
+and ``whistle_pb2_grpc.py`` (service stubs) from ``whistle.proto`` at build
+time (setup.py, with the grpcio-tools pyproject.toml pins) into
+``whistle_bot/_generated/``; at run time only grpcio and protobuf are needed.
 
-Where the proto comes from: the repository's ``proto/whistle/v1/whistle.proto``
-when the kit runs from a checkout (``bots/python`` beside ``proto/``), else the
-copy that ``pip install`` put inside the package.
+A kit used straight from a checkout (``bots/python`` on ``sys.path``, not
+installed) has no such modules; then, if ``grpc_tools`` (the grpcio-tools
+package) is importable, they are generated on first use into a cache
+directory, whose name is a hash of the proto file and of the installed
+grpcio, grpcio-tools and protobuf versions: ``$WHISTLE_BOT_CACHE`` if set,
+else the user's cache directory (``$XDG_CACHE_HOME`` or ``~/.cache`` on
+Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) under
+``whistle-bot``, else the system's temporary directory. Several processes
+starting at once are safe: each generates into a private directory and
+renames it into place.
 
-Where the cache is: ``$WHISTLE_BOT_CACHE`` if set, else the user's cache
-directory (``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches``
-on macOS, ``%LOCALAPPDATA%`` on Windows) under ``whistle-bot``, else the
-system's temporary directory. Several bot processes starting at once are safe:
-each generates into a private directory and renames it into place.
-
-The modules are imported as ``whistle_bot._generated.whistle_pb2`` and
-``whistle_bot._generated.whistle_pb2_grpc``: nothing is added to ``sys.path``,
-and no top-level ``whistle`` package is created.
+Either way the modules are imported as ``whistle_bot._generated.whistle_pb2``
+and ``whistle_bot._generated.whistle_pb2_grpc``: nothing is added to
+``sys.path``, and no top-level ``whistle`` package is created.
 """
 
 from __future__ import annotations
@@ -45,9 +43,10 @@ _CANDIDATES = (
 _GENERATED = __name__.rsplit(".", 1)[0] + "._generated"
 
 _MISSING = (
-    "whistle_bot needs the packages grpcio, protobuf and grpcio-tools. "
-    "Install the kit with `pip install ./bots/python` (from the repository "
-    "root), or just its dependencies with `pip install grpcio grpcio-tools protobuf`."
+    "whistle_bot needs the packages grpcio and protobuf, and its generated "
+    "protocol modules. Install the kit with `pip install ./bots/python` (from "
+    "the repository root); to use it from the checkout instead, install "
+    "`grpcio protobuf grpcio-tools` (grpcio-tools generates the modules)."
 )
 
 
@@ -176,10 +175,15 @@ def stub_dir() -> Path:
     raise StubError("cannot write the generated modules: " + "; ".join(errors))
 
 
+def shipped() -> bool:
+    """Whether the package ships its generated modules (an installed kit)."""
+    return (_PACKAGE / "_generated" / "whistle_pb2_grpc.py").is_file()
+
+
 def load() -> tuple[types.ModuleType, types.ModuleType]:
-    """Imports (generating on first use) and returns the modules
-    ``(whistle_pb2, whistle_pb2_grpc)``."""
-    if _GENERATED not in sys.modules:
+    """Imports and returns the modules ``(whistle_pb2, whistle_pb2_grpc)``:
+    the shipped ones, else (a checkout) generated on first use."""
+    if _GENERATED not in sys.modules and not shipped():
         try:
             import google.protobuf  # noqa: F401
             import grpc  # noqa: F401
