@@ -506,6 +506,57 @@ async fn a_flood_closes_the_stream_with_a_flood_fault_and_the_seat_may_come_back
     p.assert_common(None);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resyncs_resend_the_whole_request_and_a_flood_of_them_closes_the_stream() {
+    // A compact stream sends 200 Resyncs at its third request: each of the
+    // first 20 within the second re-sends the pending request (the same id,
+    // the whole observation) and is no fault; the 21st closes the stream as
+    // a flood. The bot comes back (a new compact stream starts whole) and
+    // the match ends with no other fault and no fallback.
+    let mut spec = spec(14);
+    spec.faults.flood_per_second = 20;
+    spec.faults.max_faults = 50;
+    let p = play(
+        spec,
+        0,
+        &["--mode", "resync-flood", "--flood", "200", "--at", "3"],
+        None,
+    )
+    .await;
+    let d = p.dump();
+    assert_eq!(p.bad_kinds(), [FaultKind::Flood], "{d}");
+    assert_eq!(p.summary.fallbacks[0], 0, "{d}");
+    let flood_at = p.bad_lines("resync-flood ");
+    assert_eq!(flood_at.len(), 1, "{d}");
+    let id = field(&flood_at[0], "id");
+    let copies: Vec<String> = p
+        .bad_lines("request ")
+        .into_iter()
+        .filter(|l| field(l, "id") == id)
+        .collect();
+    let repeats = copies.len();
+    // The first was a delta (a compact stream's third request); every copy
+    // sent again for a Resync or a reconnection is whole.
+    assert_eq!(field(&copies[0], "whole"), "false", "{d}");
+    assert!(
+        copies[1..].iter().all(|l| field(l, "whole") == "true"),
+        "{d}"
+    );
+    // The request itself, one whole copy per admitted Resync (some may still
+    // be in flight when the stream closes), and once more after the bot
+    // came back.
+    assert!(
+        (3..=22).contains(&repeats),
+        "{repeats} copies of request {id}\n{d}"
+    );
+    let status = p.bad_lines("status ");
+    assert_eq!(status.len(), 1, "{d}");
+    assert!(status[0].contains("code=ResourceExhausted"), "{d}");
+    assert_eq!(p.bad_lines("welcome ").len(), 2, "{d}");
+    assert_eq!(p.bad.code(), Some(0), "{d}");
+    p.assert_common(None);
+}
+
 /// The value of `key=` in a badbot line.
 fn field(line: &str, key: &str) -> String {
     let prefix = format!("{key}=");

@@ -25,10 +25,11 @@
 //! | `huge`        | answers a 10 MB text (over the message limit); reconnects           |
 //! | `long-garbage`| answers a 50 kB text that is no action (under the message limit)   |
 //! | `half-close`  | closes its side of the stream on a request; reconnects             |
+//! | `resync-flood`| a compact stream: sends `--flood` Resyncs on a request; reconnects  |
 //!
 //! It reports what it sees and does on stdout, one line each, for the tests
 //! to read: `assigned table=T seat=S`, `welcome seat=S resumed=B`,
-//! `request seat=S id=N`, `fault seat=S kind=K id=N faults=F forfeited=B`
+//! `request seat=S id=N whole=B` (B: the whole observation came), `fault seat=S kind=K id=N faults=F forfeited=B`
 //! (K as in the proto), `refused seat=S code=C message=M` (Play refused),
 //! `status seat=S code=C message=M` (a stream ended by the referee),
 //! `late answer id=N`, `drop seat=S id=N`, `reconnect seat=S`,
@@ -45,7 +46,7 @@ use whistle_bot::{
     Bot, RandomBot,
     client::{Launch, channel},
 };
-use whistle_protocol::{PROTOCOL, convert, pb};
+use whistle_protocol::{PROTOCOL, compact::Rebuilder, convert, pb};
 use whistle_rules::{
     Card, CardSet,
     dealing::{Domain, Seed},
@@ -68,6 +69,7 @@ enum Mode {
     Huge,
     LongGarbage,
     HalfClose,
+    ResyncFlood,
 }
 
 /// A bot that misbehaves on purpose (for the end-to-end tests).
@@ -162,6 +164,7 @@ async fn run(args: Args, launch: Launch) -> Result<(), String> {
         misbehaved: 0,
         last_answered: None,
         flooded: false,
+        rebuilder: Rebuilder::new(),
         other: args
             .other_token
             .clone()
@@ -194,6 +197,8 @@ struct Player {
     misbehaved: u32,
     last_answered: Option<u64>,
     flooded: bool,
+    /// The whole observation, rebuilt from compact requests.
+    rebuilder: Rebuilder,
     /// `other-seat`: the token to take over and the seed of its bot.
     other: Option<(String, Seed)>,
     helpers: tokio::task::JoinSet<Result<(), String>>,
@@ -248,10 +253,16 @@ impl Player {
                 bot_name: "badbot".into(),
                 protocol: PROTOCOL.into(),
                 quiet: false,
-                compact: false,
+                compact: self.mode == Some(Mode::ResyncFlood),
             })),
         };
         tx.send(hello).await.map_err(|e| e.to_string())?;
+        // A new stream starts with a whole observation, and its requests are
+        // answered anew (a pending one comes again after a reconnection).
+        self.rebuilder = Rebuilder::new();
+        if self.mode == Some(Mode::ResyncFlood) {
+            self.last_answered = None;
+        }
         let mut tx = Some(tx);
         let mut inbound = pb::referee_client::RefereeClient::new(self.channel.clone())
             .play(ReceiverStream::new(rx))
@@ -291,7 +302,12 @@ impl Player {
                 }
                 Some(Msg::Request(r)) => {
                     self.requests += 1;
-                    println!("request seat={} id={}", self.label, r.request_id);
+                    println!(
+                        "request seat={} id={} whole={}",
+                        self.label,
+                        r.request_id,
+                        r.observation.is_some()
+                    );
                     if self.mode == Some(Mode::HalfClose) && self.misbehaving() {
                         // Close our side; the referee ends its side too.
                         self.misbehaved += 1;
@@ -350,13 +366,9 @@ impl Player {
 
     /// The bot's choice for `r`, as an index into its legal actions.
     fn choose(&mut self, r: &pb::DecisionRequest) -> Result<u32, String> {
-        let obs = r
-            .observation
-            .as_ref()
-            .ok_or("a request without observation")?;
-        let obs = convert::observation_from(obs).map_err(|e| e.to_string())?;
+        let obs = self.rebuilder.update(r).map_err(|e| e.to_string())?;
         let legal = convert::legal_from(&r.legal).map_err(|e| e.to_string())?;
-        Ok(self.bot.choose(&obs, &legal) as u32)
+        Ok(self.bot.choose(obs, &legal) as u32)
     }
 
     /// Handles a request; returns true to drop the stream.
@@ -366,8 +378,25 @@ impl Player {
         r: &pb::DecisionRequest,
     ) -> Result<bool, String> {
         let bad = self.misbehaving();
+        if self.mode == Some(Mode::ResyncFlood) && self.last_answered == Some(r.request_id) {
+            // The same request again, sent for a Resync: already answered.
+            self.rebuilder.update(r).map_err(|e| e.to_string())?;
+            return Ok(false);
+        }
         match self.mode {
             Some(Mode::Silent) => return Ok(false),
+            Some(Mode::ResyncFlood) if bad => {
+                self.misbehaved += 1;
+                println!("resync-flood seat={} id={}", self.label, r.request_id);
+                for _ in 0..self.args.flood {
+                    let resync = pb::BotMessage {
+                        msg: Some(pb::bot_message::Msg::Resync(pb::Resync {})),
+                    };
+                    if tx.send(resync).await.is_err() {
+                        break;
+                    }
+                }
+            }
             Some(Mode::Slow) if bad => {
                 // Answer once the allowance and the bank have run out, and
                 // meanwhile go on reading (and answering later requests).
@@ -438,6 +467,7 @@ impl Player {
                 misbehaved: 0,
                 last_answered: None,
                 flooded: false,
+                rebuilder: Rebuilder::new(),
                 other: None,
                 helpers: tokio::task::JoinSet::new(),
             };
