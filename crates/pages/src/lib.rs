@@ -30,10 +30,11 @@ const VIEWER_CSS: &str = include_str!("../assets/viewer.css");
 /// no `<`, so nothing can close the element.
 pub fn packed_json(value: &impl serde::Serialize) -> String {
     use base64::Engine as _;
-    use std::io::Write as _;
-    let json = serde_json::to_vec(value).expect("page data serializes");
+    // The JSON goes straight into the compressor: a match's data is tens of
+    // megabytes before compression, never held whole.
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(&json).expect("writing to memory");
+    serde_json::to_writer(std::io::BufWriter::with_capacity(1 << 16, &mut gz), value)
+        .expect("page data serializes");
     let bytes = gz.finish().expect("writing to memory");
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
