@@ -439,3 +439,18 @@ def test_the_python_tournament_file_runs(tmp_path):
     assert set(bots) == {"lowest-card", "random", "first", "heuristic"}
     assert sum(bots["lowest-card"]["faults"].values()) == 0, bots["lowest-card"]
     assert (out / "report.html").is_file()
+
+
+def test_check_bot_passes_the_examples():
+    """`whistle check-bot`, as the README tells students to run it, passes
+    both examples in every game."""
+    for example in ("random_bot.py", "lowest_card_bot.py"):
+        run = subprocess.run(
+            [str(binary("whistle")), "check-bot", "--", sys.executable, str(EXAMPLES / example)],
+            cwd=REPO, capture_output=True, text=True, timeout=300,
+        )
+        assert run.returncode == 0, f"{example}:\n{run.stdout}\n{run.stderr}"
+        assert "FAIL" not in run.stdout, run.stdout
+        assert run.stdout.rstrip().endswith("checks passed"), run.stdout
+        for game in ("israeli", "honeymoon", "illustrated", "yogi", "oneonta"):
+            assert f"PASS {game}: legal answers:" in run.stdout, run.stdout
