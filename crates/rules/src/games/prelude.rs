@@ -20,3 +20,20 @@ pub(crate) use crate::{
     variants::Variant,
     view::{Event, Phase, Source, TableCard, Trump},
 };
+
+/// Writes `items` into `out`, each after `sep` but the first: a hand's
+/// summary line built in one string, without a `Vec<String>` and `join`
+/// (this runs at every hand's end).
+pub(crate) fn write_joined<T: std::fmt::Display>(
+    out: &mut String,
+    items: impl IntoIterator<Item = T>,
+    sep: &str,
+) {
+    use std::fmt::Write as _;
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        let _ = write!(out, "{item}");
+    }
+}

@@ -25,6 +25,8 @@
 //! that never reaches the target (highest total wins). Both make every match
 //! end, even between bots that always pass.
 
+use std::fmt::Write as _;
+
 use arrayvec::ArrayVec;
 
 use super::prelude::*;
@@ -261,12 +263,14 @@ impl Israeli {
                 made[s] = Some(b == won[s]);
             }
             let (d, t, strain) = self.standing.expect("a contract");
-            summary = format!(
-                "{t}{strain} by {d}; bids {} ({}); tricks {}",
-                self.bids.map(|b| b.unwrap_or(0).to_string()).join(" "),
-                if over { "over" } else { "under" },
-                won.iter().map(u8::to_string).collect::<Vec<_>>().join(" "),
-            );
+            // `7D by 2; bids 3 2 4 1 (under); tricks 3 2 5 3`, written into
+            // one string (this runs at every hand's end).
+            let mut line = String::with_capacity(64);
+            let _ = write!(line, "{t}{strain} by {d}; bids ");
+            write_joined(&mut line, self.bids.map(|b| b.unwrap_or(0)), " ");
+            let _ = write!(line, " ({}); tricks ", if over { "over" } else { "under" });
+            write_joined(&mut line, won, " ");
+            summary = line;
         }
         self.core.end_hand(HandScore {
             misdeal,

@@ -92,27 +92,37 @@ impl Oneonta {
             None => "-".to_string(),
         };
         let n = self.n();
-        let bids: Vec<String> = self.bids[..n]
-            .iter()
-            .map(|b| b.map_or("-".to_string(), |b| b.to_string()))
-            .collect();
-        let tricks: Vec<String> = (self.core.tricks.won_by_seat(n).iter())
-            .map(u8::to_string)
-            .collect();
         let mut line = format!(
-            "{}trump {trump}; bids {}; tricks {}",
+            "{}trump {trump}; bids ",
             if self.playoff { "play-off: " } else { "" },
-            bids.join(", "),
-            tricks.join(" ")
         );
+        // A bid shows as its number, `-` for none.
+        struct Bid(Option<Action>);
+        impl std::fmt::Display for Bid {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self.0 {
+                    Some(b) => write!(f, "{b}"),
+                    None => f.write_str("-"),
+                }
+            }
+        }
+        write_joined(&mut line, self.bids[..n].iter().map(|&b| Bid(b)), ", ");
+        line.push_str("; tricks ");
+        write_joined(&mut line, self.core.tricks.won_by_seat(n), " ");
         if self.cfg.mode.has_dummy() {
             line.push_str(&format!(" (dummy {})", self.dummy_won));
         }
         match team {
             Some(t) => line.push_str(&format!("; team {t:+}")),
             None => {
-                let points: Vec<String> = points.iter().map(|p| format!("{p:+}")).collect();
-                line.push_str(&format!("; points {}", points.join(" ")));
+                struct Signed(i32);
+                impl std::fmt::Display for Signed {
+                    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        write!(f, "{:+}", self.0)
+                    }
+                }
+                line.push_str("; points ");
+                write_joined(&mut line, points.iter().map(|&p| Signed(p)), " ");
             }
         }
         line

@@ -41,12 +41,10 @@ impl Yogi {
         if self.rotated == Some(true) {
             out.push_str("; bids rotated");
         }
-        let join = |v: Vec<String>| v.join(" ");
-        out.push_str(&format!(
-            "; targets {}; tricks {}",
-            join(targets.iter().map(u8::to_string).collect()),
-            join(self.core.tricks.won_by_seat(n).iter().map(u8::to_string).collect()),
-        ));
+        out.push_str("; targets ");
+        write_joined(&mut out, targets.iter(), " ");
+        out.push_str("; tricks ");
+        write_joined(&mut out, self.core.tricks.won_by_seat(n), " ");
         let result = |s: Seat| if made[s.index()] { "made" } else { "missed" };
         match (self.declarer, self.revealer) {
             (Some(d), _) => out.push_str(&format!("; declared by {d} ({})", result(d))),
