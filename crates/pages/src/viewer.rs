@@ -27,56 +27,33 @@ pub struct View {
     pub history_len: usize,
     /// How many tricks of the hand were complete.
     pub tricks_len: usize,
-    /// Which fields of the observation the page gets (a bit per field, in
-    /// the order of the observation's fields, history and tricks left out),
-    /// or `None` for the whole observation (a hand's end).
+    /// Which fields of the observation the page gets (bit `f` for field
+    /// number `f` of whistle.proto, history and tricks left out), or `None`
+    /// for the whole observation (a hand's end).
     pub changed: Option<u32>,
     /// Its legal actions in canonical text (empty when not asked).
     pub legal: Vec<String>,
 }
 
-/// Calls `$m!` with the fields of an observation a step's view may carry,
-/// each with its bit (history and tricks travel as lengths).
-macro_rules! with_fields {
-    ($m:ident) => {
-        $m!(0 game, 1 seat, 2 seats, 3 deal, 4 dealer, 5 phase, 6 to_act, 7 simultaneous,
-            8 hand, 9 players, 10 trump, 11 contract, 12 table, 13 piles, 14 trick, 15 notes)
-    };
-}
-
-/// The fields of `now` that differ from `before` (all without `before`),
-/// as a bit mask.
-fn changed(before: Option<&Observation>, now: &Observation) -> u32 {
-    let Some(before) = before else {
-        return u32::MAX;
-    };
-    let mut mask = 0;
-    macro_rules! check {
-        ($($bit:literal $f:ident),*) => {
-            $(if before.$f != now.$f {
-                mask |= 1 << $bit;
-            })*
-        };
-    }
-    with_fields!(check);
-    mask
-}
-
-/// The fields of `.0` in the mask `.1`.
+/// The fields of `.0` in the mask `.1` (bit `f` for field number `f`, as
+/// [`whistle_protocol::compact::changed_fields`] gives it).
 struct Partial<'a>(&'a Observation, u32);
 
 impl Serialize for Partial<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use whistle_protocol::convert::field;
         let (o, mask) = (self.0, self.1);
         let mut m = s.serialize_map(None)?;
         macro_rules! put {
-            ($($bit:literal $f:ident),*) => {
-                $(if mask & (1 << $bit) != 0 {
+            ($($bit:ident $f:ident),*) => {
+                $(if mask & (1 << field::$bit) != 0 {
                     m.serialize_entry(stringify!($f), &o.$f)?;
                 })*
             };
         }
-        with_fields!(put);
+        put!(GAME game, SEAT seat, SEATS seats, DEAL deal, DEALER dealer, PHASE phase,
+            TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, PLAYERS players, TRUMP trump,
+            CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
         m.end()
     }
 }
@@ -191,7 +168,11 @@ fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
                 observation.tricks = Vec::new();
             }
             View {
-                changed: (!whole).then(|| changed(prev, &observation)),
+                changed: (!whole).then(|| {
+                    prev.map_or(u32::MAX, |p| {
+                        whistle_protocol::compact::changed_fields(p, &observation)
+                    })
+                }),
                 observation,
                 history_len,
                 tricks_len,

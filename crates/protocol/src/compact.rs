@@ -97,12 +97,10 @@ fn delta(
 ) -> pb::ObservationDelta {
     {
         let mut values = pb::Observation::default();
-        let mut changed = Vec::new();
-        for f in field::ALL {
-            if f != field::TRICKS && f != field::HISTORY && !same(prev, obs, f) {
-                changed.push(f);
-                convert::put_field(&mut values, obs, f, results);
-            }
+        let mask = changed_fields(prev, obs);
+        let changed: Vec<u32> = field::ALL.filter(|f| mask & (1 << f) != 0).collect();
+        for &f in &changed {
+            convert::put_field(&mut values, obs, f, results);
         }
         let kept = prev
             .tricks
@@ -118,6 +116,16 @@ fn delta(
             tricks_kept: kept as u32,
         }
     }
+}
+
+/// The fields of `now` that differ from `prev`, as a mask with bit `f` set
+/// for field number `f` (`convert::field`), the completed tricks and the
+/// history left out: within a hand they only grow, and travel as what was
+/// added (compact requests, the viewer's pages).
+pub fn changed_fields(prev: &Observation, now: &Observation) -> u32 {
+    field::ALL
+        .filter(|&f| f != field::TRICKS && f != field::HISTORY && !same(prev, now, f))
+        .fold(0, |mask, f| mask | 1 << f)
 }
 
 /// Whether field number `f` is the same in both observations.
