@@ -83,6 +83,16 @@ fn screenshot(tab: &Tab, path: &Path) {
 }
 
 /// A card's text as the viewer draws it (`TS` → `10♠`).
+/// Every card of a JSON list of card codes, as the page draws it.
+fn drawn_all(cards: &serde_json::Value) -> Vec<String> {
+    cards
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| drawn(c.as_str().unwrap()))
+        .collect()
+}
+
 fn drawn(code: &str) -> String {
     match code {
         "BJ" => "Big \u{2605}".into(),
@@ -155,12 +165,7 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
         tab.wait_until_navigated().unwrap();
         tab.wait_for_element("#seats .seat").unwrap();
         let want = shown(&s, &log, 0, step, seat);
-        let hand: Vec<String> = want["observation"]["hand"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| drawn(c.as_str().unwrap()))
-            .collect();
+        let hand = drawn_all(&want["observation"]["hand"]);
         let mine = texts(
             &tab,
             &format!(".seat[data-seat=\"{seat}\"] .card:not(.back)"),
@@ -170,12 +175,7 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
             if other == seat {
                 continue;
             }
-            let known: Vec<String> = want["observation"]["players"][other]["known"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| drawn(c.as_str().unwrap()))
-                .collect();
+            let known = drawn_all(&want["observation"]["players"][other]["known"]);
             let faces = texts(
                 &tab,
                 &format!(".seat[data-seat=\"{other}\"] .card:not(.back)"),
