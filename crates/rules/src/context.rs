@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::{action::Action, seat::Seat};
+use crate::{action::Action, seat::Seat, view::Observation};
 
 /// The match state a game starts from when its first hand is not the first
 /// hand of the match. Given to [`Game::start_at`](crate::Game::start_at)
@@ -97,6 +97,20 @@ impl fmt::Display for ContextError {
 impl std::error::Error for ContextError {}
 
 impl HandContext {
+    /// The context an observation shows of its hand: the deal's index, the
+    /// dealer, the seats' totals, and the misdeals where the game notes its
+    /// `hands-scored` (no previous bids).
+    pub fn observed(obs: &Observation) -> HandContext {
+        let scored = obs.note("hands-scored").and_then(|n| n.parse::<u32>().ok());
+        HandContext {
+            hand: obs.deal,
+            dealer: obs.dealer,
+            totals: obs.players.iter().map(|p| p.total).collect(),
+            misdeals: scored.map_or(0, |s| obs.deal.saturating_sub(s)),
+            previous_bids: Vec::new(),
+        }
+    }
+
     /// The totals, all zero when none were given.
     pub(crate) fn totals_or_zero(&self, seats: usize) -> Vec<i32> {
         if self.totals.is_empty() {

@@ -98,6 +98,15 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// per-seat lists have one entry per seat or none).
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError>;
 
+    /// Where the hand `obs` shows sits in its match, as far as the
+    /// observation tells: the context a world sampled for it starts from
+    /// ([`crate::sample`]). By default the deal's index, the dealer and the
+    /// seats' totals; a game whose rules read more from earlier hands
+    /// (Oneonta's first bidder) overrides it.
+    fn world_context(&self, obs: &Observation) -> HandContext {
+        HandContext::observed(obs)
+    }
+
     /// Team of each seat; seats with equal numbers are partners.
     fn teams(&self) -> Vec<u8> {
         (0..self.seats() as u8).collect()

@@ -90,6 +90,9 @@ impl Game for AnyGame {
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         delegate!(self, g => g.start_at_unchecked(ctx))
     }
+    fn world_context(&self, obs: &Observation) -> HandContext {
+        delegate!(self, g => g.world_context(obs))
+    }
     fn teams(&self) -> Vec<u8> {
         delegate!(self, g => g.teams())
     }

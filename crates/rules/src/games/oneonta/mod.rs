@@ -478,6 +478,19 @@ impl Game for Oneonta {
         self.core.start_at(ctx)
     }
 
+    // O13: after the first hand the observation names the first bidder,
+    // which is all the rules read from the previous hand's bids.
+    fn world_context(&self, obs: &crate::Observation) -> HandContext {
+        let mut ctx = HandContext::observed(obs);
+        if self.cfg.mode == Mode::Multi && obs.deal > 0 {
+            let first = obs.note("first-bidder").and_then(|s| s.parse::<usize>().ok());
+            ctx.previous_bids = Seat::all(self.n())
+                .map(|s| (Some(s.index()) == first).then_some(Action::Bid(1)))
+                .collect();
+        }
+        ctx
+    }
+
     fn accepts(&self, kind: ActionKind) -> bool {
         matches!(
             kind,
