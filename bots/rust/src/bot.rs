@@ -1,13 +1,13 @@
 //! The [`Bot`] trait.
 
-use whistle_rules::{Action, Event, HandResult, MatchResult, Observation, Seat};
+use whistle_rules::{Action, Event, HandResult, MatchResult, Observation, Options, Seat, Variant};
 
 /// A player for one seat of one match.
 ///
 /// The driver (in-process [`play_match`](crate::play_match) now, the referee's
 /// gRPC connection loop later) calls the hooks in this order:
 ///
-/// 1. [`Bot::new_match`] once, before anything else;
+/// 1. [`Bot::rules`] and [`Bot::new_match`] once, before anything else;
 /// 2. for every event of a hand that the seat may see, [`Bot::on_event`], as it
 ///    happens (the deal, other seats' public actions, tricks won, ...);
 /// 3. [`Bot::choose`] whenever the seat must decide;
@@ -23,6 +23,13 @@ pub trait Bot: Send {
     /// returning its index. The order of `legal` is fixed by the game and part
     /// of the protocol; an index out of range is a fault of the bot.
     fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize;
+
+    /// The game of the match about to begin and its options (every option
+    /// with its effective value), before [`Bot::new_match`]. A bot that
+    /// simulates the game (the `sampler`) builds it from these.
+    fn rules(&mut self, variant: Variant, options: &Options) {
+        let _ = (variant, options);
+    }
 
     /// A new match begins and this bot plays `seat` at a table of `seats`.
     fn new_match(&mut self, seat: Seat, seats: usize) {
@@ -58,6 +65,10 @@ pub trait Bot: Send {
 impl<B: Bot + ?Sized> Bot for Box<B> {
     fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize {
         (**self).choose(obs, legal)
+    }
+
+    fn rules(&mut self, variant: Variant, options: &Options) {
+        (**self).rules(variant, options);
     }
 
     fn new_match(&mut self, seat: Seat, seats: usize) {

@@ -7,10 +7,13 @@ use whistle_rules::{
     dealing::{Domain, Seed, Shuffler},
 };
 
-use crate::bot::Bot;
+use crate::{
+    bot::Bot,
+    sampler::{Budget, DEFAULT_PLAYOUTS, SamplerBot},
+};
 
 /// The names [`bot_by_name`] knows, in the order error messages list them.
-pub const BOT_NAMES: [&str; 3] = ["random", "first", "heuristic"];
+pub const BOT_NAMES: [&str; 4] = ["random", "first", "heuristic", "sampler"];
 
 /// Plays a uniformly random legal action, drawn from its own seed.
 ///
@@ -78,7 +81,7 @@ impl fmt::Display for UnknownBot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown bot `{}` (known: {})",
+            "unknown bot `{}` (known: {}; the sampler takes a budget as `sampler:500` playouts or `sampler:200ms`)",
             self.0,
             BOT_NAMES.join(", ")
         )
@@ -88,7 +91,9 @@ impl fmt::Display for UnknownBot {
 impl std::error::Error for UnknownBot {}
 
 /// A built-in bot by name (case-insensitive, see [`BOT_NAMES`]); `seed` feeds
-/// the bots that draw randomness and is ignored by the others.
+/// the bots that draw randomness and is ignored by the others. The sampler
+/// takes a budget after a colon: `sampler:500` (playouts a decision) or
+/// `sampler:200ms` (see [`crate::sampler`]).
 ///
 /// # Errors
 /// [`UnknownBot`] if no built-in bot has this name.
@@ -97,7 +102,14 @@ pub fn bot_by_name(name: &str, seed: Seed) -> Result<Box<dyn Bot>, UnknownBot> {
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "first" => Ok(Box::new(FirstBot)),
         "heuristic" => Ok(Box::new(crate::heuristic::HeuristicBot)),
-        _ => Err(UnknownBot(name.to_string())),
+        "sampler" => Ok(Box::new(SamplerBot::new(
+            seed,
+            Budget::Playouts(DEFAULT_PLAYOUTS),
+        ))),
+        other => match other.strip_prefix("sampler:").map(Budget::parse) {
+            Some(Ok(budget)) => Ok(Box::new(SamplerBot::new(seed, budget))),
+            _ => Err(UnknownBot(name.to_string())),
+        },
     }
 }
 
@@ -123,7 +135,7 @@ mod tests {
         let err = bot_by_name("clever", Seed::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown bot `clever` (known: random, first, heuristic)"
+            "unknown bot `clever` (known: random, first, heuristic, sampler; the sampler takes a budget as `sampler:500` playouts or `sampler:200ms`)"
         );
     }
 

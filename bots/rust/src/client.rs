@@ -27,7 +27,7 @@ use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use tonic::{Code, transport::Channel};
 use tracing::{debug, info, warn};
 use whistle_protocol::{PROTOCOL, compact::Rebuilder, convert, pb};
-use whistle_rules::{MatchResult, Seat};
+use whistle_rules::{MatchResult, Options, Seat, Variant};
 
 use crate::bot::Bot;
 
@@ -331,6 +331,16 @@ async fn play_stream(
                 state.outcome.table_id = w.table_id.clone();
                 state.outcome.seat = Seat::new(w.seat as usize);
                 if !w.resumed || !state.started {
+                    if let Ok(variant) = w.game.parse::<Variant>() {
+                        let pairs: Vec<String> = w
+                            .options
+                            .iter()
+                            .map(|o| format!("{}={}", o.key, o.value))
+                            .collect();
+                        if let Ok(options) = Options::parse(&pairs) {
+                            bot.rules(variant, &options);
+                        }
+                    }
                     bot.new_match(state.outcome.seat, w.seats as usize);
                 }
                 state.started = true;
@@ -403,7 +413,8 @@ fn deliver(bot: &mut dyn Bot, e: &pb::Event) -> Result<(), ClientError> {
 /// Arguments of a bundled-bot process (`whistle-bot`, `whistle bot`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct BotArgs {
-    /// Which bot: random, first or heuristic.
+    /// Which bot: random, first, heuristic or sampler (`sampler:N` for N
+    /// playouts a decision, `sampler:Nms` for N milliseconds).
     #[arg(long, default_value = "heuristic")]
     pub bot: String,
     /// Seed of the random bot: a number, or 64 hex digits. With a seat token

@@ -142,7 +142,9 @@ pub fn play_match<G: Game>(
             bots: bots.len(),
         });
     }
+    let (variant, options) = (game.variant(), game.options());
     for (i, bot) in bots.iter_mut().enumerate() {
+        bot.rules(variant, &options);
         bot.new_match(Seat::new(i), seats);
     }
     let mut table = Table {

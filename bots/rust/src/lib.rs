@@ -1,7 +1,8 @@
 //! # whistle-bot
 //!
 //! The Rust bot kit of whistle: the [`Bot`] trait a bot implements, the
-//! built-in bots (`random`, `first` and `heuristic`, see [`bot_by_name`]),
+//! built-in bots (`random`, `first`, `heuristic` and `sampler`, see
+//! [`bot_by_name`]),
 //! [`play_match`], a driver that plays one match in-process with no referee
 //! and no network, and [`client`], the loop that plays a bot against a
 //! referee over gRPC.
@@ -34,8 +35,10 @@ mod builtin;
 pub mod client;
 mod driver;
 mod heuristic;
+pub mod sampler;
 
 pub use bot::Bot;
 pub use builtin::{BOT_NAMES, FirstBot, RandomBot, UnknownBot, bot_by_name, bot_seed};
 pub use driver::{HandRecord, MatchError, MatchRecord, play_match};
 pub use heuristic::HeuristicBot;
+pub use sampler::{Budget, SamplerBot};

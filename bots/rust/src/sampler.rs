@@ -1,0 +1,306 @@
+//! `sampler`: determinize, play out, average.
+//!
+//! At each decision with more than one legal action the bot draws worlds
+//! consistent with everything its seat has seen
+//! ([`whistle_rules::sample::WorldSampler`]: the cards it has not seen, dealt
+//! without bias given the cards seen, voids shown, bids and calls, hidden
+//! hand-overs), plays every legal action in each world and the rest of the
+//! hand out with a fast default policy (the heuristic bot's, for every
+//! seat), and picks the action whose hand score for its side, against the
+//! other sides' average, is best on average (weighted by the worlds'
+//! importance weights). Where no world can be drawn (the rare states
+//! `sample` cannot reach within its attempts) it plays as the heuristic.
+//!
+//! Its strength is set by a [`Budget`]: playouts a decision (deterministic:
+//! the same seed and observation give the same choice) or milliseconds a
+//! decision. Name forms for [`crate::bot_by_name`]: `sampler` (the default,
+//! [`DEFAULT_PLAYOUTS`] playouts), `sampler:N` (N playouts), `sampler:Nms`.
+
+use std::time::{Duration, Instant};
+
+use whistle_rules::{
+    Action, AnyGame, Game, Observation, Options, ScoreOrder, Seat, Status, Variant,
+    dealing::{Domain, Seed, Shuffler},
+    sample::WorldSampler,
+};
+
+use crate::{bot::Bot, heuristic::HeuristicBot};
+
+/// Playouts a decision when no budget is named.
+pub const DEFAULT_PLAYOUTS: u32 = 240;
+
+/// Attempts at a consistent world before the bot gives up on one.
+const ATTEMPTS: usize = 2_000;
+
+/// How much a decision may spend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// About this many playouts (worlds × legal actions), at least one
+    /// world.
+    Playouts(u32),
+    /// Worlds until this time has passed (at least one world).
+    Time(Duration),
+}
+
+impl Budget {
+    /// Reads `N` (playouts) or `Nms` (milliseconds).
+    ///
+    /// # Errors
+    /// A message for anything else, or zero.
+    pub fn parse(text: &str) -> Result<Budget, String> {
+        let text = text.trim();
+        let (digits, ms) = match text.strip_suffix("ms") {
+            Some(d) => (d, true),
+            None => (text, false),
+        };
+        let n: u32 = digits
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("`{text}` is not a budget: a number of playouts (`500`) or of milliseconds (`200ms`), above zero"))?;
+        Ok(if ms {
+            Budget::Time(Duration::from_millis(n.into()))
+        } else {
+            Budget::Playouts(n)
+        })
+    }
+}
+
+/// The sampling bot.
+#[derive(Debug, Clone)]
+pub struct SamplerBot {
+    seed: Seed,
+    budget: Budget,
+    /// A new match of the game being played (from its options), once known.
+    game: Option<AnyGame>,
+}
+
+impl SamplerBot {
+    /// A sampler drawing from `seed` under `budget`.
+    pub fn new(seed: Seed, budget: Budget) -> SamplerBot {
+        SamplerBot {
+            seed,
+            budget,
+            game: None,
+        }
+    }
+
+    /// The budget.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// A new match of `obs`'s game: the one the rules named, else the
+    /// game's defaults.
+    fn fresh(&mut self, obs: &Observation) -> Option<AnyGame> {
+        if let Some(g) = &self.game
+            && g.variant() == obs.game
+            && g.seats() == obs.seats as usize
+        {
+            return Some(g.clone());
+        }
+        let g = obs.game.new_game(&Options::new()).ok()?;
+        (g.seats() == obs.seats as usize).then_some(g)
+    }
+
+    /// The estimated value of each legal action, or `None` where no world
+    /// could be drawn.
+    pub fn evaluate(&mut self, obs: &Observation, legal: &[Action]) -> Option<Vec<f64>> {
+        let fresh = self.fresh(obs)?;
+        let sampler = WorldSampler::new(&fresh, obs).ok()?;
+        let key = ((obs.deal as u64) << 24) | (obs.history.len() as u64 & 0xff_ffff);
+        let mut rng = Shuffler::new(self.seed.derive(Domain::Bot, key));
+        let me = obs.seat;
+        let mut sums = vec![0.0; legal.len()];
+        let mut weights = 0.0;
+        let started = Instant::now();
+        let mut worlds = 0u32;
+        loop {
+            let done = match self.budget {
+                Budget::Playouts(p) => worlds > 0 && worlds * legal.len() as u32 >= p,
+                Budget::Time(t) => worlds > 0 && started.elapsed() >= t,
+            };
+            if done {
+                break;
+            }
+            let world = sampler.sample(&mut rng, ATTEMPTS)?;
+            worlds += 1;
+            for (i, &action) in legal.iter().enumerate() {
+                let mut g = world.game.clone();
+                if g.apply(me, action).is_err() {
+                    return None;
+                }
+                sums[i] += world.weight * play_out(&mut g, me, obs.deal);
+            }
+            weights += world.weight;
+        }
+        Some(sums.into_iter().map(|s| s / weights).collect())
+    }
+}
+
+/// Plays the hand of deal `deal` to its end with the heuristic for every
+/// seat; returns the hand's score for `me`'s side against the other sides'
+/// average (negated where lower totals are better).
+fn play_out(g: &mut AnyGame, me: Seat, deal: u32) -> f64 {
+    let mut policy = HeuristicBot;
+    while g.status() == Status::Act && g.deals() == deal + 1 {
+        let seat = g.to_act().first().expect("a seat acts");
+        let legal = g.legal_actions(seat);
+        let i = if legal.len() == 1 {
+            0
+        } else {
+            policy.choose(&g.observe(seat), &legal)
+        };
+        if g.apply(seat, legal[i]).is_err() {
+            break;
+        }
+    }
+    let Some(result) = g.hand_results().last().filter(|r| r.deal == deal) else {
+        return 0.0;
+    };
+    let teams = g.teams();
+    let mine = teams[me.index()];
+    let others: Vec<f64> = (0..teams.len())
+        .filter(|&s| teams[s] != mine)
+        .map(|s| f64::from(result.points[s]))
+        .collect();
+    let against = if others.is_empty() {
+        0.0
+    } else {
+        others.iter().sum::<f64>() / others.len() as f64
+    };
+    let value = f64::from(result.points[me.index()]) - against;
+    match g.score_order() {
+        ScoreOrder::HigherIsBetter => value,
+        ScoreOrder::LowerIsBetter => -value,
+    }
+}
+
+impl Bot for SamplerBot {
+    fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize {
+        if legal.len() == 1 {
+            return 0;
+        }
+        match self.evaluate(obs, legal) {
+            Some(values) => {
+                let mut best = 0;
+                for (i, v) in values.iter().enumerate() {
+                    if *v > values[best] {
+                        best = i;
+                    }
+                }
+                best
+            }
+            None => HeuristicBot.choose(obs, legal),
+        }
+    }
+
+    fn rules(&mut self, variant: Variant, options: &Options) {
+        self.game = variant.new_game(options).ok();
+    }
+
+    fn wants_events(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use whistle_rules::{Game, Options, Variant, dealing};
+
+    use super::*;
+    use crate::{bot_by_name, bot_seed, play_match};
+
+    #[test]
+    fn budgets_read_playouts_and_milliseconds() {
+        assert_eq!(Budget::parse("500"), Ok(Budget::Playouts(500)));
+        assert_eq!(
+            Budget::parse("200ms"),
+            Ok(Budget::Time(Duration::from_millis(200)))
+        );
+        for bad in ["0", "0ms", "", "ms", "-3", "fast", "1.5"] {
+            assert!(Budget::parse(bad).is_err(), "{bad}");
+        }
+        assert!(bot_by_name("sampler:50", Seed::default()).is_ok());
+        assert!(bot_by_name("Sampler:20ms", Seed::default()).is_ok());
+        let err = bot_by_name("sampler:0", Seed::default()).err().unwrap();
+        assert!(err.to_string().contains("sampler:500"), "{err}");
+    }
+
+    /// A decision in the middle of an Israeli hand (after the auction and
+    /// bids, a few tricks in).
+    fn mid_hand() -> (AnyGame, Seat) {
+        let mut g = Variant::Israeli.new_game(&Options::new()).unwrap();
+        let seed = Seed::from_u64(11);
+        let mut h = HeuristicBot;
+        loop {
+            if dealing::deal_if_needed(&mut g, seed).unwrap() {
+                continue;
+            }
+            let s = g.to_act().first().unwrap();
+            if g.phase() == whistle_rules::Phase::Play && g.observe(s).tricks.len() >= 3 {
+                return (g, s);
+            }
+            let legal = g.legal_actions(s);
+            let i = h.choose(&g.observe(s), &legal);
+            g.apply(s, legal[i]).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_same_seed_and_observation_give_the_same_choice() {
+        let (g, s) = mid_hand();
+        let obs = g.observe(s);
+        let legal = g.legal_actions(s);
+        assert!(legal.len() > 1);
+        let mut a = SamplerBot::new(Seed::from_u64(1), Budget::Playouts(60));
+        let mut b = SamplerBot::new(Seed::from_u64(1), Budget::Playouts(60));
+        let va = a.evaluate(&obs, &legal).expect("worlds are drawn");
+        assert_eq!(va.len(), legal.len());
+        assert!(va.iter().all(|v| v.is_finite()));
+        assert_eq!(Some(va), b.evaluate(&obs, &legal));
+        assert_eq!(a.choose(&obs, &legal), b.choose(&obs, &legal));
+    }
+
+    /// Every game's default match, the sampler in every seat with a small
+    /// budget: every answer is in range (play_match checks) and the match
+    /// ends.
+    #[test]
+    fn plays_every_game_to_the_end() {
+        for variant in Variant::ALL {
+            let mut g = variant
+                .new_game(&Options::parse(&["hands=1"]).unwrap())
+                .unwrap();
+            let seed = Seed::from_u64(5);
+            let mut bots: Vec<Box<dyn Bot>> = (0..g.seats())
+                .map(|s| bot_by_name("sampler:12", bot_seed(seed, s)).unwrap())
+                .collect();
+            let record = play_match(&mut g, seed, &mut bots).unwrap();
+            assert!(g.is_over(), "{variant}");
+            assert!(!record.hands.is_empty(), "{variant}");
+        }
+    }
+
+    /// Options other than the defaults reach the bot through `Bot::rules`:
+    /// with them it samples (a three-seat multiplayer Oneonta is not the
+    /// one-seat default), without them it cannot.
+    #[test]
+    fn the_rules_hook_gives_the_game_its_options() {
+        let options = Options::parse(&["mode=multi", "players=3"]).unwrap();
+        let mut g = Variant::Oneonta.new_game(&options).unwrap();
+        dealing::deal_if_needed(&mut g, Seed::from_u64(2)).unwrap();
+        let s = g.to_act().first().unwrap();
+        let (obs, legal) = (g.observe(s), g.legal_actions(s));
+        let mut bot = SamplerBot::new(Seed::from_u64(1), Budget::Playouts(20));
+        assert_eq!(bot.evaluate(&obs, &legal), None);
+        bot.rules(Variant::Oneonta, &g.options());
+        assert!(bot.evaluate(&obs, &legal).is_some());
+    }
+
+    #[test]
+    fn a_time_budget_draws_at_least_one_world() {
+        let (g, s) = mid_hand();
+        let mut bot = SamplerBot::new(Seed::from_u64(1), Budget::Time(Duration::from_millis(1)));
+        assert!(bot.evaluate(&g.observe(s), &g.legal_actions(s)).is_some());
+    }
+}
