@@ -8,7 +8,9 @@
 //! read other seats' bids. It is a yardstick that beats `random` clearly, not a
 //! strong player.
 
-use whistle_rules::{Action, Card, CardSet, Observation, Player, Rank, Strain, Suit, Trump};
+use whistle_rules::{
+    Action, Card, CardSet, Event, Observation, Player, Rank, Strain, Suit, Trump, Variant,
+};
 
 use crate::bot::Bot;
 
@@ -153,11 +155,65 @@ impl HeuristicBot {
             .map_or(0, |(i, _)| i)
     }
 
+    /// Yogi's bid cards (Y4, Y12): the card whose value brings the target
+    /// closest to the tricks the cards kept are worth; the weakest of
+    /// those.
+    fn place(&self, obs: &Observation, legal: &[Action]) -> usize {
+        let turn_up = obs
+            .table
+            .iter()
+            .find(|t| t.label == "turn-up")
+            .and_then(|t| t.card.suit());
+        let value = |c: Card| match c.suit().or(turn_up) {
+            Some(Suit::Diamonds) | None => 0,
+            Some(Suit::Spades) => 1,
+            Some(Suit::Hearts) => 2,
+            Some(Suit::Clubs) => 3,
+        };
+        // The values of the cards this seat placed already this hand.
+        let placed: i32 = obs
+            .history
+            .iter()
+            .filter_map(|e| match e {
+                Event::Action {
+                    seat,
+                    action: Action::Place(c),
+                } if *seat == obs.seat => Some(value(*c)),
+                _ => None,
+            })
+            .sum();
+        legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| a.card().map(|c| (i, c)))
+            .min_by_key(|&(_, c)| {
+                let mut kept = obs.hand;
+                kept.remove(c);
+                let tricks = estimate(kept, obs.trump).round() as i32;
+                ((placed + value(c) - tricks).abs(), power(c, obs.trump))
+            })
+            .map_or(0, |(i, _)| i)
+    }
+
     fn auction(&self, obs: &Observation, legal: &[Action]) -> usize {
         let pass = legal.iter().position(|a| *a == Action::Pass);
+        // A partner's hand is worth its share of the tricks (three of
+        // twelve in Illustrated Whist), and the declarer's choice of trump
+        // and of the kitty's exchange about two more: measured, bidding on
+        // less leaves too many hands passed out against `first`.
+        let me = obs.me();
+        let partner = obs
+            .players
+            .iter()
+            .any(|p| p.seat != me.seat && p.team == me.team);
+        let allowance = if partner {
+            obs.hand.len() as f32 / obs.seats as f32 + 2.0
+        } else {
+            0.0
+        };
         let best = Strain::ALL
             .into_iter()
-            .map(|s| (s, estimate(obs.hand, strain_trump(s))))
+            .map(|s| (s, estimate(obs.hand, strain_trump(s)) + allowance))
             .max_by(|a, b| a.1.total_cmp(&b.1));
         let Some((strain, est)) = best else {
             return pass.unwrap_or(0);
@@ -187,6 +243,7 @@ impl Bot for HeuristicBot {
             Some(Action::Pass) if legal.iter().any(|a| matches!(a, Action::Contract { .. })) => {
                 self.auction(obs, legal)
             }
+            Some(Action::Place(_)) if obs.game == Variant::Yogi => self.place(obs, legal),
             Some(Action::Give(_) | Action::Discard(_) | Action::Place(_)) => {
                 // Part with the weakest card.
                 legal

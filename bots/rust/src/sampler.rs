@@ -6,10 +6,12 @@
 //! without bias given the cards seen, voids shown, bids and calls, hidden
 //! hand-overs), plays every legal action in each world and the rest of the
 //! hand out with a fast default policy (the heuristic bot's, for every
-//! seat), and picks the action whose hand score for its side, against the
-//! other sides' average, is best on average (weighted by the worlds'
-//! importance weights). Where no world can be drawn (the rare states
-//! `sample` cannot reach within its attempts) it plays as the heuristic.
+//! seat), and scores each by the hand's points for its side against the
+//! other sides' average (weighted by the worlds' importance weights). It
+//! plays the heuristic's choice unless another action beats it on the same
+//! worlds by more than a standard error ([`Playouts::choose`]), and the
+//! heuristic's choice where no world can be drawn (the rare states `sample`
+//! cannot reach within its attempts).
 //!
 //! Its strength is set by a [`Budget`]: playouts a decision (deterministic:
 //! the same seed and observation give the same choice) or milliseconds a
@@ -103,19 +105,19 @@ impl SamplerBot {
         (g.seats() == obs.seats as usize).then_some(g)
     }
 
-    /// The estimated value of each legal action, or `None` where no world
-    /// could be drawn.
-    pub fn evaluate(&mut self, obs: &Observation, legal: &[Action]) -> Option<Vec<f64>> {
+    /// Every legal action's value in each world drawn (one row a world,
+    /// one column an action) with the worlds' weights, or `None` where no
+    /// world could be drawn.
+    pub fn playouts(&mut self, obs: &Observation, legal: &[Action]) -> Option<Playouts> {
         let fresh = self.fresh(obs)?;
         let sampler = WorldSampler::new(&fresh, obs).ok()?;
         let key = ((obs.deal as u64) << 24) | (obs.history.len() as u64 & 0xff_ffff);
         let mut rng = Shuffler::new(self.seed.derive(Domain::Bot, key));
         let me = obs.seat;
-        let mut sums = vec![0.0; legal.len()];
-        let mut weights = 0.0;
+        let mut out = Playouts::default();
         let started = Instant::now();
-        let mut worlds = 0u32;
         loop {
+            let worlds = out.weights.len() as u32;
             let done = match self.budget {
                 Budget::Playouts(p) => worlds > 0 && worlds * legal.len() as u32 >= p,
                 Budget::Time(t) => worlds > 0 && started.elapsed() >= t,
@@ -124,17 +126,68 @@ impl SamplerBot {
                 break;
             }
             let world = sampler.sample(&mut rng, ATTEMPTS)?;
-            worlds += 1;
-            for (i, &action) in legal.iter().enumerate() {
+            let mut row = Vec::with_capacity(legal.len());
+            for &action in legal {
                 let mut g = world.game.clone();
-                if g.apply(me, action).is_err() {
-                    return None;
-                }
-                sums[i] += world.weight * play_out(&mut g, me, obs.deal);
+                g.apply(me, action).ok()?;
+                row.push(play_out(&mut g, me, obs.deal));
             }
-            weights += world.weight;
+            out.values.push(row);
+            out.weights.push(world.weight);
         }
-        Some(sums.into_iter().map(|s| s / weights).collect())
+        Some(out)
+    }
+
+    /// The estimated value of each legal action (the weighted mean over the
+    /// worlds), or `None` where no world could be drawn.
+    pub fn evaluate(&mut self, obs: &Observation, legal: &[Action]) -> Option<Vec<f64>> {
+        let p = self.playouts(obs, legal)?;
+        Some((0..legal.len()).map(|a| p.mean(|row| row[a])).collect())
+    }
+}
+
+/// The values of a decision's playouts (see [`SamplerBot::playouts`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Playouts {
+    /// One row a world: each legal action's value there.
+    pub values: Vec<Vec<f64>>,
+    /// Each world's importance weight.
+    pub weights: Vec<f64>,
+}
+
+impl Playouts {
+    /// The weighted mean of `f` over the worlds.
+    fn mean(&self, f: impl Fn(&[f64]) -> f64) -> f64 {
+        let total: f64 = self.weights.iter().sum();
+        self.values
+            .iter()
+            .zip(&self.weights)
+            .map(|(row, w)| w * f(row))
+            .sum::<f64>()
+            / total
+    }
+
+    /// The action to play: the best on average, if it beats `default` (the
+    /// heuristic's choice) by more than one standard error of their paired
+    /// difference over the same worlds; else `default`. With many actions
+    /// and few worlds the best-looking action is often just lucky (the
+    /// winner's curse); this keeps the sampler from paying for it.
+    pub fn choose(&self, default: usize) -> usize {
+        let actions = self.values.first().map_or(0, Vec::len);
+        let mut best = default;
+        let mut best_mean = 0.0_f64;
+        for a in (0..actions).filter(|&a| a != default) {
+            let diff = |row: &[f64]| row[a] - row[default];
+            let mean = self.mean(diff);
+            let n = self.values.len() as f64;
+            let var = self.mean(|row| (diff(row) - mean).powi(2));
+            let se = (var / n).sqrt();
+            if mean - se > best_mean.max(0.0) {
+                best = a;
+                best_mean = mean - se;
+            }
+        }
+        best
     }
 }
 
@@ -181,17 +234,10 @@ impl Bot for SamplerBot {
         if legal.len() == 1 {
             return 0;
         }
-        match self.evaluate(obs, legal) {
-            Some(values) => {
-                let mut best = 0;
-                for (i, v) in values.iter().enumerate() {
-                    if *v > values[best] {
-                        best = i;
-                    }
-                }
-                best
-            }
-            None => HeuristicBot.choose(obs, legal),
+        let default = HeuristicBot.choose(obs, legal);
+        match self.playouts(obs, legal) {
+            Some(p) => p.choose(default),
+            None => default,
         }
     }
 

@@ -7,6 +7,7 @@
 //! seed = 2026
 //! format = "round-robin"      # round-robin | duplicate | gauntlet
 //! seatings = "rotations"      # rotations | permutations (games where each seat plays for itself)
+//!                             # | whole-partnerships (partnership games: a bot plays both seats of its side)
 //! hands = 4                   # hands per match (the game's `hands` option)
 //! rounds = 1                  # repeat the schedule with fresh deals
 //! parallel = 4                # tables at once
@@ -110,6 +111,10 @@ pub enum Seatings {
     /// All k! orders: every bot in every seat with every arrangement of the
     /// others around it, so who sits before and after whom cancels out too.
     Permutations,
+    /// Partnership games: each bot makes up a whole partnership (it plays
+    /// both seats of its side) and every two bots meet, each side in every
+    /// team position; a bot's result is then its own, not a split's.
+    WholePartnerships,
 }
 
 impl Seatings {
@@ -118,6 +123,7 @@ impl Seatings {
         match self {
             Seatings::Rotations => "rotations",
             Seatings::Permutations => "permutations",
+            Seatings::WholePartnerships => "whole-partnerships",
         }
     }
 }
@@ -631,11 +637,29 @@ impl Tournament {
                 }
                 Seatings::Permutations
             }
+            Some("whole-partnerships") => {
+                let sides = {
+                    let mut t = teams.clone();
+                    t.sort_unstable();
+                    t.dedup();
+                    t.len()
+                };
+                if sides < 2 || sides == seats {
+                    return Err(err(
+                        raw.seatings.as_ref().map(|f| f.span()),
+                        "seatings",
+                        "`whole-partnerships` is for partnership games (Illustrated Whist): here no two seats are partners on opposing sides".into(),
+                    ));
+                }
+                Seatings::WholePartnerships
+            }
             Some(other) => {
                 return Err(err(
                     raw.seatings.as_ref().map(|f| f.span()),
                     "seatings",
-                    format!("unknown seatings `{other}` (rotations, permutations)"),
+                    format!(
+                        "unknown seatings `{other}` (rotations, permutations, whole-partnerships)"
+                    ),
                 ));
             }
         };
@@ -758,6 +782,12 @@ command = ["whistle", "bot", "--bot", "first"]
             (
                 GOOD.replace("seed = 5", "seed = 5\nparallel = 0"),
                 "parallel",
+                5,
+            ),
+            // Israeli Whist has no partnerships to make whole.
+            (
+                GOOD.replace("seed = 5", "seed = 5\nseatings = \"whole-partnerships\""),
+                "seatings",
                 5,
             ),
         ];

@@ -195,10 +195,13 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
         let slots = team_slots(&t.teams);
         let deal_groups: Vec<Vec<Vec<usize>>> = if slots.len() > 1 && slots.len() < k {
             // Partnership games. With at least as many bots as seats, every
-            // group of k is split into partnerships every way; with fewer,
-            // each bot makes up a whole partnership, in groups of one bot per team.
+            // group of k is split into partnerships every way; with fewer, or
+            // with `whole-partnerships`, each bot makes up a whole
+            // partnership, in groups of one bot per team.
             let teams = slots.len();
-            let groups_here: Vec<(Vec<usize>, bool)> = if n >= k {
+            let groups_here: Vec<(Vec<usize>, bool)> = if n >= k
+                && t.seatings != Seatings::WholePartnerships
+            {
                 table_groups.iter().map(|g| (g.clone(), true)).collect()
             } else {
                 let pool: Vec<usize> = match (t.format, t.challenger) {
@@ -225,7 +228,8 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
             table_groups
                 .iter()
                 .map(|g| match t.seatings {
-                    Seatings::Rotations => (0..k)
+                    // (Whole partnerships are refused outside partnership games.)
+                    Seatings::Rotations | Seatings::WholePartnerships => (0..k)
                         .map(|r| (0..k).map(|s| g[(s + r) % k]).collect())
                         .collect(),
                     Seatings::Permutations => permutations(k)
@@ -434,6 +438,22 @@ mod tests {
         assert_eq!(p.len(), 3 * 2);
         for b in 0..3 {
             assert_eq!(p.iter().filter(|m| m.seats.contains(&b)).count(), 4);
+        }
+        // Four bots with whole partnerships: the six pairs, each in both
+        // team positions on shared deals, a bot in both seats of its side.
+        let t = tournament(
+            "format = \"duplicate\"\nseatings = \"whole-partnerships\"",
+            4,
+            "illustrated",
+        );
+        let p = plan(&t);
+        assert_eq!(p.len(), 6 * 2);
+        for w in p.chunks(2) {
+            assert_eq!(w[0].match_seed, w[1].match_seed);
+            assert_eq!(w[0].seats[0], w[0].seats[2]);
+            assert_eq!(w[0].seats[1], w[0].seats[3]);
+            assert_ne!(w[0].seats[0], w[0].seats[1]);
+            assert_eq!(w[0].seats[0], w[1].seats[1], "sides swapped");
         }
     }
 
