@@ -254,6 +254,7 @@ impl<G: Game> WorldSampler<G> {
             held: Vec::new(),
         };
         let (placed, _) = bid_cards_placed(obs);
+        let mut gave_hidden = vec![false; seats];
         let (mut cursor, mut aside_cursor) = (0, 0);
         for e in &obs.history {
             if !matches!(
@@ -309,14 +310,23 @@ impl<G: Game> WorldSampler<G> {
                         k.seen_with(giver, c);
                         k.moved.insert(c);
                     }
-                    None => {
+                    // Cards given face down from a hand (Israeli's frisch)
+                    // join the receiver's hand; bid cards passed on (Yogi's
+                    // rotation, after no hidden gift) stay bid cards, never
+                    // played, and widen nothing.
+                    None if gave_hidden[giver.index()] => {
                         let before = k.sources_before.get_or_insert_with(|| k.sources.clone());
                         let from = before[giver.index()];
                         for z in from.iter() {
                             k.sources[s.index()].insert(z);
                         }
                     }
+                    None => {}
                 },
+                Event::Hidden {
+                    seat: s,
+                    kind: ActionKind::Give,
+                } => gave_hidden[s.index()] = true,
                 Event::Action { seat: s, action } => {
                     if let Some(c) = action.card() {
                         k.seen_with(s, c);

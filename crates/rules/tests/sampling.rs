@@ -85,19 +85,18 @@ fn run(variant: Variant) {
             }
         }
         eprintln!(
-            "{}: {} states, {} worlds, {:.1} attempts a world",
+            "{}: {} states ({} without a world), {} worlds, {:.1} attempts a world",
             case.label,
             tally.states,
+            tally.failed.len(),
             tally.worlds,
             tally.attempts as f64 / tally.worlds.max(1) as f64
         );
         // Rare states take more attempts than this test gives: an Israeli
-        // second frisch seen from a seat that took part in neither hand-over
-        // it cannot see; Yogi's six-seat rotation of bid cards between other
-        // seats (hidden hand-overs widen where a seat's cards may come
-        // from). At most 5 % of the states of any option set.
+        // second or third frisch (cards handed on twice, unseen). At most
+        // 1 % of the states of any option set (about 0.4 % here).
         assert!(
-            tally.failed.len() * 100 <= 5 * tally.states,
+            tally.failed.len() * 100 <= tally.states,
             "{}: no world in {ATTEMPTS} attempts for {} of {} states: {:#?}",
             case.label,
             tally.failed.len(),
