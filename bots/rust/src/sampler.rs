@@ -75,6 +75,8 @@ pub struct SamplerBot {
     budget: Budget,
     /// A new match of the game being played (from its options), once known.
     game: Option<AnyGame>,
+    /// Whether the missing rules were reported.
+    warned: bool,
 }
 
 impl SamplerBot {
@@ -84,6 +86,7 @@ impl SamplerBot {
             seed,
             budget,
             game: None,
+            warned: false,
         }
     }
 
@@ -100,6 +103,13 @@ impl SamplerBot {
             && g.seats() == obs.seats as usize
         {
             return Some(g.clone());
+        }
+        if !self.warned {
+            self.warned = true;
+            tracing::warn!(
+                "the sampler was not told the rules of this match (Bot::rules): it assumes {}'s defaults",
+                obs.game
+            );
         }
         let g = obs.game.new_game(&Options::new()).ok()?;
         (g.seats() == obs.seats as usize).then_some(g)

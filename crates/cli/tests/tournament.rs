@@ -1066,3 +1066,63 @@ fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
         assert_eq!(bot_stats(&res, b)["forfeits"], 0, "{b}");
     }
 }
+
+/// Every ladder file (tournaments/ladder-*.toml) runs as written but small
+/// (one hand, one round, the sampler on a small budget): the four bundled
+/// bots as real processes, the sampler told each game's options over the
+/// wire (it warns on its stderr when it is not), no fault.
+#[test]
+fn the_ladder_files_run_with_every_bundled_bot() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tournaments");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("ladder-")
+        })
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 5, "one ladder file a game: {files:?}");
+    for file in files {
+        let name = file.file_stem().unwrap().to_string_lossy().to_string();
+        let s = Scratch::new(&name);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let small: String = text
+            .lines()
+            .map(|l| {
+                if l.starts_with("rounds =") || l.starts_with("hands =") {
+                    l.split('=').next().unwrap().to_string() + "= 1"
+                } else {
+                    l.replace("\"sampler\"]", "\"sampler:6\"]")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(small.contains("sampler:6"), "{name}");
+        s.write("t.toml", &format!("{small}\n{CALM}"));
+        whistle_ok(
+            &s,
+            &[
+                "tournament",
+                "t.toml",
+                "--out",
+                "out",
+                "--progress",
+                "quiet",
+            ],
+        );
+        let r = results(&s.path("out"));
+        let bots = r["bots"].as_array().unwrap();
+        assert_eq!(bots.len(), 4, "{name}: {r}");
+        for b in bots {
+            assert_eq!(b["faults"], serde_json::json!({}), "{name}: {b}");
+            assert_eq!(b["forfeits"], 0, "{name}: {b}");
+        }
+        let log =
+            std::fs::read_to_string(s.path("out/logs/sampler.stderr.log")).unwrap_or_default();
+        assert!(!log.contains("not told the rules"), "{name}: {log}");
+    }
+}

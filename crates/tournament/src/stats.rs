@@ -27,10 +27,23 @@ pub struct Interval {
     pub n: u64,
     /// The mean.
     pub mean: f64,
-    /// Lower end of the 95 % interval.
+    /// Lower end of the 95 % interval (`null` in JSON when unbounded: one
+    /// sample).
+    #[serde(deserialize_with = "unbounded_low")]
     pub low: f64,
-    /// Upper end of the 95 % interval.
+    /// Upper end of the 95 % interval (`null` in JSON when unbounded).
+    #[serde(deserialize_with = "unbounded_high")]
     pub high: f64,
+}
+
+/// An interval's end as written: JSON has no infinity, so serde_json writes
+/// an unbounded end as `null`; read back, `null` is that infinity again.
+fn unbounded_low<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
+}
+
+fn unbounded_high<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
 }
 
 /// Two-sided 97.5 % quantiles of Student's t for 1..=30 degrees of freedom.

@@ -300,3 +300,19 @@ fn a_tally_wants_schedule_order() {
         &[],
     ));
 }
+
+/// One sample gives an unbounded interval: written to JSON as `null` ends
+/// (JSON has no infinity) and read back as the same infinities, so a
+/// results file of one-hand matches reads back (the report is made from it).
+#[test]
+fn an_unbounded_interval_survives_json() {
+    let one = Interval::of(&[3.0]);
+    assert_eq!((one.low, one.high), (f64::NEG_INFINITY, f64::INFINITY));
+    let text = serde_json::to_string(&one).unwrap();
+    assert_eq!(text, r#"{"n":1,"mean":3.0,"low":null,"high":null}"#);
+    let back: Interval = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, one);
+    let two = Interval::of(&[1.0, 3.0]);
+    let back: Interval = serde_json::from_str(&serde_json::to_string(&two).unwrap()).unwrap();
+    assert_eq!(back, two);
+}
