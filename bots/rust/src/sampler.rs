@@ -337,6 +337,54 @@ mod tests {
         }
     }
 
+    /// Every option set the engine's suites play each game under
+    /// (`crates/rules/src/games/*/testdata/options.txt`), one hand, the
+    /// sampler in every seat on a small budget: every answer in range, every
+    /// match to its end.
+    #[test]
+    fn plays_every_option_set_of_every_game() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/rules/src/games");
+        for variant in Variant::ALL {
+            let path = root.join(variant.name()).join("testdata/options.txt");
+            let text = std::fs::read_to_string(&path).unwrap();
+            for line in text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            {
+                let mut pairs: Vec<&str> = line
+                    .split_whitespace()
+                    .filter(|p| !p.starts_with("hands="))
+                    .collect();
+                pairs.push("hands=1");
+                let Ok(options) = Options::parse(&pairs) else {
+                    panic!("{variant}: {line}");
+                };
+                let Ok(mut g) = variant.new_game(&options) else {
+                    // Some sets need their own `hands` (Oneonta's play-offs).
+                    continue;
+                };
+                let seed = Seed::from_u64(3);
+                let mut bot = SamplerBot::new(Seed::from_u64(1), Budget::Playouts(4));
+                bot.rules(variant, &g.options());
+                let mut decisions = 0;
+                while !g.is_over() {
+                    if dealing::deal_if_needed(&mut g, seed).unwrap() {
+                        continue;
+                    }
+                    let s = g.to_act().first().unwrap();
+                    let (obs, legal) = (g.observe(s), g.legal_actions(s));
+                    let i = bot.choose(&obs, &legal);
+                    assert!(i < legal.len(), "{variant} {line}");
+                    g.apply(s, legal[i]).unwrap();
+                    decisions += 1;
+                }
+                assert!(decisions > 0, "{variant} {line}");
+            }
+        }
+    }
+
     /// Options other than the defaults reach the bot through `Bot::rules`:
     /// with them it samples (a three-seat multiplayer Oneonta is not the
     /// one-seat default), without them it cannot.
