@@ -213,7 +213,7 @@ fn unknown_game_option_value_or_bot_is_one_line_and_exit_code_2() {
             "--bots",
             "random,clever",
         ],
-        "error: unknown bot `clever` (known: random, first, heuristic)",
+        "error: unknown bot `clever` (known: random, first, heuristic, sampler; the sampler takes a budget as `sampler:500` playouts or `sampler:200ms`)",
     );
     usage_error(
         &[
