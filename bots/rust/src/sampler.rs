@@ -10,8 +10,7 @@
 //! other sides' average (weighted by the worlds' importance weights). It
 //! plays the heuristic's choice unless another action beats it on the same
 //! worlds by more than a standard error ([`Playouts::choose`]), and the
-//! heuristic's choice where no world can be drawn (the rare states `sample`
-//! cannot reach within its attempts).
+//! heuristic's choice should no world come within its attempts.
 //!
 //! Its strength is set by a [`Budget`]: playouts a decision (deterministic:
 //! the same seed and observation give the same choice) or milliseconds a

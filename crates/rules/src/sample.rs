@@ -13,28 +13,36 @@
 //!    stock or kitty in the order it is taken). Every card the seat has seen
 //!    in a known place is pinned there: its own dealt cards, turn-ups, the
 //!    dummy's plays, cards taken face up from the stock or kitty. A card
-//!    another seat was seen to hold (played, shown, given face up) must have
-//!    come from that seat's dealt cards or from the stock cards it took face
-//!    down before, unless it may have been handed over unseen by another
-//!    seat (Israeli's frisch, Yogi's rotation); those sets only grow, so
-//!    placing each such card uniformly in its set, the most constrained
-//!    first, and shuffling the remaining unseen cards into the remaining
-//!    positions draws uniformly among the orders that satisfy them.
+//!    another seat was seen to hold (played, shown, handed over face up)
+//!    must have come from that seat's dealt cards, from the stock cards it
+//!    took face down before, or from the hands of the seats that handed it
+//!    cards unseen (Israeli's frisch); each such card is placed uniformly
+//!    among the free positions it may come from, the most constrained
+//!    first, and the remaining unseen cards are shuffled into the remaining
+//!    positions. A card placed in another seat's hand must then be passed
+//!    on unseen by each seat on its way.
 //! 3. The hand is replayed from the seat's history: decisions it saw are
-//!    applied as they were; a decision it saw only as
-//!    [`Event::Hidden`] (a frisch card given, a bid card placed, a kitty
-//!    discard) is drawn uniformly among that seat's legal actions of that
-//!    kind. Every event the replay logs must be the next one of the history
-//!    as the seat saw it.
+//!    applied as they were; a decision it saw only as [`Event::Hidden`] (a
+//!    frisch card given, a bid card placed, a kitty discard) hands over the
+//!    cards the history shows handed over, then those step 2 requires, else
+//!    is drawn uniformly among the legal actions of that kind the rest of
+//!    the history allows (not a card the seat plays, shows or hands over
+//!    later; a bid card shown face up was placed). Every event the replay
+//!    logs must be the next one of the history as the seat saw it.
 //! 4. The world is kept only if its observation for the seat equals the
 //!    given one, field for field.
 //!
-//! Step 2 only ever excludes orders that step 4 would reject, so every world
-//! returned is consistent with the observation (exactly: step 4 checks it)
-//! and the unseen cards are drawn without bias among the consistent deals
-//! (rejection from a proposal that is uniform on a superset). Constraints the
-//! proposal does not encode (voids shown by failing to follow suit, bids)
-//! are enforced by the replay and cost only rejected attempts.
+//! Every world returned is consistent with the observation: step 4 checks
+//! it. Steps 2 and 3 only ever exclude what step 4 would reject, and each
+//! world carries the product of the sizes of the choices drawn as its
+//! importance weight, so weighted averages over worlds are unbiased
+//! estimates under the uniform draw over consistent deals and hidden
+//! decisions. Where no card may have been handed over unseen the choices
+//! form nested sets per seat and every weight is equal: the unseen cards
+//! are then drawn uniformly among the consistent deals (rejection from a
+//! proposal uniform on a superset). Constraints the proposal does not encode
+//! (voids shown by failing to follow suit, bids) are enforced by the replay
+//! and cost only rejected attempts.
 
 use std::fmt;
 
@@ -194,6 +202,8 @@ pub struct WorldSampler<G: Game> {
     hands: Vec<Vec<usize>>,
     /// The seat each position is dealt to, if any.
     owner: Vec<Option<Seat>>,
+    /// The seat each seat hands cards over to, as the history shows.
+    receiver_of: Vec<Option<Seat>>,
     /// Each seat's stock positions taken face down, in order.
     takes: Vec<Vec<usize>>,
     /// Cards seen with other seats, most constrained first.
@@ -255,6 +265,17 @@ impl<G: Game> WorldSampler<G> {
         };
         let (placed, _) = bid_cards_placed(obs);
         let mut gave_hidden = vec![false; seats];
+        let mut receiver_of = vec![None; seats];
+        for e in &obs.history {
+            if let Event::Take {
+                seat: r,
+                from: Source::Seat(g),
+                ..
+            } = *e
+            {
+                receiver_of[g.index()] = Some(r);
+            }
+        }
         let (mut cursor, mut aside_cursor) = (0, 0);
         for e in &obs.history {
             if !matches!(
@@ -353,7 +374,12 @@ impl<G: Game> WorldSampler<G> {
         } = k;
         // A card pinned later (taken face up after being seen) is placed.
         held.retain(|h| !placed.contains(h.card));
-        held.sort_by_key(|h| (h.seat, h.takes));
+        // The most constrained first (fewest positions it may come from), so
+        // a card with a wide choice never takes the place a narrow one needs.
+        held.sort_by_key(|h| {
+            let room: usize = h.sources.iter().map(|z| hands[z.index()].len()).sum();
+            (room + h.takes, h.seat, h.takes)
+        });
         let layout_len = pinned.len();
         let deck = start.deck();
         let mut free_cards = deck;
@@ -368,6 +394,7 @@ impl<G: Game> WorldSampler<G> {
             start,
             pinned,
             owner: owners(&hands, layout_len),
+            receiver_of,
             hands,
             takes,
             held,
@@ -420,10 +447,18 @@ impl<G: Game> WorldSampler<G> {
             weight *= candidates.len() as f64;
             let p = candidates[rng.below(candidates.len() as u32) as usize];
             order[p] = Some(h.card);
-            if let Some(z) = self.owner[p]
-                && z != h.seat
-            {
-                forced[z.index()].push(h.card);
+            // Dealt to another seat: it travelled to `h.seat` by unseen
+            // hand-overs, each seat on the way passing it on.
+            if let Some(mut z) = self.owner[p] {
+                let mut hops = 0;
+                while z != h.seat {
+                    forced[z.index()].push(h.card);
+                    z = self.receiver_of[z.index()]?;
+                    hops += 1;
+                    if hops > self.hands.len() {
+                        return None;
+                    }
+                }
             }
         }
         let mut free = self.free.clone();
@@ -577,9 +612,6 @@ fn replay<G: Game>(
     for s in &mut shown {
         *s = s.minus(bid_cards);
     }
-    for (h, f) in handed.iter_mut().zip(&mut forced) {
-        h.append(f);
-    }
     let mut handed_next = [0usize; MAX_SEATS];
     loop {
         for entry in &world.log()[logged..] {
@@ -614,17 +646,30 @@ fn replay<G: Game>(
                 legal.clear();
                 world.legal_actions_into(s, &mut legal);
                 let i = s.index();
+                let forced_now = forced[i].iter().position(|&c| {
+                    legal
+                        .iter()
+                        .any(|a| a.kind() == kind && a.card() == Some(c))
+                });
                 if let Some(&c) = handed[i].get(handed_next[i]) {
                     handed_next[i] += 1;
                     *legal
                         .iter()
                         .find(|a| a.kind() == kind && a.card() == Some(c))?
+                } else if let Some(k) = forced_now {
+                    // A card the deal drawn makes this seat pass on unseen,
+                    // as soon as it holds it.
+                    let c = forced[i].remove(k);
+                    *legal
+                        .iter()
+                        .find(|a| a.kind() == kind && a.card() == Some(c))?
                 } else {
                     // A card the seat plays later in the history, hands over
-                    // or shows in its hand was not given, placed or
-                    // discarded face down now.
+                    // (seen, or forced by the deal) or shows in its hand was
+                    // not given, placed or discarded face down now.
                     let later = plays[i]
                         .or(handed[i].iter().copied().collect())
+                        .or(forced[i].iter().copied().collect())
                         .or(shown[i]);
                     // Bid cards shown face up were placed: those first.
                     let only = if kind == ActionKind::Place {
