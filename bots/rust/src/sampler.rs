@@ -191,7 +191,7 @@ impl Playouts {
             let n = self.values.len() as f64;
             let var = self.mean(|row| (diff(row) - mean).powi(2));
             let se = (var / n).sqrt();
-            if mean - se > best_mean.max(0.0) {
+            if mean - se > best_mean {
                 best = a;
                 best_mean = mean - se;
             }

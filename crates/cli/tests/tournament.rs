@@ -61,6 +61,22 @@ fn bot(name: &str, args: &[&str]) -> String {
 /// one file could differ.
 const CALM: &str = "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n";
 
+/// Runs `t.toml` in `s` into `out` without progress; its results.json.
+fn run_quietly(s: &Scratch) -> Value {
+    whistle_ok(
+        s,
+        &[
+            "tournament",
+            "t.toml",
+            "--out",
+            "out",
+            "--progress",
+            "quiet",
+        ],
+    );
+    results(&s.path("out"))
+}
+
 /// Removes every `keys` entry from every object in `v`.
 fn strip(v: &mut Value, keys: &[&str]) {
     match v {
@@ -633,18 +649,7 @@ fn stronger_bot_separates(game: &str, extra: &str) {
     text += &bot("heuristic", &["--bot", "heuristic"]);
     text += &bot("random", &["--bot", "random", "--seed", "9"]);
     s.write("t.toml", &text);
-    whistle_ok(
-        &s,
-        &[
-            "tournament",
-            "t.toml",
-            "--out",
-            "out",
-            "--progress",
-            "quiet",
-        ],
-    );
-    let r = results(&s.path("out"));
+    let r = run_quietly(&s);
     let bots = r["bots"].as_array().unwrap();
     assert_eq!(bots[0]["name"], "heuristic", "{r}");
     let rating = |b: &Value| b["rating"]["value"].as_f64().unwrap();
@@ -1103,18 +1108,7 @@ fn the_ladder_files_run_with_every_bundled_bot() {
             .join("\n");
         assert!(small.contains("sampler:6"), "{name}");
         s.write("t.toml", &format!("{small}\n{CALM}"));
-        whistle_ok(
-            &s,
-            &[
-                "tournament",
-                "t.toml",
-                "--out",
-                "out",
-                "--progress",
-                "quiet",
-            ],
-        );
-        let r = results(&s.path("out"));
+        let r = run_quietly(&s);
         let bots = r["bots"].as_array().unwrap();
         assert_eq!(bots.len(), 4, "{name}: {r}");
         for b in bots {

@@ -37,8 +37,9 @@
 //! world carries the product of the sizes of the choices drawn as its
 //! importance weight, so weighted averages over worlds are unbiased
 //! estimates under the uniform draw over consistent deals and hidden
-//! decisions. Where no card may have been handed over unseen the choices
-//! form nested sets per seat and every weight is equal: the unseen cards
+//! decisions. Where no card may have been handed over unseen and no
+//! decision was made face down, the choices form nested sets per seat and
+//! every weight is equal: the unseen cards
 //! are then drawn uniformly among the consistent deals (rejection from a
 //! proposal uniform on a superset). Constraints the proposal does not encode
 //! (voids shown by failing to follow suit, bids) are enforced by the replay
@@ -115,7 +116,8 @@ pub struct World<G> {
     /// uniform draw over the consistent deals and hidden decisions, up to a
     /// factor shared by every world of one sampler: average over worlds
     /// weighted by it for an unbiased estimate. Equal for every world when
-    /// no card may have been handed over unseen.
+    /// no card may have been handed over unseen and no decision was made
+    /// face down.
     pub weight: f64,
 }
 
@@ -266,15 +268,8 @@ impl<G: Game> WorldSampler<G> {
         let (placed, _) = bid_cards_placed(obs);
         let mut gave_hidden = vec![false; seats];
         let mut receiver_of = vec![None; seats];
-        for e in &obs.history {
-            if let Event::Take {
-                seat: r,
-                from: Source::Seat(g),
-                ..
-            } = *e
-            {
-                receiver_of[g.index()] = Some(r);
-            }
+        for (g, r) in hand_overs(obs) {
+            receiver_of[g.index()] = Some(r);
         }
         let (mut cursor, mut aside_cursor) = (0, 0);
         for e in &obs.history {
@@ -472,20 +467,26 @@ impl<G: Game> WorldSampler<G> {
     }
 }
 
+/// Every card handed from seat to seat in the history, seen or not, as
+/// (giver, receiver).
+fn hand_overs(obs: &Observation) -> impl Iterator<Item = (Seat, Seat)> + '_ {
+    obs.history.iter().filter_map(|e| match *e {
+        Event::Take {
+            seat: r,
+            from: Source::Seat(g),
+            ..
+        } => Some((g, r)),
+        _ => None,
+    })
+}
+
 /// Face-up bid cards (Yogi's Y6) by the seat that placed them: their
 /// holder, or the seat it took its bid cards from (Y13's rotation); and all
 /// of them.
 fn bid_cards_placed(obs: &Observation) -> ([CardSet; MAX_SEATS], CardSet) {
     let mut giver_of: [Option<Seat>; MAX_SEATS] = [None; MAX_SEATS];
-    for e in &obs.history {
-        if let Event::Take {
-            seat: r,
-            from: Source::Seat(g),
-            ..
-        } = *e
-        {
-            giver_of[r.index()] = Some(g);
-        }
+    for (g, r) in hand_overs(obs) {
+        giver_of[r.index()] = Some(g);
     }
     let mut placed = [CardSet::EMPTY; MAX_SEATS];
     let mut all = CardSet::EMPTY;
