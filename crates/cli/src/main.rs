@@ -58,7 +58,7 @@ enum Command {
     League(league::LeagueArgs),
     /// Check, show and replay match logs: settle disputes from the log alone.
     Replay(replay::ReplayArgs),
-    /// Play a bundled bot (random, first, heuristic) against a referee, with
+    /// Play a bundled bot (random, first, heuristic, sampler) against a referee, with
     /// the launch contract ($WHISTLE_ADDRESS, $WHISTLE_TOKEN).
     Bot(whistle_bot::client::BotArgs),
     /// Check a bot before it enters an event: start it as the runner does,

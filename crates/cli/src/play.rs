@@ -38,7 +38,8 @@ pub struct PlayArgs {
     hands: Option<u32>,
 
     /// Built-in bots, one per seat in seat order, separated by commas
-    /// (`random`, `first`); cycled when fewer than the seats.
+    /// (`random`, `first`, `heuristic`, `sampler`, `sampler:N` playouts,
+    /// `sampler:Nms`); cycled when fewer than the seats.
     #[arg(
         long,
         value_name = "NAMES",

@@ -57,7 +57,7 @@ pub struct RerunArgs {
     #[arg(long)]
     hand: u32,
     /// One bot per seat (cycled if fewer): a bundled bot name (random, first,
-    /// heuristic), or `remote` to print that seat's token and wait for a bot
+    /// heuristic, sampler), or `remote` to print that seat's token and wait for a bot
     /// to connect with it (the launch contract).
     #[arg(long, value_delimiter = ',', default_value = "heuristic")]
     bots: Vec<String>,
