@@ -279,6 +279,73 @@ mod tests {
         assert!(beats(c("BJ"), c("AH"), Some(Suit::Spades), t));
     }
 
+    /// Over matches of `variant` on the same deals with the two bots' seats
+    /// swapped (heuristic and first alternate around the table): the
+    /// heuristic seats' totals minus first's, and the targets each side made
+    /// (heuristic, first).
+    fn duplicate(
+        variant: whistle_rules::Variant,
+        options: &[&str],
+        matches: u64,
+    ) -> (i64, [u32; 2]) {
+        use whistle_rules::{Game, Options, dealing::Seed};
+
+        use crate::{FirstBot, play_match};
+        let mut margin = 0i64;
+        let mut made = [0u32; 2];
+        for m in 0..matches {
+            for swap in [false, true] {
+                let mut g = variant.new_game(&Options::parse(options).unwrap()).unwrap();
+                let seats = g.seats();
+                let mine = |s: usize| (s % 2 == 0) != swap;
+                let mut bots: Vec<Box<dyn Bot>> = (0..seats)
+                    .map(|s| -> Box<dyn Bot> {
+                        if mine(s) {
+                            Box::new(HeuristicBot)
+                        } else {
+                            Box::new(FirstBot)
+                        }
+                    })
+                    .collect();
+                let r = play_match(&mut g, Seed::from_u64(m), &mut bots).unwrap();
+                for (s, t) in r.result.totals.iter().enumerate() {
+                    margin += if mine(s) { *t as i64 } else { -(*t as i64) };
+                }
+                for h in &r.hands {
+                    for (s, m) in h.result.made.iter().enumerate() {
+                        if *m == Some(true) {
+                            made[usize::from(!mine(s))] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        (margin, made)
+    }
+
+    /// Yogi's bid card chosen by the target it sets: targets made far more
+    /// often than `first`'s, and fewer fines, on the same deals (throwing
+    /// the weakest card whatever the target made about as many as `first`).
+    #[test]
+    fn yogi_bid_cards_by_target_make_their_targets() {
+        let (margin, [mine, first]) =
+            duplicate(whistle_rules::Variant::Yogi, &["players=4", "hands=4"], 30);
+        assert!(margin < 0, "heuristic fines minus first's: {margin}");
+        assert!(
+            mine > 2 * first,
+            "targets made: heuristic {mine}, first {first}"
+        );
+    }
+
+    /// Illustrated Whist, counting a partner's share in the auction: the
+    /// heuristic's partnership outscores `first`'s on the same deals (it
+    /// passed every hand before, so both sides scored nothing).
+    #[test]
+    fn partnership_auctions_beat_first() {
+        let (margin, _) = duplicate(whistle_rules::Variant::Illustrated, &["hands=4"], 15);
+        assert!(margin > 0, "heuristic side minus first's: {margin}");
+    }
+
     #[test]
     fn estimates_count_top_cards_and_long_trumps() {
         let hand: CardSet = "AS KS 2S AH 2H 3H 4H 5H 6H".parse().unwrap();
