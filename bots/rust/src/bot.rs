@@ -1,5 +1,7 @@
 //! The [`Bot`] trait.
 
+use std::time::Duration;
+
 use whistle_rules::{Action, Event, HandResult, MatchResult, Observation, Options, Seat, Variant};
 
 /// A player for one seat of one match.
@@ -29,6 +31,14 @@ pub trait Bot: Send {
     /// simulates the game (the `sampler`) builds it from these.
     fn rules(&mut self, variant: Variant, options: &Options) {
         let _ = (variant, options);
+    }
+
+    /// The event's clock, when there is one (over the wire, from the
+    /// referee's `Welcome`): the time a decision may take before the match's
+    /// bank is drawn on, and the bank. A bot whose effort is elastic (the
+    /// `sampler`) keeps inside it.
+    fn clock(&mut self, per_action: Duration, bank: Duration) {
+        let _ = (per_action, bank);
     }
 
     /// A new match begins and this bot plays `seat` at a table of `seats`.
@@ -69,6 +79,10 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
 
     fn rules(&mut self, variant: Variant, options: &Options) {
         (**self).rules(variant, options);
+    }
+
+    fn clock(&mut self, per_action: Duration, bank: Duration) {
+        (**self).clock(per_action, bank);
     }
 
     fn new_match(&mut self, seat: Seat, seats: usize) {

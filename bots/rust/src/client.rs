@@ -341,6 +341,12 @@ async fn play_stream(
                             bot.rules(variant, &options);
                         }
                     }
+                    if let Some(t) = &w.time_control {
+                        bot.clock(
+                            Duration::from_millis(t.per_action_ms),
+                            Duration::from_millis(t.time_bank_ms),
+                        );
+                    }
                     bot.new_match(state.outcome.seat, w.seats as usize);
                 }
                 state.started = true;

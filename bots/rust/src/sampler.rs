@@ -14,7 +14,8 @@
 //!
 //! Its strength is set by a [`Budget`]: playouts a decision (deterministic:
 //! the same seed and observation give the same choice) or milliseconds a
-//! decision. Name forms for [`crate::bot_by_name`]: `sampler` (the default,
+//! decision. Under an event's clock ([`Bot::clock`]) a decision also stops
+//! at a quarter of the per-action time, whatever the budget. Name forms for [`crate::bot_by_name`]: `sampler` (the default,
 //! [`DEFAULT_PLAYOUTS`] playouts), `sampler:N` (N playouts), `sampler:Nms`.
 
 use std::time::{Duration, Instant};
@@ -76,6 +77,11 @@ pub struct SamplerBot {
     game: Option<AnyGame>,
     /// Whether the missing rules were reported.
     warned: bool,
+    /// The most a decision may take under the event's clock: a quarter of
+    /// the per-action time, leaving the rest to the wire, the referee and
+    /// the other seats this process may be deciding for at the same moment
+    /// (a simultaneous step).
+    limit: Option<Duration>,
 }
 
 impl SamplerBot {
@@ -86,6 +92,7 @@ impl SamplerBot {
             budget,
             game: None,
             warned: false,
+            limit: None,
         }
     }
 
@@ -127,10 +134,13 @@ impl SamplerBot {
         let started = Instant::now();
         loop {
             let worlds = out.weights.len() as u32;
-            let done = match self.budget {
-                Budget::Playouts(p) => worlds > 0 && worlds * legal.len() as u32 >= p,
-                Budget::Time(t) => worlds > 0 && started.elapsed() >= t,
-            };
+            let spent = started.elapsed();
+            let done = worlds > 0
+                && (self.limit.is_some_and(|l| spent >= l)
+                    || match self.budget {
+                        Budget::Playouts(p) => worlds * legal.len() as u32 >= p,
+                        Budget::Time(t) => spent >= t,
+                    });
             if done {
                 break;
             }
@@ -252,6 +262,10 @@ impl Bot for SamplerBot {
 
     fn rules(&mut self, variant: Variant, options: &Options) {
         self.game = variant.new_game(options).ok();
+    }
+
+    fn clock(&mut self, per_action: Duration, _bank: Duration) {
+        self.limit = (!per_action.is_zero()).then_some(per_action / 4);
     }
 
     fn wants_events(&self) -> bool {
@@ -398,6 +412,24 @@ mod tests {
         assert_eq!(bot.evaluate(&obs, &legal), None);
         bot.rules(Variant::Oneonta, &g.options());
         assert!(bot.evaluate(&obs, &legal).is_some());
+    }
+
+    /// Under an event's clock a large playout budget gives way: the
+    /// decision stops drawing worlds at a quarter of the per-action time.
+    #[test]
+    fn the_event_clock_caps_a_playout_budget() {
+        let (g, s) = mid_hand();
+        let (obs, legal) = (g.observe(s), g.legal_actions(s));
+        let budget = 1_000_000;
+        let mut bot = SamplerBot::new(Seed::from_u64(1), Budget::Playouts(budget));
+        bot.clock(Duration::from_millis(20), Duration::from_secs(10));
+        let p = bot.playouts(&obs, &legal).expect("worlds are drawn");
+        let worlds = p.values.len() as u32;
+        assert!(worlds >= 1);
+        assert!(
+            worlds * (legal.len() as u32) < budget,
+            "{worlds} worlds: the clock did not stop it"
+        );
     }
 
     #[test]
