@@ -50,6 +50,44 @@ fn a_good_bot_passes_every_check_of_every_game() {
     assert!(r.stdout.ends_with("checks passed\n"), "{}", r.stdout);
 }
 
+/// Under a clock shorter than a reconnection the decision seat 0 misses
+/// while the checker has cut its stream is the checker's doing: no
+/// "connection" FAIL for it (Yogi's: five seats, simultaneous bid cards).
+#[test]
+fn the_cut_stream_is_not_held_against_the_bot_under_a_short_clock() {
+    let s = Scratch::new("check-bot-short-clock");
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--games",
+            "yogi",
+            "--per-action-ms",
+            "60",
+            "--time-bank-ms",
+            "0",
+            "--",
+            "whistle",
+            "bot",
+            "--bot",
+            "heuristic",
+        ],
+        Duration::from_secs(120),
+    );
+    let pass = lines(&r.stdout, "PASS");
+    assert!(
+        pass.iter().any(|l| l.starts_with("PASS yogi: reconnect:")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        !r.stdout.contains("FAIL yogi: connection"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
 #[test]
 fn a_bot_that_crashes_fails_with_the_reason_and_its_stderr() {
     let s = Scratch::new("check-bot-crash");
