@@ -212,6 +212,8 @@ pub struct WorldSampler<G: Game> {
     held: Vec<Held>,
     /// The unseen cards no constraint places.
     free: Vec<Card>,
+    /// What the history says of the hidden decisions.
+    later: Later,
 }
 
 impl<G: Game> WorldSampler<G> {
@@ -265,7 +267,8 @@ impl<G: Game> WorldSampler<G> {
             constrained: CardSet::EMPTY,
             held: Vec::new(),
         };
-        let (placed, _) = bid_cards_placed(obs);
+        let later = Later::of(obs);
+        let placed = later.placed;
         let mut gave_hidden = vec![false; seats];
         let mut receiver_of = vec![None; seats];
         for (g, r) in hand_overs(obs) {
@@ -394,6 +397,7 @@ impl<G: Game> WorldSampler<G> {
             takes,
             held,
             free: free_cards.iter().collect(),
+            later,
         })
     }
 
@@ -408,7 +412,7 @@ impl<G: Game> WorldSampler<G> {
         let (order, forced, weight) = self.draw_order(rng)?;
         let mut game = self.start.clone();
         game.deal(&order).ok()?;
-        let hidden = replay(&mut game, &self.obs, forced, rng)?;
+        let hidden = replay(&mut game, &self.obs, &self.later, forced, rng)?;
         (game.observe(self.obs.seat) == self.obs).then_some(World {
             game,
             weight: weight * hidden,
@@ -464,6 +468,53 @@ impl<G: Game> WorldSampler<G> {
             .map(|c| c.or_else(|| free.next()))
             .collect::<Option<Vec<Card>>>()?;
         Some((order, forced, weight))
+    }
+}
+
+/// What the whole history says of each seat's hidden decisions, read once
+/// for every attempt.
+#[derive(Debug, Clone)]
+struct Later {
+    /// The cards each seat plays.
+    plays: [CardSet; MAX_SEATS],
+    /// The cards each seat shows in its hand (bid cards apart).
+    shown: [CardSet; MAX_SEATS],
+    /// The cards each seat is seen to hand over, in the order taken.
+    handed: Forced,
+    /// The face-up bid cards each seat placed.
+    placed: [CardSet; MAX_SEATS],
+}
+
+impl Later {
+    fn of(obs: &Observation) -> Later {
+        let mut plays = [CardSet::EMPTY; MAX_SEATS];
+        let mut shown = [CardSet::EMPTY; MAX_SEATS];
+        let mut handed: Forced = Default::default();
+        for e in &obs.history {
+            match *e {
+                Event::Action {
+                    seat: s,
+                    action: Action::Play(c),
+                } => plays[s.index()].insert(c),
+                Event::Reveal { seat: s, cards } => shown[s.index()] = shown[s.index()].or(cards),
+                Event::Take {
+                    card: Some(c),
+                    from: Source::Seat(giver),
+                    ..
+                } => handed[giver.index()].push(c),
+                _ => {}
+            }
+        }
+        let (placed, bid_cards) = bid_cards_placed(obs);
+        for s in &mut shown {
+            *s = s.minus(bid_cards);
+        }
+        Later {
+            plays,
+            shown,
+            handed,
+            placed,
+        }
     }
 }
 
@@ -581,6 +632,7 @@ fn layout<G: Game>(
 fn replay<G: Game>(
     world: &mut G,
     obs: &Observation,
+    later: &Later,
     mut forced: Forced,
     rng: &mut Shuffler,
 ) -> Option<f64> {
@@ -589,30 +641,12 @@ fn replay<G: Game>(
     let (mut seen, mut logged, mut next) = (0, 0, 0);
     let mut legal = ActionList::new();
     let mut weight = 1.0;
-    // The cards the history shows each seat play, and those it shows each
-    // seat hand over (in the order they were taken).
-    let mut plays = [CardSet::EMPTY; MAX_SEATS];
-    let mut shown = [CardSet::EMPTY; MAX_SEATS];
-    let mut handed: Forced = Default::default();
-    for e in history {
-        match *e {
-            Event::Action {
-                seat: s,
-                action: Action::Play(c),
-            } => plays[s.index()].insert(c),
-            Event::Reveal { seat: s, cards } => shown[s.index()] = shown[s.index()].or(cards),
-            Event::Take {
-                card: Some(c),
-                from: Source::Seat(giver),
-                ..
-            } => handed[giver.index()].push(c),
-            _ => {}
-        }
-    }
-    let (placed, bid_cards) = bid_cards_placed(obs);
-    for s in &mut shown {
-        *s = s.minus(bid_cards);
-    }
+    let Later {
+        plays,
+        shown,
+        handed,
+        placed,
+    } = later;
     let mut handed_next = [0usize; MAX_SEATS];
     loop {
         for entry in &world.log()[logged..] {
