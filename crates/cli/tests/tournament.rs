@@ -23,7 +23,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{Scratch, WHISTLE, whistle, whistle_ok};
+use common::{Ran, Scratch, WHISTLE, whistle, whistle_ok};
 
 /// Starts `whistle tournament FILE --out OUT --progress PROGRESS` in `s`, in
 /// the background, its stderr to `stderr`.
@@ -61,9 +61,10 @@ fn bot(name: &str, args: &[&str]) -> String {
 /// one file could differ.
 const CALM: &str = "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n";
 
-/// Runs `t.toml` in `s` into `out` without progress; its results.json.
-fn run_quietly(s: &Scratch) -> Value {
-    whistle_ok(
+/// Runs `t.toml` in `s` into `out` without progress: what it printed, and
+/// its results.json.
+fn run_quietly(s: &Scratch) -> (Ran, Value) {
+    let ran = whistle_ok(
         s,
         &[
             "tournament",
@@ -74,7 +75,7 @@ fn run_quietly(s: &Scratch) -> Value {
             "quiet",
         ],
     );
-    results(&s.path("out"))
+    (ran, results(&s.path("out")))
 }
 
 /// Removes every `keys` entry from every object in `v`.
@@ -649,7 +650,7 @@ fn stronger_bot_separates(game: &str, extra: &str) {
     text += &bot("heuristic", &["--bot", "heuristic"]);
     text += &bot("random", &["--bot", "random", "--seed", "9"]);
     s.write("t.toml", &text);
-    let r = run_quietly(&s);
+    let (_, r) = run_quietly(&s);
     let bots = r["bots"].as_array().unwrap();
     assert_eq!(bots[0]["name"], "heuristic", "{r}");
     let rating = |b: &Value| b["rating"]["value"].as_f64().unwrap();
@@ -691,18 +692,7 @@ fn identical_bots_read_as_equal_in_a_permuted_duplicate_event() {
     text += &bot("first", &["--bot", "first"]);
     text += &bot("first-2", &["--bot", "first"]);
     s.write("t.toml", &text);
-    let ran = whistle_ok(
-        &s,
-        &[
-            "tournament",
-            "t.toml",
-            "--out",
-            "out",
-            "--progress",
-            "quiet",
-        ],
-    );
-    let r = results(&s.path("out"));
+    let (ran, r) = run_quietly(&s);
     assert_eq!(
         r["matches"].as_array().unwrap().len(),
         48,
@@ -1108,7 +1098,7 @@ fn the_ladder_files_run_with_every_bundled_bot() {
             .join("\n");
         assert!(small.contains("sampler:6"), "{name}");
         s.write("t.toml", &format!("{small}\n{CALM}"));
-        let r = run_quietly(&s);
+        let (_, r) = run_quietly(&s);
         let bots = r["bots"].as_array().unwrap();
         assert_eq!(bots.len(), 4, "{name}: {r}");
         for b in bots {
