@@ -23,7 +23,6 @@ use std::{
 pub mod verify;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use whistle_rules::{Action, Card, HandResult, MatchResult, Options, Seat, dealing::Seed};
 
 /// The value of [`Header::format`].
@@ -33,10 +32,13 @@ pub const VERSION: u32 = 1;
 
 /// SHA-256 of `bytes`, as lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(64);
+    for &b in ring::digest::digest(&ring::digest::SHA256, bytes).as_ref() {
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 15)] as char);
+    }
+    out
 }
 
 /// The commitment to a tournament seed published before play: SHA-256 of the

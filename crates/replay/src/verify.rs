@@ -8,7 +8,7 @@
 //! without hashes, seeds or results. For the latter the verifier reports the
 //! verdict on every action and the scores that result.
 
-use std::{collections::BTreeMap, path::Path};
+use std::{borrow::Cow, collections::BTreeMap, path::Path};
 
 use serde::{Deserialize, Serialize};
 use whistle_rules::{
@@ -72,13 +72,13 @@ enum ActionIn {
 }
 
 impl ActionIn {
-    fn parse(&self) -> Result<(Seat, String, bool), String> {
+    fn parse(&self) -> Result<(Seat, StepAction, bool), String> {
         match self {
             ActionIn::Full {
                 seat,
                 action,
                 fallback,
-            } => Ok((*seat, action.to_string(), *fallback)),
+            } => Ok((*seat, StepAction::Typed(*action), *fallback)),
             ActionIn::Short(s) => {
                 let (seat, rest) = s
                     .trim()
@@ -89,7 +89,11 @@ impl ActionIn {
                     .ok()
                     .filter(|&n| n < whistle_rules::MAX_SEATS)
                     .ok_or_else(|| format!("no such seat: `{seat}`"))?;
-                Ok((Seat::new(seat), rest.trim().to_string(), false))
+                Ok((
+                    Seat::new(seat),
+                    StepAction::Text(rest.trim().to_string()),
+                    false,
+                ))
             }
         }
     }
@@ -186,11 +190,41 @@ pub struct Step {
     /// The seat.
     pub seat: Seat,
     /// The action as given.
-    pub action: String,
+    pub action: StepAction,
     /// Whether the referee played it as a fallback.
     pub fallback: bool,
     /// `legal`, or why not.
-    pub verdict: String,
+    pub verdict: Cow<'static, str>,
+}
+
+/// An action as a log gives it: typed (a runner-written log, kept as the
+/// action itself) or as text (typed in by a person, kept as written).
+/// Displayed and serialized as its text either way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepAction {
+    /// An action the log gave in canonical form.
+    Typed(Action),
+    /// An action as a person wrote it.
+    Text(String),
+}
+
+impl std::fmt::Display for StepAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // Through `pad`, so `{:<14}` lines the steps up as before.
+            StepAction::Typed(a) => f.pad(&a.to_string()),
+            StepAction::Text(t) => f.pad(t),
+        }
+    }
+}
+
+impl Serialize for StepAction {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            StepAction::Typed(a) => a.serialize(s),
+            StepAction::Text(t) => s.serialize_str(t),
+        }
+    }
 }
 
 /// A verified hand.
@@ -532,7 +566,7 @@ fn run(
         .unwrap_or_default();
     // A random fallback can be checked only against a known match seed.
     let fallbacks_checked = rule == Fallback::First || match_seed.is_some();
-    let mut driver = MatchDriver::new(game, match_seed.unwrap_or_default(), rule);
+    let mut driver = MatchDriver::new(game, match_seed.unwrap_or_default(), rule).without_events();
     let mut faults: BTreeMap<Seat, (u32, bool)> = BTreeMap::new();
     for (line, l) in lines.iter().skip(1) {
         let line = *line;
@@ -652,7 +686,7 @@ fn run(
                 e.0 = f.faults;
                 e.1 |= f.forfeited;
             }
-            let (seat, text, fallback) = match a.parse() {
+            let (seat, given, fallback) = match a.parse() {
                 Ok(x) => x,
                 Err(e) => {
                     c.add(line, Some(deal), Some(i), "action", "SEAT ACTION", e);
@@ -660,43 +694,46 @@ fn run(
                     break;
                 }
             };
-            // A typed action the game accepts and allows is what judging its
-            // text would give (the legal list is exactly the actions that
-            // pass `validate`: tests/conformance.rs); anything else is judged
-            // from its text, for the same messages as the referee's.
-            let typed = match a {
-                ActionIn::Full { action, .. }
-                    if driver.game().accepts(action.kind())
-                        && driver.game().validate(seat, *action).is_ok() =>
-                {
-                    Some(*action)
-                }
+            // The fallback the driver's rule gives here, before the action
+            // changes the game.
+            let expected_fallback = (fallback && fallbacks_checked).then(|| driver.fallback(seat));
+            // A typed action the game accepts and applies is what judging
+            // its text would give (the legal list is exactly the actions
+            // that pass `validate`: tests/conformance.rs), so it is applied
+            // at once; anything else is judged from its text, for the same
+            // messages as the referee's, and applied if legal.
+            let applied = match given {
+                StepAction::Typed(action) if driver.game().accepts(action.kind()) => driver
+                    .apply(seat, action, fallback)
+                    .is_ok()
+                    .then_some(action),
                 _ => None,
             };
-            let judged = match typed {
+            let judged = match applied {
                 Some(action) => Ok(action),
                 None => whistle_rules::judge(
                     driver.game(),
                     seat,
-                    &whistle_rules::Answer::Text(text.clone()),
-                ),
+                    &whistle_rules::Answer::Text(given.to_string()),
+                )
+                .inspect(|&action| {
+                    driver.apply(seat, action, fallback).expect("judged legal");
+                }),
             };
             let verdict = match judged {
                 Ok(action) => {
-                    if fallback && fallbacks_checked {
-                        let expected = driver.fallback(seat);
-                        if expected != action {
-                            c.add(
-                                line,
-                                Some(deal),
-                                Some(i),
-                                "fallback action",
-                                expected,
-                                action,
-                            );
-                        }
+                    if let Some(expected) = expected_fallback
+                        && expected != action
+                    {
+                        c.add(
+                            line,
+                            Some(deal),
+                            Some(i),
+                            "fallback action",
+                            expected,
+                            action,
+                        );
                     }
-                    driver.apply(seat, action, fallback).expect("judged legal");
                     if collect {
                         actions.push(ActionLog {
                             seat,
@@ -705,25 +742,25 @@ fn run(
                             fallback,
                         });
                     }
-                    "legal".to_string()
+                    Cow::Borrowed("legal")
                 }
                 Err(r) => {
                     c.add(
                         line,
                         Some(deal),
                         Some(i),
-                        &format!("action `{text}` by seat {seat}"),
+                        &format!("action `{given}` by seat {seat}"),
                         "a legal action",
                         &r,
                     );
                     broken = true;
-                    format!("rejected: {r}")
+                    Cow::Owned(format!("rejected: {r}"))
                 }
             };
             steps.push(Step {
                 index: i,
                 seat,
-                action: text,
+                action: given,
                 fallback,
                 verdict,
             });
@@ -770,62 +807,7 @@ fn run(
             }
         }
         if let (Some(found), Some(expected)) = (&hand.result, &computed) {
-            for (what, e, f) in [
-                (
-                    "result: points",
-                    format!("{:?}", expected.points),
-                    format!("{:?}", found.points),
-                ),
-                (
-                    "result: totals",
-                    format!("{:?}", expected.totals),
-                    format!("{:?}", found.totals),
-                ),
-                (
-                    "result: tricks",
-                    format!("{:?}", expected.tricks),
-                    format!("{:?}", found.tricks),
-                ),
-                (
-                    "result: bids",
-                    format!("{:?}", expected.bids),
-                    format!("{:?}", found.bids),
-                ),
-                (
-                    "result: made",
-                    format!("{:?}", expected.made),
-                    format!("{:?}", found.made),
-                ),
-                (
-                    "result: misdeal",
-                    format!("{:?}", expected.misdeal),
-                    format!("{:?}", found.misdeal),
-                ),
-                (
-                    "result: dealer",
-                    format!("{:?}", expected.dealer),
-                    format!("{:?}", found.dealer),
-                ),
-                (
-                    "result: seat_points",
-                    format!("{:?}", expected.seat_points),
-                    // Logs written before seat points were reported hold none.
-                    if found.seat_points.is_empty() {
-                        format!("{:?}", expected.seat_points)
-                    } else {
-                        format!("{:?}", found.seat_points)
-                    },
-                ),
-                (
-                    "result: summary",
-                    expected.summary.clone(),
-                    found.summary.clone(),
-                ),
-            ] {
-                if e != f {
-                    c.add(line, Some(deal), None, what, e, f);
-                }
-            }
+            compare_results(&mut c, line, deal, expected, found);
         }
         let incomplete = next.is_some();
         if collect {
@@ -898,6 +880,99 @@ fn run(
     }
     report.problems = c.problems;
     (report, played, Some(header))
+}
+
+/// Compares the result a log gives for a hand with the engine's, field by
+/// field (text is made only for a field that differs).
+fn compare_results(
+    c: &mut Checker,
+    line: usize,
+    deal: u32,
+    expected: &HandResult,
+    found: &HandResult,
+) {
+    fn field<T: PartialEq + std::fmt::Debug>(
+        c: &mut Checker,
+        line: usize,
+        deal: u32,
+        what: &str,
+        expected: &T,
+        found: &T,
+    ) {
+        if expected != found {
+            c.add(
+                line,
+                Some(deal),
+                None,
+                what,
+                format!("{expected:?}"),
+                format!("{found:?}"),
+            );
+        }
+    }
+    field(
+        c,
+        line,
+        deal,
+        "result: points",
+        &expected.points,
+        &found.points,
+    );
+    field(
+        c,
+        line,
+        deal,
+        "result: totals",
+        &expected.totals,
+        &found.totals,
+    );
+    field(
+        c,
+        line,
+        deal,
+        "result: tricks",
+        &expected.tricks,
+        &found.tricks,
+    );
+    field(c, line, deal, "result: bids", &expected.bids, &found.bids);
+    field(c, line, deal, "result: made", &expected.made, &found.made);
+    field(
+        c,
+        line,
+        deal,
+        "result: misdeal",
+        &expected.misdeal,
+        &found.misdeal,
+    );
+    field(
+        c,
+        line,
+        deal,
+        "result: dealer",
+        &expected.dealer,
+        &found.dealer,
+    );
+    // Logs written before seat points were reported hold none.
+    if !found.seat_points.is_empty() {
+        field(
+            c,
+            line,
+            deal,
+            "result: seat_points",
+            &expected.seat_points,
+            &found.seat_points,
+        );
+    }
+    if expected.summary != found.summary {
+        c.add(
+            line,
+            Some(deal),
+            None,
+            "result: summary",
+            &expected.summary,
+            &found.summary,
+        );
+    }
 }
 
 /// Re-judges a logged fault where its answer was recorded.

@@ -555,8 +555,9 @@ impl serde::Serialize for Action {
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Action {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        d.deserialize_str(crate::card::FromText::<Action>::new(
+            "an action in canonical text, such as `AS`, `pass` or `bid 7H`",
+        ))
     }
 }
 

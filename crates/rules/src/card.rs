@@ -280,8 +280,43 @@ impl serde::Serialize for Card {
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Card {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        d.deserialize_str(FromText::<Card>::new("a card such as `AS` or `10H`"))
+    }
+}
+
+/// Reads a value from its text without copying the text into a `String`
+/// first (serde's `Cow<str>` always owns): cards and actions are most of
+/// a replay log, and reading one must not allocate.
+#[cfg(feature = "serde")]
+pub(crate) struct FromText<T> {
+    expecting: &'static str,
+    marker: std::marker::PhantomData<T>,
+}
+
+#[cfg(feature = "serde")]
+impl<T> FromText<T> {
+    pub(crate) fn new(expecting: &'static str) -> FromText<T> {
+        FromText {
+            expecting,
+            marker: std::marker::PhantomData,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T> serde::de::Visitor<'_> for FromText<T>
+where
+    T: std::str::FromStr,
+    T::Err: fmt::Display,
+{
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<T, E> {
+        v.parse().map_err(E::custom)
     }
 }
 

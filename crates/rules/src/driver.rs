@@ -151,6 +151,8 @@ pub struct MatchDriver<G: Game> {
     /// Hand results already reported as events.
     hands_reported: usize,
     events: Vec<MatchEvent>,
+    /// Whether events are kept for [`MatchDriver::take_events`].
+    record: bool,
 }
 
 impl<G: Game> MatchDriver<G> {
@@ -166,7 +168,16 @@ impl<G: Game> MatchDriver<G> {
             deals: Vec::new(),
             hands_reported,
             events: Vec::new(),
+            record: true,
         }
+    }
+
+    /// Keeps no events (a caller that never takes them, such as a
+    /// verification, then spends nothing on them and holds no growing list).
+    pub fn without_events(mut self) -> MatchDriver<G> {
+        self.record = false;
+        self.events = Vec::new();
+        self
     }
 
     /// Deals these deck orders (by deal index) instead of the seed's.
@@ -213,7 +224,9 @@ impl<G: Game> MatchDriver<G> {
             self.game
                 .deal(&order)
                 .map_err(|error| DriveError::Deal { deal, error })?;
-            self.events.push(MatchEvent::Dealt { deal, order });
+            if self.record {
+                self.events.push(MatchEvent::Dealt { deal, order });
+            }
         }
         Ok(match self.game.status() {
             Status::Act => self.game.to_act(),
@@ -231,10 +244,12 @@ impl<G: Game> MatchDriver<G> {
         self.game
             .deal(order)
             .map_err(|error| DriveError::Deal { deal, error })?;
-        self.events.push(MatchEvent::Dealt {
-            deal,
-            order: order.to_vec(),
-        });
+        if self.record {
+            self.events.push(MatchEvent::Dealt {
+                deal,
+                order: order.to_vec(),
+            });
+        }
         Ok(())
     }
 
@@ -291,6 +306,9 @@ impl<G: Game> MatchDriver<G> {
         self.game.apply(seat, action)?;
         if fallback {
             self.fallbacks += 1;
+        }
+        if !self.record {
+            return Ok(());
         }
         self.events.push(MatchEvent::Applied {
             seat,

@@ -1,0 +1,243 @@
+//! `whistle replay verify` on one core: hands verified a second, and whether
+//! memory stays flat as logs are read.
+//!
+//! Writes `LOGS` sealed Israeli match logs of `HANDS` hands each (random legal
+//! actions from a seeded xorshift, dealt from the match seed, through the
+//! crate's own `Writer`, so each is a log as the runner writes it, hash chain
+//! and end record included), then verifies every file with
+//! `verify::verify_file` (with the tournament seed, so the commitment and
+//! each match seed are checked too) in rounds. Prints hands a second per
+//! round and the process's resident memory after each round.
+//!
+//! Run: `cargo bench -p whistle-replay --bench verify`
+//! (`BENCH_LOGS=200 BENCH_HANDS=50 BENCH_ROUNDS=5` are the defaults).
+
+use std::{path::Path, time::Instant};
+
+use whistle_replay::{
+    Clocks, EndLog, Faults, HandLog, Header, Writer, seed_commitment, sha256_hex,
+    verify::{self, Context},
+};
+use whistle_rules::{
+    Game, MatchDriver, MatchEvent, Options, Seat, Variant,
+    dealing::{Domain, Seed},
+};
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// xorshift64*: the bench's own choices.
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+/// Writes match `index` of the tournament seeded by `seed` to `path`.
+fn write_log(path: &Path, seed: Seed, index: u64, hands: usize) {
+    let options = Options::parse(&[&format!("hands={hands}")]).expect("options");
+    let game = Variant::Israeli.new_game(&options).expect("game");
+    let header = Header {
+        format: whistle_replay::FORMAT.into(),
+        version: whistle_replay::VERSION,
+        tournament: "verify-bench".into(),
+        match_index: index,
+        table: format!("t{index}"),
+        game: "israeli".into(),
+        options: game.options(),
+        seats: (0..4).map(|s| format!("random-{s}")).collect(),
+        seed_commitment: seed_commitment(seed),
+        clocks: Clocks {
+            per_action_ms: 1000,
+            time_bank_ms: 10_000,
+            reconnect_grace_ms: 0,
+        },
+        faults: Faults {
+            max_faults: 3,
+            fallback: "first".into(),
+        },
+        duplicate: None,
+    };
+    let match_seed = seed.derive(Domain::Match, index);
+    let mut driver = MatchDriver::new(game, match_seed, Default::default());
+    let mut writer = Writer::create(path, &header).expect("create log");
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (index + 1));
+    let mut hand: Option<HandLog> = None;
+    loop {
+        let seats = driver.to_ask().expect("deal");
+        for event in driver.take_events() {
+            record(&mut writer, &mut hand, event, match_seed);
+        }
+        let Some(seat) = seats.iter().next() else {
+            break;
+        };
+        let legal = driver.game().legal_actions(seat);
+        let action = legal[rng.below(legal.len())];
+        driver.apply(seat, action, false).expect("legal");
+        for event in driver.take_events() {
+            record(&mut writer, &mut hand, event, match_seed);
+        }
+    }
+}
+
+fn record(writer: &mut Writer, hand: &mut Option<HandLog>, event: MatchEvent, match_seed: Seed) {
+    match event {
+        MatchEvent::Dealt { deal, order } => {
+            *hand = Some(HandLog {
+                prev: String::new(),
+                deal,
+                dealer: Seat::new(0),
+                deck: order,
+                actions: Vec::new(),
+                faults: Vec::new(),
+                result: empty_result(),
+                context: None,
+            });
+        }
+        MatchEvent::Applied {
+            seat,
+            action,
+            fallback,
+        } => hand
+            .as_mut()
+            .expect("dealt")
+            .actions
+            .push(whistle_replay::ActionLog {
+                seat,
+                action,
+                ms: 0.25,
+                fallback,
+            }),
+        MatchEvent::HandEnded(result) => {
+            let mut h = hand.take().expect("dealt");
+            h.dealer = result.dealer;
+            h.result = result;
+            writer.hand(h).expect("write hand");
+        }
+        MatchEvent::Over(result) => writer
+            .end(EndLog {
+                prev: String::new(),
+                result,
+                forfeited: Vec::new(),
+                faults: vec![0; 4],
+                match_seed,
+            })
+            .expect("write end"),
+    }
+}
+
+fn empty_result() -> whistle_rules::HandResult {
+    whistle_rules::HandResult {
+        deal: 0,
+        dealer: Seat::new(0),
+        misdeal: false,
+        bids: Vec::new(),
+        tricks: Vec::new(),
+        made: Vec::new(),
+        points: Vec::new(),
+        totals: Vec::new(),
+        seat_points: Vec::new(),
+        summary: String::new(),
+    }
+}
+
+/// Resident and peak resident memory of this process, in MiB.
+fn rss() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+            .map_or(f64::NAN, |kb| kb / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else is read from the command line.
+    let logs = env("BENCH_LOGS", 200);
+    let hands = env("BENCH_HANDS", 50);
+    let rounds = env("BENCH_ROUNDS", 5);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let seed = Seed::from_u64(2026);
+    let files: Vec<_> = (0..logs as u64)
+        .map(|i| {
+            let p = dir.path().join(format!("{i:04}.jsonl"));
+            write_log(&p, seed, i, hands);
+            p
+        })
+        .collect();
+    let bytes: u64 = files
+        .iter()
+        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+        .sum();
+    println!(
+        "verify: {logs} Israeli logs of {hands} hands ({:.1} MB), one thread, {} cores on the machine",
+        bytes as f64 / 1e6,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    // The floor: every line after the header is hashed once for the chain
+    // (SHA-256 of the line before it). Hashing alone, from memory:
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("read"))
+        .collect();
+    let start = Instant::now();
+    let mut hashed = 0usize;
+    for _ in 0..3 {
+        for t in &texts {
+            for line in t.lines() {
+                hashed += line.len();
+                std::hint::black_box(sha256_hex(line.as_bytes()));
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "  SHA-256 of every line alone: {:.0} MB/s, {:.0} hands/s at most",
+        hashed as f64 / secs / 1e6,
+        (3 * logs * hands) as f64 / secs
+    );
+    drop(texts);
+    let ctx = Context {
+        tournament_seed: Some(seed),
+    };
+    let (rss0, _) = rss();
+    println!("  resident before: {rss0:.1} MiB");
+    let mut rates = Vec::new();
+    for round in 1..=rounds {
+        let start = Instant::now();
+        let mut verified = 0usize;
+        for f in &files {
+            let report = verify::verify_file(f, ctx).expect("read");
+            assert!(report.ok(), "{}: {:?}", f.display(), report.problems);
+            assert!(report.seed_checked && report.commitment_checked);
+            verified += report.hands.len();
+            drop(std::hint::black_box(report));
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let rate = verified as f64 / secs;
+        rates.push(rate);
+        let (now, peak) = rss();
+        println!(
+            "  round {round}: {verified} hands in {secs:.3} s = {rate:.0} hands/s; resident {now:.1} MiB (peak {peak:.1})"
+        );
+    }
+    rates.sort_by(f64::total_cmp);
+    println!(
+        "  median {:.0} hands/s (range {:.0}–{:.0})",
+        rates[rates.len() / 2],
+        rates[0],
+        rates[rates.len() - 1]
+    );
+}
