@@ -154,6 +154,17 @@ impl Shuffler {
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         assert!(n > 0, "empty range");
+        // The same numbers as `w % n` below `2^32 - 2^32 mod n`; for the
+        // deck sizes a shuffle meets, both come from a table instead of two
+        // divisions a draw (a division costs more than the draw itself).
+        if let Some(&(limit, m)) = BELOW.get(n as usize) {
+            loop {
+                let w = self.next_word();
+                if u64::from(w) < limit {
+                    return fast_mod(w, m, n);
+                }
+            }
+        }
         let limit = (1u64 << 32) - ((1u64 << 32) % n as u64);
         loop {
             let w = self.next_word() as u64;
@@ -171,6 +182,31 @@ impl Shuffler {
             items.swap(i, j);
         }
     }
+}
+
+/// For each `n` in `1..=64`: the rejection limit `2^32 - 2^32 mod n` and
+/// the multiplier `floor((2^64 - 1) / n) + 1` of [`fast_mod`] (entry 0 is
+/// never used).
+const BELOW: [(u64, u64); 65] = {
+    let mut t = [(0u64, 0u64); 65];
+    let mut n = 1;
+    while n <= 64 {
+        t[n] = (
+            (1u64 << 32) - ((1u64 << 32) % n as u64),
+            (u64::MAX / n as u64).wrapping_add(1),
+        );
+        n += 1;
+    }
+    t
+};
+
+/// `w % n` for 32-bit `w` and `n` without a division (Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation", 2019): exact for every
+/// 32-bit `w` and `n > 0` with `m = floor((2^64 - 1) / n) + 1`.
+#[inline]
+fn fast_mod(w: u32, m: u64, n: u32) -> u32 {
+    let low = m.wrapping_mul(u64::from(w));
+    ((u128::from(low) * u128::from(n)) >> 64) as u32
 }
 
 /// A deck order on the stack (top card first).
@@ -263,6 +299,29 @@ pub fn deck_from_hands<G: Game>(
 mod tests {
     use super::*;
     use crate::card_set::decks;
+
+    #[test]
+    fn the_table_gives_the_same_draws_as_the_divisions() {
+        // Every n of the table, against edge words and a spread of others.
+        let mut words: Vec<u32> = vec![0, 1, 2, 63, 64, 65, u32::MAX, u32::MAX - 1, 1 << 31];
+        let mut x = 0x9E37_79B9u32;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            words.push(x);
+        }
+        for n in 1..=64u32 {
+            let (limit, m) = BELOW[n as usize];
+            assert_eq!(limit, (1u64 << 32) - ((1u64 << 32) % u64::from(n)));
+            for &w in &words {
+                assert_eq!(fast_mod(w, m, n), w % n, "{w} mod {n}");
+            }
+            for w in [(limit - 1) as u32, (limit - u64::from(n)) as u32] {
+                assert_eq!(fast_mod(w, m, n), w % n, "{w} mod {n}");
+            }
+        }
+    }
 
     #[test]
     fn below_is_in_range_and_covers_it() {
