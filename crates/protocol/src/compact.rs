@@ -52,6 +52,15 @@ impl DeltaEncoder {
         self.prev = None;
     }
 
+    /// Whether the next request is whole (the stream's first, or after a
+    /// resync or dropped events). Otherwise it is a delta, which never
+    /// reads the observation's history (the held events carry it): the
+    /// caller may build that observation without it
+    /// (`Game::observe_without_history`).
+    pub fn next_is_whole(&self) -> bool {
+        self.prev.is_none()
+    }
+
     /// The events held and not yet delivered (sent as `Event` messages
     /// before `MatchEnd`).
     pub fn take_events(&mut self) -> Vec<pb::Event> {

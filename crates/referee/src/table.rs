@@ -602,7 +602,12 @@ impl Table {
             (Duration::ZERO, s.bank.saturating_sub(used - per_action))
         };
         let game = self.driver.game();
-        let obs = game.observe(seat);
+        // A compact delta carries the hand's events, not the observation's
+        // history: the history is built only for a whole request.
+        let obs = match &conn.compact {
+            Some(encoder) if !encoder.next_is_whole() => game.observe_without_history(seat),
+            _ => game.observe(seat),
+        };
         let msg = match &mut conn.compact {
             Some(encoder) => {
                 encoder.request(p.id, obs, game.hand_results(), &p.legal, deadline, bank)

@@ -160,7 +160,14 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// What `seat` may know now, built from what it may see: the shared
     /// parts from [`Game::core`], the rest from the game. /* FINAL */
     fn observe(&self, seat: Seat) -> Observation {
-        observe(self, seat)
+        observe(self, seat, true)
+    }
+
+    /// [`Game::observe`] with an empty `history`, for a caller that sends
+    /// the hand's events by themselves (the referee's compact requests):
+    /// every other field is the same. /* FINAL */
+    fn observe_without_history(&self, seat: Seat) -> Observation {
+        observe(self, seat, false)
     }
 
     /// Every card `seat` has seen during the current hand, as the log showed

@@ -78,6 +78,9 @@ impl Game for AnyGame {
     fn observe(&self, seat: Seat) -> Observation {
         delegate!(self, g => g.observe(seat))
     }
+    fn observe_without_history(&self, seat: Seat) -> Observation {
+        delegate!(self, g => g.observe_without_history(seat))
+    }
     // The provided checks below are delegated whole: the same FINAL code,
     // run on the concrete game, costs one dispatch a call instead of one
     // for each hook it calls (random Israeli hands: 10 % faster).

@@ -31,8 +31,8 @@ use std::collections::BTreeSet;
 
 use common::{Case, Driver, Policy, Rng, action_universe, cases, option_sets, random_action};
 use whistle_rules::{
-    Action, ActionKind, AnyGame, Card, DealError, Game, IllegalReason, Phase, Seat, SeatSet,
-    Status, Variant, ranks_by,
+    Action, ActionKind, AnyGame, Card, DealError, Game, IllegalReason, Observation, Phase, Seat,
+    SeatSet, Status, Variant, ranks_by,
 };
 
 /// More actions than any match here should take.
@@ -106,6 +106,17 @@ fn check_state(case: &Case, game: &AnyGame, rng: &mut Rng, universe: &[Action], 
     let mut refused = game.clone();
     for seat in Seat::all(seats) {
         let obs = game.observe(seat);
+        // What compact requests build: the same observation, no history.
+        let without = game.observe_without_history(seat);
+        assert!(without.history.is_empty(), "{label}: a history");
+        assert_eq!(
+            without,
+            Observation {
+                history: Vec::new(),
+                ..obs.clone()
+            },
+            "{label}: observe_without_history differs from observe beyond the history"
+        );
         assert_eq!(obs.game, case.variant, "{label}");
         assert_eq!(obs.seat, seat, "{label}");
         assert_eq!(obs.seats as usize, seats, "{label}");

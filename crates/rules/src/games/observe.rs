@@ -58,8 +58,9 @@ pub trait Shown {
     fn notes(&self) -> Vec<(&'static str, String)>;
 }
 
-/// What `seat` may know now, built from what it may see.
-pub(crate) fn observe<G: Game>(game: &G, seat: Seat) -> Observation {
+/// What `seat` may know now, built from what it may see; without the
+/// hand's history unless `with_history`.
+pub(crate) fn observe<G: Game>(game: &G, seat: Seat, with_history: bool) -> Observation {
     let core = game.core();
     let teams = game.teams();
     let totals = core.totals();
@@ -105,7 +106,11 @@ pub(crate) fn observe<G: Game>(game: &G, seat: Seat) -> Observation {
             .collect(),
         trick: core.tricks.current_view(),
         tricks: core.tricks.done_views(),
-        history: visible_events(core.log(), seat),
+        history: if with_history {
+            visible_events(core.log(), seat)
+        } else {
+            Vec::new()
+        },
         notes: game
             .notes()
             .into_iter()
