@@ -2,7 +2,7 @@
 //! memory stays flat as logs are read.
 //!
 //! Writes `LOGS` sealed Israeli match logs of `HANDS` hands each (random legal
-//! actions from a seeded xorshift, dealt from the match seed, through the
+//! actions drawn by the engine's own seeded `Shuffler`, dealt from the match seed, through the
 //! crate's own `Writer`, so each is a log as the runner writes it, hash chain
 //! and end record included), then verifies every file with
 //! `verify::verify_file` (with the tournament seed, so the commitment and
@@ -19,8 +19,8 @@ use whistle_replay::{
     verify::{self, Context},
 };
 use whistle_rules::{
-    Game, MatchDriver, MatchEvent, Options, Seat, Variant,
-    dealing::{Domain, Seed},
+    Game, MatchDriver, MatchEvent, Options, Variant,
+    dealing::{Domain, Seed, Shuffler},
 };
 
 fn env(name: &str, default: usize) -> usize {
@@ -28,18 +28,6 @@ fn env(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// xorshift64*: the bench's own choices.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
 }
 
 /// Writes match `index` of the tournament seeded by `seed` to `path`.
@@ -70,8 +58,9 @@ fn write_log(path: &Path, seed: Seed, index: u64, hands: usize) {
     let match_seed = seed.derive(Domain::Match, index);
     let mut driver = MatchDriver::new(game, match_seed, Default::default());
     let mut writer = Writer::create(path, &header).expect("create log");
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (index + 1));
-    let mut hand: Option<HandLog> = None;
+    // The bench's own choices, from a seed of their own.
+    let mut rng = Shuffler::new(Seed::from_u64(index + 1));
+    let mut hand: Option<Pending> = None;
     loop {
         let seats = driver.to_ask().expect("deal");
         for event in driver.take_events() {
@@ -81,7 +70,7 @@ fn write_log(path: &Path, seed: Seed, index: u64, hands: usize) {
             break;
         };
         let legal = driver.game().legal_actions(seat);
-        let action = legal[rng.below(legal.len())];
+        let action = legal[rng.below(legal.len() as u32) as usize];
         driver.apply(seat, action, false).expect("legal");
         for event in driver.take_events() {
             record(&mut writer, &mut hand, event, match_seed);
@@ -89,20 +78,16 @@ fn write_log(path: &Path, seed: Seed, index: u64, hands: usize) {
     }
 }
 
-fn record(writer: &mut Writer, hand: &mut Option<HandLog>, event: MatchEvent, match_seed: Seed) {
+/// A hand being written: its deal, deck order and actions so far.
+type Pending = (
+    u32,
+    Vec<whistle_rules::Card>,
+    Vec<whistle_replay::ActionLog>,
+);
+
+fn record(writer: &mut Writer, hand: &mut Option<Pending>, event: MatchEvent, match_seed: Seed) {
     match event {
-        MatchEvent::Dealt { deal, order } => {
-            *hand = Some(HandLog {
-                prev: String::new(),
-                deal,
-                dealer: Seat::new(0),
-                deck: order,
-                actions: Vec::new(),
-                faults: Vec::new(),
-                result: empty_result(),
-                context: None,
-            });
-        }
+        MatchEvent::Dealt { deal, order } => *hand = Some((deal, order, Vec::new())),
         MatchEvent::Applied {
             seat,
             action,
@@ -110,7 +95,7 @@ fn record(writer: &mut Writer, hand: &mut Option<HandLog>, event: MatchEvent, ma
         } => hand
             .as_mut()
             .expect("dealt")
-            .actions
+            .2
             .push(whistle_replay::ActionLog {
                 seat,
                 action,
@@ -118,10 +103,19 @@ fn record(writer: &mut Writer, hand: &mut Option<HandLog>, event: MatchEvent, ma
                 fallback,
             }),
         MatchEvent::HandEnded(result) => {
-            let mut h = hand.take().expect("dealt");
-            h.dealer = result.dealer;
-            h.result = result;
-            writer.hand(h).expect("write hand");
+            let (deal, deck, actions) = hand.take().expect("dealt");
+            writer
+                .hand(HandLog {
+                    prev: String::new(),
+                    deal,
+                    dealer: result.dealer,
+                    deck,
+                    actions,
+                    faults: Vec::new(),
+                    result,
+                    context: None,
+                })
+                .expect("write hand");
         }
         MatchEvent::Over(result) => writer
             .end(EndLog {
@@ -132,21 +126,6 @@ fn record(writer: &mut Writer, hand: &mut Option<HandLog>, event: MatchEvent, ma
                 match_seed,
             })
             .expect("write end"),
-    }
-}
-
-fn empty_result() -> whistle_rules::HandResult {
-    whistle_rules::HandResult {
-        deal: 0,
-        dealer: Seat::new(0),
-        misdeal: false,
-        bids: Vec::new(),
-        tricks: Vec::new(),
-        made: Vec::new(),
-        points: Vec::new(),
-        totals: Vec::new(),
-        seat_points: Vec::new(),
-        summary: String::new(),
     }
 }
 
