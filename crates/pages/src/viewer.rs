@@ -160,11 +160,19 @@ fn faults(list: &[whistle_replay::FaultLog], at: impl Fn(usize) -> bool) -> Vec<
 fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
     Seat::all(game.seats())
         .map(|s| {
-            let mut observation = game.observe(s);
+            // A step's view keeps only the length of the seat's history:
+            // the events it may see, counted, not built.
+            let (mut observation, history_len) = if whole {
+                let o = game.observe(s);
+                let n = o.history.len();
+                (o, n)
+            } else {
+                let n = game.log().iter().filter(|e| e.seen_by(s).is_some()).count();
+                (game.observe_without_history(s), n)
+            };
             let prev = before.map(|b| &b[s.index()].observation);
-            let (history_len, tricks_len) = (observation.history.len(), observation.tricks.len());
+            let tricks_len = observation.tricks.len();
             if !whole {
-                observation.history = Vec::new();
                 observation.tricks = Vec::new();
             }
             View {

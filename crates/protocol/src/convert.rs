@@ -43,16 +43,7 @@ impl std::error::Error for DecodeError {}
 /// formatting machinery: requests carry dozens of cards, and this is the
 /// referee's hot path.
 fn card_text(c: Card) -> String {
-    let mut s = String::with_capacity(2);
-    match (c.rank(), c.suit()) {
-        (Some(r), Some(suit)) => {
-            s.push(r.char());
-            s.push(suit.char());
-        }
-        _ if c == Card::BIG_JOKER => s.push_str("BJ"),
-        _ => s.push_str("LJ"),
-    }
-    s
+    c.text().to_owned()
 }
 
 /// An action's canonical text (its `Display`), card plays the fast way.

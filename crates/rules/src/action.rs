@@ -388,7 +388,7 @@ impl ActionKind {
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Action::Play(c) => write!(f, "{c}"),
+            Action::Play(c) => f.write_str(c.text()),
             Action::Pass => f.write_str("pass"),
             Action::Contract { tricks, strain } => write!(f, "bid {tricks}{strain}"),
             Action::Bid(n) => write!(f, "bid {n}"),
@@ -548,7 +548,11 @@ fn parse_contract(w: &str) -> Option<Action> {
 #[cfg(feature = "serde")]
 impl serde::Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match self {
+            // Most actions of a log: no formatting machinery for them.
+            Action::Play(c) => s.serialize_str(c.text()),
+            a => s.collect_str(a),
+        }
     }
 }
 

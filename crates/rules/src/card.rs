@@ -214,15 +214,36 @@ impl Card {
             Some(Rank::from_index((self.0 % 13) as usize))
         }
     }
+
+    /// The card's canonical text (`AS`, `TC`, `BJ`), without formatting:
+    /// every card's text is two ASCII characters, kept in a table.
+    pub fn text(self) -> &'static str {
+        std::str::from_utf8(&CARD_TEXT[self.0 as usize]).expect("card text is ASCII")
+    }
+
+    const fn text_bytes(self) -> [u8; 2] {
+        match (self.rank(), self.suit()) {
+            (Some(r), Some(s)) => [r.char() as u8, s.char() as u8],
+            _ if self.0 == Card::BIG_JOKER.0 => *b"BJ",
+            _ => *b"LJ",
+        }
+    }
 }
+
+/// Every card's text, by index ([`Card::text`]).
+const CARD_TEXT: [[u8; 2]; Card::COUNT] = {
+    let mut t = [[0u8; 2]; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = Card(i as u8).text_bytes();
+        i += 1;
+    }
+    t
+};
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.rank(), self.suit()) {
-            (Some(r), Some(s)) => write!(f, "{}{}", r.char(), s.char()),
-            _ if *self == Card::BIG_JOKER => f.write_str("BJ"),
-            _ => f.write_str("LJ"),
-        }
+        f.write_str(self.text())
     }
 }
 
@@ -273,7 +294,7 @@ impl FromStr for Card {
 #[cfg(feature = "serde")]
 impl serde::Serialize for Card {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(self.text())
     }
 }
 
