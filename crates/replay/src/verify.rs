@@ -695,8 +695,13 @@ fn run(
                 }
             };
             // The fallback the driver's rule gives here, before the action
-            // changes the game.
-            let expected_fallback = (fallback && fallbacks_checked).then(|| driver.fallback(seat));
+            // changes the game (only for a seat that is asked: any other
+            // action is rejected below, and has no fallback to compare).
+            let expected_fallback = (fallback
+                && fallbacks_checked
+                && driver.game().status() == Status::Act
+                && driver.game().to_act().contains(seat))
+            .then(|| driver.fallback(seat));
             // A typed action the game accepts and applies is what judging
             // its text would give (the legal list is exactly the actions
             // that pass `validate`: tests/conformance.rs), so it is applied
@@ -993,5 +998,122 @@ fn check_fault(c: &mut Checker, game: &AnyGame, line: usize, deal: u32, step: us
             kind,
             &f.kind,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use whistle_rules::{Options, Variant};
+
+    use super::*;
+    use crate::{ActionLog, Clocks, Faults, Header, Writer};
+
+    /// A sealed one-hand Israeli log whose hand holds `actions` (dealt from
+    /// the match seed of match 0 of tournament seed 7); returns its text.
+    fn log_with(actions: &[(usize, &str, bool)]) -> String {
+        let seed = Seed::from_u64(7);
+        let match_seed = seed.derive(Domain::Match, 0);
+        let game = Variant::Israeli
+            .new_game(&Options::parse(&["hands=1"]).unwrap())
+            .unwrap();
+        let header = Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            tournament: "t".into(),
+            match_index: 0,
+            table: "t-m00000".into(),
+            game: "israeli".into(),
+            options: game.options(),
+            seats: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+            seed_commitment: seed_commitment(seed),
+            clocks: Clocks {
+                per_action_ms: 1000,
+                time_bank_ms: 0,
+                reconnect_grace_ms: 0,
+            },
+            faults: Faults {
+                max_faults: 3,
+                fallback: "first".into(),
+            },
+            duplicate: None,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.jsonl");
+        let mut w = Writer::create(&path, &header).unwrap();
+        w.hand(HandLog {
+            prev: String::new(),
+            deal: 0,
+            dealer: Seat::new(0),
+            deck: dealing::deck_order(dealing::deal_seed(match_seed, 0), game.deck()).to_vec(),
+            actions: actions
+                .iter()
+                .map(|&(s, a, fallback)| ActionLog {
+                    seat: Seat::new(s),
+                    action: a.parse().unwrap(),
+                    ms: 1.0,
+                    fallback,
+                })
+                .collect(),
+            faults: Vec::new(),
+            result: HandResult {
+                deal: 0,
+                dealer: Seat::new(0),
+                misdeal: false,
+                bids: Vec::new(),
+                tricks: Vec::new(),
+                made: Vec::new(),
+                points: Vec::new(),
+                totals: Vec::new(),
+                seat_points: Vec::new(),
+                summary: String::new(),
+            },
+            context: None,
+        })
+        .unwrap();
+        drop(w);
+        std::fs::read_to_string(&path).unwrap()
+    }
+
+    /// An action logged as a fallback for a seat that is not asked is
+    /// rejected as out of turn, with no fallback to compare it with (it
+    /// must not be asked of a seat with no legal actions).
+    #[test]
+    fn a_fallback_out_of_turn_is_a_problem_not_a_crash() {
+        // Seat 1 is first to act (the dealer's left); seat 3 is not asked.
+        let text = log_with(&[(3, "pass", true)]);
+        let r = verify_text("m.jsonl", &text, Context::default());
+        assert!(!r.ok());
+        let p = &r.problems[0];
+        assert_eq!(p.step, Some(0), "{:?}", r.problems);
+        assert!(p.what.contains("by seat 3"), "{p:?}");
+        assert!(p.found.contains("turn"), "{p:?}");
+        assert_eq!(
+            r.hands[0].steps[0].verdict.as_ref(),
+            format!("rejected: {}", p.found)
+        );
+        assert_eq!(r.hands[0].steps[0].action.to_string(), "pass");
+    }
+
+    /// A legal fallback that is not the rule's (`first`: index 0, `pass` in
+    /// the auction) is reported as a wrong fallback; the rule's is accepted.
+    #[test]
+    fn fallbacks_are_checked_against_the_rule() {
+        let wrong = log_with(&[(1, "bid 5C", true)]);
+        let r = verify_text("m.jsonl", &wrong, Context::default());
+        assert!(
+            r.problems.iter().any(|p| p.what == "fallback action"
+                && p.expected == "pass"
+                && p.found == "bid 5C"),
+            "{:?}",
+            r.problems
+        );
+        let right = log_with(&[(1, "pass", true)]);
+        let r = verify_text("m.jsonl", &right, Context::default());
+        assert!(
+            r.problems.iter().all(|p| p.what != "fallback action"),
+            "{:?}",
+            r.problems
+        );
+        assert_eq!(r.hands[0].steps[0].verdict.as_ref(), "legal");
     }
 }
