@@ -225,8 +225,8 @@ impl std::fmt::Debug for Referee {
 /// The SHA-256 of a token as lower-case hex: how bot tokens are registered
 /// and looked up.
 pub fn token_hash(token: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(token.as_bytes())
+    ring::digest::digest(&ring::digest::SHA256, token.as_bytes())
+        .as_ref()
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
@@ -1308,6 +1308,16 @@ mod tests {
     use whistle_rules::dealing::Seed;
 
     use super::*;
+
+    /// Token hashes are stored (a league's database): they stay SHA-256 as
+    /// lowercase hex, whatever computes it (FIPS 180-2's test vector).
+    #[test]
+    fn a_token_hash_is_sha256_in_lowercase_hex() {
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 
     #[tokio::test]
     async fn a_forgotten_table_leaves_nothing_in_the_registry() {

@@ -391,6 +391,20 @@ mod tests {
 
     use super::*;
 
+    /// The chain's hash is SHA-256 as lowercase hex (FIPS 180-2's vectors):
+    /// every log ever written depends on it.
+    #[test]
+    fn the_chain_hash_is_sha256_in_lowercase_hex() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+
     fn header() -> Header {
         Header {
             format: FORMAT.into(),
