@@ -405,7 +405,7 @@ mod tests {
         );
     }
 
-    fn header() -> Header {
+    pub(crate) fn header() -> Header {
         Header {
             format: FORMAT.into(),
             version: VERSION,

@@ -823,18 +823,9 @@ fn run(
                 deck: deck.clone(),
                 actions,
                 faults: hand.faults.clone(),
-                result: computed.clone().unwrap_or_else(|| HandResult {
-                    deal,
-                    dealer,
-                    misdeal: false,
-                    bids: Vec::new(),
-                    tricks: Vec::new(),
-                    made: Vec::new(),
-                    points: Vec::new(),
-                    totals: Vec::new(),
-                    seat_points: Vec::new(),
-                    summary: "incomplete".into(),
-                }),
+                result: computed
+                    .clone()
+                    .unwrap_or_else(|| incomplete_result(deal, dealer)),
                 context: hand.context.clone(),
             });
         }
@@ -885,6 +876,22 @@ fn run(
     }
     report.problems = c.problems;
     (report, played, Some(header))
+}
+
+/// The result of a hand that did not finish: nothing scored.
+fn incomplete_result(deal: u32, dealer: Seat) -> HandResult {
+    HandResult {
+        deal,
+        dealer,
+        misdeal: false,
+        bids: Vec::new(),
+        tricks: Vec::new(),
+        made: Vec::new(),
+        points: Vec::new(),
+        totals: Vec::new(),
+        seat_points: Vec::new(),
+        summary: "incomplete".into(),
+    }
 }
 
 /// Compares the result a log gives for a hand with the engine's, field by
@@ -1006,7 +1013,7 @@ mod tests {
     use whistle_rules::{Options, Variant};
 
     use super::*;
-    use crate::{ActionLog, Clocks, Faults, Header, Writer};
+    use crate::{ActionLog, Header, Writer};
 
     /// A sealed one-hand Israeli log whose hand holds `actions` (dealt from
     /// the match seed of match 0 of tournament seed 7); returns its text.
@@ -1017,25 +1024,11 @@ mod tests {
             .new_game(&Options::parse(&["hands=1"]).unwrap())
             .unwrap();
         let header = Header {
-            format: FORMAT.into(),
-            version: VERSION,
-            tournament: "t".into(),
             match_index: 0,
             table: "t-m00000".into(),
-            game: "israeli".into(),
             options: game.options(),
-            seats: vec!["a".into(), "b".into(), "c".into(), "d".into()],
             seed_commitment: seed_commitment(seed),
-            clocks: Clocks {
-                per_action_ms: 1000,
-                time_bank_ms: 0,
-                reconnect_grace_ms: 0,
-            },
-            faults: Faults {
-                max_faults: 3,
-                fallback: "first".into(),
-            },
-            duplicate: None,
+            ..crate::tests::header()
         };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.jsonl");
@@ -1055,18 +1048,7 @@ mod tests {
                 })
                 .collect(),
             faults: Vec::new(),
-            result: HandResult {
-                deal: 0,
-                dealer: Seat::new(0),
-                misdeal: false,
-                bids: Vec::new(),
-                tricks: Vec::new(),
-                made: Vec::new(),
-                points: Vec::new(),
-                totals: Vec::new(),
-                seat_points: Vec::new(),
-                summary: String::new(),
-            },
+            result: incomplete_result(0, Seat::new(0)),
             context: None,
         })
         .unwrap();
