@@ -903,73 +903,25 @@ fn compare_results(
     expected: &HandResult,
     found: &HandResult,
 ) {
-    fn field<T: PartialEq + std::fmt::Debug>(
-        c: &mut Checker,
-        line: usize,
-        deal: u32,
-        what: &str,
-        expected: &T,
-        found: &T,
-    ) {
-        if expected != found {
-            c.add(
-                line,
-                Some(deal),
-                None,
-                what,
-                format!("{expected:?}"),
-                format!("{found:?}"),
-            );
-        }
-    }
-    field(
-        c,
+    let at = Some(deal);
+    c.compare(line, at, "result: points", &expected.points, &found.points);
+    c.compare(line, at, "result: totals", &expected.totals, &found.totals);
+    c.compare(line, at, "result: tricks", &expected.tricks, &found.tricks);
+    c.compare(line, at, "result: bids", &expected.bids, &found.bids);
+    c.compare(line, at, "result: made", &expected.made, &found.made);
+    c.compare(
         line,
-        deal,
-        "result: points",
-        &expected.points,
-        &found.points,
-    );
-    field(
-        c,
-        line,
-        deal,
-        "result: totals",
-        &expected.totals,
-        &found.totals,
-    );
-    field(
-        c,
-        line,
-        deal,
-        "result: tricks",
-        &expected.tricks,
-        &found.tricks,
-    );
-    field(c, line, deal, "result: bids", &expected.bids, &found.bids);
-    field(c, line, deal, "result: made", &expected.made, &found.made);
-    field(
-        c,
-        line,
-        deal,
+        at,
         "result: misdeal",
         &expected.misdeal,
         &found.misdeal,
     );
-    field(
-        c,
-        line,
-        deal,
-        "result: dealer",
-        &expected.dealer,
-        &found.dealer,
-    );
+    c.compare(line, at, "result: dealer", &expected.dealer, &found.dealer);
     // Logs written before seat points were reported hold none.
     if !found.seat_points.is_empty() {
-        field(
-            c,
+        c.compare(
             line,
-            deal,
+            at,
             "result: seat_points",
             &expected.seat_points,
             &found.seat_points,
@@ -978,7 +930,7 @@ fn compare_results(
     if expected.summary != found.summary {
         c.add(
             line,
-            Some(deal),
+            at,
             None,
             "result: summary",
             &expected.summary,
