@@ -162,13 +162,11 @@ fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
         .map(|s| {
             // A step's view keeps only the length of the seat's history:
             // the events it may see, counted, not built.
-            let (mut observation, history_len) = if whole {
-                let o = game.observe(s);
-                let n = o.history.len();
-                (o, n)
+            let history_len = game.log().iter().filter(|e| e.seen_by(s).is_some()).count();
+            let mut observation = if whole {
+                game.observe(s)
             } else {
-                let n = game.log().iter().filter(|e| e.seen_by(s).is_some()).count();
-                (game.observe_without_history(s), n)
+                game.observe_without_history(s)
             };
             let prev = before.map(|b| &b[s.index()].observation);
             let tricks_len = observation.tricks.len();

@@ -154,22 +154,17 @@ impl Shuffler {
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         assert!(n > 0, "empty range");
-        // The same numbers as `w % n` below `2^32 - 2^32 mod n`; for the
-        // deck sizes a shuffle meets, both come from a table instead of two
-        // divisions a draw (a division costs more than the draw itself).
-        if let Some(&(limit, m)) = BELOW.get(n as usize) {
-            loop {
-                let w = self.next_word();
-                if u64::from(w) < limit {
-                    return fast_mod(w, m, n);
-                }
-            }
-        }
-        let limit = (1u64 << 32) - ((1u64 << 32) % n as u64);
+        // The same numbers as `w % n` below `2^32 - 2^32 mod n`, without a
+        // division a draw (a division costs more than the draw itself); for
+        // the deck sizes a shuffle meets, the constants come from a table.
+        let (limit, m) = match BELOW.get(n as usize) {
+            Some(&entry) => entry,
+            None => below_entry(n),
+        };
         loop {
-            let w = self.next_word() as u64;
-            if w < limit {
-                return (w % n as u64) as u32;
+            let w = self.next_word();
+            if u64::from(w) < limit {
+                return fast_mod(w, m, n);
             }
         }
     }
@@ -191,14 +186,21 @@ const BELOW: [(u64, u64); 65] = {
     let mut t = [(0u64, 0u64); 65];
     let mut n = 1;
     while n <= 64 {
-        t[n] = (
-            (1u64 << 32) - ((1u64 << 32) % n as u64),
-            (u64::MAX / n as u64).wrapping_add(1),
-        );
+        t[n] = below_entry(n as u32);
         n += 1;
     }
     t
 };
+
+/// For `n > 0`: the rejection limit `2^32 - 2^32 mod n` and the multiplier
+/// `floor((2^64 - 1) / n) + 1` of [`fast_mod`].
+const fn below_entry(n: u32) -> (u64, u64) {
+    let n = n as u64;
+    (
+        (1u64 << 32) - ((1u64 << 32) % n),
+        (u64::MAX / n).wrapping_add(1),
+    )
+}
 
 /// `w % n` for 32-bit `w` and `n` without a division (Lemire, Kaser and
 /// Kurz, "Faster remainder by direct computation", 2019): exact for every
@@ -301,7 +303,7 @@ mod tests {
     use crate::card_set::decks;
 
     #[test]
-    fn the_table_gives_the_same_draws_as_the_divisions() {
+    fn the_draw_gives_the_same_numbers_as_the_divisions() {
         // Every n of the table, against edge words and a spread of others.
         let mut words: Vec<u32> = vec![0, 1, 2, 63, 64, 65, u32::MAX, u32::MAX - 1, 1 << 31];
         let mut x = 0x9E37_79B9u32;
@@ -311,8 +313,9 @@ mod tests {
             x ^= x << 5;
             words.push(x);
         }
-        for n in 1..=64u32 {
-            let (limit, m) = BELOW[n as usize];
+        // The table's n, and some beyond it (computed per call).
+        for n in (1..=64u32).chain([65, 100, 1000, 1 << 20, u32::MAX - 1, u32::MAX]) {
+            let (limit, m) = BELOW.get(n as usize).copied().unwrap_or(below_entry(n));
             assert_eq!(limit, (1u64 << 32) - ((1u64 << 32) % u64::from(n)));
             for &w in &words {
                 assert_eq!(fast_mod(w, m, n), w % n, "{w} mod {n}");
