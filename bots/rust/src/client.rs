@@ -82,7 +82,7 @@ impl Launch {
 }
 
 fn normalize(address: &str) -> String {
-    if address.contains("://") {
+    if address.contains("://") || address.starts_with("unix:") {
         address.to_string()
     } else {
         format!("http://{address}")
@@ -136,6 +136,23 @@ pub struct SeatOutcome {
 /// [`ClientError::Connect`].
 pub async fn channel(address: &str) -> Result<Channel, ClientError> {
     let connect = |e: &dyn fmt::Display| ClientError::Connect(e.to_string());
+    #[cfg(unix)]
+    if let Some(path) = address.strip_prefix("unix:") {
+        // A sandboxed bot has no network: the referee is a Unix socket
+        // (`unix:/path`, or `unix:///path` as some libraries write it).
+        let path = std::path::PathBuf::from(path.strip_prefix("//").unwrap_or(path));
+        return tonic::transport::Endpoint::from_static("http://whistle.referee")
+            .connect_with_connector(tower::service_fn(move |_: tonic::transport::Uri| {
+                let path = path.clone();
+                async move {
+                    Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(
+                        tokio::net::UnixStream::connect(path).await?,
+                    ))
+                }
+            }))
+            .await
+            .map_err(|e| connect(&format!("{address}: {e}")));
+    }
     let address = normalize(address);
     let mut endpoint = Channel::from_shared(address.clone())
         .map_err(|e| connect(&e))?

@@ -100,6 +100,9 @@ fn printed_verdict(result: anyhow::Result<(String, bool)>) -> anyhow::Result<Exi
 }
 
 fn main() -> ExitCode {
+    // `whistle __sandbox ...`: this process makes a bot's sandbox (it must
+    // still be single-threaded) and never returns.
+    whistle_sandbox::launcher_main();
     let cli = Cli::parse();
     let output = match cli.command {
         Command::Games(args) => games::run(&args),

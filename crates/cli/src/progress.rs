@@ -130,6 +130,19 @@ impl Reporter for Progress {
             RunEvent::BotOut { name, reason } => {
                 eprintln!("bot `{name}` is out of the event: {reason}");
             }
+            RunEvent::Unsandboxed { name } => {
+                eprintln!(
+                    "warning: bot `{name}` runs WITHOUT a sandbox (`sandbox = false`): it can \
+                     read and do whatever this account can"
+                );
+            }
+            RunEvent::Sandbox { mode, instances } => {
+                let fresh = match instances {
+                    Some(why) => format!("; a fresh instance of a bot plays each seat of each match ({why})"),
+                    None => String::new(),
+                };
+                eprintln!("bots are sandboxed ({mode}){fresh}");
+            }
             RunEvent::Hand => {
                 let h = self.hands.fetch_add(1, Relaxed) + 1;
                 if let Some(bar) = &*self.bar.lock().expect("progress lock")

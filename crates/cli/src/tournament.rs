@@ -91,6 +91,8 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         drain: std::time::Duration::from_millis(args.run.drain_ms),
         plan: None,
         referee: None,
+        secrets: Vec::new(),
+        launcher: None,
     };
     let rt = args.run.runtime()?;
     let summary = rt.block_on(async {

@@ -228,6 +228,8 @@ async fn play(
         drain: opts.drain,
         plan: Some(prepared.plan.clone()),
         referee: Some(shared.clone()),
+        // No bot reads the league's folder: its store, logs and seeds.
+        secrets: vec![league.to_path_buf()],
         ..RunOptions::default()
     };
     whistle_tournament::run(&prepared.tournament, &run)

@@ -716,6 +716,38 @@ impl Referee {
         ))
     }
 
+    /// Serves on a Unix socket at `path` (made now; an old file there is
+    /// replaced) in a background task: how sandboxed bots, which have no
+    /// network, reach the referee (`WHISTLE_ADDRESS=unix:PATH`). The handle
+    /// stops the server when dropped or triggered.
+    ///
+    /// # Errors
+    /// If the socket cannot be made.
+    #[cfg(unix)]
+    pub async fn spawn_unix(&self, path: &std::path::Path) -> std::io::Result<ServerHandle> {
+        let _ = std::fs::remove_file(path);
+        let listener = tokio::net::UnixListener::bind(path)?;
+        let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let router = self.router(None).map_err(|e| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("router: {e}"))
+        })?;
+        let shown = path.display().to_string();
+        let task = tokio::spawn(async move {
+            let shutdown = async {
+                let _ = stop_rx.await;
+            };
+            if let Err(e) = router.serve_with_incoming_shutdown(incoming, shutdown).await {
+                warn!(error = %e, "Unix socket server stopped with an error");
+            }
+        });
+        info!(socket = %shown, "referee listening on a Unix socket");
+        Ok(ServerHandle {
+            stop: Some(stop_tx),
+            task,
+        })
+    }
+
     fn check_admin<T>(&self, req: &Request<T>, call: &str) -> Result<(), Status> {
         let Some(expected) = &self.inner.config.admin_token else {
             return Ok(());

@@ -51,6 +51,7 @@ use toml::Spanned;
 use whistle_protocol::limits::check_name;
 use whistle_referee::{Fallback, FaultPolicy, TimeControl};
 use whistle_rules::{Game, Options, Variant, dealing::Seed};
+use whistle_sandbox::Limits;
 
 /// A tournament file that cannot be used: where and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,15 +132,61 @@ impl Seatings {
 /// At most this many seats for `seatings = "permutations"` (720 tables per group).
 pub const MAX_PERMUTED_SEATS: usize = 6;
 
+/// A bot the runner starts: its command and its sandbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalBot {
+    /// Program and arguments. The program `whistle` means the running
+    /// `whistle` binary.
+    pub command: Vec<String>,
+    /// Its folder (`dir`): its working directory, readable in its sandbox.
+    /// `None`: its program's folder (see [`LocalBot::folder`]).
+    pub dir: Option<PathBuf>,
+    /// More paths it may read in its sandbox (`read`), such as a virtual
+    /// environment and the interpreter it links to.
+    pub read: Vec<PathBuf>,
+    /// `false` only where the organiser opted out (`sandbox = false`).
+    pub sandbox: bool,
+    /// Its limits: the file's `[sandbox]` table with its own `limits` over it.
+    pub limits: Limits,
+}
+
+impl LocalBot {
+    /// The bot's folder: `dir` when given; else the folder of its program
+    /// (the running binary's for `whistle`), or of the first argument that
+    /// names a path (`python3 bots/mine.py`: `bots/`), resolved against
+    /// `base` (the tournament file's folder).
+    pub fn folder(&self, base: &Path) -> PathBuf {
+        if let Some(d) = &self.dir {
+            return d.clone();
+        }
+        let first = &self.command[0];
+        if first == "whistle" {
+            if let Some(dir) = std::env::current_exe()
+                .ok()
+                .and_then(|p| p.parent().map(Path::to_path_buf))
+            {
+                return dir;
+            }
+        }
+        let named = self
+            .command
+            .iter()
+            .find(|w| Path::new(w).components().count() > 1 && !w.starts_with('-'));
+        match named {
+            Some(w) => {
+                let p = base.join(w);
+                p.parent().map_or_else(|| base.to_path_buf(), Path::to_path_buf)
+            }
+            None => base.to_path_buf(),
+        }
+    }
+}
+
 /// How a bot takes part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BotKind {
     /// The runner starts this program (with the launch contract's environment).
-    Local {
-        /// Program and arguments. The program `whistle` means the running
-        /// `whistle` binary.
-        command: Vec<String>,
-    },
+    Local(LocalBot),
     /// The bot connects by itself with this token.
     Remote {
         /// Its bot token.
@@ -198,6 +245,8 @@ pub struct Tournament {
     /// The team of each seat (from the game): all different in individual
     /// games, pairs in partnership games, one team in cooperative games.
     pub teams: Vec<u8>,
+    /// The default limits of sandboxed bots (`[sandbox]`).
+    pub sandbox: Limits,
 }
 
 #[derive(Debug, Deserialize)]
@@ -220,6 +269,7 @@ struct RawFile {
     time: RawTime,
     #[serde(default)]
     faults: RawFaults,
+    sandbox: Option<Spanned<toml::Table>>,
     bots: Vec<Spanned<RawBot>>,
 }
 
@@ -247,6 +297,33 @@ struct RawBot {
     #[serde(default)]
     remote: bool,
     token: Option<Spanned<String>>,
+    dir: Option<Spanned<String>>,
+    #[serde(default)]
+    read: Vec<String>,
+    sandbox: Option<Spanned<bool>>,
+    limits: Option<Spanned<toml::Table>>,
+}
+
+/// `over` read as [`Limits`] on top of `base`.
+fn limits_over(base: &Limits, over: &toml::Table) -> Result<Limits, String> {
+    let mut t = toml::Table::new();
+    for (k, v) in base.fields() {
+        t.insert(k.into(), toml::Value::Integer(v as i64));
+    }
+    for (k, v) in over {
+        t.insert(k.clone(), v.clone());
+    }
+    let limits: Limits = toml::Value::Table(t)
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            format!(
+                "{} (the limits are {})",
+                e.message().trim(),
+                base.fields().map(|(k, _)| k).to_vec().join(", ")
+            )
+        })?;
+    limits.check()?;
+    Ok(limits)
 }
 
 #[derive(Debug, Deserialize)]
@@ -433,10 +510,32 @@ impl Tournament {
                 "a duplicate event needs a fixed number of hands per match (`hands`)".into(),
             ));
         }
+        let base = path.parent().unwrap_or(Path::new("."));
+        let sandbox = match &raw.sandbox {
+            Some(t) => limits_over(&Limits::default(), t.get_ref())
+                .map_err(|m| err(Some(t.span()), "sandbox", m))?,
+            None => Limits::default(),
+        };
         let mut bots = Vec::new();
         for b in &raw.bots {
             let span = b.span();
             let b = b.get_ref();
+            if b.remote {
+                let local_only = [
+                    ("dir", b.dir.as_ref().map(|d| d.span())),
+                    ("sandbox", b.sandbox.as_ref().map(|d| d.span())),
+                    ("limits", b.limits.as_ref().map(|d| d.span())),
+                ];
+                if let Some((key, at)) = local_only.into_iter().find(|(_, s)| s.is_some()) {
+                    return Err(err(
+                        at,
+                        &format!("bots.{key}"),
+                        "a remote bot runs on its owner's machine: only bots the runner starts \
+                         have a folder, a sandbox and limits"
+                            .into(),
+                    ));
+                }
+            }
             let name = b.name.get_ref().trim().to_string();
             if let Err(why) = check_name(&name) {
                 return Err(err(
@@ -474,7 +573,18 @@ impl Tournament {
                                 .into(),
                         ));
                     }
-                    BotKind::Local { command: words }
+                    let limits = match &b.limits {
+                        Some(l) => limits_over(&sandbox, l.get_ref())
+                            .map_err(|m| err(Some(l.span()), "bots.limits", m))?,
+                        None => sandbox,
+                    };
+                    BotKind::Local(LocalBot {
+                        command: words,
+                        dir: b.dir.as_ref().map(|d| base.join(d.get_ref())),
+                        read: b.read.iter().map(|r| base.join(r)).collect(),
+                        sandbox: b.sandbox.as_ref().is_none_or(|s| *s.get_ref()),
+                        limits,
+                    })
                 }
                 (None, true) => match &b.token {
                     Some(t) if !t.get_ref().trim().is_empty() => BotKind::Remote {
@@ -663,7 +773,6 @@ impl Tournament {
                 ));
             }
         };
-        let base = path.parent().unwrap_or(Path::new("."));
         let out = match raw.out {
             Some(o) => base.join(o),
             None => default_out(base, &name),
@@ -688,6 +797,7 @@ impl Tournament {
             bots,
             seats,
             teams,
+            sandbox,
         })
     }
 
@@ -744,14 +854,18 @@ command = ["whistle", "bot", "--bot", "first"]
         assert_eq!(t.seats, 4);
         assert_eq!(
             t.bots[0].kind,
-            BotKind::Local {
+            BotKind::Local(LocalBot {
                 command: vec![
                     "whistle".into(),
                     "bot".into(),
                     "--bot".into(),
                     "random".into()
-                ]
-            }
+                ],
+                dir: None,
+                read: Vec::new(),
+                sandbox: true,
+                limits: Limits::default(),
+            })
         );
     }
 

@@ -12,6 +12,7 @@
 //! Start reading at [`runner::run`].
 
 pub mod config;
+pub mod confine;
 pub mod procs;
 pub mod report;
 pub mod runner;

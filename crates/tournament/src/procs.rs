@@ -18,6 +18,7 @@ use tokio::{
     task::JoinHandle,
 };
 use tracing::{info, warn};
+use whistle_sandbox::{Limits, Mode, Spec, Verdict};
 
 /// Bytes of a bot's stderr kept per tournament; the rest is dropped with a note.
 pub const STDERR_CAP: u64 = 1 << 20;
@@ -34,9 +35,10 @@ pub type OnOut = Box<dyn FnOnce(&str, &str) + Send>;
 pub struct BotProcess {
     name: String,
     stop: watch::Sender<bool>,
-    task: JoinHandle<()>,
+    task: Option<JoinHandle<()>>,
     restarts: Arc<AtomicU32>,
     crashed: Arc<AtomicBool>,
+    verdicts: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 /// Everything needed to start a bot.
@@ -50,10 +52,32 @@ pub struct Launch {
     pub dir: PathBuf,
     /// The referee's address for `WHISTLE_ADDRESS`.
     pub address: String,
-    /// The bot token for `WHISTLE_TOKEN`.
+    /// The bot token (or seat token) for `WHISTLE_TOKEN`.
     pub token: String,
     /// Where its stderr goes.
     pub stderr_log: PathBuf,
+    /// Its sandbox; `None`: the organiser opted out.
+    pub sandbox: Option<Sandboxed>,
+    /// One seat's instance: a clean exit means its match is over (it is
+    /// not started again).
+    pub once: bool,
+}
+
+/// How a bot's sandbox is made.
+#[derive(Debug, Clone)]
+pub struct Sandboxed {
+    /// The launcher program (the running `whistle`).
+    pub launcher: PathBuf,
+    /// The confinement.
+    pub mode: Mode,
+    /// The bot's limits.
+    pub limits: Limits,
+    /// What it may read beyond the system's paths and its folder.
+    pub read: Vec<PathBuf>,
+    /// [`Mode::Landlock`]: the referee's TCP port.
+    pub referee_port: Option<u16>,
+    /// Where its scratch folders are made (a private folder of the run).
+    pub runtime: PathBuf,
 }
 
 /// The program to start for a command's first word: `whistle` is the
@@ -73,24 +97,107 @@ pub fn program(word: &str, dir: &Path) -> PathBuf {
     path.to_path_buf()
 }
 
-fn spawn(l: &Launch) -> std::io::Result<Child> {
-    let mut cmd = Command::new(program(&l.command[0], &l.dir));
-    cmd.args(&l.command[1..])
-        .current_dir(&l.dir)
-        .env("WHISTLE_ADDRESS", &l.address)
-        .env("WHISTLE_TOKEN", &l.token)
-        .env("WHISTLE_BOT_NAME", &l.name)
-        .stdin(Stdio::null())
+/// A started bot process and, when sandboxed, its scratch folder (removed
+/// when this is dropped, after the process has ended).
+struct Started {
+    child: Child,
+    _scratch: Option<tempfile::TempDir>,
+}
+
+fn spawn(l: &Launch) -> std::io::Result<Started> {
+    let (mut cmd, scratch) = match &l.sandbox {
+        None => {
+            let mut cmd = Command::new(program(&l.command[0], &l.dir));
+            cmd.args(&l.command[1..])
+                .current_dir(&l.dir)
+                .env("WHISTLE_ADDRESS", &l.address)
+                .env("WHISTLE_TOKEN", &l.token)
+                .env("WHISTLE_BOT_NAME", &l.name);
+            (cmd, None)
+        }
+        Some(s) => {
+            let scratch = tempfile::Builder::new()
+                .prefix("scratch-")
+                .tempdir_in(&s.runtime)?;
+            let home = scratch.path().display().to_string();
+            let mut env = vec![
+                ("WHISTLE_ADDRESS".to_string(), l.address.clone()),
+                ("WHISTLE_TOKEN".into(), l.token.clone()),
+                ("WHISTLE_BOT_NAME".into(), l.name.clone()),
+                ("HOME".into(), home.clone()),
+                ("TMPDIR".into(), home),
+                ("PATH".into(), std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())),
+                ("LANG".into(), std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into())),
+            ];
+            if let Ok(tz) = std::env::var("TZ") {
+                env.push(("TZ".into(), tz));
+            }
+            let spec = Spec {
+                mode: s.mode,
+                program: program(&l.command[0], &l.dir),
+                args: l.command[1..].to_vec(),
+                dir: l.dir.clone(),
+                env,
+                read: s.read.clone(),
+                scratch: scratch.path().to_path_buf(),
+                limits: s.limits,
+                referee_port: s.referee_port,
+            };
+            (Command::from(spec.command(&s.launcher)), Some(scratch))
+        }
+    };
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
-    cmd.spawn()
+    Ok(Started {
+        child: cmd.spawn()?,
+        _scratch: scratch,
+    })
 }
 
-/// Copies `from` into the log until the cap, then drains the rest.
-async fn capture(mut from: tokio::process::ChildStderr, log: PathBuf) {
+/// How a process ended, in words: a sandbox's verdict (a limit) where there
+/// is one, else the exit status; `tail` is the end of its stderr.
+fn how_it_ended(
+    status: &std::io::Result<std::process::ExitStatus>,
+    sandbox: Option<&Sandboxed>,
+    tail: &str,
+) -> (String, bool) {
+    let Ok(status) = status else {
+        return (status.as_ref().err().map(ToString::to_string).unwrap_or_default(), false);
+    };
+    let Some(s) = sandbox else {
+        return (status.to_string(), false);
+    };
+    use std::os::unix::process::ExitStatusExt;
+    let v = Verdict::of_exit(status.code(), status.signal(), &s.limits);
+    if v.is_limit() {
+        return (v.to_string(), true);
+    }
+    if !status.success() && whistle_sandbox::says_out_of_memory(tail) {
+        return (
+            format!(
+                "memory limit {} MiB (an allocation above it was refused; {v})",
+                s.limits.memory_mib
+            ),
+            true,
+        );
+    }
+    (v.to_string(), false)
+}
+
+/// How much of the end of a bot's stderr is kept to explain its exit.
+const TAIL: usize = 4096;
+
+/// Copies `from` into the log until the cap, then drains the rest; the last
+/// [`TAIL`] bytes also go to `tail`.
+async fn capture(
+    mut from: tokio::process::ChildStderr,
+    log: PathBuf,
+    tail: Arc<std::sync::Mutex<Vec<u8>>>,
+) {
     let file = tokio::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -108,6 +215,14 @@ async fn capture(mut from: tokio::process::ChildStderr, log: PathBuf) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        {
+            let mut t = tail.lock().expect("tail");
+            t.extend_from_slice(&buf[..n]);
+            if t.len() > TAIL {
+                let cut = t.len() - TAIL;
+                t.drain(..cut);
+            }
+        }
         if written < STDERR_CAP {
             let take = n.min((STDERR_CAP - written) as usize);
             let _ = file.write_all(&buf[..take]).await;
@@ -131,6 +246,8 @@ impl BotProcess {
     pub fn start(l: Launch, on_out: Option<OnOut>) -> std::io::Result<BotProcess> {
         let first = spawn(&l)?;
         let mut on_out = on_out;
+        let verdicts = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let v = verdicts.clone();
         let (stop, mut stopped) = watch::channel(false);
         let restarts = Arc::new(AtomicU32::new(0));
         let crashed = Arc::new(AtomicBool::new(false));
@@ -138,10 +255,13 @@ impl BotProcess {
         let name = l.name.clone();
         let task = tokio::spawn(async move {
             let mut child = Some(first);
-            while let Some(mut ch) = child.take() {
-                if let Some(err) = ch.stderr.take() {
-                    tokio::spawn(capture(err, l.stderr_log.clone()));
-                }
+            while let Some(mut started) = child.take() {
+                let ch = &mut started.child;
+                let tail = Arc::new(std::sync::Mutex::new(Vec::new()));
+                let captured = ch
+                    .stderr
+                    .take()
+                    .map(|err| tokio::spawn(capture(err, l.stderr_log.clone(), tail.clone())));
                 tokio::select! {
                     biased;
                     _ = stopped.changed() => {
@@ -149,20 +269,29 @@ impl BotProcess {
                         // assignments have ended), then make sure it is gone.
                         let waited = tokio::time::timeout(Duration::from_secs(3), ch.wait()).await;
                         if waited.is_err() {
-                            kill_group(&mut ch).await;
+                            kill_group(ch).await;
                         }
                         break;
                     }
                     status = ch.wait() => {
+                        if let Some(c) = captured {
+                            let _ = c.await;
+                        }
+                        let tail = String::from_utf8_lossy(&tail.lock().expect("tail")).into_owned();
+                        let (how, limit) = how_it_ended(&status, l.sandbox.as_ref(), &tail);
+                        if limit {
+                            warn!(bot = %l.name, verdict = %how, "bot stopped by a sandbox limit");
+                            v.lock().expect("verdicts").push(how.clone());
+                        }
                         if *stopped.borrow() {
+                            break;
+                        }
+                        if l.once && status.as_ref().is_ok_and(|s| s.success()) {
+                            // A seat's instance whose match is over.
                             break;
                         }
                         c.store(true, Ordering::Relaxed);
                         let n = r.fetch_add(1, Ordering::Relaxed) + 1;
-                        let how = match &status {
-                            Ok(s) => s.to_string(),
-                            Err(e) => e.to_string(),
-                        };
                         warn!(bot = %l.name, status = %how, restart = n, "bot process ended during the tournament");
                         let mut next = None;
                         if n <= MAX_RESTARTS {
@@ -195,10 +324,17 @@ impl BotProcess {
         Ok(BotProcess {
             name,
             stop,
-            task,
+            task: Some(task),
             restarts,
             crashed,
+            verdicts,
         })
+    }
+
+    /// The limits that stopped it, in words ("memory limit 1024 MiB"), one
+    /// per time.
+    pub fn verdicts(&self) -> Vec<String> {
+        self.verdicts.lock().expect("verdicts").clone()
     }
 
     /// The bot's name.
@@ -223,9 +359,16 @@ impl BotProcess {
     }
 
     /// Stops the bot (after up to 3 s to exit by itself) and waits.
-    pub async fn stop(self) {
+    pub async fn stop(mut self) {
+        self.stop_and_wait().await;
+    }
+
+    /// [`BotProcess::stop`], keeping what it knows ([`BotProcess::verdicts`]).
+    pub async fn stop_and_wait(&mut self) {
         let _ = self.stop.send(true);
-        let _ = self.task.await;
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
     }
 }
 

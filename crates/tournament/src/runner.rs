@@ -18,8 +18,11 @@ use whistle_replay::{
 };
 use whistle_rules::{Game, MatchDriver, Options, Seat};
 
+use whistle_sandbox::Mode;
+
 use crate::{
     config::{BotKind, Tournament},
+    confine::{self, Confinement},
     procs::{self, BotProcess},
     report,
     schedule::{self, Planned, Shard},
@@ -54,6 +57,12 @@ pub struct RunOptions {
     /// bots (their tokens in the file are not used) and keeps them: the run
     /// neither registers nor retires them, and leaves the server running.
     pub referee: Option<SharedReferee>,
+    /// More paths no bot may read (a league's folder); the event file and the
+    /// output folder always.
+    pub secrets: Vec<PathBuf>,
+    /// The sandbox launcher: a program that calls
+    /// `whistle_sandbox::launcher_main` (default: the running program).
+    pub launcher: Option<PathBuf>,
 }
 
 /// A referee serving already, and the address bots reach it at.
@@ -76,6 +85,8 @@ impl Default for RunOptions {
             drain: Duration::from_secs(10),
             plan: None,
             referee: None,
+            secrets: Vec::new(),
+            launcher: None,
         }
     }
 }
@@ -107,6 +118,19 @@ pub enum RunEvent {
         name: String,
         /// Where it connects.
         address: String,
+    },
+    /// A bot runs without a sandbox: the organiser's choice (`sandbox =
+    /// false`), said wherever the results are.
+    Unsandboxed {
+        /// The bot.
+        name: String,
+    },
+    /// How the run confines its bots.
+    Sandbox {
+        /// `namespaces` or `landlock`.
+        mode: String,
+        /// Whether each play of a deal gets a fresh instance of a bot, and why.
+        instances: Option<String>,
     },
     /// A bot is out of the event (its command cannot start).
     BotOut {
@@ -202,6 +226,12 @@ pub enum RunError {
     },
     /// A match's task failed.
     Task(String),
+    /// The bots cannot be sandboxed as the file asks; the text says why and
+    /// what to do.
+    Sandbox(String),
+    /// The format would show a bot the same deal twice where it cannot be
+    /// given a fresh instance for each play; the text names the format.
+    Format(String),
 }
 
 impl std::fmt::Display for RunError {
@@ -222,6 +252,7 @@ impl std::fmt::Display for RunError {
             RunError::Replay(e) => write!(f, "a logged match does not re-play: {e}"),
             RunError::Match { table, reason } => write!(f, "table {table}: {reason}"),
             RunError::Task(why) => write!(f, "a match task failed: {why}"),
+            RunError::Sandbox(why) | RunError::Format(why) => f.write_str(why),
         }
     }
 }
@@ -495,8 +526,22 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         }
     };
     let shared = opts.referee.is_some();
+    let fair = prepare_bots(t, opts, &out, &all, &referee, &address).await?;
     let mut procs = Vec::new();
     let withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>> = Arc::default();
+    for b in &t.bots {
+        if fair.unsandboxed.contains(&b.name) {
+            opts.reporter.report(RunEvent::Unsandboxed {
+                name: b.name.clone(),
+            });
+        }
+    }
+    if let Some(c) = &fair.confinement {
+        opts.reporter.report(RunEvent::Sandbox {
+            mode: c.mode.name().into(),
+            instances: fair.instances.clone(),
+        });
+    }
     for b in &t.bots {
         match &b.kind {
             BotKind::Remote { token } => {
@@ -510,42 +555,21 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                     });
                 }
             }
-            BotKind::Local { command } => {
+            BotKind::Local(_) => {
                 let token = referee.register_bot(&b.name, None);
-                if todo.is_empty() {
+                if todo.is_empty() || fair.instances.is_some() {
+                    // Instances are started table by table, with seat tokens.
                     continue;
                 }
-                let (r, w, reporter) = (referee.clone(), withdrawn.clone(), opts.reporter.clone());
-                let on_out: procs::OnOut = Box::new(move |name: &str, reason: &str| {
-                    reporter.report(RunEvent::BotOut {
-                        name: name.to_string(),
-                        reason: reason.to_string(),
-                    });
-                    w.lock()
-                        .expect("withdrawn list")
-                        .push((name.to_string(), reason.to_string()));
-                    r.withdraw_bot(name, reason);
-                });
-                let p = BotProcess::start(
-                    procs::Launch {
-                        name: b.name.clone(),
-                        command: command.clone(),
-                        dir: t.base_dir(),
-                        address: address.clone(),
-                        token,
-                        stderr_log: procs::stderr_log(&out, &b.name),
-                    },
-                    Some(on_out),
-                )
-                .map_err(|e| RunError::BotStart {
-                    bot: b.name.clone(),
-                    program: command[0].clone(),
-                    message: e.to_string(),
-                })?;
+                let on_out = out_of_event(&referee, &withdrawn, &opts.reporter);
+                let p = BotProcess::start(fair.launch(&b.name, token, &out, false), Some(on_out))
+                    .map_err(|e| fair.start_error(&b.name, e))?;
                 procs.push(p);
             }
         }
     }
+    let fair = Arc::new(fair);
+    let instances: Arc<std::sync::Mutex<Vec<BotProcess>>> = Arc::default();
 
     let hands_per_match = t.options.get("hands").and_then(|h| h.parse::<u64>().ok());
     let progress = opts.reporter.clone();
@@ -580,8 +604,14 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         let path = match_path(&out, p.index);
         let resume = partial.remove(&p.index);
         let progress = progress.clone();
+        let seats = fair.instances.is_some().then(|| SeatInstances {
+            fair: fair.clone(),
+            out: out.clone(),
+            withdrawn: withdrawn.clone(),
+            done: instances.clone(),
+        });
         tasks.spawn(async move {
-            let r = play_match(&referee, &t, &p, &path, resume, &progress).await;
+            let r = play_match(&referee, &t, &p, &path, resume, &progress, seats).await;
             // Its record is in the log: the referee need not keep the table.
             referee.forget_table(&table_id(&t, p.index));
             drop(permit);
@@ -615,6 +645,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     }
 
     let mut crashed = Vec::new();
+    procs.extend(std::mem::take(&mut *instances.lock().expect("instances")));
     for p in &procs {
         p.finishing();
     }
@@ -625,14 +656,22 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             referee.retire_bot(&b.name);
         }
     }
-    for p in procs {
-        if p.crashed() {
+    let mut limits: Vec<(String, String)> = Vec::new();
+    for mut p in procs {
+        if p.crashed() && !crashed.iter().any(|c| c == p.name()) {
             crashed.push(p.name().to_string());
         }
-        p.stop().await;
+        let name = p.name().to_string();
+        p.stop_and_wait().await;
+        for v in p.verdicts() {
+            limits.push((name.clone(), v));
+        }
     }
     if let Some(server) = server {
         server.shutdown().await;
+    }
+    if let Some(unix) = fair.unix_server.lock().expect("server").take() {
+        unix.shutdown().await;
     }
     let withdrawn = std::mem::take(&mut *withdrawn.lock().expect("withdrawn list"));
 
@@ -645,6 +684,31 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         Ok(())
     })?;
     let mut results = tally.finish();
+    for name in &fair.unsandboxed {
+        results.notes.push(stats::Note {
+            bot: name.clone(),
+            kind: "unsandboxed".into(),
+            detail: "ran without a sandbox (`sandbox = false`, the organiser's choice)".into(),
+        });
+    }
+    let mut seen = std::collections::BTreeMap::<(String, String), u32>::new();
+    for (bot, v) in &limits {
+        *seen.entry((bot.clone(), v.clone())).or_default() += 1;
+    }
+    for ((bot, v), n) in seen {
+        results.notes.push(stats::Note {
+            bot,
+            kind: "limit".into(),
+            detail: if n == 1 { format!("stopped by its sandbox: {v}") } else { format!("stopped by its sandbox {n} times: {v}") },
+        });
+    }
+    for (bot, why) in &withdrawn {
+        results.notes.push(stats::Note {
+            bot: bot.clone(),
+            kind: "out".into(),
+            detail: format!("out of the event: {why}"),
+        });
+    }
     let finished = results.matches.len() as u64;
     if interrupted {
         // The seed stays secret and no standings are written: the event is
@@ -664,6 +728,223 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         finished,
         planned: planned.len() as u64,
     })
+}
+
+/// What a run decided about its bots' fair play: their sandboxes, whether
+/// each play of a deal gets its own instance of a bot, who runs unconfined.
+struct FairPlay {
+    /// The sandboxes, when any bot has one.
+    confinement: Option<Confinement>,
+    /// Where sandboxed bots reach the referee, and plain ones.
+    sandboxed_address: String,
+    plain_address: String,
+    /// Landlock alone: the referee's port, the one a bot may connect to.
+    referee_port: Option<u16>,
+    /// The Unix socket's server ([`Mode::Namespaces`]).
+    unix_server: std::sync::Mutex<Option<whistle_referee::ServerHandle>>,
+    /// Why a fresh instance plays each seat of each match, if one does.
+    instances: Option<String>,
+    /// Each local bot: its command (arguments made absolute), folder, grants.
+    locals: std::collections::HashMap<String, LocalLaunch>,
+    /// Bots the organiser runs without a sandbox.
+    unsandboxed: Vec<String>,
+}
+
+struct LocalLaunch {
+    command: Vec<String>,
+    dir: PathBuf,
+    read: Vec<PathBuf>,
+    sandbox: bool,
+    limits: whistle_sandbox::Limits,
+}
+
+impl FairPlay {
+    /// The launch of bot `name` with `token` (a bot or seat token).
+    fn launch(&self, name: &str, token: String, out: &Path, once: bool) -> procs::Launch {
+        let l = &self.locals[name];
+        let sandbox = match (&self.confinement, l.sandbox) {
+            (Some(c), true) => Some(procs::Sandboxed {
+                launcher: c.launcher.clone(),
+                mode: c.mode,
+                limits: l.limits,
+                read: l.read.clone(),
+                referee_port: self.referee_port,
+                runtime: c.runtime().to_path_buf(),
+            }),
+            _ => None,
+        };
+        procs::Launch {
+            name: name.to_string(),
+            command: l.command.clone(),
+            dir: l.dir.clone(),
+            address: if sandbox.is_some() {
+                self.sandboxed_address.clone()
+            } else {
+                self.plain_address.clone()
+            },
+            token,
+            stderr_log: procs::stderr_log(out, name),
+            sandbox,
+            once,
+        }
+    }
+
+    fn start_error(&self, name: &str, e: std::io::Error) -> RunError {
+        RunError::BotStart {
+            bot: name.to_string(),
+            program: self.locals[name].command[0].clone(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// The address bots are given: `host:port` as every gRPC library takes it
+/// (the kits still take `http://` too), `https://` kept for TLS.
+fn bot_address(address: &str) -> String {
+    address
+        .strip_prefix("http://")
+        .unwrap_or(address)
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// Checks and prepares the bots' fair play: refuses formats that would show
+/// a remote bot one deal twice, probes the sandbox (refusing clearly where
+/// none can be made), checks what each bot may read, and opens the Unix
+/// socket sandboxed bots reach the referee through.
+async fn prepare_bots(
+    t: &Tournament,
+    opts: &RunOptions,
+    out: &Path,
+    plan: &[Planned],
+    referee: &Referee,
+    address: &str,
+) -> Result<FairPlay, RunError> {
+    let instances = confine::replays_deals(t, plan);
+    if let Some(why) = &instances {
+        if let Some(remote) = t
+            .bots
+            .iter()
+            .find(|b| matches!(b.kind, BotKind::Remote { .. }))
+        {
+            return Err(RunError::Format(format!(
+                "{why}; remote bot `{}` connects by itself, so whistle cannot give it a fresh \
+                 instance for each play of a deal and it would hold one deal in several seats. \
+                 With remote bots, use `format = \"round-robin\"` with at least as many bots \
+                 as seats (see docs/fair-play.md)",
+                remote.name
+            )));
+        }
+    }
+    let secrets = confine::secrets(t, out, &opts.secrets);
+    let base = t.base_dir();
+    let mut locals = std::collections::HashMap::new();
+    let mut unsandboxed = Vec::new();
+    let any_sandboxed = t
+        .bots
+        .iter()
+        .any(|b| matches!(&b.kind, BotKind::Local(l) if l.sandbox));
+    let confinement = if any_sandboxed {
+        let launcher = match &opts.launcher {
+            Some(l) => l.clone(),
+            None => std::env::current_exe()
+                .map_err(|e| RunError::Sandbox(format!("cannot find the running program: {e}")))?,
+        };
+        Some(Confinement::new(launcher)?)
+    } else {
+        None
+    };
+    for b in &t.bots {
+        let BotKind::Local(l) = &b.kind else { continue };
+        let launch = if l.sandbox {
+            let g = confine::grants(t, &b.name, l, &secrets)?;
+            let mut command = vec![g.program.display().to_string()];
+            command.extend(confine::absolute_args(&l.command[1..], &base));
+            LocalLaunch {
+                command,
+                dir: g.folder,
+                read: g.read,
+                sandbox: true,
+                limits: l.limits,
+            }
+        } else {
+            unsandboxed.push(b.name.clone());
+            let mut command = vec![confine::resolve_program(&l.command[0], &base).display().to_string()];
+            command.extend(confine::absolute_args(&l.command[1..], &base));
+            LocalLaunch {
+                command,
+                dir: l.folder(&base),
+                read: Vec::new(),
+                sandbox: false,
+                limits: l.limits,
+            }
+        };
+        locals.insert(b.name.clone(), launch);
+    }
+    let plain_address = bot_address(address);
+    let mut sandboxed_address = plain_address.clone();
+    let mut referee_port = None;
+    let unix_server = std::sync::Mutex::new(None);
+    if let Some(c) = &confinement {
+        match c.mode {
+            Mode::Namespaces => {
+                let socket = c.socket();
+                let server = referee
+                    .spawn_unix(&socket)
+                    .await
+                    .map_err(|e| RunError::Sandbox(format!("cannot open the referee's Unix socket {}: {e}", socket.display())))?;
+                *unix_server.lock().expect("server") = Some(server);
+                sandboxed_address = format!("unix:{}", socket.display());
+            }
+            Mode::Landlock => {
+                referee_port = plain_address
+                    .rsplit(':')
+                    .next()
+                    .and_then(|p| p.parse::<u16>().ok());
+            }
+        }
+    }
+    Ok(FairPlay {
+        confinement,
+        sandboxed_address,
+        plain_address,
+        referee_port,
+        unix_server,
+        instances,
+        locals,
+        unsandboxed,
+    })
+}
+
+/// What a bot that is out of the event does: reported, listed, withdrawn.
+fn out_of_event(
+    referee: &Referee,
+    withdrawn: &Arc<std::sync::Mutex<Vec<(String, String)>>>,
+    reporter: &Arc<dyn Reporter>,
+) -> procs::OnOut {
+    let (r, w, reporter) = (referee.clone(), withdrawn.clone(), reporter.clone());
+    Box::new(move |name: &str, reason: &str| {
+        reporter.report(RunEvent::BotOut {
+            name: name.to_string(),
+            reason: reason.to_string(),
+        });
+        let mut list = w.lock().expect("withdrawn list");
+        if !list.iter().any(|(n, _)| n == name) {
+            list.push((name.to_string(), reason.to_string()));
+        }
+        r.withdraw_bot(name, reason);
+    })
+}
+
+/// Fresh instances for the seats of one match: each local bot's seat is
+/// played by a process of its own, started with the seat's token and
+/// stopped when the match ends.
+struct SeatInstances {
+    fair: Arc<FairPlay>,
+    out: PathBuf,
+    withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>>,
+    /// Finished instances, kept for their verdicts.
+    done: Arc<std::sync::Mutex<Vec<BotProcess>>>,
 }
 
 /// Completes when `stop` turns true; never without one.
@@ -761,6 +1042,7 @@ async fn play_match(
     path: &Path,
     resume: Option<MatchLog>,
     progress: &Arc<dyn Reporter>,
+    seats: Option<SeatInstances>,
 ) -> Result<Recorded, RunError> {
     let header = header(t, p);
     let names: Vec<&str> = header.seats.iter().map(String::as_str).collect();
@@ -806,10 +1088,46 @@ async fn play_match(
         None => Writer::create(path, &header)?,
     };
     let mut table = referee.create_table(spec).map_err(RunError::Table)?;
-    record_table(&mut table, &mut writer, p.match_seed, || {
+    let mut started = Vec::new();
+    if let Some(si) = &seats {
+        for (seat, &b) in p.seats.iter().enumerate() {
+            let name = &t.bots[b].name;
+            if !si.fair.locals.contains_key(name) {
+                continue;
+            }
+            let on_out = out_of_event(referee, &si.withdrawn, progress);
+            let launch = si
+                .fair
+                .launch(name, table.tokens[seat].clone(), &si.out, true);
+            match BotProcess::start(launch, Some(on_out)) {
+                Ok(proc) => started.push(proc),
+                // Its seat waits, then forfeits, as for a bot that never
+                // connects.
+                Err(e) => warn!(bot = %name, error = %e, "cannot start an instance of the bot"),
+            }
+        }
+    }
+    let recorded = record_table(&mut table, &mut writer, p.match_seed, || {
         progress.report(RunEvent::Hand)
     })
-    .await
+    .await;
+    if let Some(si) = seats {
+        // The instances end by themselves with their match; the stragglers
+        // are stopped in the background so the next table can start.
+        for p in &started {
+            p.finishing();
+        }
+        let done = si.done.clone();
+        tokio::spawn(async move {
+            let mut finished = Vec::new();
+            for mut p in started {
+                p.stop_and_wait().await;
+                finished.push(p);
+            }
+            done.lock().expect("instances").extend(finished);
+        });
+    }
+    recorded
 }
 
 /// Turns a table's record into its replay log: one hand line per hand (with

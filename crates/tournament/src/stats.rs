@@ -267,6 +267,22 @@ pub struct Results {
     /// rating system of `bots[].rating`), for plotting.
     #[serde(default)]
     pub rating_history: BTreeMap<String, Vec<RatingPoint>>,
+    /// What the organiser and the players should know about how bots ran:
+    /// a bot without a sandbox, a bot stopped by a limit, a bot out of the
+    /// event.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Something about how one bot ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// The bot.
+    pub bot: String,
+    /// `unsandboxed`, `limit` or `out`.
+    pub kind: String,
+    /// In words.
+    pub detail: String,
 }
 
 /// A bot's rating after one match.
@@ -668,6 +684,7 @@ impl Tally {
             ranking: ranking.into(),
             seed: None,
             rating_history: self.rating_history,
+            notes: Vec::new(),
         }
     }
 }

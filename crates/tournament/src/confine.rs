@@ -1,0 +1,242 @@
+//! Fair play for the bots a run starts: their sandboxes (through
+//! `whistle-sandbox`), the folders they may read, and whether each play of a
+//! deal needs a fresh instance of a bot.
+
+use std::path::{Path, PathBuf};
+
+use whistle_sandbox::{Mode, Support};
+
+use crate::{
+    config::{BotKind, Format, LocalBot, Tournament},
+    runner::RunError,
+    schedule::Planned,
+};
+
+/// The sandboxes of one run: the mode this machine gives, the launcher, and
+/// a private folder (mode 0700) for the referee's Unix socket and the bots'
+/// scratch folders, removed when the run ends.
+#[derive(Debug)]
+pub struct Confinement {
+    /// How bots are confined.
+    pub mode: Mode,
+    /// What the machine offers.
+    pub support: Support,
+    /// The program that launches sandboxes (the running `whistle`).
+    pub launcher: PathBuf,
+    runtime: tempfile::TempDir,
+}
+
+impl Confinement {
+    /// Probes this machine through `launcher`.
+    ///
+    /// # Errors
+    /// [`RunError::Sandbox`] saying why no sandbox can be made here and how
+    /// to opt out.
+    pub fn new(launcher: PathBuf) -> Result<Confinement, RunError> {
+        let (mode, support) =
+            whistle_sandbox::probe(&launcher).map_err(|why| RunError::Sandbox(unavailable(&why)))?;
+        let runtime = tempfile::Builder::new()
+            .prefix("whistle-run-")
+            .tempdir()
+            .map_err(|e| RunError::Sandbox(format!("cannot make a private folder: {e}")))?;
+        Ok(Confinement {
+            mode,
+            support,
+            launcher,
+            runtime,
+        })
+    }
+
+    /// Where the referee listens for sandboxed bots in [`Mode::Namespaces`].
+    pub fn socket(&self) -> PathBuf {
+        self.runtime.path().join("referee.sock")
+    }
+
+    /// The private folder scratch folders are made in.
+    pub fn runtime(&self) -> &Path {
+        self.runtime.path()
+    }
+}
+
+/// The message for a machine without a sandbox.
+pub fn unavailable(why: &str) -> String {
+    format!(
+        "cannot sandbox the bots on this machine: {why}. whistle never starts a bot unconfined \
+         unless told: to run trusted bots without a sandbox, set `sandbox = false` on each of \
+         them in the file (whistle then says so in the terminal, the standings and the report); \
+         see docs/fair-play.md"
+    )
+}
+
+/// `path` made absolute and free of `..` where it exists.
+fn real(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// Whether `granted` (a folder a bot may read) would expose `secret`.
+fn exposes(granted: &Path, secret: &Path) -> bool {
+    secret.starts_with(granted)
+}
+
+/// What a sandboxed bot may read beyond the system's paths: its folder, its
+/// `read` list, and the runtime its program lives in (when that exposes
+/// nothing `secrets` names).
+pub struct Grants {
+    /// The bot's folder (its working directory).
+    pub folder: PathBuf,
+    /// The program, resolved (an absolute path where it could be found).
+    pub program: PathBuf,
+    /// Paths to read beyond the folder.
+    pub read: Vec<PathBuf>,
+}
+
+/// The paths no bot may read: the event file, the output folder, and
+/// `extra` (a league's folder).
+pub fn secrets(t: &Tournament, out: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut s = vec![real(&t.path), real(out)];
+    s.extend(extra.iter().map(|p| real(p)));
+    s
+}
+
+/// Checks and resolves what bot `name` may read.
+///
+/// # Errors
+/// [`RunError::Sandbox`] if its folder or a `read` path would expose a
+/// secret or another bot's folder.
+pub fn grants(
+    t: &Tournament,
+    name: &str,
+    bot: &LocalBot,
+    secrets: &[PathBuf],
+) -> Result<Grants, RunError> {
+    let base = t.base_dir();
+    let folder = real(&bot.folder(&base));
+    let program = resolve_program(&bot.command[0], &base);
+    let other_folders: Vec<PathBuf> = t
+        .bots
+        .iter()
+        .filter(|b| b.name != name)
+        .filter_map(|b| match &b.kind {
+            BotKind::Local(l) => Some(real(&l.folder(&base))),
+            BotKind::Remote { .. } => None,
+        })
+        .filter(|f| *f != folder)
+        .collect();
+    let refuse = |what: &str, p: &Path, why: String| {
+        RunError::Sandbox(format!(
+            "bot `{name}`: {what} {} {why}; give the bot a folder of its own (`dir`) that holds \
+             neither the event's file nor its output",
+            p.display()
+        ))
+    };
+    let check = |what: &str, p: &Path| -> Result<(), RunError> {
+        for s in secrets {
+            if exposes(p, s) {
+                return Err(refuse(what, p, format!("holds {}", s.display())));
+            }
+        }
+        for o in &other_folders {
+            if exposes(p, o) {
+                return Err(refuse(what, p, format!("holds another bot's folder {}", o.display())));
+            }
+        }
+        Ok(())
+    };
+    check("its folder", &folder)?;
+    let mut read = Vec::new();
+    for r in &bot.read {
+        let r = real(r);
+        if !r.exists() {
+            return Err(RunError::Sandbox(format!(
+                "bot `{name}`: `read` names {}, which does not exist",
+                r.display()
+            )));
+        }
+        check("`read` names", &r)?;
+        read.push(r);
+    }
+    // The runtime the program lives in is a guess: granted only when it
+    // exposes nothing.
+    for r in whistle_sandbox::runtime_paths(&program) {
+        let r = real(&r);
+        if check("", &r).is_ok() && !read.contains(&r) {
+            read.push(r);
+        }
+    }
+    Ok(Grants {
+        folder,
+        program,
+        read,
+    })
+}
+
+/// The program of a command's first word: the running binary for
+/// `whistle`, a path with a separator against `base`, a bare name from
+/// `PATH` (left bare when not found there).
+pub fn resolve_program(word: &str, base: &Path) -> PathBuf {
+    let p = crate::procs::program(word, base);
+    if p.components().count() > 1 || p.is_absolute() {
+        return real(&p);
+    }
+    std::env::var("PATH")
+        .ok()
+        .and_then(|path| whistle_sandbox::which(word, &path))
+        .unwrap_or(p)
+}
+
+/// Why a run must give each play of a deal its own instance of a bot, if it
+/// must: the format replays deals to the same bot, or a bot holds more than
+/// one seat of a table.
+pub fn replays_deals(t: &Tournament, plan: &[Planned]) -> Option<String> {
+    if t.format == Format::Duplicate {
+        return Some(format!(
+            "the `duplicate` format (seatings `{}`) plays each deal once in every seating of a \
+             group",
+            t.seatings.name()
+        ));
+    }
+    let twice = plan.iter().find(|p| {
+        let mut s = p.seats.clone();
+        s.sort_unstable();
+        s.windows(2).any(|w| w[0] == w[1])
+    })?;
+    let b = twice
+        .seats
+        .iter()
+        .find(|&&b| twice.seats.iter().filter(|&&x| x == b).count() > 1)
+        .expect("a repeated bot");
+    Some(format!(
+        "bot `{}` holds more than one seat of a table (match {}): there are fewer bots than seats",
+        t.bots[*b].name, twice.index
+    ))
+}
+
+/// Arguments that name an existing path relative to the tournament file's
+/// folder, made absolute: a bot runs in its own folder, not the file's.
+pub fn absolute_args(args: &[String], base: &Path) -> Vec<String> {
+    args.iter()
+        .map(|a| {
+            let p = Path::new(a);
+            if p.is_relative() && !a.starts_with('-') && p.components().count() > 0 {
+                let joined = base.join(p);
+                if joined.exists() {
+                    return real(&joined).display().to_string();
+                }
+            }
+            a.clone()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_above_a_secret_exposes_it() {
+        assert!(exposes(Path::new("/a/b"), Path::new("/a/b/t.toml")));
+        assert!(exposes(Path::new("/a/b"), Path::new("/a/b")));
+        assert!(!exposes(Path::new("/a/b/bot"), Path::new("/a/b/t.toml")));
+        assert!(!exposes(Path::new("/a/bc"), Path::new("/a/b/t.toml")));
+    }
+}
