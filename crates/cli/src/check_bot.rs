@@ -21,7 +21,8 @@ use std::{
 };
 
 use clap::Args;
-use tokio::{process::Command, time::Instant};
+use tokio::time::Instant;
+use whistle_tournament::confine::{self, Confinement};
 use whistle_referee::{Referee, TableRecord, TableSpec, TimeControl};
 use whistle_rules::{Action, Game, Options, Seat, Variant, dealing::Seed};
 
@@ -48,6 +49,18 @@ pub struct CheckBotArgs {
     /// The bot's name (`$WHISTLE_BOT_NAME`).
     #[arg(long, default_value = "candidate")]
     name: String,
+    /// The bot's folder (its working directory, readable in its sandbox;
+    /// default: its program's folder).
+    #[arg(long)]
+    dir: Option<std::path::PathBuf>,
+    /// More paths the bot may read in its sandbox (a virtual environment,
+    /// the interpreter it links to); repeat for several.
+    #[arg(long)]
+    read: Vec<std::path::PathBuf>,
+    /// Run the bot without a sandbox (it then can read and do whatever
+    /// this account can).
+    #[arg(long)]
+    no_sandbox: bool,
     /// The bot's command and its arguments, after `--` (`whistle` is this
     /// whistle binary).
     #[arg(last = true, required = true, value_name = "COMMAND")]
@@ -138,17 +151,76 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
     let scratch = tempfile::tempdir()?;
     let stderr_path = scratch.path().join("bot.stderr");
     let cwd = std::env::current_dir()?;
-    let program = whistle_tournament::procs::program(&args.command[0], &cwd);
-    let mut cmd = Command::new(&program);
-    cmd.args(&args.command[1..])
-        .env("WHISTLE_ADDRESS", format!("http://{addr}"))
-        .env("WHISTLE_TOKEN", &token)
-        .env("WHISTLE_BOT_NAME", &args.name)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&stderr_path)?)
-        .kill_on_drop(true);
-    let mut child = match cmd.spawn() {
+    let bot = whistle_tournament::config::LocalBot {
+        command: args.command.clone(),
+        dir: args.dir.as_ref().map(|d| cwd.join(d)),
+        read: args.read.iter().map(|r| cwd.join(r)).collect(),
+        sandbox: !args.no_sandbox,
+        limits: whistle_sandbox::Limits::default(),
+    };
+    let program = confine::resolve_program(&args.command[0], &cwd);
+    let mut launch = whistle_tournament::procs::Launch {
+        name: args.name.clone(),
+        command: std::iter::once(program.display().to_string())
+            .chain(confine::absolute_args(&args.command[1..], &cwd))
+            .collect(),
+        dir: bot.folder(&cwd),
+        address: addr.to_string(),
+        token: token.clone(),
+        stderr_log: stderr_path.clone(),
+        sandbox: None,
+        once: false,
+    };
+    // Sandboxed as in a tournament, so what the bot needs to read shows now.
+    let mut _confinement = None;
+    let mut sandbox_line = None;
+    let mut unix_server = None;
+    if bot.sandbox {
+        let c = match Confinement::new(std::env::current_exe()?) {
+            Ok(c) => c,
+            Err(e) => {
+                report.add("sandbox", false, format!("{e} (or: check-bot --no-sandbox)"));
+                server.shutdown().await;
+                return Ok(report);
+            }
+        };
+        let grants = confine::check_grants(&bot, &cwd, &[])
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        launch.dir = grants.folder;
+        let mut port = None;
+        match c.mode {
+            whistle_sandbox::Mode::Namespaces => {
+                let socket = c.socket();
+                unix_server = Some(referee.spawn_unix(&socket).await?);
+                launch.address = format!("unix:{}", socket.display());
+            }
+            whistle_sandbox::Mode::Landlock => port = Some(addr.port()),
+        }
+        launch.sandbox = Some(whistle_tournament::procs::Sandboxed {
+            launcher: c.launcher.clone(),
+            mode: c.mode,
+            limits: bot.limits,
+            read: grants.read,
+            referee_port: port,
+            runtime: c.runtime().to_path_buf(),
+        });
+        sandbox_line = Some(format!(
+                "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
+                c.mode.name(),
+                c.mode.reaches_referee(),
+                launch.dir.display()
+            ));
+        _confinement = Some(c);
+    }
+    let stderr_file = std::fs::File::create(&stderr_path)?;
+    let spawned = whistle_tournament::procs::command(&launch).and_then(|(mut cmd, scratch)| {
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr_file)
+            .kill_on_drop(true);
+        Ok((cmd.spawn()?, scratch))
+    });
+    let (mut child, _bot_scratch) = match spawned {
         Ok(c) => c,
         Err(e) => {
             report.add(
@@ -156,11 +228,17 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
                 false,
                 format!("cannot start `{}`: {e}", program.display()),
             );
+            if let Some(u) = unix_server {
+                u.shutdown().await;
+            }
             server.shutdown().await;
             return Ok(report);
         }
     };
 
+    if let Some(line) = sandbox_line {
+        report.add("sandbox", true, line);
+    }
     // Subscribe: the bot's token, within 10 s.
     let deadline = Instant::now() + Duration::from_secs(10);
     let subscribed = loop {
@@ -208,11 +286,16 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
             true,
             "exited with status 0 once its seats were done",
         ),
-        Ok(Ok(status)) => report.add(
-            "exit",
-            false,
-            format!("exited with {status}; {}", stderr_tail(&stderr_path)),
-        ),
+        Ok(Ok(status)) => {
+            let tail = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+            let (how, _) =
+                whistle_tournament::procs::how_it_ended(&Ok(status), launch.sandbox.as_ref(), &tail);
+            report.add(
+                "exit",
+                false,
+                format!("{how}; {}", stderr_tail(&stderr_path)),
+            )
+        }
         Ok(Err(e)) => report.add("exit", false, format!("cannot wait for it: {e}")),
         Err(_) => {
             let _ = child.kill().await;
@@ -225,6 +308,9 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         }
     }
     server.shutdown().await;
+    if let Some(u) = unix_server {
+        u.shutdown().await;
+    }
     Ok(report)
 }
 

@@ -111,8 +111,7 @@ pub fn grants(
 ) -> Result<Grants, RunError> {
     let base = t.base_dir();
     let folder = real(&bot.folder(&base));
-    let program = resolve_program(&bot.command[0], &base);
-    let other_folders: Vec<PathBuf> = t
+    let others: Vec<PathBuf> = t
         .bots
         .iter()
         .filter(|b| b.name != name)
@@ -122,22 +121,30 @@ pub fn grants(
         })
         .filter(|f| *f != folder)
         .collect();
+    let mut secrets = secrets.to_vec();
+    secrets.extend(others);
+    check_grants(bot, &base, &secrets).map_err(|e| RunError::Sandbox(format!("bot `{name}`: {e}")))
+}
+
+/// What `bot` (commands relative to `base`) may read, checked against
+/// `secrets` (paths no granted folder may hold).
+///
+/// # Errors
+/// Why its folder or a `read` path cannot be granted.
+pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<Grants, String> {
+    let folder = real(&bot.folder(base));
+    let program = resolve_program(&bot.command[0], base);
     let refuse = |what: &str, p: &Path, why: String| {
-        RunError::Sandbox(format!(
-            "bot `{name}`: {what} {} {why}; give the bot a folder of its own (`dir`) that holds \
-             neither the event's file nor its output",
+        format!(
+            "{what} {} {why}; give the bot a folder of its own (`dir`) that holds neither the \
+             event's file, its output nor another bot",
             p.display()
-        ))
+        )
     };
-    let check = |what: &str, p: &Path| -> Result<(), RunError> {
+    let check = |what: &str, p: &Path| -> Result<(), String> {
         for s in secrets {
             if exposes(p, s) {
                 return Err(refuse(what, p, format!("holds {}", s.display())));
-            }
-        }
-        for o in &other_folders {
-            if exposes(p, o) {
-                return Err(refuse(what, p, format!("holds another bot's folder {}", o.display())));
             }
         }
         Ok(())
@@ -147,10 +154,7 @@ pub fn grants(
     for r in &bot.read {
         let r = real(r);
         if !r.exists() {
-            return Err(RunError::Sandbox(format!(
-                "bot `{name}`: `read` names {}, which does not exist",
-                r.display()
-            )));
+            return Err(format!("`read` names {}, which does not exist", r.display()));
         }
         check("`read` names", &r)?;
         read.push(r);

@@ -105,7 +105,27 @@ struct Started {
 }
 
 fn spawn(l: &Launch) -> std::io::Result<Started> {
-    let (mut cmd, scratch) = match &l.sandbox {
+    let (mut cmd, scratch) = command(l)?;
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    cmd.process_group(0);
+    Ok(Started {
+        child: cmd.spawn()?,
+        _scratch: scratch,
+    })
+}
+
+/// The command that starts `l` with the launch contract (in its sandbox
+/// when it has one, with a fresh scratch folder that lives as long as the
+/// returned folder), its standard streams left for the caller to set.
+///
+/// # Errors
+/// If the scratch folder cannot be made.
+pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir>)> {
+    Ok(match &l.sandbox {
         None => {
             let mut cmd = Command::new(program(&l.command[0], &l.dir));
             cmd.args(&l.command[1..])
@@ -116,6 +136,22 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
             (cmd, None)
         }
         Some(s) => {
+            // Said here, not by the launcher inside the sandbox.
+            let p = program(&l.command[0], &l.dir);
+            let found = if p.components().count() > 1 {
+                p.is_file()
+            } else {
+                std::env::var("PATH")
+                    .ok()
+                    .and_then(|path| whistle_sandbox::which(&l.command[0], &path))
+                    .is_some()
+            };
+            if !found {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("no program {}", p.display()),
+                ));
+            }
             let scratch = tempfile::Builder::new()
                 .prefix("scratch-")
                 .tempdir_in(&s.runtime)?;
@@ -145,22 +181,12 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
             };
             (Command::from(spec.command(&s.launcher)), Some(scratch))
         }
-    };
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    cmd.process_group(0);
-    Ok(Started {
-        child: cmd.spawn()?,
-        _scratch: scratch,
     })
 }
 
-/// How a process ended, in words: a sandbox's verdict (a limit) where there
+/// How a bot process ended, in words, and whether a limit ended it: a sandbox's verdict (a limit) where there
 /// is one, else the exit status; `tail` is the end of its stderr.
-fn how_it_ended(
+pub fn how_it_ended(
     status: &std::io::Result<std::process::ExitStatus>,
     sandbox: Option<&Sandboxed>,
     tail: &str,
