@@ -151,10 +151,11 @@ pub struct LocalBot {
 }
 
 impl LocalBot {
-    /// The bot's folder: `dir` when given; else the folder of its program
-    /// (the running binary's for `whistle`), or of the first argument that
-    /// names a path (`python3 bots/mine.py`: `bots/`), resolved against
-    /// `base` (the tournament file's folder).
+    /// The bot's folder: `dir` when given; else the folder of its program:
+    /// the running binary's for `whistle`, the first word of the command
+    /// that names a path (`bots/run.sh`: `bots/`; `python3 bots/mine.py`:
+    /// `bots/`), resolved against `base` (the tournament file's folder), or
+    /// the folder `PATH` finds the program in.
     pub fn folder(&self, base: &Path) -> PathBuf {
         if let Some(d) = &self.dir {
             return d.clone();
@@ -168,17 +169,28 @@ impl LocalBot {
                 return dir;
             }
         }
-        let named = self
-            .command
-            .iter()
-            .find(|w| Path::new(w).components().count() > 1 && !w.starts_with('-'));
-        match named {
-            Some(w) => {
-                let p = base.join(w);
-                p.parent().map_or_else(|| base.to_path_buf(), Path::to_path_buf)
-            }
-            None => base.to_path_buf(),
+        // The program when it is a path; else the first argument that names
+        // a file (the script an interpreter runs), else one that looks like
+        // a path.
+        let path_like = |w: &&String| Path::new(w.as_str()).components().count() > 1 && !w.starts_with('-');
+        let named = Some(first)
+            .filter(path_like)
+            .or_else(|| {
+                self.command[1..]
+                    .iter()
+                    .find(|w| !w.starts_with('-') && base.join(w.as_str()).is_file())
+            })
+            .or_else(|| self.command[1..].iter().find(path_like));
+        if let Some(w) = named {
+            let p = base.join(w);
+            return p.parent().map_or_else(|| base.to_path_buf(), Path::to_path_buf);
         }
+        // A program found in `PATH` (`false`, `my-installed-bot`): its folder.
+        std::env::var("PATH")
+            .ok()
+            .and_then(|path| whistle_sandbox::which(first, &path))
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| base.to_path_buf())
     }
 }
 

@@ -159,6 +159,11 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
         check("`read` names", &r)?;
         read.push(r);
     }
+    // The running whistle binary (bots and scripts may run `whistle bot`):
+    // a program, no secret.
+    if let Ok(me) = std::env::current_exe() {
+        read.push(real(&me));
+    }
     // The runtime the program lives in is a guess: granted only when it
     // exposes nothing.
     for r in whistle_sandbox::runtime_paths(&program) {

@@ -87,6 +87,9 @@ pub fn text(r: &Results) -> String {
         r.matches.len(),
         r.ranking
     );
+    for n in &r.notes {
+        let _ = writeln!(out, "note: {}: {}", n.bot, n.detail);
+    }
     let width = r
         .bots
         .iter()
@@ -222,6 +225,13 @@ pub fn markdown(r: &Results) -> String {
         r.matches.len(),
         r.ranking
     );
+    if !r.notes.is_empty() {
+        let _ = writeln!(out, "How the bots ran:\n");
+        for n in &r.notes {
+            let _ = writeln!(out, "- **{}**: {}", n.bot, n.detail);
+        }
+        let _ = writeln!(out);
+    }
     let _ = writeln!(
         out,
         "| rank | bot | rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |",

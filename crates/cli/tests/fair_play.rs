@@ -1,0 +1,413 @@
+//! Fair play with untrusted bots (docs/fair-play.md): real hostile bot
+//! processes in real tournaments. Each bot here tries what a cheating
+//! student would and writes what worked to its stderr log; the tests read
+//! those logs, the results and the files around the event. Well-behaved
+//! bundled bots play beside them, sandboxed.
+//!
+//! Where this machine cannot make a sandbox, the run must refuse to start;
+//! that is checked instead.
+
+mod common;
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    io::Read,
+    net::TcpListener,
+    path::Path,
+    process::Command,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
+
+use common::{Scratch, WHISTLE, whistle};
+use serde_json::Value;
+
+/// Whether this machine can sandbox bots (if not, runs must refuse).
+fn sandbox_available() -> bool {
+    whistle_sandbox::probe(Path::new(WHISTLE)).is_ok()
+}
+
+const HOSTILE: &str = r#"#!/bin/sh
+# A cheating bot: it tries to read the event's secrets, steal other seats,
+# signal other processes, reach the network and write where it should not,
+# says on stderr what worked (LEAK) and what did not (denied), then plays.
+W="$1"; EVENT="$2"; OUT="$3"; VICTIM="$4"; PORT="$5"
+try() { if sh -c "$2" >/dev/null 2>&1; then echo "LEAK $1" >&2; else echo "denied $1" >&2; fi; }
+try event-file "cat '$EVENT' | grep -q seed"
+try runner-cmdline "cat /proc/[0-9]*/cmdline | tr '\0' '\n' | grep -qx 'tournamen[t]'"
+try output-folder "ls '$OUT/matches' | grep -q ."
+try signal-other "kill -CONT $VICTIM"
+try write-output "echo x > '$OUT/planted'"
+try write-beside-event "echo x > '$EVENT.planted'"
+try write-tmp "echo x > /tmp/whistle-planted-$$"
+try write-own-folder "echo x > planted"
+try fill-scratch "dd if=/dev/zero of=\$HOME/fill bs=1M count=100"
+PY=$(command -v /usr/bin/python3 || command -v python3)
+try loopback "$PY -c 'import socket; socket.create_connection((\"127.0.0.1\", $PORT), 2)'"
+# Other processes' tokens: any WHISTLE_TOKEN that is not this one.
+STOLEN=$(for f in /proc/[0-9]*/environ; do tr '\0' '\n' < $f 2>/dev/null; done | grep '^WHISTLE_TOKEN=' | sort -u | grep -v "^WHISTLE_TOKEN=$WHISTLE_TOKEN\$" | head -1 | cut -d= -f2)
+if [ -n "$STOLEN" ]; then
+  echo "LEAK stolen-token" >&2
+  "$W" bot --bot first --token "$STOLEN" >/dev/null 2>&1 &
+else
+  echo "denied stolen-token" >&2
+fi
+rm -f "$HOME/fill"
+exec "$W" bot --bot random
+"#;
+
+/// The event: `event/t.toml` beside nothing else, output in `out/`, the
+/// hostile bot in `bots/hostile/`, the bundled bots from the binary's folder.
+fn event(s: &Scratch, format: &str, extra_bots: &str, victim: u32, port: u16) -> std::path::PathBuf {
+    std::fs::create_dir_all(s.path("event")).unwrap();
+    std::fs::create_dir_all(s.path("bots/hostile")).unwrap();
+    s.write("bots/hostile/hostile.sh", HOSTILE);
+    let file = s.path("event/t.toml");
+    let out = s.path("out");
+    let text = format!(
+        r#"name = "fair"
+game = "israeli"
+seed = 99
+format = "{format}"
+hands = 2
+parallel = 2
+out = "../out"
+
+[time]
+per_action_ms = 2000
+time_bank_ms = 20000
+start_timeout_ms = 10000
+
+[[bots]]
+name = "hostile"
+command = ["sh", "../bots/hostile/hostile.sh", "{w}", "{file}", "{out}", "{victim}", "{port}"]
+dir = "../bots/hostile"
+
+[[bots]]
+name = "random"
+command = ["whistle", "bot", "--bot", "random"]
+
+[[bots]]
+name = "heuristic"
+command = ["whistle", "bot", "--bot", "heuristic"]
+
+[[bots]]
+name = "first"
+command = ["whistle", "bot", "--bot", "first"]
+{extra_bots}"#,
+        w = WHISTLE,
+        file = file.display(),
+        out = out.display(),
+    );
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+fn results(s: &Scratch) -> Value {
+    results_in(&s.path("out"))
+}
+
+fn results_in(out: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
+}
+
+/// A loopback listener that is not the referee, counting connections.
+fn listener() -> (u16, Arc<AtomicUsize>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let n = Arc::new(AtomicUsize::new(0));
+    let counted = n.clone();
+    std::thread::spawn(move || {
+        for c in l.incoming() {
+            if let Ok(mut c) = c {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let _ = c.read(&mut [0u8; 16]);
+            }
+        }
+    });
+    (port, n)
+}
+
+#[test]
+fn a_hostile_bot_reads_no_secret_steals_no_seat_signals_no_one_and_reaches_nothing() {
+    let s = Scratch::new("fair-hostile");
+    let mut victim = Command::new("sleep").arg("120").spawn().unwrap();
+    let (port, connections) = listener();
+    let file = event(&s, "round-robin", "", victim.id(), port);
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap(), "--progress", "plain"],
+        Duration::from_secs(240),
+    );
+    if !sandbox_available() {
+        assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
+        assert!(r.stderr.contains("sandbox = false"), "{}", r.stderr);
+        victim.kill().unwrap();
+        return;
+    }
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let log = std::fs::read_to_string(s.path("out/logs/hostile.stderr.log")).unwrap();
+    let leaks: BTreeSet<&str> = log.lines().filter(|l| l.starts_with("LEAK")).collect();
+    assert!(leaks.is_empty(), "what the bot could do: {leaks:?}\n{log}");
+    for tried in [
+        "event-file",
+        "output-folder",
+        "signal-other",
+        "write-output",
+        "write-beside-event",
+        "write-tmp",
+        "write-own-folder",
+        "fill-scratch",
+        "stolen-token",
+        "runner-cmdline",
+    ] {
+        assert!(log.contains(&format!("denied {tried}")), "{tried} not tried:\n{log}");
+    }
+    assert_eq!(connections.load(Ordering::SeqCst), 0, "it reached the listener");
+    assert!(victim.try_wait().unwrap().is_none(), "the other process was signalled");
+    victim.kill().unwrap();
+    assert!(!s.path("out/planted").exists() && !s.path("event/t.toml.planted").exists());
+    assert!(!s.path("bots/hostile/planted").exists());
+    // Every bot played every hand it was dealt, the hostile one included
+    // (after its attempts it plays as `random`): no seat was taken over.
+    let res = results(&s);
+    for b in res["bots"].as_array().unwrap() {
+        assert_eq!(b["faults"].as_u64(), Some(0), "{b}");
+        assert!(b["hands"].as_u64().unwrap() > 0, "{b}");
+    }
+    assert!(res.get("notes").is_none(), "nothing to note: {}", res["notes"]);
+}
+
+/// A wrapper that plays the bundled random bot and prefixes everything it
+/// logs with an id of its own process, so the test can tell instances apart.
+const POOLING: &str = r#"#!/bin/sh
+ID=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+"$1" bot --bot random --log info 2>&1 | sed -u "s/^/[$ID] /" >&2
+"#;
+
+#[test]
+fn in_a_duplicate_event_no_instance_of_a_bot_ever_holds_two_seats_of_one_deal() {
+    let s = Scratch::new("fair-pooling");
+    std::fs::create_dir_all(s.path("event")).unwrap();
+    std::fs::create_dir_all(s.path("bots/pool")).unwrap();
+    s.write("bots/pool/pool.sh", POOLING);
+    let file = s.write(
+        "event/t.toml",
+        &format!(
+            r#"name = "pool"
+game = "israeli"
+seed = 5
+format = "duplicate"
+seatings = "rotations"
+hands = 2
+parallel = 4
+out = "../out"
+
+[[bots]]
+name = "pool"
+command = ["sh", "../bots/pool/pool.sh", "{w}"]
+dir = "../bots/pool"
+
+[[bots]]
+name = "random"
+command = ["whistle", "bot", "--bot", "random"]
+
+[[bots]]
+name = "first"
+command = ["whistle", "bot", "--bot", "first"]
+
+[[bots]]
+name = "heuristic"
+command = ["whistle", "bot", "--bot", "heuristic"]
+"#,
+            w = WHISTLE
+        ),
+    );
+    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(240));
+    if !sandbox_available() {
+        assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
+        return;
+    }
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    // Which deal each table plays: its duplicate group.
+    let mut group_of = BTreeMap::new();
+    for e in std::fs::read_dir(s.path("out/matches")).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        group_of.insert(
+            header["table"].as_str().unwrap().to_string(),
+            header["duplicate"]["group"].as_u64().unwrap(),
+        );
+    }
+    // Every seat each instance was dealt into.
+    let log = std::fs::read_to_string(s.path("out/logs/pool.stderr.log")).unwrap();
+    let mut seats: BTreeMap<String, Vec<(u64, String)>> = BTreeMap::new();
+    for line in log.lines().filter(|l| l.contains("assigned a seat")) {
+        let id = line[1..line.find(']').unwrap()].to_string();
+        let table = line
+            .split("table=")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .unwrap()
+            .to_string();
+        let seat = line.split("seat=").nth(1).unwrap().trim().to_string();
+        seats
+            .entry(id)
+            .or_default()
+            .push((group_of[&table], format!("{table}/{seat}")));
+    }
+    // 4 rotations of one group: the bot sits in every seat of the deals once.
+    let total: usize = seats.values().map(Vec::len).sum();
+    assert_eq!(total, 4, "{seats:?}\n{log}");
+    for (id, held) in &seats {
+        let groups: BTreeSet<u64> = held.iter().map(|(g, _)| *g).collect();
+        assert_eq!(
+            groups.len(),
+            held.len(),
+            "instance {id} held two seats of one deal: {held:?}"
+        );
+        assert_eq!(held.len(), 1, "instance {id} played more than one seat: {held:?}");
+    }
+}
+
+#[test]
+fn bots_stopped_by_their_limits_are_named_with_the_limit_and_the_event_goes_on() {
+    let s = Scratch::new("fair-limits");
+    std::fs::create_dir_all(s.path("event")).unwrap();
+    for b in ["bomb", "hog"] {
+        std::fs::create_dir_all(s.path(&format!("bots/{b}"))).unwrap();
+    }
+    s.write(
+        "bots/bomb/bomb.sh",
+        "#!/bin/sh\nb() { b | b & }\nb\nsleep 30\n",
+    );
+    s.write(
+        "bots/hog/hog.py",
+        "x = bytearray(10 << 30)\nprint('allocated 10 GiB')\n",
+    );
+    let file = s.write(
+        "event/t.toml",
+        r#"name = "limits"
+game = "israeli"
+seed = 3
+format = "round-robin"
+hands = 1
+parallel = 1
+out = "../out"
+
+[time]
+per_action_ms = 50
+time_bank_ms = 100
+start_timeout_ms = 2000
+
+[faults]
+max_faults = 1
+
+[sandbox]
+processes = 32
+memory_mib = 512
+
+[[bots]]
+name = "bomb"
+command = ["sh", "../bots/bomb/bomb.sh"]
+dir = "../bots/bomb"
+
+[[bots]]
+name = "hog"
+command = ["python3", "../bots/hog/hog.py"]
+dir = "../bots/hog"
+
+[[bots]]
+name = "random"
+command = ["whistle", "bot", "--bot", "random"]
+
+[[bots]]
+name = "first"
+command = ["whistle", "bot", "--bot", "first"]
+limits = { memory_mib = 256 }
+"#,
+    );
+    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(240));
+    if !sandbox_available() {
+        assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
+        return;
+    }
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let res = results(&s);
+    let notes = res["notes"].as_array().unwrap();
+    let about = |bot: &str| -> Vec<String> {
+        notes
+            .iter()
+            .filter(|n| n["bot"] == bot)
+            .map(|n| n["detail"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        about("bomb").iter().any(|d| d.contains("process limit 32")),
+        "{notes:?}"
+    );
+    assert!(
+        about("hog").iter().any(|d| d.contains("memory limit 512 MiB")),
+        "{notes:?}"
+    );
+    let standings = std::fs::read_to_string(s.path("out/standings.md")).unwrap();
+    assert!(standings.contains("process limit 32"), "{standings}");
+    assert!(r.stdout.contains("memory limit 512 MiB"), "{}", r.stdout);
+    let hog_log = std::fs::read_to_string(s.path("out/logs/hog.stderr.log")).unwrap();
+    assert!(hog_log.contains("MemoryError"), "{hog_log}");
+    let bomb_log = std::fs::read_to_string(s.path("out/logs/bomb.stderr.log")).unwrap();
+    assert!(bomb_log.contains("process limit 32"), "{bomb_log}");
+}
+
+#[test]
+fn the_organisers_opt_out_is_said_everywhere_and_a_bot_beside_the_file_is_refused() {
+    let s = Scratch::new("fair-optout");
+    s.write("bot.sh", "#!/bin/sh\nexec \"$1\" bot --bot random\n");
+    let text = |sandbox: &str| {
+        format!(
+            r#"name = "optout"
+game = "honeymoon"
+seed = 1
+hands = 1
+
+[[bots]]
+name = "beside"
+command = ["sh", "bot.sh", "{w}"]
+{sandbox}
+
+[[bots]]
+name = "random"
+command = ["whistle", "bot", "--bot", "random"]
+"#,
+            w = WHISTLE
+        )
+    };
+    // Sandboxed, a bot whose folder holds the event file is refused.
+    let file = s.write("t.toml", &text(""));
+    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(60));
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("bot `beside`") && r.stderr.contains("holds"),
+        "{}",
+        r.stderr
+    );
+    // Unsandboxed by the organiser's choice: it plays, and that is said.
+    let file = s.write("t.toml", &text("sandbox = false"));
+    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(60));
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("WITHOUT a sandbox"), "{}", r.stderr);
+    let res = results_in(&s.path("replays/optout"));
+    assert!(
+        res["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["bot"] == "beside" && n["kind"] == "unsandboxed"),
+        "{res}"
+    );
+    let standings = std::fs::read_to_string(s.path("replays/optout/standings.md")).unwrap();
+    assert!(standings.contains("without a sandbox"), "{standings}");
+}
