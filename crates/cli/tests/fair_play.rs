@@ -175,7 +175,8 @@ fn a_hostile_bot_reads_no_secret_steals_no_seat_signals_no_one_and_reaches_nothi
     // (after its attempts it plays as `random`): no seat was taken over.
     let res = results(&s);
     for b in res["bots"].as_array().unwrap() {
-        assert_eq!(b["faults"].as_u64(), Some(0), "{b}");
+        assert!(b["faults"].as_object().unwrap().is_empty(), "{b}");
+        assert_eq!(b["forfeits"].as_u64(), Some(0), "{b}");
         assert!(b["hands"].as_u64().unwrap() > 0, "{b}");
     }
     assert!(res.get("notes").is_none(), "nothing to note: {}", res["notes"]);

@@ -97,6 +97,7 @@ fn me() -> PathBuf {
 
 fn probe() -> ! {
     let landlock_abi = landlock_abi();
+    let root = getuid().is_root();
     let namespaces = enter_namespaces().and_then(|()| {
         let out = Command::new(me())
             .args([LAUNCHER_ARG, "probe-init"])
@@ -113,7 +114,7 @@ fn probe() -> ! {
         landlock_abi,
         namespaces: namespaces.is_ok(),
         namespaces_error: namespaces.err(),
-        root: getuid().is_root(),
+        root,
     };
     println!("{}", serde_json::to_string(&support).expect("serializes"));
     std::process::exit(0)
@@ -326,6 +327,13 @@ fn init() -> ! {
         fail(&e);
     }
     let proc_ok = mount_proc().is_ok();
+    // A hard bound on the tasks of this PID namespace (Linux 6.14 and later
+    // keep `pid_max` per namespace; 301 is its least value): the kernel
+    // exempts root from RLIMIT_NPROC, and a fork bomb outruns any watchdog.
+    if proc_ok {
+        let bound = (spec.limits.processes + 2).max(301);
+        let _ = std::fs::write("/proc/sys/kernel/pid_max", bound.to_string());
+    }
     if let Err(e) = set_limits(&spec).and_then(|()| restrict(&spec, proc_ok, false)) {
         fail(&e);
     }
@@ -359,7 +367,7 @@ fn init() -> ! {
                         std::process::exit(EXIT_MEMORY);
                     }
                 }
-                std::thread::sleep(Duration::from_millis(10));
+                std::thread::sleep(Duration::from_millis(20));
             }
             Ok(WaitStatus::Exited(pid, code)) if pid == bot => {
                 std::process::exit(code.min(EXIT_BOT_MAX));
