@@ -369,6 +369,18 @@ fn init() -> ! {
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
+            Ok(WaitStatus::Exited(pid, _) | WaitStatus::Signaled(pid, _, _))
+                if pid == bot && proc_ok && usage().0 > spec.limits.processes =>
+            {
+                // The bot ended while its descendants held more tasks than
+                // allowed (a fork bomb that hit the namespace's bound first).
+                eprintln!(
+                    "whistle sandbox: process limit {}: the bot's processes ran out of room \
+                     and were stopped",
+                    spec.limits.processes
+                );
+                std::process::exit(EXIT_PROCESSES);
+            }
             Ok(WaitStatus::Exited(pid, code)) if pid == bot => {
                 std::process::exit(code.min(EXIT_BOT_MAX));
             }
