@@ -182,26 +182,163 @@ async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Re
     viewer_of(resolve(&site.league, &log_path)).await
 }
 
-/// A table being played: its completed hands in the viewer (a hand shows
-/// once it is over, which keeps the page behind the play).
+/// A table being played: in the viewer, the hands no spectator can use
+/// any more. A hand shows once it was finished at least the delay ago at
+/// every table that plays its deal (the tables of one duplicate group); the
+/// rest of the log is not read into the page at all.
 async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -> Response {
     // Table ids are `<league>-r<round>-m<match>` (the round's tournament
     // name and the match index).
     let parsed = table.rsplit_once("-m").and_then(|(rest, m)| {
-        let (_, r) = rest.rsplit_once("-r")?;
+        let (name, r) = rest.rsplit_once("-r")?;
+        (name == site.name).then_some(())?;
         Some((r.parse::<u64>().ok()?, m.parse::<u64>().ok()?))
     });
     let Some((round, index)) = parsed else {
         return not_found("such table");
     };
-    let path = whistle_tournament::runner::match_path(
-        &crate::round::round_dir(&site.league, round),
-        index,
-    );
+    let dir = crate::round::round_dir(&site.league, round);
+    let path = whistle_tournament::runner::match_path(&dir, index);
     if !path.exists() {
         return not_found("such table");
     }
-    viewer_of(path).await
+    let delayed = site.delayed().map(|(_, t)| t).unwrap_or_default();
+    let delay = site.delay;
+    let page = tokio::task::spawn_blocking(move || -> Result<String, String> {
+        let shown = public_prefix(&dir, &path, &delayed, delay)?;
+        let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
+        std::fs::write(file.path(), shown).map_err(|e| e.to_string())?;
+        whistle_pages::viewer::from_file(file.path(), Default::default())
+            .map(|(_, m)| whistle_pages::viewer_page(&m))
+    })
+    .await;
+    match page {
+        Ok(Ok(p)) => Html(p).into_response(),
+        Ok(Err(e)) => error(&e),
+        Err(e) => error(&e.to_string()),
+    }
+}
+
+/// A match log's lines: the header, then hand lines, then (once over) the
+/// end line. Hands are lines that carry a `deck`.
+fn log_lines(path: &Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text.lines().map(str::to_string).collect())
+}
+
+fn hand_count(lines: &[String]) -> usize {
+    lines.iter().skip(1).filter(|l| l.contains("\"deck\"")).count()
+}
+
+/// The hands of a table that were finished at least `delay` ago: all of a
+/// log last written that long ago, else what the delayed sample of the
+/// referee's tables says (nothing when the table is not in it).
+fn finished_long_enough(
+    path: &Path,
+    lines: &[String],
+    table: &str,
+    delayed: &[TableSnapshot],
+    delay: Duration,
+) -> usize {
+    let old = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age >= delay);
+    if old {
+        return hand_count(lines);
+    }
+    delayed
+        .iter()
+        .find(|t| t.table_id == table)
+        .map_or(0, |t| (t.hands_done as usize).min(hand_count(lines)))
+}
+
+/// The part of the log at `path` a spectator may see now: its header and
+/// the hands every table of its deals (its duplicate group in `dir`) has
+/// finished at least `delay` ago, as a log of its own (a prefix, so its hash
+/// chain holds).
+fn public_prefix(
+    dir: &Path,
+    path: &Path,
+    delayed: &[TableSnapshot],
+    delay: Duration,
+) -> Result<String, String> {
+    let lines = log_lines(path)?;
+    let header: serde_json::Value = lines
+        .first()
+        .and_then(|h| serde_json::from_str(h).ok())
+        .ok_or_else(|| format!("{}: no header", path.display()))?;
+    let group = header["duplicate"]["group"].as_u64();
+    let mut shown = finished_long_enough(
+        path,
+        &lines,
+        header["table"].as_str().unwrap_or_default(),
+        delayed,
+        delay,
+    );
+    if let Some(group) = group {
+        let matches = dir.join("matches");
+        let entries = std::fs::read_dir(&matches).map_err(|e| format!("{}: {e}", matches.display()))?;
+        for e in entries.flatten() {
+            let other = e.path();
+            if other == path {
+                continue;
+            }
+            let Ok(other_lines) = log_lines(&other) else { continue };
+            let Some(h) = other_lines
+                .first()
+                .and_then(|h| serde_json::from_str::<serde_json::Value>(h).ok())
+            else {
+                continue;
+            };
+            if h["duplicate"]["group"].as_u64() == Some(group) {
+                let table = h["table"].as_str().unwrap_or_default();
+                shown = shown.min(finished_long_enough(&other, &other_lines, table, delayed, delay));
+            }
+        }
+        // A table of the group that has no log yet has finished nothing.
+        let rotations = lines_in_group(dir, group);
+        if rotations < expected_rotations(&header) {
+            shown = 0;
+        }
+    }
+    let mut out = String::new();
+    let mut hands = 0;
+    for (i, l) in lines.iter().enumerate() {
+        let is_hand = i > 0 && l.contains("\"deck\"");
+        if i > 0 && (!is_hand || hands >= shown) {
+            break;
+        }
+        hands += usize::from(is_hand);
+        out.push_str(l);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// How many logs of a round's folder belong to duplicate `group`.
+fn lines_in_group(dir: &Path, group: u64) -> usize {
+    std::fs::read_dir(dir.join("matches"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| {
+                    std::fs::read_to_string(e.path())
+                        .ok()
+                        .and_then(|t| {
+                            serde_json::from_str::<serde_json::Value>(t.lines().next()?).ok()
+                        })
+                        .is_some_and(|h| h["duplicate"]["group"].as_u64() == Some(group))
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// The tables of a duplicate group: one per rotation of its seats.
+fn expected_rotations(header: &serde_json::Value) -> usize {
+    header["seats"].as_array().map_or(1, Vec::len)
 }
 
 /// The hand viewer page of the log at `path`.
