@@ -22,9 +22,9 @@ use std::{
 
 use clap::Args;
 use tokio::time::Instant;
-use whistle_tournament::confine::{self, Confinement};
 use whistle_referee::{Referee, TableRecord, TableSpec, TimeControl};
 use whistle_rules::{Action, Game, Options, Seat, Variant, dealing::Seed};
+use whistle_tournament::confine::{self, Confinement};
 
 use crate::usage;
 
@@ -179,13 +179,16 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         let c = match Confinement::new(std::env::current_exe()?) {
             Ok(c) => c,
             Err(e) => {
-                report.add("sandbox", false, format!("{e} (or: check-bot --no-sandbox)"));
+                report.add(
+                    "sandbox",
+                    false,
+                    format!("{e} (or: check-bot --no-sandbox)"),
+                );
                 server.shutdown().await;
                 return Ok(report);
             }
         };
-        let grants = confine::check_grants(&bot, &cwd, &[])
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let grants = confine::check_grants(&bot, &cwd, &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
         launch.dir = grants.folder;
         let mut port = None;
         match c.mode {
@@ -205,11 +208,11 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
             runtime: c.runtime().to_path_buf(),
         });
         sandbox_line = Some(format!(
-                "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
-                c.mode.name(),
-                c.mode.reaches_referee(),
-                launch.dir.display()
-            ));
+            "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
+            c.mode.name(),
+            c.mode.reaches_referee(),
+            launch.dir.display()
+        ));
         _confinement = Some(c);
     }
     let stderr_file = std::fs::File::create(&stderr_path)?;
@@ -288,8 +291,11 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         ),
         Ok(Ok(status)) => {
             let tail = std::fs::read_to_string(&stderr_path).unwrap_or_default();
-            let (how, _) =
-                whistle_tournament::procs::how_it_ended(&Ok(status), launch.sandbox.as_ref(), &tail);
+            let (how, _) = whistle_tournament::procs::how_it_ended(
+                &Ok(status),
+                launch.sandbox.as_ref(),
+                &tail,
+            );
             report.add(
                 "exit",
                 false,

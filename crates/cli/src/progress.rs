@@ -138,7 +138,9 @@ impl Reporter for Progress {
             }
             RunEvent::Sandbox { mode, instances } => {
                 let fresh = match instances {
-                    Some(why) => format!("; a fresh instance of a bot plays each seat of each match ({why})"),
+                    Some(why) => {
+                        format!("; a fresh instance of a bot plays each seat of each match ({why})")
+                    }
                     None => String::new(),
                 };
                 eprintln!("bots are sandboxed ({mode}){fresh}");

@@ -61,7 +61,13 @@ exec "$W" bot --bot random
 
 /// The event: `event/t.toml` beside nothing else, output in `out/`, the
 /// hostile bot in `bots/hostile/`, the bundled bots from the binary's folder.
-fn event(s: &Scratch, format: &str, extra_bots: &str, victim: u32, port: u16) -> std::path::PathBuf {
+fn event(
+    s: &Scratch,
+    format: &str,
+    extra_bots: &str,
+    victim: u32,
+    port: u16,
+) -> std::path::PathBuf {
     std::fs::create_dir_all(s.path("event")).unwrap();
     std::fs::create_dir_all(s.path("bots/hostile")).unwrap();
     s.write("bots/hostile/hostile.sh", HOSTILE);
@@ -164,10 +170,20 @@ fn a_hostile_bot_reads_no_secret_steals_no_seat_signals_no_one_and_reaches_nothi
         "stolen-token",
         "runner-cmdline",
     ] {
-        assert!(log.contains(&format!("denied {tried}")), "{tried} not tried:\n{log}");
+        assert!(
+            log.contains(&format!("denied {tried}")),
+            "{tried} not tried:\n{log}"
+        );
     }
-    assert_eq!(connections.load(Ordering::SeqCst), 0, "it reached the listener");
-    assert!(victim.try_wait().unwrap().is_none(), "the other process was signalled");
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        0,
+        "it reached the listener"
+    );
+    assert!(
+        victim.try_wait().unwrap().is_none(),
+        "the other process was signalled"
+    );
     victim.kill().unwrap();
     assert!(!s.path("out/planted").exists() && !s.path("event/t.toml.planted").exists());
     assert!(!s.path("bots/hostile/planted").exists());
@@ -179,7 +195,11 @@ fn a_hostile_bot_reads_no_secret_steals_no_seat_signals_no_one_and_reaches_nothi
         assert_eq!(b["forfeits"].as_u64(), Some(0), "{b}");
         assert!(b["hands"].as_u64().unwrap() > 0, "{b}");
     }
-    assert!(res.get("notes").is_none(), "nothing to note: {}", res["notes"]);
+    assert!(
+        res.get("notes").is_none(),
+        "nothing to note: {}",
+        res["notes"]
+    );
 }
 
 /// A wrapper that plays the bundled random bot and prefixes everything it
@@ -227,7 +247,11 @@ command = ["whistle", "bot", "--bot", "heuristic"]
             w = WHISTLE
         ),
     );
-    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(240));
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap()],
+        Duration::from_secs(240),
+    );
     if !sandbox_available() {
         assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
         return;
@@ -270,7 +294,11 @@ command = ["whistle", "bot", "--bot", "heuristic"]
             held.len(),
             "instance {id} held two seats of one deal: {held:?}"
         );
-        assert_eq!(held.len(), 1, "instance {id} played more than one seat: {held:?}");
+        assert_eq!(
+            held.len(),
+            1,
+            "instance {id} played more than one seat: {held:?}"
+        );
     }
 }
 
@@ -283,7 +311,7 @@ fn bots_stopped_by_their_limits_are_named_with_the_limit_and_the_event_goes_on()
     }
     s.write(
         "bots/bomb/bomb.sh",
-        "#!/bin/sh\nb() { b | b & }\nb\nsleep 30\n",
+        "#!/bin/sh\n# Processes that stay, as many as it can make.\nwhile :; do sleep 60 & done\n",
     );
     s.write(
         "bots/hog/hog.py",
@@ -331,7 +359,11 @@ command = ["whistle", "bot", "--bot", "first"]
 limits = { memory_mib = 256 }
 "#,
     );
-    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(240));
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap()],
+        Duration::from_secs(240),
+    );
     if !sandbox_available() {
         assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
         return;
@@ -351,7 +383,9 @@ limits = { memory_mib = 256 }
         "{notes:?}"
     );
     assert!(
-        about("hog").iter().any(|d| d.contains("memory limit 512 MiB")),
+        about("hog")
+            .iter()
+            .any(|d| d.contains("memory limit 512 MiB")),
         "{notes:?}"
     );
     let standings = std::fs::read_to_string(s.path("out/standings.md")).unwrap();
@@ -388,7 +422,11 @@ command = ["whistle", "bot", "--bot", "random"]
     };
     // Sandboxed, a bot whose folder holds the event file is refused.
     let file = s.write("t.toml", &text(""));
-    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(60));
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
     assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
     assert!(
         r.stderr.contains("bot `beside`") && r.stderr.contains("holds"),
@@ -397,7 +435,11 @@ command = ["whistle", "bot", "--bot", "random"]
     );
     // Unsandboxed by the organiser's choice: it plays, and that is said.
     let file = s.write("t.toml", &text("sandbox = false"));
-    let r = whistle(&s, &["tournament", file.to_str().unwrap()], Duration::from_secs(60));
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
     assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("WITHOUT a sandbox"), "{}", r.stderr);
     let res = results_in(&s.path("replays/optout"));

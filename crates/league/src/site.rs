@@ -227,7 +227,11 @@ fn log_lines(path: &Path) -> Result<Vec<String>, String> {
 }
 
 fn hand_count(lines: &[String]) -> usize {
-    lines.iter().skip(1).filter(|l| l.contains("\"deck\"")).count()
+    lines
+        .iter()
+        .skip(1)
+        .filter(|l| l.contains("\"deck\""))
+        .count()
 }
 
 /// The hands of a table that were finished at least `delay` ago: all of a
@@ -279,13 +283,16 @@ fn public_prefix(
     );
     if let Some(group) = group {
         let matches = dir.join("matches");
-        let entries = std::fs::read_dir(&matches).map_err(|e| format!("{}: {e}", matches.display()))?;
+        let entries =
+            std::fs::read_dir(&matches).map_err(|e| format!("{}: {e}", matches.display()))?;
         for e in entries.flatten() {
             let other = e.path();
             if other == path {
                 continue;
             }
-            let Ok(other_lines) = log_lines(&other) else { continue };
+            let Ok(other_lines) = log_lines(&other) else {
+                continue;
+            };
             let Some(h) = other_lines
                 .first()
                 .and_then(|h| serde_json::from_str::<serde_json::Value>(h).ok())
@@ -294,7 +301,13 @@ fn public_prefix(
             };
             if h["duplicate"]["group"].as_u64() == Some(group) {
                 let table = h["table"].as_str().unwrap_or_default();
-                shown = shown.min(finished_long_enough(&other, &other_lines, table, delayed, delay));
+                shown = shown.min(finished_long_enough(
+                    &other,
+                    &other_lines,
+                    table,
+                    delayed,
+                    delay,
+                ));
             }
         }
         // A table of the group that has no log yet has finished nothing.
@@ -447,4 +460,75 @@ pub async fn spawn(
         }
     });
     Ok((bound, task))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake match log of duplicate `group` with `hands` hand lines, last
+    /// written `age` ago.
+    fn log(dir: &Path, index: u64, group: u64, hands: usize, age: Duration) {
+        let path = whistle_tournament::runner::match_path(dir, index);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut text = format!(
+            "{{\"table\":\"lg-r0001-m{index:05}\",\"seats\":[\"a\",\"b\",\"c\",\"d\"],\"duplicate\":{{\"group\":{group},\"rotation\":{index}}}}}\n"
+        );
+        for h in 0..hands {
+            text.push_str(&format!("{{\"deal\":{h},\"deck\":[]}}\n"));
+        }
+        std::fs::write(&path, text).unwrap();
+        let f = std::fs::File::options().write(true).open(&path).unwrap();
+        f.set_modified(std::time::SystemTime::now() - age).unwrap();
+    }
+
+    fn shown(dir: &Path, index: u64, delayed: &[TableSnapshot], delay: Duration) -> usize {
+        let path = whistle_tournament::runner::match_path(dir, index);
+        let text = public_prefix(dir, &path, delayed, delay).unwrap();
+        text.lines().filter(|l| l.contains("\"deck\"")).count()
+    }
+
+    #[test]
+    fn a_hand_shows_only_once_every_table_of_its_deal_finished_it_long_enough_ago() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let delay = Duration::from_secs(60);
+        // Group 0: four rotations; three finished long ago with 4 hands,
+        // one still playing (its log written just now, 2 hands).
+        for i in 0..3 {
+            log(d, i, 0, 4, Duration::from_secs(600));
+        }
+        log(d, 3, 0, 2, Duration::ZERO);
+        // Nothing sampled a delay ago: the playing table counts as none.
+        assert_eq!(
+            shown(d, 0, &[], delay),
+            0,
+            "a table of the deal still plays it"
+        );
+        assert_eq!(shown(d, 3, &[], delay), 0, "its own hands are too fresh");
+        // A delay ago the playing table had finished one hand.
+        let snap = TableSnapshot {
+            table_id: "lg-r0001-m00003".into(),
+            game: "israeli".into(),
+            state: whistle_referee::TableState::Playing,
+            connected: vec![true; 4],
+            faults: vec![0; 4],
+            hands_done: 1,
+            result: None,
+        };
+        assert_eq!(shown(d, 0, std::slice::from_ref(&snap), delay), 1);
+        assert_eq!(shown(d, 3, std::slice::from_ref(&snap), delay), 1);
+        // Once everything is a delay old, all of it shows.
+        log(d, 3, 0, 4, Duration::from_secs(600));
+        assert_eq!(shown(d, 1, &[], delay), 4);
+        // A group with a rotation not started yet shows nothing.
+        for i in 4..7 {
+            log(d, i, 1, 4, Duration::from_secs(600));
+        }
+        assert_eq!(
+            shown(d, 4, &[], delay),
+            0,
+            "one table of the deal has not started"
+        );
+    }
 }

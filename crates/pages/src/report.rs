@@ -160,6 +160,14 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                 @if let Some(seed) = r.seed { " Tournament seed " (seed) " (revealed)." } }
         }
         main {
+            @if !r.notes.is_empty() {
+                section #notes {
+                    h2 { "How the bots ran" }
+                    ul { @for n in &r.notes {
+                        li.note data-kind=(n.kind) { strong { (n.bot) } ": " (n.detail) }
+                    } }
+                }
+            }
             section #standings {
                 h2 { "Standings" }
                 div.scroll { table {

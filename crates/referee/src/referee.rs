@@ -737,7 +737,10 @@ impl Referee {
             let shutdown = async {
                 let _ = stop_rx.await;
             };
-            if let Err(e) = router.serve_with_incoming_shutdown(incoming, shutdown).await {
+            if let Err(e) = router
+                .serve_with_incoming_shutdown(incoming, shutdown)
+                .await
+            {
                 warn!(error = %e, "Unix socket server stopped with an error");
             }
         });

@@ -172,7 +172,8 @@ impl LocalBot {
         // The program when it is a path; else the first argument that names
         // a file (the script an interpreter runs), else one that looks like
         // a path.
-        let path_like = |w: &&String| Path::new(w.as_str()).components().count() > 1 && !w.starts_with('-');
+        let path_like =
+            |w: &&String| Path::new(w.as_str()).components().count() > 1 && !w.starts_with('-');
         let named = Some(first)
             .filter(path_like)
             .or_else(|| {
@@ -183,7 +184,9 @@ impl LocalBot {
             .or_else(|| self.command[1..].iter().find(path_like));
         if let Some(w) = named {
             let p = base.join(w);
-            return p.parent().map_or_else(|| base.to_path_buf(), Path::to_path_buf);
+            return p
+                .parent()
+                .map_or_else(|| base.to_path_buf(), Path::to_path_buf);
         }
         // A program found in `PATH` (`false`, `my-installed-bot`): its folder.
         std::env::var("PATH")

@@ -33,8 +33,8 @@ impl Confinement {
     /// [`RunError::Sandbox`] saying why no sandbox can be made here and how
     /// to opt out.
     pub fn new(launcher: PathBuf) -> Result<Confinement, RunError> {
-        let (mode, support) =
-            whistle_sandbox::probe(&launcher).map_err(|why| RunError::Sandbox(unavailable(&why)))?;
+        let (mode, support) = whistle_sandbox::probe(&launcher)
+            .map_err(|why| RunError::Sandbox(unavailable(&why)))?;
         let runtime = tempfile::Builder::new()
             .prefix("whistle-run-")
             .tempdir()
@@ -70,7 +70,8 @@ pub fn unavailable(why: &str) -> String {
 
 /// `path` made absolute and free of `..` where it exists.
 fn real(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+    std::fs::canonicalize(path)
+        .unwrap_or_else(|_| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
 /// Whether `granted` (a folder a bot may read) would expose `secret`.
@@ -154,7 +155,10 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
     for r in &bot.read {
         let r = real(r);
         if !r.exists() {
-            return Err(format!("`read` names {}, which does not exist", r.display()));
+            return Err(format!(
+                "`read` names {}, which does not exist",
+                r.display()
+            ));
         }
         check("`read` names", &r)?;
         read.push(r);

@@ -162,8 +162,14 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
                 ("WHISTLE_BOT_NAME".into(), l.name.clone()),
                 ("HOME".into(), home.clone()),
                 ("TMPDIR".into(), home),
-                ("PATH".into(), std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())),
-                ("LANG".into(), std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into())),
+                (
+                    "PATH".into(),
+                    std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into()),
+                ),
+                (
+                    "LANG".into(),
+                    std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into()),
+                ),
             ];
             if let Ok(tz) = std::env::var("TZ") {
                 env.push(("TZ".into(), tz));
@@ -192,7 +198,14 @@ pub fn how_it_ended(
     tail: &str,
 ) -> (String, bool) {
     let Ok(status) = status else {
-        return (status.as_ref().err().map(ToString::to_string).unwrap_or_default(), false);
+        return (
+            status
+                .as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            false,
+        );
     };
     let Some(s) = sandbox else {
         return (status.to_string(), false);

@@ -699,7 +699,11 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         results.notes.push(stats::Note {
             bot,
             kind: "limit".into(),
-            detail: if n == 1 { format!("stopped by its sandbox: {v}") } else { format!("stopped by its sandbox {n} times: {v}") },
+            detail: if n == 1 {
+                format!("stopped by its sandbox: {v}")
+            } else {
+                format!("stopped by its sandbox {n} times: {v}")
+            },
         });
     }
     for (bot, why) in &withdrawn {
@@ -869,7 +873,11 @@ async fn prepare_bots(
             }
         } else {
             unsandboxed.push(b.name.clone());
-            let mut command = vec![confine::resolve_program(&l.command[0], &base).display().to_string()];
+            let mut command = vec![
+                confine::resolve_program(&l.command[0], &base)
+                    .display()
+                    .to_string(),
+            ];
             command.extend(confine::absolute_args(&l.command[1..], &base));
             LocalLaunch {
                 command,
@@ -889,10 +897,12 @@ async fn prepare_bots(
         match c.mode {
             Mode::Namespaces => {
                 let socket = c.socket();
-                let server = referee
-                    .spawn_unix(&socket)
-                    .await
-                    .map_err(|e| RunError::Sandbox(format!("cannot open the referee's Unix socket {}: {e}", socket.display())))?;
+                let server = referee.spawn_unix(&socket).await.map_err(|e| {
+                    RunError::Sandbox(format!(
+                        "cannot open the referee's Unix socket {}: {e}",
+                        socket.display()
+                    ))
+                })?;
                 *unix_server.lock().expect("server") = Some(server);
                 sandboxed_address = format!("unix:{}", socket.display());
             }
