@@ -208,11 +208,16 @@ def to_json(message: Any) -> str:
 
 
 def channel(address: str) -> grpc.Channel:
-    """A channel to ``address``: ``host:port``, ``http://host:port``, or
+    """A channel to ``address``: ``host:port``, ``http://host:port``,
+    ``unix:PATH`` (a sandboxed bot's referee, a Unix socket), or
     ``https://host:port`` (TLS: the server's certificate is checked against
     the CA certificate in the PEM file ``$WHISTLE_CA`` when set, a league's
     own CA, else against the system's root certificates)."""
     options = [("grpc.enable_retries", 0)]
+    if address.startswith("unix:"):
+        # gRPC would send the socket's path as the HTTP/2 authority, which
+        # is not a valid one.
+        options.append(("grpc.default_authority", "localhost"))
     if address.startswith("https://"):
         ca = os.environ.get("WHISTLE_CA")
         roots = None

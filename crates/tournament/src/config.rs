@@ -152,10 +152,12 @@ pub struct LocalBot {
 
 impl LocalBot {
     /// The bot's folder: `dir` when given; else the folder of its program:
-    /// the running binary's for `whistle`, the first word of the command
-    /// that names a path (`bots/run.sh`: `bots/`; `python3 bots/mine.py`:
-    /// `bots/`), resolved against `base` (the tournament file's folder), or
-    /// the folder `PATH` finds the program in.
+    /// the running binary's for `whistle`; the program's when it is named
+    /// by a path outside a `bin` folder (`bots/run.sh`: `bots/`); else the
+    /// script an interpreter runs (`python3 bots/mine.py`,
+    /// `venv/bin/python bots/mine.py`: `bots/`), resolved against `base`
+    /// (the tournament file's folder); else the folder `PATH` finds the
+    /// program in.
     pub fn folder(&self, base: &Path) -> PathBuf {
         if let Some(d) = &self.dir {
             return d.clone();
@@ -174,8 +176,14 @@ impl LocalBot {
         // a path.
         let path_like =
             |w: &&String| Path::new(w.as_str()).components().count() > 1 && !w.starts_with('-');
+        // (An interpreter named by path, `venv/bin/python`, is a runtime:
+        // its script decides.)
+        let in_bin = Path::new(first.as_str())
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == "bin");
         let named = Some(first)
-            .filter(path_like)
+            .filter(|w| path_like(w) && !in_bin)
             .or_else(|| {
                 self.command[1..]
                     .iter()

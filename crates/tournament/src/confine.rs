@@ -189,7 +189,9 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
 pub fn resolve_program(word: &str, base: &Path) -> PathBuf {
     let p = crate::procs::program(word, base);
     if p.components().count() > 1 || p.is_absolute() {
-        return real(&p);
+        // Not resolved through links: a virtual environment's `bin/python`
+        // is a link to the interpreter, and the environment is what counts.
+        return std::path::absolute(&p).unwrap_or(p);
     }
     std::env::var("PATH")
         .ok()
