@@ -12,6 +12,7 @@
 //! [options]                      # the game's options
 //! [time]                         # as in a tournament file
 //! [faults]                       # as in a tournament file
+//! [sandbox]                      # as in a tournament file: the reference bots' limits
 //!
 //! [rating]
 //! new_version = "inherit"        # or "reset": a bot's next version's rating
@@ -113,6 +114,8 @@ struct RawFile {
     #[serde(default)]
     faults: toml::Table,
     #[serde(default)]
+    sandbox: toml::Table,
+    #[serde(default)]
     rating: RawRating,
     #[serde(default)]
     reference: Vec<Reference>,
@@ -151,6 +154,7 @@ pub struct LeagueFile {
     options: toml::Table,
     time: toml::Table,
     faults: toml::Table,
+    sandbox: toml::Table,
 }
 
 impl LeagueFile {
@@ -208,6 +212,7 @@ impl LeagueFile {
             options: raw.options,
             time: raw.time,
             faults: raw.faults,
+            sandbox: raw.sandbox,
         };
         // The file is valid iff the tournament a round would play is: the
         // tournament reader checks the game, its options, clocks and faults.
@@ -257,6 +262,9 @@ impl LeagueFile {
         doc.insert("options".into(), toml::Value::Table(self.options.clone()));
         doc.insert("time".into(), toml::Value::Table(self.time.clone()));
         doc.insert("faults".into(), toml::Value::Table(self.faults.clone()));
+        if !self.sandbox.is_empty() {
+            doc.insert("sandbox".into(), toml::Value::Table(self.sandbox.clone()));
+        }
         let bots = bots
             .iter()
             .map(|(name, entry)| {
