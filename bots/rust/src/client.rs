@@ -440,11 +440,11 @@ pub struct BotArgs {
     /// playouts a decision, `sampler:Nms` for N milliseconds).
     #[arg(long, default_value = "heuristic")]
     pub bot: String,
-    /// Seed of the random bot: a number, or 64 hex digits. Each seat
-    /// assigned (with a bot token or a seat token alike) uses
+    /// Seed of the random bot: a number, or 64 hex digits. With a seat token
+    /// it is the bot's seed as is; with a bot token, each seat assigned uses
     /// `seed.derive(Bot, k)` where k is the FNV-1a hash of `TABLE/SEAT`
     /// (64 bits, top 8 cleared), so every seat's choices are reproducible
-    /// whatever order the tables come in and whichever process plays them.
+    /// whatever order the tables come in.
     #[arg(long, default_value = "0")]
     pub seed: String,
     /// The referee's address (default: $WHISTLE_ADDRESS).
@@ -586,6 +586,7 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     };
     let name = args.bot.clone();
     let countdown = args.crash_after.map(CrashAfter::new);
+    let own_token = launch.token.clone();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -597,13 +598,15 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
         }
     };
     let outcome = runtime.block_on(run(&launch, move |a| {
-        // Every seat derives its own seed, whether the process holds a bot
-        // token or one seat's token (a fresh instance per seat, as runs that
-        // replay deals start them): the same seat plays the same either way.
-        let seed = seed.derive(
-            whistle_rules::dealing::Domain::Bot,
-            seat_key(&a.table_id, a.seat),
-        );
+        // Subscribing with a seat token yields that very token as the seat's.
+        let seed = if a.seat_token == own_token {
+            seed
+        } else {
+            seed.derive(
+                whistle_rules::dealing::Domain::Bot,
+                seat_key(&a.table_id, a.seat),
+            )
+        };
         let bot = crate::bot_by_name(&name, seed).expect("checked above");
         match &countdown {
             Some(c) => Box::new(Crashing {
