@@ -204,19 +204,36 @@ async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -
     }
     let delayed = site.delayed().map(|(_, t)| t).unwrap_or_default();
     let delay = site.delay;
-    let page = tokio::task::spawn_blocking(move || -> Result<String, String> {
-        let shown = public_prefix(&dir, &path, &delayed, delay)?;
-        let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
-        std::fs::write(file.path(), shown).map_err(|e| e.to_string())?;
-        whistle_pages::viewer::from_file(file.path(), Default::default())
-            .map(|(_, m)| whistle_pages::viewer_page(&m))
-    })
-    .await;
+    respond(
+        tokio::task::spawn_blocking(move || -> Result<String, String> {
+            let shown = public_prefix(&dir, &path, &delayed, delay)?;
+            let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
+            std::fs::write(file.path(), shown).map_err(|e| e.to_string())?;
+            viewer_page_of(file.path())
+        })
+        .await,
+    )
+}
+
+/// The hand viewer page of the log at `path`.
+fn viewer_page_of(path: &Path) -> Result<String, String> {
+    whistle_pages::viewer::from_file(path, Default::default())
+        .map(|(_, m)| whistle_pages::viewer_page(&m))
+}
+
+/// A page built in a blocking task, or the error that stopped it.
+fn respond(page: Result<Result<String, String>, tokio::task::JoinError>) -> Response {
     match page {
         Ok(Ok(p)) => Html(p).into_response(),
         Ok(Err(e)) => error(&e),
         Err(e) => error(&e.to_string()),
     }
+}
+
+/// The header of the match log at `path`.
+fn header_of(path: &Path) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str(text.lines().next()?).ok()
 }
 
 /// A match log's lines: the header, then hand lines, then (once over) the
@@ -337,11 +354,7 @@ fn lines_in_group(dir: &Path, group: u64) -> usize {
             entries
                 .flatten()
                 .filter(|e| {
-                    std::fs::read_to_string(e.path())
-                        .ok()
-                        .and_then(|t| {
-                            serde_json::from_str::<serde_json::Value>(t.lines().next()?).ok()
-                        })
+                    header_of(&e.path())
                         .is_some_and(|h| h["duplicate"]["group"].as_u64() == Some(group))
                 })
                 .count()
@@ -356,16 +369,7 @@ fn expected_rotations(header: &serde_json::Value) -> usize {
 
 /// The hand viewer page of the log at `path`.
 async fn viewer_of(path: PathBuf) -> Response {
-    let page = tokio::task::spawn_blocking(move || {
-        whistle_pages::viewer::from_file(&path, Default::default())
-            .map(|(_, m)| whistle_pages::viewer_page(&m))
-    })
-    .await;
-    match page {
-        Ok(Ok(p)) => Html(p).into_response(),
-        Ok(Err(e)) => error(&e),
-        Err(e) => error(&e.to_string()),
-    }
+    respond(tokio::task::spawn_blocking(move || viewer_page_of(&path)).await)
 }
 
 /// A recorded log path: relative ones lie in the league folder.

@@ -670,7 +670,8 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     if let Some(server) = server {
         server.shutdown().await;
     }
-    if let Some(unix) = fair.unix_server.lock().expect("server").take() {
+    let unix = fair.unix_server.lock().expect("server").take();
+    if let Some(unix) = unix {
         unix.shutdown().await;
     }
     let withdrawn = std::mem::take(&mut *withdrawn.lock().expect("withdrawn list"));
