@@ -452,3 +452,81 @@ command = ["whistle", "bot", "--bot", "random"]
     let standings = std::fs::read_to_string(s.path("replays/optout/standings.md")).unwrap();
     assert!(standings.contains("without a sandbox"), "{standings}");
 }
+
+#[test]
+fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
+    let s = Scratch::new("fair-movement");
+    let mut bots = String::new();
+    for (i, kind) in [
+        "random",
+        "first",
+        "heuristic",
+        "random",
+        "first",
+        "heuristic",
+        "first",
+        "random",
+    ]
+    .iter()
+    .enumerate()
+    {
+        bots.push_str(&format!(
+            "\n[[bots]]\nname = \"b{i}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{kind}\"]\n"
+        ));
+    }
+    let text = |format: &str, extra: &str| {
+        format!(
+            "name = \"mv\"\ngame = \"israeli\"\nseed = 8\nhands = 1\nparallel = 4\nformat = \"{format}\"\n{bots}{extra}"
+        )
+    };
+    let remote = "\n[[bots]]\nname = \"far\"\nremote = true\ntoken = \"bot-far-secret\"\n";
+    let file = s.write("dup.toml", &text("duplicate", remote));
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`duplicate` format") && r.stderr.contains("remote bot `far`"),
+        "{}",
+        r.stderr
+    );
+    // A movement: each set of deals at two tables of disjoint bots.
+    let file = s.write("mv.toml", &text("movement", ""));
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap()],
+        Duration::from_secs(240),
+    );
+    if !sandbox_available() {
+        return;
+    }
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let out = s.path("replays/mv");
+    let mut by_set: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for e in std::fs::read_dir(out.join("matches")).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let h: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        let set = h["duplicate"]["group"].as_u64().unwrap();
+        for b in h["seats"].as_array().unwrap() {
+            by_set
+                .entry(set)
+                .or_default()
+                .push(b.as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(by_set.len(), 8, "{by_set:?}");
+    for (set, seated) in &by_set {
+        let distinct: BTreeSet<&String> = seated.iter().collect();
+        assert_eq!(
+            distinct.len(),
+            8,
+            "set {set}: a bot held the deal twice: {seated:?}"
+        );
+    }
+    let res = results_in(&out);
+    let mp = res["duplicate"]["matchpoints"].as_array().unwrap();
+    assert_eq!(mp.len(), 8, "{res}");
+    assert!(r.stdout.contains("matchpoints"), "{}", r.stdout);
+}

@@ -90,6 +90,11 @@ pub enum Format {
     Duplicate,
     /// One bot (the challenger) against every group of the others.
     Gauntlet,
+    /// Each set of deals is played at several tables at once by disjoint
+    /// tables of bots, as a bridge pairs movement: no bot holds a deal
+    /// twice, and each seat is compared with the others who held the same
+    /// cards. For bots that cannot be given fresh instances (remote ones).
+    Movement,
 }
 
 impl Format {
@@ -99,6 +104,7 @@ impl Format {
             Format::RoundRobin => "round-robin",
             Format::Duplicate => "duplicate",
             Format::Gauntlet => "gauntlet",
+            Format::Movement => "movement",
         }
     }
 }
@@ -518,19 +524,27 @@ impl Tournament {
             None | Some("round-robin") => Format::RoundRobin,
             Some("duplicate") => Format::Duplicate,
             Some("gauntlet") => Format::Gauntlet,
+            Some("movement") => Format::Movement,
             Some(other) => {
                 return Err(err(
                     raw.format.as_ref().map(|f| f.span()),
                     "format",
-                    format!("unknown format `{other}` (round-robin, duplicate, gauntlet)"),
+                    format!(
+                        "unknown format `{other}` (round-robin, duplicate, gauntlet, movement)"
+                    ),
                 ));
             }
         };
-        if format == Format::Duplicate && options.get("hands").is_none_or(|h| h == "unset") {
+        if matches!(format, Format::Duplicate | Format::Movement)
+            && options.get("hands").is_none_or(|h| h == "unset")
+        {
             return Err(err(
                 raw.format.as_ref().map(|f| f.span()),
                 "hands",
-                "a duplicate event needs a fixed number of hands per match (`hands`)".into(),
+                format!(
+                    "a {} event needs a fixed number of hands per match (`hands`)",
+                    format.name()
+                ),
             ));
         }
         let base = path.parent().unwrap_or(Path::new("."));
@@ -679,6 +693,18 @@ impl Tournament {
             }
             (None, _) => None,
         };
+        if format == Format::Movement && bots.len() < 2 * seats {
+            return Err(err(
+                raw.format.as_ref().map(|f| f.span()),
+                "format",
+                format!(
+                    "a movement plays each set of deals at two tables or more, with no bot at \
+                     two: it needs at least {} bots for {seats} seats (it has {})",
+                    2 * seats,
+                    bots.len()
+                ),
+            ));
+        }
         if format == Format::Gauntlet && bots.len() < 2 {
             return Err(err(
                 None,

@@ -206,6 +206,13 @@ pub fn text(r: &Results) -> String {
         for (name, i) in &d.versus_par {
             let _ = writeln!(out, "  {name:<width$}  {}", interval(i));
         }
+        let _ = writeln!(
+            out,
+            "duplicate: matchpoints, % of those on the same cards outdone (ties half)"
+        );
+        for (name, i) in &d.matchpoints {
+            let _ = writeln!(out, "  {name:<width$}  {}", interval(i));
+        }
         let _ = writeln!(out, "duplicate: paired per-deal differences");
         for p in &d.pairs {
             let _ = writeln!(out, "  {} − {}: {}", p.a, p.b, interval(&p.difference));
@@ -332,6 +339,16 @@ pub fn markdown(r: &Results) -> String {
         let _ = writeln!(out, "| bot | versus par [95% CI] | samples |");
         let _ = writeln!(out, "|---|---:|---:|");
         for (name, i) in &d.versus_par {
+            let _ = writeln!(out, "| {name} | {} | {} |", interval(i), i.n);
+        }
+        let _ = writeln!(out, "\n## Duplicate: matchpoints\n");
+        let _ = writeln!(
+            out,
+            "On each deal and seat, the percentage of the others who held the same cards that the bot outdid (a tie counts half).\n"
+        );
+        let _ = writeln!(out, "| bot | matchpoints % [95% CI] | samples |");
+        let _ = writeln!(out, "|---|---:|---:|");
+        for (name, i) in &d.matchpoints {
             let _ = writeln!(out, "| {name} | {} | {} |", interval(i), i.n);
         }
         let _ = writeln!(out, "\n## Duplicate: paired per-deal differences\n");

@@ -156,6 +156,9 @@ fn team_seatings(
 /// With `seatings = "permutations"` a group sits in all k! orders instead of
 /// its k rotations. The whole schedule repeats `rounds` times with fresh deals.
 pub fn plan(t: &Tournament) -> Vec<Planned> {
+    if t.format == Format::Movement {
+        return movement(t);
+    }
     let k = t.seats;
     let n = t.bots.len();
     let all: Vec<usize> = (0..n).collect();
@@ -261,6 +264,43 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
     out
 }
 
+/// A movement: in each round, as many sets of deals as there are bots.
+/// Each round shuffles the bots once (from the tournament seed); set `s`
+/// of the round rotates that order by `s` and deals it into disjoint
+/// tables in seat order, the `n mod k` left over sitting the set out, so
+/// over a round every bot sits in every seat equally often. Every table of
+/// a set shares its deals (its duplicate group is the set, its rotation the
+/// table), so each seat is compared with the other tables' same seat on
+/// the same cards, and no bot ever holds a deal twice.
+fn movement(t: &Tournament) -> Vec<Planned> {
+    let (k, n) = (t.seats, t.bots.len());
+    let mut out = Vec::new();
+    let mut index = 0u64;
+    for round in 0..u64::from(t.rounds) {
+        let mut base: Vec<usize> = (0..n).collect();
+        let mut draw = whistle_rules::dealing::Shuffler::new(t.seed.derive(Domain::Bot, round));
+        for i in (1..n).rev() {
+            let j = draw.below(i as u32 + 1) as usize;
+            base.swap(i, j);
+        }
+        for s in 0..n {
+            let set = round * n as u64 + s as u64;
+            let shared = t.seed.derive(Domain::Match, set);
+            let order: Vec<usize> = (0..n).map(|i| base[(i + s) % n]).collect();
+            for (table, seats) in order.chunks_exact(k).enumerate() {
+                out.push(Planned {
+                    index,
+                    seats: seats.to_vec(),
+                    match_seed: shared,
+                    duplicate: Some((set, table as u32)),
+                });
+                index += 1;
+            }
+        }
+    }
+    out
+}
+
 /// A shard `i/n`: the matches whose index is `i` modulo `n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
@@ -311,6 +351,40 @@ mod tests {
             text.push_str(&format!("[[bots]]\nname = \"b{i}\"\ncommand = \"x\"\n"));
         }
         Tournament::parse(Path::new("t.toml"), &text).unwrap()
+    }
+
+    #[test]
+    fn a_movement_never_seats_a_bot_twice_on_one_deal_and_shares_deals_across_tables() {
+        let t = tournament("format = \"movement\"\nrounds = 2", 9, "israeli");
+        let plan = plan(&t);
+        let mut sets: std::collections::BTreeMap<u64, Vec<&Planned>> = Default::default();
+        for p in &plan {
+            sets.entry(p.duplicate.unwrap().0).or_default().push(p);
+        }
+        assert_eq!(sets.len(), 18, "as many sets a round as bots");
+        let mut seats_held = vec![[0u32; 4]; 9];
+        for tables in sets.values() {
+            assert_eq!(tables.len(), 2, "9 bots, 4 seats: two tables, one bot out");
+            let mut seen = std::collections::BTreeSet::new();
+            for p in tables {
+                assert_eq!(p.match_seed, tables[0].match_seed, "one set, one deal");
+                for (seat, &b) in p.seats.iter().enumerate() {
+                    assert!(seen.insert(b), "bot {b} twice on one deal");
+                    seats_held[b][seat] += 1;
+                }
+            }
+        }
+        // Every bot sits in every seat equally often (twice a round here).
+        assert!(
+            seats_held.iter().all(|s| s.iter().all(|&n| n == 4)),
+            "{seats_held:?}"
+        );
+        // No fresh instances needed: remote bots may play a movement.
+        assert_eq!(crate::confine::replays_deals(&t, &plan), None);
+        let few = "name = \"t\"\ngame = \"israeli\"\nseed = 1\nhands = 1\nformat = \"movement\"\n\
+                   [[bots]]\nname = \"a\"\ncommand = \"x\"\n";
+        let e = Tournament::parse(Path::new("t.toml"), few).unwrap_err();
+        assert!(e.to_string().contains("at least 8 bots"), "{e}");
     }
 
     #[test]

@@ -156,6 +156,11 @@ pub struct DuplicateStats {
     pub versus_par: Vec<(String, Interval)>,
     /// Per pair of bots: paired per-deal differences.
     pub pairs: Vec<PairStats>,
+    /// Per bot: matchpoints, in percent: on each deal and seat, the share
+    /// of the others who held the same cards that it did better than (a tie
+    /// counts half), averaged over its deals, with a 95 % interval.
+    #[serde(default)]
+    pub matchpoints: Vec<(String, Interval)>,
 }
 
 /// Whether one bot is really better than another: what their meetings say.
@@ -639,7 +644,7 @@ impl Tally {
         });
         let duplicate = self
             .duplicate
-            .then(|| duplicate_stats(&self.cells, &self.bots));
+            .then(|| duplicate_stats(&self.cells, &self.bots, lower));
         let mut teams: Vec<TeamStats> = self
             .team_acc
             .into_iter()
@@ -920,17 +925,33 @@ fn verdicts(
     out
 }
 
-fn duplicate_stats(cells: &Cells, bots: &[String]) -> DuplicateStats {
+fn duplicate_stats(cells: &Cells, bots: &[String], lower: bool) -> DuplicateStats {
     let mut vs_par: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
+    let mut mps: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
     let mut pairs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
     for entries in cells.values() {
         if entries.len() < 2 {
             continue;
         }
         let par = entries.iter().map(|(_, p)| p).sum::<f64>() / entries.len() as f64;
-        for &(bot, p) in entries {
+        let sign = if lower { -1.0 } else { 1.0 };
+        for (k, &(bot, p)) in entries.iter().enumerate() {
             if let Some(v) = vs_par.get_mut(bot) {
                 v.push(p - par);
+            }
+            // Matchpoints against the others on the same cards.
+            let mut mp = 0.0;
+            for (l, &(_, q)) in entries.iter().enumerate() {
+                if l != k {
+                    mp += match (sign * (p - q)).partial_cmp(&0.0) {
+                        Some(std::cmp::Ordering::Greater) => 1.0,
+                        Some(std::cmp::Ordering::Equal) => 0.5,
+                        _ => 0.0,
+                    };
+                }
+            }
+            if let Some(v) = mps.get_mut(bot) {
+                v.push(100.0 * mp / (entries.len() - 1) as f64);
             }
         }
         // A bot may hold a deal's seat in several matches of its group (every
@@ -958,8 +979,15 @@ fn duplicate_stats(cells: &Cells, bots: &[String]) -> DuplicateStats {
         .map(|(n, v)| (n.clone(), Interval::of(v)))
         .collect();
     versus_par.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut matchpoints: Vec<(String, Interval)> = bots
+        .iter()
+        .zip(&mps)
+        .map(|(n, v)| (n.clone(), Interval::of(v)))
+        .collect();
+    matchpoints.sort_by(|a, b| a.0.cmp(&b.0));
     DuplicateStats {
         versus_par,
+        matchpoints,
         pairs: pairs
             .into_iter()
             .map(|((i, j), v)| PairStats {
