@@ -835,8 +835,9 @@ async fn prepare_bots(
             return Err(RunError::Format(format!(
                 "{why}; remote bot `{}` connects by itself, so whistle cannot give it a fresh \
                  instance for each play of a deal and it would hold one deal in several seats. \
-                 With remote bots, use `format = \"round-robin\"` with at least as many bots \
-                 as seats (see docs/fair-play.md)",
+                 With remote bots, use `format = \"movement\"` (each set of deals at several \
+                 tables of different bots, compared on the same cards) or `\"round-robin\"` \
+                 with at least as many bots as seats (see docs/fair-play.md)",
                 remote.name
             )));
         }
