@@ -356,22 +356,6 @@ fn add_bot(
     command: &[String],
 ) -> anyhow::Result<String> {
     let (file, mut store) = open(dir)?;
-    let taken = store
-        .standings()
-        .map_err(refused)?
-        .iter()
-        .any(|r| r.bot == name);
-    let valid = whistle_protocol::limits::check_name(name).is_ok();
-    if file.duplicate && command.is_empty() && valid && !taken {
-        return Err(refused(whistle_league::LeagueError::Refused(format!(
-            "`{name}` would connect by itself, and this league's format is `duplicate`, which \
-             replays each deal to every bot of a group: a bot whistle does not start cannot be \
-             given a fresh instance for each play, so it would hold one deal in several seats. \
-             Use `format = \"round-robin\"` in the league file for bots that connect by \
-             themselves, or give this bot a command (`add-bot NAME -- COMMAND...`) \
-             (docs/fair-play.md)"
-        ))));
-    }
     let token = whistle_referee::new_token("league");
     let inherit = file.new_version == whistle_league::config::NewVersion::Inherit;
     let command = (!command.is_empty()).then_some(command);
@@ -427,10 +411,11 @@ fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<S
         prepared.number,
         if prepared.resumed { " (resumed)" } else { "" },
         prepared.plan.len(),
+        // A duplicate round's first set of deals is played at every table.
         prepared
             .plan
             .iter()
-            .filter(|p| p.duplicate.is_none_or(|(_, r)| r == 0))
+            .filter(|p| p.duplicate.is_none_or(|(set, _)| set == 0))
             .count(),
         prepared.dir.display()
     );

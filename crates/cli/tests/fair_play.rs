@@ -488,7 +488,7 @@ fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
     );
     assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
     assert!(
-        r.stderr.contains("`duplicate` format") && r.stderr.contains("remote bot `far`"),
+        r.stderr.contains("`duplicate` format") && r.stderr.contains("bot `far`"),
         "{}",
         r.stderr
     );

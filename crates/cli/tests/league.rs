@@ -126,13 +126,6 @@ fn a_league_adds_bots_plays_rounds_keeps_ratings_and_imports_once() {
         &["league", "add-bot", "bad/name", "--dir", "lg"],
         "bot name",
     );
-    // Fair play: a duplicate league replays deals to every bot, which a bot
-    // that connects by itself cannot be isolated for.
-    refused(
-        &s,
-        &["league", "add-bot", "remote-one", "--dir", "lg"],
-        "this league's format is `duplicate`",
-    );
 
     let round = ok(
         &s,

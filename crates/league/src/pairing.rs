@@ -5,8 +5,9 @@
 //! bots least often (then the least played, then by name), so opponents
 //! spread over the rounds. Bots left over when fewer than a table's seats
 //! remain sit out, unless the league fills seats with its reference bots
-//! (which may then play a second table). In a duplicate league every table
-//! plays all its seat rotations on the same deals.
+//! (which may then play a second table). A duplicate league's round is a
+//! movement: each set of deals is played at every table at once, seats
+//! rotating from set to set (see [`plan`]).
 
 use std::collections::BTreeMap;
 
@@ -93,17 +94,25 @@ fn pick(
         .expect("a bot to pick from")
 }
 
-/// The matches of a round's tables: in a duplicate league every seat
-/// rotation of a table on the table's deals, else one match a table. Seeds
-/// derive from the round's seed.
+/// The matches of a round's tables. In a duplicate league the round is a
+/// movement: `k` sets of deals, each played at every table at once (set `r`
+/// with every table's seats rotated by `r`), so each bot sits in every seat,
+/// no bot holds a deal twice (bots that connect by themselves need no fresh
+/// instances), and each seat is compared with the same seat at the other
+/// tables on the same cards. Else one match a table. Seeds derive from the
+/// round's seed.
 pub fn plan(groups: &[Vec<usize>], duplicate: bool, seed: Seed) -> Vec<Planned> {
     let mut out = Vec::new();
     let mut index = 0u64;
-    for (g, group) in groups.iter().enumerate() {
-        let k = group.len();
-        let shared = seed.derive(Domain::Match, g as u64);
-        let rotations = if duplicate { k } else { 1 };
-        for r in 0..rotations {
+    let sets = if duplicate {
+        groups.iter().map(Vec::len).max().unwrap_or(0)
+    } else {
+        1
+    };
+    for r in 0..sets {
+        let shared = seed.derive(Domain::Match, r as u64);
+        for (g, group) in groups.iter().enumerate() {
+            let k = group.len();
             out.push(Planned {
                 index,
                 seats: (0..k).map(|s| group[(s + r) % k]).collect(),
@@ -112,7 +121,7 @@ pub fn plan(groups: &[Vec<usize>], duplicate: bool, seed: Seed) -> Vec<Planned> 
                 } else {
                     seed.derive(Domain::Match, index)
                 },
-                duplicate: duplicate.then_some((g as u64, r as u32)),
+                duplicate: duplicate.then_some((r as u64, g as u32)),
             });
             index += 1;
         }
@@ -182,11 +191,24 @@ mod tests {
     }
 
     #[test]
-    fn a_duplicate_table_plays_every_rotation_on_its_deals() {
-        let p = plan(&[vec![3, 1, 2]], true, Seed::from_u64(9));
-        assert_eq!(p.len(), 3);
-        assert!(p.iter().all(|m| m.match_seed == p[0].match_seed));
-        assert_eq!(p[1].seats, vec![1, 2, 3]);
+    fn a_duplicate_round_is_a_movement_with_every_seat_and_no_deal_held_twice() {
+        let p = plan(&[vec![3, 1, 2], vec![0, 4, 5]], true, Seed::from_u64(9));
+        assert_eq!(p.len(), 6, "3 sets of deals at 2 tables");
+        for set in p.chunks(2) {
+            assert_eq!(
+                set[0].match_seed, set[1].match_seed,
+                "a set shares its deals"
+            );
+            assert_eq!(set[0].duplicate.unwrap().0, set[1].duplicate.unwrap().0);
+        }
+        assert_ne!(p[0].match_seed, p[2].match_seed, "each set its own deals");
+        assert_eq!(p[2].seats, vec![1, 2, 3], "seats rotate from set to set");
+        let mut held = std::collections::HashSet::new();
+        for m in &p {
+            for &b in &m.seats {
+                assert!(held.insert((m.match_seed, b)), "bot {b} held a deal twice");
+            }
+        }
         let q = plan(&[vec![3, 1, 2], vec![0, 4, 5]], false, Seed::from_u64(9));
         assert_eq!(q.len(), 2);
         assert_ne!(q[0].match_seed, q[1].match_seed);

@@ -24,6 +24,9 @@ use crate::{
     store::{Bot, Store},
 };
 
+/// A round folder's file that lists its tables (indices into its bots).
+pub const TABLES_FILE: &str = "tables.json";
+
 /// A round ready to play.
 #[derive(Debug)]
 pub struct Prepared {
@@ -86,7 +89,7 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
         None => (started + 1, false),
     };
     let dir = round_dir(league, number);
-    let tables_path = dir.join("tables.json");
+    let tables_path = dir.join(TABLES_FILE);
     let round_path = dir.join("round.toml");
     let io = |p: &Path| {
         let p = p.to_path_buf();

@@ -329,7 +329,7 @@ fn public_prefix(
         }
         // A table of the group that has no log yet has finished nothing.
         let rotations = lines_in_group(dir, group);
-        if rotations < expected_rotations(&header) {
+        if rotations < expected_tables(dir, &header) {
             shown = 0;
         }
     }
@@ -362,9 +362,17 @@ fn lines_in_group(dir: &Path, group: u64) -> usize {
         .unwrap_or(0)
 }
 
-/// The tables of a duplicate group: one per rotation of its seats.
-fn expected_rotations(header: &serde_json::Value) -> usize {
-    header["seats"].as_array().map_or(1, Vec::len)
+/// The tables that play one set of deals: in a league's round (a movement)
+/// every table of the round, as its `tables.json` lists them; else one per
+/// rotation of the seats.
+fn expected_tables(dir: &Path, header: &serde_json::Value) -> usize {
+    std::fs::read_to_string(dir.join(crate::round::TABLES_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Vec<Vec<usize>>>(&t).ok())
+        .map_or_else(
+            || header["seats"].as_array().map_or(1, Vec::len),
+            |t| t.len(),
+        )
 }
 
 /// The hand viewer page of the log at `path`.

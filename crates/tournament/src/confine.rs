@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use whistle_rules::dealing::Seed;
 use whistle_sandbox::{Mode, Support};
 
 use crate::{
@@ -200,30 +201,42 @@ pub fn resolve_program(word: &str, base: &Path) -> PathBuf {
 }
 
 /// Why a run must give each play of a deal its own instance of a bot, if it
-/// must: the format replays deals to the same bot, or a bot holds more than
-/// one seat of a table.
+/// must: in `plan`, one bot holds the same deals in two seats (a duplicate
+/// format's rotations, a bot with two seats of a table, a bot at two tables
+/// of one set of deals). Read from the plan itself, whatever made it (the
+/// file's format or a league's pairing).
 pub fn replays_deals(t: &Tournament, plan: &[Planned]) -> Option<String> {
-    if t.format == Format::Duplicate {
-        return Some(format!(
-            "the `duplicate` format (seatings `{}`) plays each deal once in every seating of a \
-             group",
-            t.seatings.name()
-        ));
+    replays_deals_of(t, plan, |_| true)
+}
+
+/// [`replays_deals`] for the bots `which` accepts only.
+pub fn replays_deals_of(
+    t: &Tournament,
+    plan: &[Planned],
+    which: impl Fn(usize) -> bool,
+) -> Option<String> {
+    let mut held: std::collections::HashMap<(Seed, usize), u64> = Default::default();
+    for p in plan {
+        for &b in p.seats.iter().filter(|&&b| which(b)) {
+            if let Some(first) = held.insert((p.match_seed, b), p.index) {
+                let how = if first == p.index {
+                    "two seats of one table (there are fewer bots than seats)".to_string()
+                } else {
+                    format!("the same deals in matches {first} and {}", p.index)
+                };
+                let format = match t.format {
+                    Format::Duplicate => format!(
+                        "the `duplicate` format (seatings `{}`) plays each deal in every seating of \
+                         a group: ",
+                        t.seatings.name()
+                    ),
+                    _ => String::new(),
+                };
+                return Some(format!("{format}bot `{}` would hold {how}", t.bots[b].name));
+            }
+        }
     }
-    let twice = plan.iter().find(|p| {
-        let mut s = p.seats.clone();
-        s.sort_unstable();
-        s.windows(2).any(|w| w[0] == w[1])
-    })?;
-    let b = twice
-        .seats
-        .iter()
-        .find(|&&b| twice.seats.iter().filter(|&&x| x == b).count() > 1)
-        .expect("a repeated bot");
-    Some(format!(
-        "bot `{}` holds more than one seat of a table (match {}): there are fewer bots than seats",
-        t.bots[*b].name, twice.index
-    ))
+    None
 }
 
 /// Arguments that name an existing path relative to the tournament file's

@@ -826,21 +826,15 @@ async fn prepare_bots(
     address: &str,
 ) -> Result<FairPlay, RunError> {
     let instances = confine::replays_deals(t, plan);
-    if let Some(why) = &instances {
-        if let Some(remote) = t
-            .bots
-            .iter()
-            .find(|b| matches!(b.kind, BotKind::Remote { .. }))
-        {
-            return Err(RunError::Format(format!(
-                "{why}; remote bot `{}` connects by itself, so whistle cannot give it a fresh \
-                 instance for each play of a deal and it would hold one deal in several seats. \
-                 With remote bots, use `format = \"movement\"` (each set of deals at several \
-                 tables of different bots, compared on the same cards) or `\"round-robin\"` \
-                 with at least as many bots as seats (see docs/fair-play.md)",
-                remote.name
-            )));
-        }
+    let is_remote = |b: usize| matches!(t.bots[b].kind, BotKind::Remote { .. });
+    if let Some(why) = confine::replays_deals_of(t, plan, is_remote) {
+        return Err(RunError::Format(format!(
+            "{why}; a remote bot connects by itself, so whistle cannot give it a fresh \
+             instance for each play of a deal. With remote bots, use `format = \"movement\"` \
+             (each set of deals at several tables of different bots, compared on the same \
+             cards) or `\"round-robin\"` with at least as many bots as seats (see \
+             docs/fair-play.md)"
+        )));
     }
     let secrets = confine::secrets(t, out, &opts.secrets);
     let base = t.base_dir();
