@@ -96,7 +96,7 @@ impl Default for Limits {
         Limits {
             memory_mib: 1024,
             processes: 64,
-            cpu_s: 600,
+            cpu_s: 3600,
             file_mib: 64,
             open_files: 256,
             scratch_mib: 64,
@@ -472,7 +472,7 @@ mod tests {
         );
         assert_eq!(
             Verdict::of_exit(Some(EXIT_CPU), None, &l),
-            Verdict::Cpu(600)
+            Verdict::Cpu(3600)
         );
         assert_eq!(Verdict::of_exit(Some(137), None, &l), Verdict::Signal(9));
         assert_eq!(Verdict::of_exit(Some(3), None, &l), Verdict::Exited(3));
