@@ -334,6 +334,8 @@ fn cpu_seconds_of_children() -> u64 {
 }
 
 fn init() -> ! {
+    // Ends with its launcher (the runner kills the launcher's group).
+    let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGKILL);
     let spec = spec();
     if let Err(e) =
         private_mounts().and_then(|()| mount_scratch(&spec.scratch, spec.limits.scratch_mib))

@@ -570,6 +570,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     }
     let fair = Arc::new(fair);
     let instances: Arc<std::sync::Mutex<Vec<BotProcess>>> = Arc::default();
+    let stoppers: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>> = Arc::default();
 
     let hands_per_match = t.options.get("hands").and_then(|h| h.parse::<u64>().ok());
     let progress = opts.reporter.clone();
@@ -609,6 +610,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             out: out.clone(),
             withdrawn: withdrawn.clone(),
             done: instances.clone(),
+            stoppers: stoppers.clone(),
         });
         tasks.spawn(async move {
             let r = play_match(&referee, &t, &p, &path, resume, &progress, seats).await;
@@ -645,6 +647,11 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     }
 
     let mut crashed = Vec::new();
+    // Every instance of a finished match is stopped before the run ends.
+    let pending = std::mem::take(&mut *stoppers.lock().expect("stoppers"));
+    for h in pending {
+        let _ = h.await;
+    }
     procs.extend(std::mem::take(&mut *instances.lock().expect("instances")));
     for p in &procs {
         p.finishing();
@@ -951,6 +958,8 @@ struct SeatInstances {
     withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>>,
     /// Finished instances, kept for their verdicts.
     done: Arc<std::sync::Mutex<Vec<BotProcess>>>,
+    /// The tasks stopping the instances of finished matches.
+    stoppers: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
 }
 
 /// Completes when `stop` turns true; never without one.
@@ -1124,7 +1133,7 @@ async fn play_match(
             p.finishing();
         }
         let done = si.done.clone();
-        tokio::spawn(async move {
+        let stopper = tokio::spawn(async move {
             let mut finished = Vec::new();
             for mut p in started {
                 p.stop_and_wait().await;
@@ -1132,6 +1141,9 @@ async fn play_match(
             }
             done.lock().expect("instances").extend(finished);
         });
+        let mut stoppers = si.stoppers.lock().expect("stoppers");
+        stoppers.retain(|h| !h.is_finished());
+        stoppers.push(stopper);
     }
     recorded
 }
