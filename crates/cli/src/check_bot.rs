@@ -190,23 +190,10 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         };
         let grants = confine::check_grants(&bot, &cwd, &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
         launch.dir = grants.folder;
-        let mut port = None;
-        match c.mode {
-            whistle_sandbox::Mode::Namespaces => {
-                let socket = c.socket();
-                unix_server = Some(referee.spawn_unix(&socket).await?);
-                launch.address = format!("unix:{}", socket.display());
-            }
-            whistle_sandbox::Mode::Landlock => port = Some(addr.port()),
-        }
-        launch.sandbox = Some(whistle_tournament::procs::Sandboxed {
-            launcher: c.launcher.clone(),
-            mode: c.mode,
-            limits: bot.limits,
-            read: grants.read,
-            referee_port: port,
-            runtime: c.runtime().to_path_buf(),
-        });
+        let reach = c.reach(&referee, &launch.address).await?;
+        launch.address = reach.address.clone();
+        launch.sandbox = Some(c.sandboxed(bot.limits, grants.read, &reach));
+        unix_server = reach.server;
         sandbox_line = Some(format!(
             "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
             c.mode.name(),

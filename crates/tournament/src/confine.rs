@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use whistle_rules::dealing::Seed;
-use whistle_sandbox::{Mode, Support};
+use whistle_sandbox::{Limits, Mode, Support};
 
 use crate::{
     config::{BotKind, Format, LocalBot, Tournament},
+    procs::Sandboxed,
     runner::RunError,
     schedule::Planned,
 };
@@ -57,6 +58,63 @@ impl Confinement {
     pub fn runtime(&self) -> &Path {
         self.runtime.path()
     }
+
+    /// How sandboxed bots reach `referee`, whose bots' address is `plain`
+    /// (`host:port`): in [`Mode::Namespaces`] a Unix socket served from now
+    /// on, else `plain` with its port the one a bot may connect to.
+    ///
+    /// # Errors
+    /// [`RunError::Sandbox`] if the socket cannot be made.
+    pub async fn reach(
+        &self,
+        referee: &whistle_referee::Referee,
+        plain: &str,
+    ) -> Result<Reach, RunError> {
+        Ok(match self.mode {
+            Mode::Namespaces => {
+                let socket = self.socket();
+                let server = referee.spawn_unix(&socket).await.map_err(|e| {
+                    RunError::Sandbox(format!(
+                        "cannot open the referee's Unix socket {}: {e}",
+                        socket.display()
+                    ))
+                })?;
+                Reach {
+                    address: format!("unix:{}", socket.display()),
+                    port: None,
+                    server: Some(server),
+                }
+            }
+            Mode::Landlock => Reach {
+                address: plain.to_string(),
+                port: plain.rsplit(':').next().and_then(|p| p.parse::<u16>().ok()),
+                server: None,
+            },
+        })
+    }
+
+    /// The sandbox of one bot with `limits` that may read `read`, reaching
+    /// the referee as `reach` says.
+    pub fn sandboxed(&self, limits: Limits, read: Vec<PathBuf>, reach: &Reach) -> Sandboxed {
+        Sandboxed {
+            launcher: self.launcher.clone(),
+            mode: self.mode,
+            limits,
+            read,
+            referee_port: reach.port,
+            runtime: self.runtime().to_path_buf(),
+        }
+    }
+}
+
+/// Where sandboxed bots reach the referee ([`Confinement::reach`]).
+pub struct Reach {
+    /// Their `WHISTLE_ADDRESS`.
+    pub address: String,
+    /// Landlock alone: the one TCP port they may connect to.
+    pub port: Option<u16>,
+    /// The Unix socket's server, stopped when this is dropped or shut down.
+    pub server: Option<whistle_referee::ServerHandle>,
 }
 
 /// The message for a machine without a sandbox.

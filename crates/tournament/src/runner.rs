@@ -18,8 +18,6 @@ use whistle_replay::{
 };
 use whistle_rules::{Game, MatchDriver, Options, Seat};
 
-use whistle_sandbox::Mode;
-
 use crate::{
     config::{BotKind, Tournament},
     confine::{self, Confinement},
@@ -748,11 +746,10 @@ struct FairPlay {
     /// The sandboxes, when any bot has one.
     confinement: Option<Confinement>,
     /// Where sandboxed bots reach the referee, and plain ones.
-    sandboxed_address: String,
+    reach: Option<confine::Reach>,
     plain_address: String,
-    /// Landlock alone: the referee's port, the one a bot may connect to.
-    referee_port: Option<u16>,
-    /// The Unix socket's server ([`Mode::Namespaces`]).
+    /// The Unix socket's server (namespaces mode), taken out of
+    /// `reach` to be stopped when the run ends.
     unix_server: std::sync::Mutex<Option<whistle_referee::ServerHandle>>,
     /// Why a fresh instance plays each seat of each match, if one does.
     instances: Option<String>,
@@ -774,25 +771,17 @@ impl FairPlay {
     /// The launch of bot `name` with `token` (a bot or seat token).
     fn launch(&self, name: &str, token: String, out: &Path, once: bool) -> procs::Launch {
         let l = &self.locals[name];
-        let sandbox = match (&self.confinement, l.sandbox) {
-            (Some(c), true) => Some(procs::Sandboxed {
-                launcher: c.launcher.clone(),
-                mode: c.mode,
-                limits: l.limits,
-                read: l.read.clone(),
-                referee_port: self.referee_port,
-                runtime: c.runtime().to_path_buf(),
-            }),
+        let sandbox = match (&self.confinement, &self.reach, l.sandbox) {
+            (Some(c), Some(reach), true) => Some(c.sandboxed(l.limits, l.read.clone(), reach)),
             _ => None,
         };
         procs::Launch {
             name: name.to_string(),
             command: l.command.clone(),
             dir: l.dir.clone(),
-            address: if sandbox.is_some() {
-                self.sandboxed_address.clone()
-            } else {
-                self.plain_address.clone()
+            address: match (&sandbox, &self.reach) {
+                (Some(_), Some(reach)) => reach.address.clone(),
+                _ => self.plain_address.clone(),
             },
             token,
             stderr_log: procs::stderr_log(out, name),
@@ -893,35 +882,15 @@ async fn prepare_bots(
         locals.insert(b.name.clone(), launch);
     }
     let plain_address = bot_address(address);
-    let mut sandboxed_address = plain_address.clone();
-    let mut referee_port = None;
-    let unix_server = std::sync::Mutex::new(None);
-    if let Some(c) = &confinement {
-        match c.mode {
-            Mode::Namespaces => {
-                let socket = c.socket();
-                let server = referee.spawn_unix(&socket).await.map_err(|e| {
-                    RunError::Sandbox(format!(
-                        "cannot open the referee's Unix socket {}: {e}",
-                        socket.display()
-                    ))
-                })?;
-                *unix_server.lock().expect("server") = Some(server);
-                sandboxed_address = format!("unix:{}", socket.display());
-            }
-            Mode::Landlock => {
-                referee_port = plain_address
-                    .rsplit(':')
-                    .next()
-                    .and_then(|p| p.parse::<u16>().ok());
-            }
-        }
-    }
+    let mut reach = match &confinement {
+        Some(c) => Some(c.reach(referee, &plain_address).await?),
+        None => None,
+    };
+    let unix_server = std::sync::Mutex::new(reach.as_mut().and_then(|r| r.server.take()));
     Ok(FairPlay {
         confinement,
-        sandboxed_address,
+        reach,
         plain_address,
-        referee_port,
         unix_server,
         instances,
         locals,
