@@ -454,3 +454,84 @@ def test_check_bot_passes_the_examples():
         assert run.stdout.rstrip().endswith("checks passed"), run.stdout
         for game in ("israeli", "honeymoon", "illustrated", "yogi", "oneonta"):
             assert f"PASS {game}: legal answers:" in run.stdout, run.stdout
+
+
+def test_a_kit_bot_in_a_virtual_environment_named_by_read_plays_sandboxed(tmp_path):
+    """A league's reference bot that is a kit bot in a virtual environment,
+    started through a shell script (so whistle cannot guess the environment
+    from the program): with `read` naming the environment it plays a whole
+    round sandboxed; without it, it cannot even import the kit. Its `dir`
+    and `read` are the league file's, relative to that file's folder."""
+    if sys.prefix == sys.base_prefix:
+        import pytest
+
+        pytest.skip("not run from a virtual environment")
+    whistle = str(binary("whistle"))
+    src = tmp_path / "src"
+    (src / "kit").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "lowest_card_bot.py", src / "kit" / "bot.py")
+    (src / "kit" / "run.sh").write_text(f'#!/bin/sh\nexec "{sys.executable}" bot.py\n')
+    (src / "venv").symlink_to(sys.prefix)
+
+    def league(name: str, read: str) -> Path:
+        text = f'''name = "{name}"
+game = "israeli"
+seed = 5
+hands = 1
+format = "round-robin"
+parallel = 1
+fill = true
+
+[time]
+per_action_ms = 5000
+time_bank_ms = 30000
+start_timeout_ms = 20000
+
+[faults]
+max_faults = 1
+
+[[reference]]
+name = "kit"
+command = ["sh", "run.sh"]
+dir = "kit"
+{read}
+
+[[reference]]
+name = "first"
+command = ["whistle", "bot", "--bot", "first"]
+
+[[reference]]
+name = "random"
+command = ["whistle", "bot", "--bot", "random"]
+
+[[reference]]
+name = "heuristic"
+command = ["whistle", "bot", "--bot", "heuristic"]
+'''
+        path = src / f"{name}.toml"
+        path.write_text(text)
+        folder = tmp_path / name
+        run = subprocess.run([whistle, "league", "init", str(path), "--dir", str(folder)],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        return folder
+
+    def play(folder: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([whistle, "league", "round", "--dir", str(folder)],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+    granted = league("granted", 'read = ["venv"]')
+    run = play(granted)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "WITHOUT a sandbox" not in run.stderr
+    results = next(granted.glob("**/results.json"))
+    log = results.parent / "logs" / "kit.stderr.log"
+    import json
+
+    kit = {b["name"]: b for b in json.loads(results.read_text())["bots"]}["kit"]
+    assert sum(kit["faults"].values()) == 0, (kit, log.read_text() if log.exists() else "")
+
+    refused = league("refused", "")
+    run = play(refused)
+    logs = "".join(p.read_text() for p in refused.glob("**/logs/kit.stderr.log"))
+    assert "ModuleNotFoundError" in logs or "Permission denied" in logs or "No such file" in logs, logs

@@ -334,6 +334,7 @@ fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
     let mut store = Store::open(&dir.join(STORE_FILE))?;
     store.set_meta("name", &league.name)?;
     store.set_meta("game", &league.game)?;
+    store.set_meta(round::BASE_META, &league.base.display().to_string())?;
     for r in &league.reference {
         store
             .add_bot(&r.name, None, Some(&r.command), true, None, false)

@@ -20,6 +20,8 @@
 //! [[reference]]                  # bots the league starts by command
 //! name = "heuristic"
 //! command = ["whistle", "bot", "--bot", "heuristic"]
+//! # dir, read, sandbox and limits as for a tournament file's bot; relative
+//! # paths are the league file's folder's (where `league init` read it)
 //! ```
 //!
 //! The keys `options`, `time` and `faults` and the reference bots are a
@@ -87,13 +89,47 @@ pub enum NewVersion {
 }
 
 /// A bot the league starts by command.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Reference {
     /// Its name in the league.
     pub name: String,
     /// Program and arguments (`whistle` is the running `whistle` binary).
     pub command: Vec<String>,
+    /// The folder the bot reads (by default its program's).
+    pub dir: Option<PathBuf>,
+    /// More paths the bot reads.
+    #[serde(default)]
+    pub read: Vec<PathBuf>,
+    /// `false`: started without a sandbox (the organiser's choice).
+    pub sandbox: Option<bool>,
+    /// Its own limits over the `[sandbox]` table's.
+    pub limits: Option<toml::Table>,
+}
+
+impl Reference {
+    /// The keys of a tournament file's bot that this reference sets beside
+    /// its name and command, relative paths made `base`'s.
+    fn bot_keys(&self, base: &Path) -> toml::Table {
+        let path = |p: &Path| toml::Value::String(base.join(p).display().to_string());
+        let mut t = toml::Table::new();
+        if let Some(d) = &self.dir {
+            t.insert("dir".into(), path(d));
+        }
+        if !self.read.is_empty() {
+            t.insert(
+                "read".into(),
+                toml::Value::Array(self.read.iter().map(|p| path(p)).collect()),
+            );
+        }
+        if let Some(s) = self.sandbox {
+            t.insert("sandbox".into(), toml::Value::Boolean(s));
+        }
+        if let Some(l) = &self.limits {
+            t.insert("limits".into(), toml::Value::Table(l.clone()));
+        }
+        t
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -151,6 +187,9 @@ pub struct LeagueFile {
     pub reference: Vec<Reference>,
     /// Seats per table (from the game and its options).
     pub seats: usize,
+    /// The folder relative paths of the reference bots are read from: the
+    /// league file's folder (see [`LeagueFile::set_base`]).
+    pub base: PathBuf,
     options: toml::Table,
     time: toml::Table,
     faults: toml::Table,
@@ -209,6 +248,10 @@ impl LeagueFile {
             new_version,
             reference: raw.reference,
             seats: 0,
+            base: path
+                .parent()
+                .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+                .unwrap_or_default(),
             options: raw.options,
             time: raw.time,
             faults: raw.faults,
@@ -228,6 +271,12 @@ impl LeagueFile {
         let t = file.tournament(path, 0, &names, &path.with_extension("check"))?;
         file.seats = t.seats;
         Ok(file)
+    }
+
+    /// Reads the reference bots' relative paths from `base` (a league
+    /// folder's copy of the file keeps the folder of the file `init` read).
+    pub fn set_base(&mut self, base: PathBuf) {
+        self.base = base;
     }
 
     /// The tournament file (as text) a round plays: the league's game,
@@ -276,6 +325,9 @@ impl LeagueFile {
                             "command".into(),
                             toml::Value::Array(c.iter().map(|w| s(w)).collect()),
                         );
+                        if let Some(r) = self.reference.iter().find(|r| &r.name == name) {
+                            b.extend(r.bot_keys(&self.base));
+                        }
                     }
                     BotEntry::Remote(token) => {
                         b.insert("remote".into(), toml::Value::Boolean(true));

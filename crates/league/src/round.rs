@@ -60,10 +60,17 @@ pub fn open(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
             league.display()
         )));
     }
-    let file = LeagueFile::load(&file_path)?;
+    let mut file = LeagueFile::load(&file_path)?;
     let store = Store::open(&league.join(STORE_FILE))?;
+    if let Some(base) = store.meta(BASE_META)? {
+        file.set_base(base.into());
+    }
     Ok((file, store))
 }
+
+/// The store's key for the folder of the league file `init` read: the
+/// reference bots' relative paths are that folder's.
+pub const BASE_META: &str = "file_folder";
 
 /// Seats the next round (or finds the round left open) and writes its
 /// folder.

@@ -338,22 +338,20 @@ pub fn runtime_paths(program: &Path) -> Vec<PathBuf> {
             .is_some_and(|n| n == "bin" || n == "shims" || n == "Scripts");
         if named_bin && !out.contains(&prefix.to_path_buf()) {
             out.push(prefix.to_path_buf());
-            // A virtual environment names its base interpreter's folder.
-            if let Ok(cfg) = std::fs::read_to_string(prefix.join("pyvenv.cfg")) {
-                for line in cfg.lines() {
-                    if let Some((k, v)) = line.split_once('=') {
-                        if k.trim() == "home" {
-                            let home = PathBuf::from(v.trim());
-                            if let Some(base) = home.parent() {
-                                out.push(base.to_path_buf());
-                            }
-                        }
-                    }
-                }
-            }
+            out.extend(venv_base(prefix));
         }
     }
     out
+}
+
+/// The folder of the interpreter a Python virtual environment at `prefix`
+/// links to (the parent of its `pyvenv.cfg`'s `home`), if `prefix` is one.
+pub fn venv_base(prefix: &Path) -> Option<PathBuf> {
+    let cfg = std::fs::read_to_string(prefix.join("pyvenv.cfg")).ok()?;
+    cfg.lines()
+        .filter_map(|line| line.split_once('='))
+        .find(|(k, _)| k.trim() == "home")
+        .and_then(|(_, v)| Path::new(v.trim()).parent().map(Path::to_path_buf))
 }
 
 /// Finds a bare program name in `path_var` (a `PATH` value).

@@ -220,6 +220,12 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
             ));
         }
         check("`read` names", &r)?;
+        // A virtual environment is read with the interpreter it links to.
+        if let Some(b) = whistle_sandbox::venv_base(&r).map(|b| real(&b)) {
+            if check("", &b).is_ok() && !read.contains(&b) {
+                read.push(b);
+            }
+        }
         read.push(r);
     }
     // The running whistle binary (bots and scripts may run `whistle bot`):
