@@ -530,3 +530,209 @@ fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
     assert_eq!(mp.len(), 8, "{res}");
     assert!(r.stdout.contains("matchpoints"), "{}", r.stdout);
 }
+
+/// `GET path` from the site at `site` (`http://HOST:PORT/`): status and body.
+fn http_get(site: &str, path: &str) -> (u16, String) {
+    use std::io::Write;
+    let host = site.trim_start_matches("http://").trim_end_matches('/');
+    let mut c = std::net::TcpStream::connect(host).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(c, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut text = String::new();
+    c.read_to_string(&mut text).unwrap();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+/// The hands a hand-viewer page holds (its packed match data).
+fn hands_on_page(page: &str) -> usize {
+    use base64::Engine as _;
+    let start = page.find("id=\"match-data\"").expect("a viewer page");
+    let data = &page[start..];
+    let data = &data[data.find('>').unwrap() + 1..];
+    let data = &data[..data.find('<').unwrap()];
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data.trim())
+        .unwrap();
+    let m: Value = serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).unwrap();
+    m["hands"].as_array().unwrap().len()
+}
+
+/// Finished hands of a match log (hand lines carry a `deck`).
+fn hands_in_log(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains("\"deck\""))
+        .count()
+}
+
+#[test]
+fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal_finished_it() {
+    let s = Scratch::new("fair-spectator");
+    s.write(
+        "l.toml",
+        "name = \"watched\"\ngame = \"israeli\"\nseed = 8\nhands = 2\nformat = \"duplicate\"\n\
+         parallel = 8\n\n[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
+    );
+    let ok = |args: &[&str]| common::whistle_ok(&s, args);
+    ok(&["league", "init", "l.toml", "--dir", "lg"]);
+    let tokens: Vec<String> = (1..=8)
+        .map(|i| {
+            ok(&["league", "add-bot", &format!("b{i}"), "--dir", "lg"])
+                .stdout
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
+                })
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let delay = Duration::from_secs(1);
+    let (mut serve, lines) = common::spawn_serve(
+        &s,
+        "lg",
+        &["--http", "127.0.0.1:0", "--watch-delay-s", "1"],
+        &["listening on ", "site on "],
+    );
+    let grpc = lines[0]["listening on ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let site = lines[1]["site on ".len()..].to_string();
+    // Tables at different paces: the one with a bot that thinks for a
+    // while finishes a hand seconds after the other.
+    let mut bots: Vec<_> = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let kind = if i == 0 { "sampler:150ms" } else { "random" };
+            Command::new(WHISTLE)
+                .args(["bot", "--bot", kind, "--address", &grpc, "--token", t])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let round = s.path("lg/rounds/0001");
+    // The spectator: every table's page, over and over, until round 1 is
+    // over and every page shows every hand. After each page, the logs of
+    // every table playing the same deals say what they had finished.
+    let mut first_seen: BTreeMap<(String, usize), std::time::Instant> = BTreeMap::new();
+    let mut shown_at: BTreeMap<(String, usize), std::time::Instant> = BTreeMap::new();
+    let start = std::time::Instant::now();
+    let mut pages = 0;
+    let mut partial = 0;
+    loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "round 1 did not finish: {}",
+            std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default()
+        );
+        let expected = std::fs::read_to_string(round.join("tables.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Vec<Vec<usize>>>(&t).ok())
+            .map(|t| t.len());
+        let mut logs: Vec<(String, u64, std::path::PathBuf)> = Vec::new();
+        for e in std::fs::read_dir(round.join("matches"))
+            .into_iter()
+            .flatten()
+        {
+            let path = e.unwrap().path();
+            let Some(header) = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(t.lines().next()?).ok())
+            else {
+                continue;
+            };
+            logs.push((
+                header["table"].as_str().unwrap().to_string(),
+                header["duplicate"]["group"].as_u64().unwrap(),
+                path,
+            ));
+        }
+        let now = std::time::Instant::now();
+        for (table, _, path) in &logs {
+            for h in 1..=hands_in_log(path) {
+                first_seen.entry((table.clone(), h)).or_insert(now);
+            }
+        }
+        let mut all_shown = expected.is_some_and(|n| n > 0);
+        for (table, group, _) in &logs {
+            let (status, page) = http_get(&site, &format!("/live/{table}"));
+            assert_eq!(status, 200, "{page}");
+            pages += 1;
+            let shown = hands_on_page(&page);
+            let seen_at = std::time::Instant::now();
+            // Every table of these deals, read after the page was made.
+            let set: Vec<_> = logs.iter().filter(|(_, g, _)| g == group).collect();
+            let finished = set
+                .iter()
+                .map(|(_, _, p)| hands_in_log(p))
+                .min()
+                .unwrap_or(0);
+            if shown > 0 {
+                assert_eq!(
+                    Some(set.len()),
+                    expected,
+                    "{table} shows {shown} hand(s) while only {} of its deals' tables started",
+                    set.len()
+                );
+            }
+            assert!(
+                shown <= finished,
+                "{table} shows {shown} hand(s) while a table of its deals finished {finished}"
+            );
+            for h in 1..=shown {
+                shown_at.entry((table.clone(), h)).or_insert(seen_at);
+                // The hand was finished everywhere `delay` before it showed
+                // (less what this loop's polling may have missed).
+                let finished_last = set
+                    .iter()
+                    .filter_map(|(t, _, _)| first_seen.get(&(t.clone(), h)))
+                    .max()
+                    .copied()
+                    .unwrap();
+                if shown_at[&(table.clone(), h)] == seen_at {
+                    let waited = seen_at.duration_since(finished_last);
+                    assert!(
+                        waited + Duration::from_millis(700) >= delay,
+                        "{table} showed hand {h} {waited:?} after its deal's last table finished it"
+                    );
+                }
+            }
+            if shown < 2 {
+                all_shown = false;
+                partial += usize::from(shown > 0);
+            }
+        }
+        // 4 seats: 4 sets of deals, each at every table.
+        if all_shown && logs.len() == expected.unwrap_or(0) * 4 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+    for b in &mut bots {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+    assert!(pages > 0 && !shown_at.is_empty(), "nothing was watched");
+    eprintln!("{pages} pages read, {partial} showed part of a match");
+}
