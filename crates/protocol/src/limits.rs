@@ -44,12 +44,29 @@ pub fn echo(text: &str) -> String {
 /// A sentence saying what is wrong, for the caller to place (a key and a
 /// line, a gRPC status).
 pub fn check_name(name: &str) -> Result<(), String> {
+    check_id("name", name, MAX_NAME_CHARS)
+}
+
+/// The longest table id an admin may give: a league's name (at most
+/// [`MAX_NAME_CHARS`]) and its round and match numbers fit.
+pub const MAX_TABLE_ID_CHARS: usize = 128;
+
+/// Checks a table id given by an admin: as [`check_name`], at most
+/// [`MAX_TABLE_ID_CHARS`] characters.
+///
+/// # Errors
+/// A sentence saying what is wrong.
+pub fn check_table_id(id: &str) -> Result<(), String> {
+    check_id("table id", id, MAX_TABLE_ID_CHARS)
+}
+
+fn check_id(what: &str, name: &str, max: usize) -> Result<(), String> {
     if name.is_empty() {
-        return Err("a name must not be empty".into());
+        return Err(format!("a {what} must not be empty"));
     }
-    if name.chars().count() > MAX_NAME_CHARS {
+    if name.len() > max {
         return Err(format!(
-            "a name has at most {MAX_NAME_CHARS} characters, `{}` has {}",
+            "a {what} has at most {max} characters, `{}` has {}",
             echo(name),
             name.chars().count()
         ));
@@ -59,12 +76,15 @@ pub fn check_name(name: &str) -> Result<(), String> {
         .find(|&c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'))
     {
         return Err(format!(
-            "a name needs ASCII letters, digits, `-`, `_` or `.` only; `{}` has {c:?}",
+            "a {what} needs ASCII letters, digits, `-`, `_` or `.` only; `{}` has {c:?}",
             echo(name)
         ));
     }
     if name.starts_with('.') {
-        return Err(format!("a name must not start with `.`: `{}`", echo(name)));
+        return Err(format!(
+            "a {what} must not start with `.`: `{}`",
+            echo(name)
+        ));
     }
     Ok(())
 }

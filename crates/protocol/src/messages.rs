@@ -8,7 +8,7 @@ use whistle_rules::{
     Action, Answer, Event, Fallback, HandResult, MatchResult, Observation, Options, Seat,
 };
 
-use crate::{convert, limits::echo, pb};
+use crate::{convert, pb};
 
 /// The kinds of rule violation by a seat (see `Fault.Kind` in the proto).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,18 +213,45 @@ pub fn match_end(result: &MatchResult, forfeited: &[Seat]) -> pb::RefereeMessage
 }
 
 /// The choice an `Answer` carries, for judging; `None` without one. A text
-/// too long to be an action is kept cut (it stays too long, so it is judged
-/// the same, and nothing a bot sends is kept whole).
+/// too long to be an action is kept as its length and first characters
+/// (nothing a bot sends is kept whole; its fault names the real length).
 pub fn given(answer: &pb::Answer) -> Option<Answer> {
     match &answer.choice {
         Some(pb::answer::Choice::Index(i)) => Some(Answer::Index(*i)),
-        Some(pb::answer::Choice::Text(t)) => {
-            Some(Answer::Text(if t.len() > whistle_rules::MAX_ANSWER_TEXT {
-                echo(t)
-            } else {
-                t.clone()
-            }))
+        Some(pb::answer::Choice::Text(t)) if t.len() > whistle_rules::MAX_ANSWER_TEXT => {
+            Some(Answer::TooLong {
+                bytes: t.len(),
+                head: t
+                    .chars()
+                    .take(16)
+                    .map(|c| if c.is_control() { '?' } else { c })
+                    .collect(),
+            })
         }
+        Some(pb::answer::Choice::Text(t)) => Some(Answer::Text(t.clone())),
         None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use whistle_rules::{Options, Rejection, Seat, Variant, dealing};
+
+    #[test]
+    fn a_cut_answer_is_refused_with_its_real_length() {
+        let mut g = Variant::Israeli.new_game(&Options::new()).unwrap();
+        dealing::deal_if_needed(&mut g, dealing::Seed::from_u64(1)).unwrap();
+        let text = "x".repeat(60_000);
+        let answer = given(&pb::Answer {
+            choice: Some(pb::answer::Choice::Text(text)),
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(answer.to_string().len() < 100, "{answer}");
+        match whistle_rules::judge(&g, Seat::new(1), &answer) {
+            Err(Rejection::Malformed(m)) => assert!(m.contains("60000 bytes long"), "{m}"),
+            other => panic!("{other:?}"),
+        }
     }
 }

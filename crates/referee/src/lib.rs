@@ -10,6 +10,7 @@
 //! task owns one match.
 
 mod config;
+mod conn;
 mod record;
 mod referee;
 mod table;

@@ -38,6 +38,12 @@ use crate::{
 
 /// How long a new Play stream may take to send its Hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// Concurrent streams on one HTTP/2 connection (a bot token's bot holds one
+/// `Play` stream a table, a league seats a bot at a few tables at once).
+pub const MAX_STREAMS_PER_CONNECTION: u32 = 256;
+/// `Play` streams of one peer address that may wait for their Hello at once
+/// (each is closed after the Hello timeout anyway).
+pub const MAX_PENDING_PER_PEER: usize = 256;
 /// How long a new connection may stay silent before it is closed.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Finished tables kept for `GetTable`, `ListTables` and `WatchTable` by default.
@@ -148,6 +154,8 @@ struct Inner {
     next_table: AtomicU64,
     next_conn: AtomicU64,
     config: RefereeConfig,
+    /// `Play` streams that have not said Hello yet, by peer.
+    pending: crate::conn::Pending,
 }
 
 /// How a referee runs: who may call Admin, and what it keeps.
@@ -258,6 +266,7 @@ impl Referee {
                 registry: Mutex::new(Registry::default()),
                 next_table: AtomicU64::new(1),
                 next_conn: AtomicU64::new(1),
+                pending: crate::conn::Pending::default(),
                 config,
             }),
         }
@@ -624,7 +633,10 @@ impl Referee {
         });
         let mut builder = Server::builder()
             .tcp_nodelay(true)
-            .http2_keepalive_interval(Some(Duration::from_secs(20)));
+            .http2_keepalive_interval(Some(Duration::from_secs(20)))
+            .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
+            // Every request marks its connection's handshake as done.
+            .trace_fn(crate::conn::mark_greeted::<()>);
         if let Some(tls) = tls {
             let identity = tonic::transport::Identity::from_pem(&tls.cert_pem, &tls.key_pem);
             builder =
@@ -727,7 +739,11 @@ impl Referee {
     pub async fn spawn_unix(&self, path: &std::path::Path) -> std::io::Result<ServerHandle> {
         let _ = std::fs::remove_file(path);
         let listener = tokio::net::UnixListener::bind(path)?;
-        let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
+        let limit = self.inner.config.handshake_timeout;
+        let incoming = tokio_stream::StreamExt::map(
+            tokio_stream::wrappers::UnixListenerStream::new(listener),
+            move |s| s.map(|s| crate::conn::Deadline::new(s, None, limit)),
+        );
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let router = self.router(None).map_err(|e| {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("router: {e}"))
@@ -778,8 +794,7 @@ impl Referee {
 
 /// The peer address of a request, for logs.
 fn peer<T>(req: &Request<T>) -> String {
-    req.remote_addr()
-        .map_or_else(|| "unknown".to_string(), |a| a.to_string())
+    crate::conn::peer(req)
 }
 
 /// Accepted connections, each passed on only once it has sent its first
@@ -788,7 +803,7 @@ fn peer<T>(req: &Request<T>) -> String {
 fn handshaking(
     listener: TcpListener,
     limit: Duration,
-) -> ReceiverStream<std::io::Result<tokio::net::TcpStream>> {
+) -> ReceiverStream<std::io::Result<crate::conn::Deadline<tokio::net::TcpStream>>> {
     let (tx, rx) = mpsc::channel(64);
     tokio::spawn(async move {
         loop {
@@ -811,9 +826,14 @@ fn handshaking(
             let _ = stream.set_nodelay(true);
             let tx = tx.clone();
             tokio::spawn(async move {
+                let accepted = Instant::now();
                 let mut first = [0u8; 1];
                 match timeout(limit, stream.peek(&mut first)).await {
                     Ok(Ok(n)) if n > 0 => {
+                        // The rest of the handshake, up to a first request,
+                        // within what is left of the limit.
+                        let left = limit.saturating_sub(accepted.elapsed());
+                        let stream = crate::conn::Deadline::new(stream, Some(addr), left);
                         let _ = tx.send(Ok(stream)).await;
                     }
                     Ok(_) => debug!(peer = %addr, "connection closed before sending anything"),
@@ -954,11 +974,23 @@ impl pb::referee_server::Referee for BotService {
         req: Request<Streaming<pb::BotMessage>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
         let peer = peer(&req);
+        let host = crate::conn::peer_host(&req);
         let mut inbound = req.into_inner();
         let refuse = |status: Status| {
             warn!(%peer, code = ?status.code(), reason = %status.message(), "play refused");
             status
         };
+        let pending = self
+            .0
+            .inner
+            .pending
+            .enter(host, MAX_PENDING_PER_PEER)
+            .ok_or_else(|| {
+                warn!(%peer, max = MAX_PENDING_PER_PEER, "play refused: too many streams waiting for their Hello");
+                Status::resource_exhausted(format!(
+                    "{MAX_PENDING_PER_PEER} streams from this address are waiting for their Hello already"
+                ))
+            })?;
         let first = match timeout(HELLO_TIMEOUT, inbound.message()).await {
             Err(_) => {
                 return Err(refuse(Status::unauthenticated(format!(
@@ -969,6 +1001,7 @@ impl pb::referee_server::Referee for BotService {
             Ok(Err(status)) => return Err(refuse(status)),
             Ok(Ok(m)) => m,
         };
+        drop(pending);
         let hello = match first {
             Some(pb::BotMessage {
                 msg: Some(pb::bot_message::Msg::Hello(h)),
@@ -1150,6 +1183,10 @@ impl pb::admin_server::Admin for AdminService {
             .map_err(|e: whistle_rules::OptionError| Status::invalid_argument(e.to_string()))?;
         let match_seed = Seed::from_hex(&r.match_seed).map_err(Status::invalid_argument)?;
         let mut spec = TableSpec::new(game, match_seed, &[]);
+        if !r.table_id.is_empty() {
+            whistle_protocol::limits::check_table_id(&r.table_id)
+                .map_err(|e| Status::invalid_argument(format!("table_id: {e}")))?;
+        }
         spec.table_id = (!r.table_id.is_empty()).then(|| r.table_id.clone());
         spec.options = convert::options_from(&r.options);
         spec.seats = r
@@ -1443,6 +1480,122 @@ mod tests {
             assert_eq!(snap.state, TableState::Over);
             assert!(snap.result.is_some());
         }
+    }
+
+    /// Reads from `c` until the referee closes it (or `limit` passes).
+    async fn closed_within(c: &mut tokio::net::TcpStream, limit: Duration) -> bool {
+        use tokio::io::AsyncReadExt;
+        let mut buf = [0u8; 1024];
+        timeout(limit, async {
+            loop {
+                match c.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await
+        .is_ok()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_unfinished_handshake_is_closed_and_a_real_client_stays() {
+        use tokio::io::AsyncWriteExt;
+        let referee = Referee::with_config(RefereeConfig {
+            handshake_timeout: Duration::from_millis(300),
+            ..RefereeConfig::default()
+        });
+        let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        // One byte; half a preface; a whole preface and settings, no request.
+        let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+        let settings = [0u8, 0, 0, 4, 0, 0, 0, 0, 0];
+        let whole: Vec<u8> = preface.iter().chain(settings.iter()).copied().collect();
+        for sent in [&b"P"[..], &preface[..10], &whole[..]] {
+            let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+            c.write_all(sent).await.unwrap();
+            let started = Instant::now();
+            assert!(
+                closed_within(&mut c, Duration::from_secs(10)).await,
+                "{} bytes sent: never closed",
+                sent.len()
+            );
+            assert!(started.elapsed() >= Duration::from_millis(200));
+        }
+        // A client that made its first request keeps its connection past
+        // the limit.
+        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut admin = pb::admin_client::AdminClient::new(channel);
+        admin.list_tables(pb::ListTablesRequest {}).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        admin.list_tables(pb::ListTablesRequest {}).await.unwrap();
+        server.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn streams_that_never_say_hello_are_bounded_per_peer() {
+        let referee = Referee::new(None);
+        let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        let (refused_tx, mut refused_rx) = mpsc::unbounded_channel();
+        let mut hold = Vec::new();
+        // Two connections (one holds at most MAX_STREAMS_PER_CONNECTION).
+        for _ in 0..2 {
+            let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+                .unwrap()
+                .connect()
+                .await
+                .unwrap();
+            for _ in 0..200 {
+                let mut client = pb::referee_client::RefereeClient::new(channel.clone());
+                let tx = refused_tx.clone();
+                let (keep, rx) = mpsc::channel::<pb::BotMessage>(1);
+                hold.push(keep);
+                tokio::spawn(async move {
+                    let r = client.play(ReceiverStream::new(rx)).await;
+                    if let Err(s) = r {
+                        let _ = tx.send(s.code());
+                    }
+                });
+            }
+        }
+        let mut refused = 0;
+        while let Ok(Some(code)) = timeout(Duration::from_secs(3), refused_rx.recv()).await {
+            assert_eq!(code, tonic::Code::ResourceExhausted);
+            refused += 1;
+        }
+        assert_eq!(refused, 400 - MAX_PENDING_PER_PEER);
+        drop(hold);
+        server.shutdown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_admins_table_id_is_bounded() {
+        let referee = Referee::new(None);
+        let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut admin = pb::admin_client::AdminClient::new(channel);
+        let create = |id: String| pb::CreateTableRequest {
+            game: "israeli".into(),
+            match_seed: "1".into(),
+            table_id: id,
+            ..Default::default()
+        };
+        let huge = admin
+            .create_table(create("t".repeat(3 << 20)))
+            .await
+            .unwrap_err();
+        assert_eq!(huge.code(), tonic::Code::InvalidArgument);
+        assert!(huge.message().len() < 300, "{}", huge.message().len());
+        let slash = admin.create_table(create("a/b".into())).await.unwrap_err();
+        assert_eq!(slash.code(), tonic::Code::InvalidArgument);
+        server.shutdown().await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -16,6 +16,14 @@ pub enum Answer {
     Index(u32),
     /// Canonical action text.
     Text(String),
+    /// A text longer than any action's ([`MAX_ANSWER_TEXT`]), kept only as
+    /// its length and its first characters: refused as malformed.
+    TooLong {
+        /// The text's whole length in bytes.
+        bytes: usize,
+        /// Its first characters, for logs.
+        head: String,
+    },
 }
 
 impl fmt::Display for Answer {
@@ -23,6 +31,7 @@ impl fmt::Display for Answer {
         match self {
             Answer::Index(i) => write!(f, "index {i}"),
             Answer::Text(t) => write!(f, "text {t:?}"),
+            Answer::TooLong { bytes, head } => write!(f, "text {head:?}… ({bytes} bytes)"),
         }
     }
 }
@@ -66,10 +75,8 @@ pub fn judge<G: Game>(game: &G, seat: Seat, answer: &Answer) -> Result<Action, R
                 legal.len()
             ))
         }),
-        Answer::Text(t) if t.len() > MAX_ANSWER_TEXT => Err(Rejection::Malformed(format!(
-            "the answer text is {} bytes long; an action's text has at most {MAX_ANSWER_TEXT}",
-            t.len()
-        ))),
+        Answer::Text(t) if t.len() > MAX_ANSWER_TEXT => Err(too_long(t.len())),
+        Answer::TooLong { bytes, .. } => Err(too_long(*bytes)),
         Answer::Text(t) => match game.parse_action(t) {
             Err(e) => Err(Rejection::Malformed(e.to_string())),
             Ok(a) if legal.contains(&a) => Ok(a),
@@ -79,6 +86,12 @@ pub fn judge<G: Game>(game: &G, seat: Seat, answer: &Answer) -> Result<Action, R
             })),
         },
     }
+}
+
+fn too_long(bytes: usize) -> Rejection {
+    Rejection::Malformed(format!(
+        "the answer text is {bytes} bytes long; an action's text has at most {MAX_ANSWER_TEXT}"
+    ))
 }
 
 #[cfg(test)]
