@@ -103,6 +103,8 @@ fn main() -> ExitCode {
     // `whistle __sandbox ...`: this process makes a bot's sandbox (it must
     // still be single-threaded) and never returns.
     whistle_sandbox::launcher_main();
+    // Servers and tournaments hold many sockets and files at once.
+    let _ = whistle_sandbox::raise_open_files();
     let cli = Cli::parse();
     let output = match cli.command {
         Command::Games(args) => games::run(&args),

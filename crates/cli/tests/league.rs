@@ -636,3 +636,99 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
         "the refused token is logged: {logged}"
     );
 }
+
+#[test]
+fn half_sent_requests_to_the_site_neither_take_it_down_nor_the_bots_port() {
+    use std::io::{Read, Write};
+    let s = Scratch::new("league-idle");
+    let mut file = league_file("idle", 1, false, &[]);
+    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
+    s.write("idle.toml", &file);
+    ok(&s, &["league", "init", "idle.toml", "--dir", "lg"]);
+    let tokens: Vec<String> = (1..=4)
+        .map(|i| {
+            ok(&s, &["league", "add-bot", &format!("b{i}"), "--dir", "lg"])
+                .stdout
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
+                })
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    // 512 descriptors, as the attack was tried.
+    let (mut serve, lines) = common::spawn_serve_limited(
+        &s,
+        "lg",
+        &["--http", "127.0.0.1:0"],
+        &["listening on ", "site on "],
+        Some(512),
+    );
+    let grpc = lines[0]["listening on ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let site = lines[1]["site on http://".len()..]
+        .trim_end_matches('/')
+        .to_string();
+    // 600 requests that never finish their headers.
+    let mut idle = Vec::new();
+    for _ in 0..600 {
+        let Ok(mut c) = std::net::TcpStream::connect(&site) else {
+            continue;
+        };
+        let _ = c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n");
+        idle.push(c);
+    }
+    let flooded = std::time::Instant::now();
+    // The bots still connect and play.
+    let mut bots: Vec<_> = tokens
+        .iter()
+        .map(|t| {
+            Command::new(WHISTLE)
+                .args(["bot", "--bot", "first", "--address", &grpc, "--token", t])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    wait_for(&s, "lg", Duration::from_secs(60), "a match", |rows| {
+        rows.iter().any(|r| r["matches"].as_u64() > Some(0))
+    });
+    // Every half-sent request is closed within the header timeout.
+    for c in &mut idle {
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut buf = [0u8; 512];
+        loop {
+            match c.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+                Err(e) => panic!("a half-sent request was held: {e}"),
+            }
+        }
+    }
+    assert!(flooded.elapsed() < Duration::from_secs(40));
+    drop(idle);
+    // And the site answers again.
+    let mut c = std::net::TcpStream::connect(&site).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut page = String::new();
+    let _ = c.read_to_string(&mut page);
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    let _ = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+    for b in &mut bots {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+    let log = std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default();
+    assert!(!log.contains("Too many open files"), "{log}");
+}

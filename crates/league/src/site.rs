@@ -467,11 +467,57 @@ pub async fn spawn(
     let bound = listener.local_addr()?;
     let task = tokio::spawn(async move {
         tokio::select! {
-            _ = axum::serve(listener, app) => {}
+            () = serve(listener, app) => {}
             () = sample => {}
         }
     });
     Ok((bound, task))
+}
+
+/// Site connections open at once; more are closed as they come, so that
+/// spectators never take the descriptors the bots' port needs.
+pub const MAX_CONNECTIONS: usize = 256;
+/// How long a client has to send a request's headers.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one connection (one request: no keep-alive) may last in all.
+pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Serves `app` on `listener`: one request a connection, headers within
+/// [`HEADER_READ_TIMEOUT`], at most [`MAX_CONNECTIONS`] at once.
+async fn serve(listener: tokio::net::TcpListener, app: Router) {
+    let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut turned_away = 0u64;
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::warn!(error = %e, "site: accept failed");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            turned_away += 1;
+            if turned_away.is_power_of_two() {
+                tracing::warn!(%peer, turned_away, max = MAX_CONNECTIONS, "site: too many connections; closed");
+            }
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .keep_alive(false)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            match tokio::time::timeout(CONNECTION_TIMEOUT, conn).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::debug!(%peer, error = %e, "site: connection ended"),
+                Err(_) => tracing::debug!(%peer, "site: connection too long; closed"),
+            }
+        });
+    }
 }
 
 #[cfg(test)]

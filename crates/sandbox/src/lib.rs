@@ -457,6 +457,24 @@ pub fn launcher_main() {
     }
 }
 
+/// Raises this process's soft limit on open files to its hard limit: a
+/// server's connections and a tournament's bots and logs need more than the
+/// usual 1024 (the sandboxes set their own bots' limit). Returns the limit
+/// now in force, `None` where it cannot be read.
+pub fn raise_open_files() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::resource::{Resource, getrlimit, setrlimit};
+        let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
+        if soft < hard && setrlimit(Resource::RLIMIT_NOFILE, hard, hard).is_ok() {
+            return Some(hard);
+        }
+        Some(soft)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -138,6 +138,19 @@ pub fn spawn_serve(
     extra: &[&str],
     wait_for: &[&str],
 ) -> (std::process::Child, Vec<String>) {
+    spawn_serve_limited(s, dir, extra, wait_for, None)
+}
+
+/// [`spawn_serve`] with the process's limit on open files (soft and hard)
+/// set to `open_files` first.
+#[allow(dead_code)]
+pub fn spawn_serve_limited(
+    s: &Scratch,
+    dir: &str,
+    extra: &[&str],
+    wait_for: &[&str],
+    open_files: Option<u32>,
+) -> (std::process::Child, Vec<String>) {
     let out = s.path("serve.stdout");
     let mut args = vec![
         "league",
@@ -152,7 +165,19 @@ pub fn spawn_serve(
         "quiet",
     ];
     args.extend_from_slice(extra);
-    let mut child = Command::new(WHISTLE)
+    let mut command = match open_files {
+        None => Command::new(WHISTLE),
+        Some(n) => {
+            let mut c = Command::new("sh");
+            c.args([
+                "-c",
+                &format!("ulimit -n {n} && exec \"$0\" \"$@\""),
+                WHISTLE,
+            ]);
+            c
+        }
+    };
+    let mut child = command
         .args(&args)
         .current_dir(&s.dir)
         .stdin(Stdio::null())
