@@ -143,7 +143,7 @@ pub fn spawn_serve(
 
 /// [`spawn_serve`] with the process's limit on open files (soft and hard)
 /// set to `open_files` first.
-#[allow(dead_code)]
+#[allow(clippy::zombie_processes)]
 pub fn spawn_serve_limited(
     s: &Scratch,
     dir: &str,
