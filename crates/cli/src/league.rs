@@ -196,24 +196,44 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             Ok(out)
         }
         LeagueCommand::Import { folder, dir } => {
-            let (_, mut store) = open(&dir.dir)?;
+            let (file, mut store) = open(&dir.dir)?;
             let done = import::import_dir(
                 &mut store,
                 folder,
                 &format!("import {}", folder.display()),
                 None,
+                &file.expect(),
             )
             .map_err(refused)?;
-            Ok(format!(
-                "{} match(es) recorded, {} already in the league{}\n",
+            let mut out = format!(
+                "{} match(es) recorded{}, {} already in the league{}{}\n",
                 done.recorded,
+                if done.unrated > 0 {
+                    format!(" ({} unrated: a retired bot played)", done.unrated)
+                } else {
+                    String::new()
+                },
                 done.known,
                 if done.unfinished > 0 {
                     format!(", {} unfinished left out", done.unfinished)
                 } else {
                     String::new()
+                },
+                if done.refused.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} refused", done.refused.len())
                 }
-            ))
+            );
+            for r in &done.refused {
+                out.push_str(&format!("refused {}: {}\n", r.log, r.why));
+            }
+            if !done.refused.is_empty() {
+                // Said, and a script can tell: exit 1 after the output.
+                print!("{out}");
+                anyhow::bail!("{} log(s) refused", done.refused.len());
+            }
+            Ok(out)
         }
         LeagueCommand::Round { dir, run } => play_round(&dir.dir, run),
         LeagueCommand::Serve {

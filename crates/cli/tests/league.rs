@@ -234,7 +234,7 @@ fn a_league_adds_bots_plays_rounds_keeps_ratings_and_imports_once() {
 
     // A finished tournament imports exactly once.
     let t = common::israeli_tournament(
-        "name = \"cup\"\nseed = 5\nhands = 1\n",
+        "name = \"cup\"\nseed = 5\nhands = 2\n",
         &[
             ("first", "first"),
             ("heuristic", "heuristic"),
@@ -731,4 +731,132 @@ fn half_sent_requests_to_the_site_neither_take_it_down_nor_the_bots_port() {
     }
     let log = std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default();
     assert!(!log.contains("Too many open files"), "{log}");
+}
+
+#[test]
+fn import_counts_only_verified_logs_of_the_leagues_game_and_rates_no_retired_bot() {
+    let s = Scratch::new("league-import-checks");
+    s.write("l.toml", &league_file("checked", 1, false, &[]));
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    ok(&s, &["league", "add-bot", "gone", "--dir", "lg"]);
+    ok(&s, &["league", "retire-bot", "gone", "--dir", "lg"]);
+    let play = |name: &str, head: &str, bots: &[(&str, &str)]| {
+        s.write(
+            &format!("{name}.toml"),
+            &common::israeli_tournament(head, bots),
+        );
+        ok(
+            &s,
+            &[
+                "tournament",
+                &format!("{name}.toml"),
+                "--out",
+                name,
+                "--progress",
+                "quiet",
+            ],
+        );
+    };
+    let four = [
+        ("p1", "first"),
+        ("p2", "heuristic"),
+        ("p3", "random"),
+        ("p4", "first"),
+    ];
+    // Another game; other options (two hands, not one).
+    let honeymoon = "name = \"hm\"\nseed = 1\nhands = 1\n".to_string();
+    s.write(
+        "hm.toml",
+        &common::israeli_tournament(&honeymoon, &four[..2]).replace("israeli", "honeymoon"),
+    );
+    ok(
+        &s,
+        &[
+            "tournament",
+            "hm.toml",
+            "--out",
+            "hm",
+            "--progress",
+            "quiet",
+        ],
+    );
+    play("two", "name = \"two\"\nseed = 1\nhands = 2\n", &four);
+    // A result edited after the fact (in the last line, which no later
+    // line's hash covers: only replaying the match finds it).
+    play("edited", "name = \"edited\"\nseed = 2\nhands = 1\n", &four);
+    let log = std::fs::read_dir(s.path("edited/matches"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let end: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let mut totals = end["result"]["totals"].clone();
+    totals[0] = Value::from(totals[0].as_i64().unwrap() + 500);
+    let edited = text.replacen(
+        &format!("\"totals\":{}", end["result"]["totals"]),
+        &format!("\"totals\":{totals}"),
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&log, edited).unwrap();
+    for (folder, says) in [
+        ("hm", "this league plays israeli"),
+        ("two", "options"),
+        ("edited", "fails `whistle replay verify`"),
+    ] {
+        let r = common::whistle(
+            &s,
+            &["league", "import", folder, "--dir", "lg"],
+            Duration::from_secs(60),
+        );
+        assert_eq!(
+            r.status.code(),
+            Some(1),
+            "{folder}: {}\n{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(
+            r.stdout.contains("refused") && r.stdout.contains(says),
+            "{folder}: {}",
+            r.stdout
+        );
+        if folder == "edited" {
+            // The other matches of the folder are sound and count.
+            assert!(r.stdout.contains(", 1 refused"), "{}", r.stdout);
+        } else {
+            let rows = standings(&s, "lg");
+            assert!(rows.iter().all(|r| r["matches"] == 0), "{folder}: {rows:?}");
+        }
+    }
+    let history = |bot: &str| -> usize {
+        let h = ok(&s, &["league", "history", bot, "--json", "--dir", "lg"]);
+        serde_json::from_str::<Value>(&h.stdout)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let p2_before = history("p2");
+    // A retired bot's matches are recorded and rate no one.
+    play(
+        "late",
+        "name = \"late\"\nseed = 3\nhands = 1\n",
+        &[
+            ("gone", "first"),
+            ("p2", "heuristic"),
+            ("p3", "random"),
+            ("p4", "first"),
+        ],
+    );
+    let r = ok(&s, &["league", "import", "late", "--dir", "lg"]);
+    assert!(r.stdout.contains("unrated"), "{}", r.stdout);
+    assert_eq!(history("gone"), 1, "only its start");
+    assert_eq!(
+        history("p2"),
+        p2_before,
+        "no rating from a retired bot's matches"
+    );
 }

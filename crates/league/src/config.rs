@@ -190,6 +190,8 @@ pub struct LeagueFile {
     /// The folder relative paths of the reference bots are read from: the
     /// league file's folder (see [`LeagueFile::set_base`]).
     pub base: PathBuf,
+    /// The game's options, effective values (what every log must carry).
+    pub game_options: whistle_rules::Options,
     options: toml::Table,
     time: toml::Table,
     faults: toml::Table,
@@ -248,6 +250,7 @@ impl LeagueFile {
             new_version,
             reference: raw.reference,
             seats: 0,
+            game_options: whistle_rules::Options::default(),
             base: path
                 .parent()
                 .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
@@ -270,7 +273,17 @@ impl LeagueFile {
         }
         let t = file.tournament(path, 0, &names, &path.with_extension("check"))?;
         file.seats = t.seats;
+        file.game_options = t.options.clone();
         Ok(file)
+    }
+
+    /// What every match counted in this league must be: its game, its
+    /// options.
+    pub fn expect(&self) -> crate::import::Expect {
+        crate::import::Expect {
+            game: self.game.clone(),
+            options: self.game_options.clone(),
+        }
     }
 
     /// Reads the reference bots' relative paths from `base` (a league

@@ -201,7 +201,7 @@ fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// What a round left.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finished {
     /// The import of its logs.
     pub imported: Imported,
@@ -215,15 +215,19 @@ pub struct Finished {
 /// # Errors
 /// IO and store errors; matches recorded before an error stay.
 pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> {
-    let (_, mut store) = open(league)?;
+    let (file, mut store) = open(league)?;
     let imported = import_dir(
         &mut store,
         &round.dir,
         &format!("round {}", round.number),
         Some(league),
+        &file.expect(),
     )?;
+    // A log refused is accounted for: it never counts, and the round
+    // closes all the same.
     let complete = imported.unfinished == 0
-        && (imported.recorded + imported.known) as usize == round.plan.len();
+        && (imported.recorded + imported.known) as usize + imported.refused.len()
+            == round.plan.len();
     if complete {
         store.finish_round(round.number)?;
     }

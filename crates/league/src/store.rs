@@ -72,6 +72,8 @@ const MIGRATIONS: &[&str] = &[
          started_at TEXT NOT NULL,
          finished_at TEXT
      );",
+    // 2: a match recorded without rating anyone (a retired bot played).
+    "ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;",
 ];
 
 /// The current time, as the store writes it (RFC 3339, seconds, UTC).
@@ -502,13 +504,14 @@ impl Store {
     pub fn record_match(
         &mut self,
         m: &MatchRecord,
+        rated: bool,
         rate: impl FnOnce(&[WengLinRating]) -> Vec<WengLinRating>,
     ) -> Result<bool, LeagueError> {
         let tx = self.conn.transaction()?;
         let fresh = tx.execute(
             "INSERT INTO matches (log_hash, source, tournament, match_index, log_path, hands,
-                                  recorded_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(log_hash) DO NOTHING",
+                                  recorded_at, rated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(log_hash) DO NOTHING",
             params![
                 m.log_hash,
                 m.source,
@@ -516,7 +519,8 @@ impl Store {
                 m.match_index as i64,
                 m.log_path,
                 m.hands as i64,
-                now()
+                now(),
+                rated
             ],
         )?;
         if fresh == 0 {
@@ -567,6 +571,10 @@ impl Store {
                 rating: mu,
                 uncertainty: sigma,
             });
+        }
+        if !rated {
+            tx.commit()?;
+            return Ok(true);
         }
         let after = rate(&before);
         // A bot in several seats is updated once (the rating of its first
@@ -868,11 +876,11 @@ mod tests {
         s.add_bot("a", Some("league-aaaa"), None, false, None, true)
             .unwrap();
         assert!(
-            s.record_match(&record("h1", &["a", "b"]), plus_minus)
+            s.record_match(&record("h1", &["a", "b"]), true, plus_minus)
                 .unwrap()
         );
         assert!(
-            !s.record_match(&record("h1", &["a", "b"]), plus_minus)
+            !s.record_match(&record("h1", &["a", "b"]), true, plus_minus)
                 .unwrap()
         );
         assert_eq!(s.match_count().unwrap(), 1);
@@ -892,7 +900,7 @@ mod tests {
         assert_eq!(h[1].rating, 26.0);
         // A failing update leaves nothing of the match.
         let bad = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let _ = s.record_match(&record("h2", &["a", "b"]), |_| panic!("no rating"));
+            let _ = s.record_match(&record("h2", &["a", "b"]), true, |_| panic!("no rating"));
         }));
         assert!(bad.is_err());
         assert_eq!(s.match_count().unwrap(), 1);
@@ -904,7 +912,7 @@ mod tests {
         let (_d, mut s) = store();
         s.add_bot("a", Some("league-aaaa"), None, false, None, true)
             .unwrap();
-        s.record_match(&record("h1", &["a", "b"]), plus_minus)
+        s.record_match(&record("h1", &["a", "b"]), true, plus_minus)
             .unwrap();
         let kept = s
             .add_bot("a-2", Some("league-bbbb"), None, false, Some("a"), true)
