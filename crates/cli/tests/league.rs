@@ -860,3 +860,255 @@ fn import_counts_only_verified_logs_of_the_leagues_game_and_rates_no_retired_bot
         "no rating from a retired bot's matches"
     );
 }
+
+/// The tokens `add-bot` printed for `names`.
+fn add_bots(s: &Scratch, dir: &str, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| {
+            ok(s, &["league", "add-bot", n, "--dir", dir])
+                .stdout
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
+                })
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_bot_retired_while_serving_is_out_at_once_and_nothing_after_it_is_rated() {
+    let s = Scratch::new("league-retire-now");
+    let mut file = league_file("now", 4, false, &[]);
+    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
+    s.write("now.toml", &file);
+    ok(&s, &["league", "init", "now.toml", "--dir", "lg"]);
+    let names = ["b1", "b2", "b3", "b4"];
+    let tokens = add_bots(&s, "lg", &names);
+    let (mut serve, lines) = common::spawn_serve(&s, "lg", &[], &["listening on "]);
+    let grpc = lines[0]["listening on ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    // Bots that think: a match lasts seconds.
+    let mut bots: Vec<_> = tokens
+        .iter()
+        .map(|t| {
+            Command::new(WHISTLE)
+                .args([
+                    "bot",
+                    "--bot",
+                    "sampler:40ms",
+                    "--address",
+                    &grpc,
+                    "--token",
+                    t,
+                ])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // Round 1 is being played: its match has a log with a hand in it.
+    let matches = s.path("lg/rounds/0001/matches");
+    let start = std::time::Instant::now();
+    let log = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "round 1 never started"
+        );
+        let found = std::fs::read_dir(&matches)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.contains("\"deck\"")))
+            });
+        if let Some(p) = found {
+            break p;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    ok(&s, &["league", "retire-bot", "b1", "--dir", "lg"]);
+    let retired_at = std::time::Instant::now();
+    // Out at once: said, and its match ends with its seat forfeited.
+    loop {
+        let said = std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default();
+        if said.contains("bot b1 retired") {
+            break;
+        }
+        assert!(
+            retired_at.elapsed() < Duration::from_secs(5),
+            "not revoked: {said}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let end: Value = loop {
+        let text = std::fs::read_to_string(&log).unwrap();
+        if let Some(end) = text.lines().find(|l| l.contains("\"type\":\"end\"")) {
+            break serde_json::from_str(end).unwrap();
+        }
+        assert!(
+            retired_at.elapsed() < Duration::from_secs(60),
+            "the match never ended"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let header: Value = serde_json::from_str(
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let seat = header["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|b| b == "b1")
+        .unwrap();
+    assert!(
+        end["forfeited"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f.as_u64() == Some(seat as u64)),
+        "{end}"
+    );
+    // Recorded, rating no one.
+    wait_for(
+        &s,
+        "lg",
+        Duration::from_secs(60),
+        "the match recorded",
+        |rows| rows.iter().any(|r| r["matches"].as_u64() > Some(0)),
+    );
+    for b in names {
+        let h = ok(&s, &["league", "history", b, "--json", "--dir", "lg"]);
+        let h: Value = serde_json::from_str(&h.stdout).unwrap();
+        assert_eq!(h.as_array().unwrap().len(), 1, "{b} was rated: {h}");
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+    for b in &mut bots {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+}
+
+#[test]
+fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
+    let s = Scratch::new("league-restart");
+    let mut file = league_file("back", 3, false, &[]);
+    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
+    // Tight clocks: a seat nobody plays forfeits within a second or two.
+    file = file.replace(
+        "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
+        "[time]\nper_action_ms = 1000\ntime_bank_ms = 1000\nreconnect_grace_ms = 2500\n\
+         start_timeout_ms = 500\n\n[faults]\nmax_faults = 1\n",
+    );
+    s.write("back.toml", &file);
+    ok(&s, &["league", "init", "back.toml", "--dir", "lg"]);
+    let tokens = add_bots(&s, "lg", &["b1", "b2", "b3", "b4"]);
+    let spawn_bots = |grpc: &str| -> Vec<std::process::Child> {
+        tokens
+            .iter()
+            .map(|t| {
+                Command::new(WHISTLE)
+                    .args([
+                        "bot",
+                        "--bot",
+                        "sampler:30ms",
+                        "--address",
+                        grpc,
+                        "--token",
+                        t,
+                    ])
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect()
+    };
+    let kill_all = |serve: &mut std::process::Child, bots: &mut Vec<std::process::Child>| {
+        let _ = serve.kill();
+        let _ = serve.wait();
+        for b in bots.iter_mut() {
+            let _ = b.kill();
+            let _ = b.wait();
+        }
+    };
+    let (mut serve, lines) = common::spawn_serve(&s, "lg", &[], &["listening on "]);
+    let grpc = lines[0]["listening on ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut bots = spawn_bots(&grpc);
+    // Killed while round 1 plays: its match has a hand, not its end.
+    let matches = s.path("lg/rounds/0001/matches");
+    let start = std::time::Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "round 1 never started"
+        );
+        let playing = std::fs::read_dir(&matches)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("\"deck\"")));
+        if playing {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    kill_all(&mut serve, &mut bots);
+    // The league comes back first; its bots 3.5 s later: a table started
+    // at once would have forfeited every seat by then (start timeout and
+    // grace, 3 s); the league first waits a grace for them.
+    let (mut serve, lines) = common::spawn_serve(&s, "lg", &[], &["listening on "]);
+    let grpc = lines[0]["listening on ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    std::thread::sleep(Duration::from_millis(3500));
+    let mut bots = spawn_bots(&grpc);
+    wait_for(
+        &s,
+        "lg",
+        Duration::from_secs(120),
+        "round 1 recorded",
+        |rows| rows.iter().any(|r| r["matches"].as_u64() > Some(0)),
+    );
+    kill_all(&mut serve, &mut bots);
+    for e in std::fs::read_dir(&matches).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        if let Some(end) = text.lines().find(|l| l.contains("\"type\":\"end\"")) {
+            let end: Value = serde_json::from_str(end).unwrap();
+            eprintln!("END {end}");
+            assert_eq!(end["forfeited"].as_array().unwrap().len(), 0, "{end}");
+        }
+    }
+    for b in ["b1", "b2", "b3", "b4"] {
+        let h = ok(&s, &["league", "history", b, "--json", "--dir", "lg"]);
+        let h: Value = serde_json::from_str(&h.stdout).unwrap();
+        assert_eq!(
+            h.as_array().unwrap().len(),
+            2,
+            "{b}: rated once, for a match played: {h}"
+        );
+    }
+}

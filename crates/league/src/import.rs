@@ -12,7 +12,8 @@
 //! deals, legality, scores, result), be of the league's game with the
 //! league's options, and name its bots with valid names; anything else is
 //! refused, with the reason, and changes nothing. A match that names a
-//! retired bot is recorded without rating anyone.
+//! retired bot, or one every seat forfeited, is recorded without rating
+//! anyone.
 
 use std::path::Path;
 
@@ -113,7 +114,12 @@ pub fn import_dir(
                 continue;
             }
         }
-        let rated = !log.header.seats.iter().any(|b| retired.contains(b));
+        // A match nobody played (every seat forfeited) rates no one either.
+        let all_forfeited = log
+            .end
+            .as_ref()
+            .is_some_and(|e| e.forfeited.len() >= log.header.seats.len());
+        let rated = !all_forfeited && !log.header.seats.iter().any(|b| retired.contains(b));
         let record = match_record(&log, log_hash, source, shown);
         let (names, teams, places) = line_up(&log);
         let fresh = store.record_match(&record, rated, |before| {

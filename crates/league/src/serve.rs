@@ -170,13 +170,25 @@ pub async fn serve(
         if open || !waiting.is_empty() || store.has_local_players()? {
             match round::prepare_online(league, Some(&waiting)) {
                 Ok(prepared) => {
+                    if prepared.resumed {
+                        wait_for_seated(&referee, &prepared, &mut stop).await;
+                    }
                     report(ServeEvent::RoundStarted {
                         number: prepared.number,
                         matches: prepared.plan.len(),
                         resumed: prepared.resumed,
                         waiting: waiting.clone(),
                     });
-                    let ended = play(league, &prepared, &opts, &shared, &stop).await;
+                    let ended = play(
+                        league,
+                        &prepared,
+                        &opts,
+                        &shared,
+                        &stop,
+                        &mut report,
+                        &mut admitted,
+                    )
+                    .await;
                     let finished = match ended {
                         Ok(f) => f,
                         Err(e) => break Err(e),
@@ -212,13 +224,47 @@ pub async fn serve(
     result.map(|()| rounds)
 }
 
-/// Plays a prepared round on the serving referee and records it.
+/// A round left open (by a stop or a crash) plays on only once its remote
+/// bots are back, or its reconnection grace has passed: resumed at once, it
+/// would forfeit every seat of the bots still reconnecting.
+async fn wait_for_seated(
+    referee: &Referee,
+    prepared: &Prepared,
+    stop: &mut tokio::sync::watch::Receiver<bool>,
+) {
+    let remote: Vec<&str> = prepared
+        .tournament
+        .bots
+        .iter()
+        .filter(|b| matches!(b.kind, whistle_tournament::config::BotKind::Remote { .. }))
+        .map(|b| b.name.as_str())
+        .collect();
+    let deadline = tokio::time::Instant::now() + prepared.tournament.time.reconnect_grace;
+    while tokio::time::Instant::now() < deadline && !*stop.borrow() {
+        let waiting = referee.waiting_bots();
+        if remote.iter().all(|b| waiting.iter().any(|w| w == b)) {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_millis(100)) => {}
+            _ = stop.changed() => {}
+        }
+    }
+}
+
+/// Plays a prepared round on the serving referee and records it. A bot of
+/// the round retired meanwhile is taken out at once: its token revoked, its
+/// seats at running tables forfeited, its seats at tables still to come
+/// forfeited from their start (and the matches that name it are recorded
+/// unrated, see [`crate::import`]).
 async fn play(
     league: &Path,
     prepared: &Prepared,
     opts: &ServeOptions,
     shared: &SharedReferee,
     stop: &tokio::sync::watch::Receiver<bool>,
+    report: &mut impl FnMut(ServeEvent),
+    admitted: &mut BTreeSet<String>,
 ) -> Result<round::Finished, LeagueError> {
     let run = RunOptions {
         out: Some(prepared.dir.clone()),
@@ -232,8 +278,31 @@ async fn play(
         secrets: vec![league.to_path_buf()],
         ..RunOptions::default()
     };
-    whistle_tournament::run(&prepared.tournament, &run)
-        .await
-        .map_err(|e| LeagueError::Round(format!("round {}: {e}", prepared.number)))?;
+    let playing: BTreeSet<String> = prepared
+        .tournament
+        .bots
+        .iter()
+        .map(|b| b.name.clone())
+        .collect();
+    let store = crate::store::Store::open(&league.join(crate::STORE_FILE))?;
+    let mut taken_out = BTreeSet::new();
+    let round = whistle_tournament::run(&prepared.tournament, &run);
+    tokio::pin!(round);
+    let ran = loop {
+        tokio::select! {
+            ran = &mut round => break ran,
+            () = tokio::time::sleep(opts.poll) => {
+                for b in store.bots()? {
+                    if b.retired && playing.contains(&b.name) && taken_out.insert(b.name.clone()) {
+                        shared.referee.retire_bot(&b.name);
+                        shared.referee.withdraw_bot(&b.name, "retired from the league");
+                        admitted.remove(&b.name);
+                        report(ServeEvent::Revoked { bot: b.name });
+                    }
+                }
+            }
+        }
+    };
+    ran.map_err(|e| LeagueError::Round(format!("round {}: {e}", prepared.number)))?;
     round::finish(league, prepared)
 }
