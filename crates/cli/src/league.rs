@@ -229,9 +229,15 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
                 out.push_str(&format!("refused {}: {}\n", r.log, r.why));
             }
             if !done.refused.is_empty() {
-                // Said, and a script can tell: exit 1 after the output.
-                print!("{out}");
-                anyhow::bail!("{} log(s) refused", done.refused.len());
+                return Err(crate::Unclean {
+                    why: format!(
+                        "whistle league import: {} log(s) refused; exit status {}",
+                        done.refused.len(),
+                        crate::EXIT_UNCLEAN
+                    ),
+                    output: out,
+                }
+                .into());
             }
             Ok(out)
         }

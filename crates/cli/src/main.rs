@@ -80,6 +80,29 @@ impl fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+/// A command that ran to its end with something a script must notice: its
+/// output is printed as usual, then `why` on stderr, and it exits with
+/// [`EXIT_UNCLEAN`].
+#[derive(Debug)]
+pub struct Unclean {
+    /// What the command prints on stdout.
+    pub output: String,
+    /// What went wrong, for stderr.
+    pub why: String,
+}
+
+/// The exit status of an [`Unclean`] end: a tournament in which a bot was
+/// out of the event, an import that refused logs.
+pub const EXIT_UNCLEAN: u8 = 3;
+
+impl fmt::Display for Unclean {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+impl std::error::Error for Unclean {}
+
 /// Shorthand for a [`Usage`] error.
 pub fn usage(message: impl fmt::Display) -> anyhow::Error {
     Usage(message.to_string()).into()
@@ -137,6 +160,14 @@ fn main() -> ExitCode {
         Err(e) if e.is::<signals::Interrupted>() => {
             eprintln!("{e}");
             ExitCode::from(signals::EXIT_INTERRUPTED)
+        }
+        Err(e) if e.is::<Unclean>() => {
+            let u = e.downcast_ref::<Unclean>().expect("checked");
+            let mut out = io::stdout().lock();
+            let _ = out.write_all(u.output.as_bytes());
+            let _ = out.flush();
+            eprintln!("{}", u.why);
+            ExitCode::from(EXIT_UNCLEAN)
         }
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -131,6 +131,19 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         "written to {} (report.html, results.json, standings.md, standings.csv, matches/, viewer/, logs/)\n",
         summary.out.display()
     ));
+    if !summary.withdrawn.is_empty() {
+        let names: Vec<&str> = summary.withdrawn.iter().map(|(n, _)| n.as_str()).collect();
+        return Err(crate::Unclean {
+            output: out,
+            why: format!(
+                "whistle tournament: finished, but {} bot(s) were out of the event ({}); exit status {}",
+                names.len(),
+                names.join(", "),
+                crate::EXIT_UNCLEAN
+            ),
+        }
+        .into());
+    }
     Ok(out)
 }
 

@@ -813,7 +813,7 @@ fn import_counts_only_verified_logs_of_the_leagues_game_and_rates_no_retired_bot
         );
         assert_eq!(
             r.status.code(),
-            Some(1),
+            Some(3),
             "{folder}: {}\n{}",
             r.stdout,
             r.stderr

@@ -1031,8 +1031,15 @@ fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
     text += "\n[[bots]]\nname = \"dead\"\ncommand = [\"false\"]\n";
     s.write("dead.toml", &text);
     let started = Instant::now();
-    let r = whistle_ok(&s, &["tournament", "dead.toml", "--progress", "quiet"]);
+    let r = common::whistle(
+        &s,
+        &["tournament", "dead.toml", "--progress", "quiet"],
+        Duration::from_secs(120),
+    );
     let took = started.elapsed();
+    // Finished, but not clean: a script can tell.
+    assert_eq!(r.status.code(), Some(3), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("out of the event (dead)"), "{}", r.stderr);
     // The default start timeout is 30 s: waiting for the dead bot even once
     // would take longer than this.
     assert!(
@@ -1049,6 +1056,20 @@ fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
     let res = results(&out);
     let dead = bot_stats(&res, "dead");
     assert_eq!(dead["forfeits"], dead["matches"], "{dead}");
+    // The reason is in results.json and standings.md too.
+    assert!(
+        res["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["bot"] == "dead"
+                && n["kind"] == "out"
+                && n["detail"].as_str().unwrap().contains("process")),
+        "{}",
+        res["notes"]
+    );
+    let standings = std::fs::read_to_string(out.join("standings.md")).unwrap();
+    assert!(standings.contains("out of the event"), "{standings}");
     assert!(dead["matches"].as_u64().unwrap() > 0);
     for (name, lines) in raw_logs(&out) {
         let text = lines.iter().map(Value::to_string).collect::<String>();
