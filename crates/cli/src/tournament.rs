@@ -22,8 +22,12 @@ pub struct TournamentArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue an interrupted run from the logs in the output folder.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "overwrite")]
     resume: bool,
+    /// Start afresh in an output folder an earlier run used: its match
+    /// logs, bot logs, pages and standings are removed first (nothing else).
+    #[arg(long)]
+    overwrite: bool,
     /// Run only the slice `i/n` of the schedule (matches whose index is i mod n).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -85,6 +89,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
     let opts = RunOptions {
         out: args.out.clone(),
         resume: args.resume,
+        overwrite: args.overwrite,
         shard,
         reporter: Arc::new(Progress::new(args.run.progress)),
         stop: None,

@@ -1131,3 +1131,50 @@ fn the_ladder_files_run_with_every_bundled_bot() {
         assert!(!log.contains("not told the rules"), "{name}: {log}");
     }
 }
+
+#[test]
+fn overwrite_starts_afresh_in_a_used_folder_and_keeps_what_is_not_its_own() {
+    let s = Scratch::new("tournament-overwrite");
+    let mut text = format!(
+        "name = \"again\"\ngame = \"honeymoon\"\nseed = 4\nhands = 1\nout = \"out\"\n{CALM}"
+    );
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("random", &["--bot", "random"]);
+    s.write("again.toml", &text);
+    let args = ["tournament", "again.toml", "--progress", "quiet"];
+    whistle_ok(&s, &args);
+    s.write("out/notes.txt", "the organiser's own file");
+    let r = whistle(&s, &args, Duration::from_secs(60));
+    assert!(!r.status.success());
+    assert!(r.stderr.contains("--overwrite"), "{}", r.stderr);
+    let matches = || -> Value {
+        let r: Value =
+            serde_json::from_str(&std::fs::read_to_string(s.path("out/results.json")).unwrap())
+                .unwrap();
+        r["matches"].clone()
+    };
+    let before = matches();
+    let r = whistle_ok(
+        &s,
+        &[
+            "tournament",
+            "again.toml",
+            "--progress",
+            "quiet",
+            "--overwrite",
+        ],
+    );
+    assert!(r.stdout.contains("written to"), "{}", r.stdout);
+    assert_eq!(
+        before,
+        matches(),
+        "the same event, played again from nothing"
+    );
+    assert!(s.path("out/notes.txt").exists());
+    let r = whistle(
+        &s,
+        &["tournament", "again.toml", "--overwrite", "--resume"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
+}

@@ -27,6 +27,36 @@ use crate::{
     stats::{self, Results},
 };
 
+/// What a run writes in its output folder: all that `overwrite` removes.
+pub const OUTPUTS: &[&str] = &[
+    "matches",
+    "logs",
+    "viewer",
+    "tournament.json",
+    "results.json",
+    "standings.md",
+    "standings.csv",
+    "report.html",
+];
+
+/// Removes what an earlier run wrote in `out` ([`OUTPUTS`]), and nothing
+/// else.
+fn remove_outputs(out: &Path) -> Result<(), RunError> {
+    for name in OUTPUTS {
+        let p = out.join(name);
+        let gone = if p.is_dir() {
+            std::fs::remove_dir_all(&p)
+        } else {
+            std::fs::remove_file(&p)
+        };
+        match gone {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_at(&p)(e)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The manifest's format name.
 pub const MANIFEST_FORMAT: &str = "whistle-tournament";
 
@@ -37,6 +67,9 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
     /// Continue an interrupted run from its logs.
     pub resume: bool,
+    /// Start afresh in an output folder an earlier run used: its outputs
+    /// (see [`OUTPUTS`]) are removed first; nothing else in it is touched.
+    pub overwrite: bool,
     /// Run only this slice of the schedule.
     pub shard: Option<Shard>,
     /// Where progress and messages go (the library prints nothing).
@@ -77,6 +110,7 @@ impl Default for RunOptions {
         RunOptions {
             out: None,
             resume: false,
+            overwrite: false,
             shard: None,
             reporter: Arc::new(Silent),
             stop: None,
@@ -457,6 +491,14 @@ pub struct Summary {
 /// or a log that cannot be written.
 pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
+    if opts.overwrite && opts.resume {
+        return Err(RunError::Mismatch(
+            "--overwrite starts afresh and --resume continues: give one".into(),
+        ));
+    }
+    if opts.overwrite {
+        remove_outputs(&out)?;
+    }
     let all = opts.plan.clone().unwrap_or_else(|| schedule::plan(t));
     let planned: Vec<Planned> = all
         .iter()
@@ -492,7 +534,8 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         }
     } else if existing > 0 {
         return Err(RunError::Mismatch(format!(
-            "{} already holds match logs: use --resume to continue, or --out for a new folder",
+            "{} already holds match logs: use --resume to continue, --overwrite to start afresh, \
+             or --out for a new folder",
             out.display()
         )));
     }
