@@ -139,6 +139,16 @@ enum LeagueCommand {
         #[arg(long, default_value_t = 10_000)]
         drain_ms: u64,
     },
+    /// The rounds so far: each one's seed commitment (SHA-256, published
+    /// before it plays, in every log) and, once it is closed, its seed
+    /// (check a log with `whistle replay verify LOG --seed SEED`).
+    Rounds {
+        #[command(flatten)]
+        dir: DirArg,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play one scheduled round and exit (for cron or a batch job). A round
     /// stopped or killed part way is played on by the next `round`.
     Round {
@@ -242,6 +252,27 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             Ok(out)
         }
         LeagueCommand::Round { dir, run } => play_round(&dir.dir, run),
+        LeagueCommand::Rounds { dir, json } => {
+            let rounds = round::round_seeds(&dir.dir).map_err(refused)?;
+            if *json {
+                return Ok(serde_json::to_string_pretty(&rounds)? + "\n");
+            }
+            let mut out = String::from(
+                "round  commitment (SHA-256 of the seed)                                  seed\n",
+            );
+            for r in rounds {
+                out.push_str(&format!(
+                    "{:>5}  {}  {}\n",
+                    r.round,
+                    r.commitment,
+                    r.seed.map_or_else(
+                        || "(secret until the round closes)".to_string(),
+                        |s| s.to_string()
+                    )
+                ));
+            }
+            Ok(out)
+        }
         LeagueCommand::Serve {
             dir,
             listen,
@@ -323,9 +354,11 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
             number,
             recorded,
             complete,
+            seed,
         } => eprintln!(
-            "round {number} {}: {recorded} match(es) recorded",
-            if *complete { "done" } else { "stopped" }
+            "round {number} {}: {recorded} match(es) recorded{}",
+            if *complete { "done" } else { "stopped" },
+            seed.map_or_else(String::new, |s| format!("; its seed, now revealed: {s}"))
         ),
         serve::ServeEvent::Revoked { bot } => eprintln!("bot {bot} retired: its token is revoked"),
         serve::ServeEvent::Site { addr } => {
@@ -361,13 +394,21 @@ fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
     store.set_meta("name", &league.name)?;
     store.set_meta("game", &league.game)?;
     store.set_meta(round::BASE_META, &league.base.display().to_string())?;
+    let seed_note = if league.seed_given {
+        "warning: the file gives `seed`: every league made from this file deals the same \
+         cards (remove it and `init` draws a secret seed)\n"
+    } else {
+        store.set_meta(round::SEED_META, &round::draw_seed().to_string())?;
+        "a secret seed was drawn: each round publishes its commitment before it plays and \
+         its seed once it is closed (`whistle league rounds`)\n"
+    };
     for r in &league.reference {
         store
             .add_bot(&r.name, None, Some(&r.command), true, None, false)
             .map_err(refused)?;
     }
     Ok(format!(
-        "league {} ({}, {} seats a table) in {}: {} reference bot(s)\n",
+        "league {} ({}, {} seats a table) in {}: {} reference bot(s)\n{seed_note}",
         league.name,
         league.game,
         league.seats,

@@ -1112,3 +1112,73 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
         );
     }
 }
+
+#[test]
+fn a_league_draws_its_own_secret_seed_and_reveals_each_rounds_after_it_closes() {
+    let s = Scratch::new("league-seed");
+    let file = league_file(
+        "secret",
+        1,
+        true,
+        &[
+            ("r1", &["--bot", "first"]),
+            ("r2", &["--bot", "heuristic"]),
+            ("r3", &["--bot", "random"]),
+            ("r4", &["--bot", "first"]),
+        ],
+    )
+    .replace("seed = 11\n", "");
+    s.write("secret.toml", &file);
+    let mut first_decks = Vec::new();
+    for dir in ["lg1", "lg2"] {
+        let r = ok(&s, &["league", "init", "secret.toml", "--dir", dir]);
+        assert!(r.stdout.contains("secret seed was drawn"), "{}", r.stdout);
+        ok(
+            &s,
+            &["league", "round", "--dir", dir, "--progress", "quiet"],
+        );
+        let rounds = ok(&s, &["league", "rounds", "--json", "--dir", dir]);
+        let rounds: Value = serde_json::from_str(&rounds.stdout).unwrap();
+        let r1 = &rounds[0];
+        assert_eq!(r1["round"], 1);
+        assert_eq!(r1["closed"], true, "{rounds}");
+        let seed = r1["seed"]
+            .as_u64()
+            .expect("revealed once closed")
+            .to_string();
+        let matches = s.path(&format!("{dir}/rounds/0001/matches"));
+        let log = std::fs::read_dir(&matches)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let text = std::fs::read_to_string(&log).unwrap();
+        let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(header["seed_commitment"], r1["commitment"]);
+        let hand: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        first_decks.push(hand["deck"].clone());
+        // Anyone can check the round's logs with the revealed seed.
+        let v = common::whistle(
+            &s,
+            &["replay", "verify", log.to_str().unwrap(), "--seed", &seed],
+            Duration::from_secs(60),
+        );
+        assert_eq!(v.status.code(), Some(0), "{}{}", v.stdout, v.stderr);
+        // The seed is in the store, not in the league file's copy.
+        let copy = std::fs::read_to_string(s.path(&format!("{dir}/league.toml"))).unwrap();
+        assert!(!copy.contains(&seed));
+    }
+    assert_ne!(
+        first_decks[0], first_decks[1],
+        "two leagues of one file deal alike"
+    );
+    // A seed given in the file is used, with a warning.
+    s.write("given.toml", &file.replace("game = ", "seed = 5\ngame = "));
+    let r = ok(&s, &["league", "init", "given.toml", "--dir", "lg3"]);
+    assert!(
+        r.stdout.contains("warning: the file gives `seed`"),
+        "{}",
+        r.stdout
+    );
+}

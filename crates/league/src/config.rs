@@ -3,7 +3,8 @@
 //! ```toml
 //! name = "student-league"        # ASCII letters, digits, `-`, `_`, `.`
 //! game = "israeli"
-//! seed = 7                       # rounds derive their seeds from it
+//! # seed = 7                     # no: `init` draws a secret seed (a given one
+//!                                # makes every league of this file deal alike)
 //! hands = 4                      # hands per match
 //! format = "duplicate"           # or "round-robin": one match a table
 //! parallel = 4                   # tables at once
@@ -137,7 +138,7 @@ impl Reference {
 struct RawFile {
     name: String,
     game: String,
-    seed: u64,
+    seed: Option<u64>,
     hands: Option<u32>,
     format: Option<String>,
     parallel: Option<usize>,
@@ -170,8 +171,12 @@ pub struct LeagueFile {
     pub name: String,
     /// The game's name.
     pub game: String,
-    /// The league seed.
+    /// The league seed: the file's if it gives one (every league made from
+    /// that file then deals the same cards), else the secret one `init`
+    /// drew (kept in the store, see [`LeagueFile::set_seed`]).
     pub seed: u64,
+    /// Whether the file gave the seed.
+    pub seed_given: bool,
     /// Hands per match (the game's default when absent).
     pub hands: Option<u32>,
     /// `true`: every table of a round plays all its seat rotations on the
@@ -242,7 +247,8 @@ impl LeagueFile {
         let mut file = LeagueFile {
             name: raw.name,
             game: raw.game,
-            seed: raw.seed,
+            seed: raw.seed.unwrap_or(0),
+            seed_given: raw.seed.is_some(),
             hands: raw.hands,
             duplicate,
             parallel: raw.parallel.unwrap_or(4).max(1),
@@ -286,6 +292,22 @@ impl LeagueFile {
         }
     }
 
+    /// The secret seed `init` drew, used unless the file gives one.
+    pub fn set_seed(&mut self, seed: u64) {
+        if !self.seed_given {
+            self.seed = seed;
+        }
+    }
+
+    /// A round's seed: the league seed and the round number, mixed so that
+    /// neighbouring rounds share nothing.
+    pub fn round_seed(&self, round: u64) -> u64 {
+        self.seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(round.wrapping_mul(0xBF58_476D_1CE4_E5B9))
+            & ((1 << 62) - 1)
+    }
+
     /// Reads the reference bots' relative paths from `base` (a league
     /// folder's copy of the file keeps the folder of the file `init` read).
     pub fn set_base(&mut self, base: PathBuf) {
@@ -299,13 +321,7 @@ impl LeagueFile {
         let s = |v: &str| toml::Value::String(v.to_string());
         doc.insert("name".into(), s(&format!("{}-r{round:04}", self.name)));
         doc.insert("game".into(), s(&self.game));
-        // A round's seed: the league seed and the round number, mixed so
-        // that neighbouring rounds share nothing.
-        let seed = self
-            .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(round.wrapping_mul(0xBF58_476D_1CE4_E5B9))
-            & ((1 << 62) - 1);
+        let seed = self.round_seed(round);
         doc.insert("seed".into(), toml::Value::Integer(seed as i64));
         let format = if self.duplicate {
             "duplicate"

@@ -65,12 +65,68 @@ pub fn open(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
     if let Some(base) = store.meta(BASE_META)? {
         file.set_base(base.into());
     }
+    if let Some(seed) = store.meta(SEED_META)? {
+        let seed = seed.parse().map_err(|_| {
+            LeagueError::Config(format!("{}: the store's seed is damaged", league.display()))
+        })?;
+        file.set_seed(seed);
+    }
     Ok((file, store))
 }
 
 /// The store's key for the folder of the league file `init` read: the
 /// reference bots' relative paths are that folder's.
 pub const BASE_META: &str = "file_folder";
+
+/// The store's key for the league's secret seed, drawn at `init` when the
+/// league file gives none. Bots never read the store (their sandboxes do not
+/// reach the league folder) and no page shows it; each round's seed is
+/// committed to before the round plays and revealed once it is closed
+/// ([`round_seeds`]).
+pub const SEED_META: &str = "seed";
+
+/// A fresh secret league seed (62 bits from the operating system).
+pub fn draw_seed() -> u64 {
+    let hex = whistle_referee::new_token("");
+    u64::from_str_radix(&hex[hex.len() - 16..], 16).expect("hex") & ((1 << 62) - 1)
+}
+
+/// A round's seed as the public sees it: the commitment (SHA-256 of the
+/// seed) from the moment the round starts, the seed once it is closed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RoundSeed {
+    /// The round.
+    pub round: u64,
+    /// SHA-256 of its seed, as every log of the round carries it.
+    pub commitment: String,
+    /// The seed, once the round is closed.
+    pub seed: Option<u64>,
+    /// Whether the round is closed.
+    pub closed: bool,
+}
+
+/// Every round started so far, with its commitment and (closed) its seed.
+///
+/// # Errors
+/// The league cannot be opened.
+pub fn round_seeds(league: &Path) -> Result<Vec<RoundSeed>, LeagueError> {
+    let (file, store) = open(league)?;
+    let (open_round, started) = store.rounds()?;
+    Ok((1..=started)
+        .map(|round| {
+            let seed = file.round_seed(round);
+            let closed = open_round.as_ref().is_none_or(|(n, _)| *n != round);
+            RoundSeed {
+                round,
+                commitment: whistle_replay::seed_commitment(
+                    whistle_rules::dealing::Seed::from_u64(seed),
+                ),
+                seed: closed.then_some(seed),
+                closed,
+            }
+        })
+        .collect())
+}
 
 /// Seats the next round (or finds the round left open) and writes its
 /// folder.

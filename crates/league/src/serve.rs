@@ -80,6 +80,9 @@ pub enum ServeEvent {
         recorded: u64,
         /// Whether every match of it is recorded.
         complete: bool,
+        /// The round's seed, revealed once the round is closed (its
+        /// commitment is in every log and was printed when it started).
+        seed: Option<u64>,
     },
     /// The web site listens.
     Site {
@@ -197,6 +200,7 @@ pub async fn serve(
                         number: prepared.number,
                         recorded: finished.imported.recorded,
                         complete: finished.complete,
+                        seed: finished.complete.then(|| file.round_seed(prepared.number)),
                     });
                     if finished.complete {
                         rounds += 1;

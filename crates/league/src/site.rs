@@ -79,12 +79,43 @@ fn site_page(site: &Site, title: &str, refresh: bool, body: maud::Markup) -> Htm
     let body = html! {
         @if refresh { meta http-equiv="refresh" content=(REFRESH_S); }
         header {
-            nav { a href="/" { (site.name) } " · " a href="/live" { "live tables" } }
+            nav {
+                a href="/" { (site.name) } " · " a href="/live" { "live tables" }
+                " · " a href="/rounds" { "rounds and seeds" }
+            }
             h1 { (title) }
         }
         main { (body) }
     };
     Html(page(&full, REPORT_CSS, body))
+}
+
+/// Each round's seed commitment, and its seed once the round is closed.
+async fn rounds(State(site): State<Site>) -> Response {
+    let league = site.league.clone();
+    let rows = match tokio::task::spawn_blocking(move || crate::round::round_seeds(&league)).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return error(&e.to_string()),
+        Err(e) => return error(&e.to_string()),
+    };
+    site_page(
+        &site,
+        "Rounds and seeds",
+        true,
+        html! {
+            p { "Each round's seed is committed to (SHA-256) before the round plays: every log \
+                 of the round carries the commitment. The seed is shown once the round is closed; \
+                 anyone can then check a log with " code { "whistle replay verify LOG --seed SEED" } "." }
+            div.scroll { table #rounds {
+                thead { tr { th { "round" } th { "commitment" } th { "seed" } } }
+                tbody { @for r in rows.iter().rev() { tr {
+                    td { (r.round) } td { code { (r.commitment) } }
+                    td { @match r.seed { Some(s) => code { (s) }, None => "secret until the round closes" } }
+                } } }
+            } }
+        },
+    )
+    .into_response()
 }
 
 async fn standings(State(site): State<Site>) -> Response {
@@ -461,6 +492,7 @@ pub async fn spawn(
         .route("/bots/{name}", get(bot))
         .route("/matches/{id}", get(match_viewer))
         .route("/live", get(live))
+        .route("/rounds", get(rounds))
         .route("/live/{table}", get(live_table))
         .with_state(site);
     let listener = tokio::net::TcpListener::bind(addr).await?;
