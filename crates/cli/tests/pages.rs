@@ -444,6 +444,23 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
     assert_eq!(texts(&tab, "h1"), ["Live tables"]);
     assert!(texts(&tab, "main p")[0].contains("1 s late"));
     screenshot(&tab, &s.path("site-live.png"));
+    // Rounds and seeds: the first round's commitment, its seed once closed.
+    tab.navigate_to(&format!("{site}rounds")).unwrap();
+    tab.wait_for_element("#rounds").unwrap();
+    let rows = texts(&tab, "#rounds tbody tr");
+    assert!(!rows.is_empty(), "no round listed");
+    let first = rows.last().unwrap();
+    assert!(first.starts_with('1'), "{first}");
+    let rounds = common::whistle_ok(&s, &["league", "rounds", "--json", "--dir", "lg"]);
+    let rounds: Value = serde_json::from_str(&rounds.stdout).unwrap();
+    assert!(
+        first.contains(rounds[0]["commitment"].as_str().unwrap()),
+        "{first}"
+    );
+    match rounds[0]["seed"].as_u64() {
+        Some(seed) => assert!(first.contains(&seed.to_string()), "{first}"),
+        None => assert!(first.contains("secret"), "{first}"),
+    }
     finish(&mut serve, &mut bots);
 }
 
