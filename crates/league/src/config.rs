@@ -277,7 +277,14 @@ impl LeagueFile {
             // A league of remote bots only: the check needs some bot.
             names.push(("check".into(), BotEntry::Command(vec!["whistle".into()])));
         }
-        let t = file.tournament(path, 0, &names, &path.with_extension("check"))?;
+        // Its errors name the league file's line and keys, not the
+        // generated tournament's.
+        let t = file
+            .tournament(path, 0, &names, &path.with_extension("check"))
+            .map_err(|e| match e {
+                LeagueError::Config(m) => LeagueError::Config(in_league_file(path, text, &m)),
+                other => other,
+            })?;
         file.seats = t.seats;
         file.game_options = t.options.clone();
         Ok(file)
@@ -393,6 +400,58 @@ impl LeagueFile {
     }
 }
 
+/// A tournament reader's message about the tournament a league file makes
+/// (`PATH: PATH:LINE: key `K`: WHY`), said of the league file: its line and
+/// its key names (`bots` is `reference` there).
+fn in_league_file(path: &Path, text: &str, message: &str) -> String {
+    let shown = path.display().to_string();
+    let rest = message
+        .strip_prefix(&format!("{shown}: "))
+        .unwrap_or(message);
+    let rest = rest.strip_prefix(&format!("{shown}:")).unwrap_or(rest);
+    // `LINE: key `K`: WHY`, or the message as it is.
+    let Some((_, after)) = rest.split_once(": key `") else {
+        return format!("{shown}: {rest}");
+    };
+    let Some((key, why)) = after.split_once("`: ") else {
+        return format!("{shown}: {rest}");
+    };
+    let key = key.replacen("bots.", "reference.", 1);
+    let (table, leaf) = key.rsplit_once('.').unwrap_or(("", key.as_str()));
+    // The lines that set `leaf` in `[table]` (or `[[table]]`).
+    let mut current = String::new();
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix('[') {
+            current = h.trim_matches(|c| c == '[' || c == ']' || c == ' ').to_string();
+            continue;
+        }
+        let sets = t
+            .strip_prefix(leaf)
+            .is_some_and(|r| r.trim_start().starts_with('='));
+        if sets && current == table {
+            lines.push((i + 1, t));
+        }
+    }
+    // A name given twice: the second time it is given.
+    let named = why
+        .split_once("named `")
+        .and_then(|(_, n)| n.split_once('`'))
+        .map(|(n, _)| format!("\"{n}\""));
+    let line = match &named {
+        Some(n) => lines.iter().filter(|(_, t)| t.contains(n.as_str())).nth(1),
+        None => lines.first(),
+    }
+    .or(lines.first())
+    .map(|(n, _)| *n);
+    let why = why.replace("two bots are named", "two reference bots are named");
+    match line {
+        Some(n) => format!("{shown}:{n}: key `{key}`: {why}"),
+        None => format!("{shown}: key `{key}`: {why}"),
+    }
+}
+
 /// How a bot of a round takes part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BotEntry {
@@ -400,4 +459,32 @@ pub enum BotEntry {
     Command(Vec<String>),
     /// Connects by itself with this token.
     Remote(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_league_files_own_lines_and_keys() {
+        let text = "name = \"d\"\ngame = \"israeli\"\nhands = 2\n\n[options]\nbogus = 3\n";
+        let e = LeagueFile::parse(Path::new("l.toml"), text)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("l.toml:6: key `options.bogus`"), "{e}");
+        let text = "name = \"d\"\ngame = \"israeli\"\nhands = 2\n[[reference]]\nname = \"a\"\n\
+                    command = [\"whistle\"]\n\n[[reference]]\nname = \"a\"\ncommand = [\"whistle\"]\n";
+        let e = LeagueFile::parse(Path::new("l.toml"), text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("l.toml:9: key `reference.name`: two reference bots are named `a`"),
+            "{e}"
+        );
+        let text = "name = \"d\"\ngame = \"israeli\"\nhands = 2\n[time]\nper_action_ms = \"x\"\n";
+        let e = LeagueFile::parse(Path::new("l.toml"), text)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("l.toml:5: key `time.per_action_ms`"), "{e}");
+    }
 }
