@@ -129,7 +129,7 @@ enum LeagueCommand {
         #[arg(long, default_value_t = 1000)]
         poll_ms: u64,
         /// Progress display on stderr.
-        #[arg(long, value_enum, default_value = "lines")]
+        #[arg(long, value_enum, default_value = "plain")]
         progress: Mode,
         /// Log filter for stderr (tracing syntax).
         #[arg(long, default_value = "info")]
@@ -290,7 +290,10 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             crate::serve::init_logging(log);
             let tls = match (tls_cert, tls_key) {
                 (Some(c), Some(k)) => {
-                    Some(whistle_referee::TlsIdentity::from_files(c, k).map_err(usage)?)
+                    let id = whistle_referee::TlsIdentity::from_files(c, k).map_err(usage)?;
+                    id.check()
+                        .map_err(|e| usage(format!("{}: {e}", c.display())))?;
+                    Some(id)
                 }
                 _ => None,
             };

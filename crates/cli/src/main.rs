@@ -186,3 +186,30 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.downcast_ref::<io::Error>()
         .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
+
+#[cfg(test)]
+mod command_line {
+    use clap::CommandFactory;
+
+    /// clap's own checks of every subcommand: conflicting names, and default
+    /// values its value parsers refuse (a `--progress` default that is no
+    /// mode made `league serve` fail without the flag).
+    #[test]
+    fn every_subcommand_and_default_is_valid() {
+        super::Cli::command().debug_assert();
+        // Defaults are parsed when a flag is left out.
+        for line in [
+            "whistle league serve --dir lg",
+            "whistle league round --dir lg",
+            "whistle tournament t.toml",
+            "whistle serve",
+            "whistle check-bot -- true",
+            "whistle replay verify x.jsonl",
+        ] {
+            let words: Vec<&str> = line.split(' ').collect();
+            if let Err(e) = <super::Cli as clap::Parser>::try_parse_from(&words) {
+                panic!("`{line}`: {e}");
+            }
+        }
+    }
+}

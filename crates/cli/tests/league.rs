@@ -1182,3 +1182,59 @@ fn a_league_draws_its_own_secret_seed_and_reveals_each_rounds_after_it_closes() 
         r.stdout
     );
 }
+
+#[test]
+fn serve_refuses_an_expired_a_future_or_a_ca_certificate_as_the_servers() {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let s = Scratch::new("league-bad-cert");
+    s.write("l.toml", &league_file("certs", 1, false, &[]));
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    let key = KeyPair::generate().unwrap();
+    s.write("key.pem", &key.serialize_pem());
+    let cases: [(&str, Box<dyn Fn(&mut CertificateParams)>, &str); 3] = [
+        (
+            "expired",
+            Box::new(|p| {
+                p.not_before = rcgen::date_time_ymd(2020, 1, 1);
+                p.not_after = rcgen::date_time_ymd(2021, 1, 1);
+            }),
+            "expired on",
+        ),
+        (
+            "future",
+            Box::new(|p| {
+                p.not_before = rcgen::date_time_ymd(2090, 1, 1);
+                p.not_after = rcgen::date_time_ymd(2091, 1, 1);
+            }),
+            "not valid until",
+        ),
+        (
+            "ca",
+            Box::new(|p| p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained)),
+            "CA certificate",
+        ),
+    ];
+    for (name, edit, says) in cases {
+        let mut p = CertificateParams::new(vec!["localhost".to_string()]).unwrap();
+        edit(&mut p);
+        let cert = p.self_signed(&key).unwrap();
+        let file = format!("{name}.pem");
+        s.write(&file, &cert.pem());
+        refused(
+            &s,
+            &[
+                "league",
+                "serve",
+                "--dir",
+                "lg",
+                "--listen",
+                "127.0.0.1:0",
+                "--tls-cert",
+                &file,
+                "--tls-key",
+                "key.pem",
+            ],
+            says,
+        );
+    }
+}

@@ -424,7 +424,9 @@ fn in_league_file(path: &Path, text: &str, message: &str) -> String {
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if let Some(h) = t.strip_prefix('[') {
-            current = h.trim_matches(|c| c == '[' || c == ']' || c == ' ').to_string();
+            current = h
+                .trim_matches(|c| c == '[' || c == ']' || c == ' ')
+                .to_string();
             continue;
         }
         let sets = t

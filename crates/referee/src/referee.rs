@@ -206,6 +206,45 @@ impl TlsIdentity {
             key_pem: read(key)?,
         })
     }
+
+    /// Why the chain's first certificate cannot be a server's now, if it
+    /// cannot: not a certificate, expired, not yet valid, or a CA's (a
+    /// client would refuse it at every connection; better said at start).
+    ///
+    /// # Errors
+    /// A sentence naming the problem and the certificate's dates.
+    pub fn check(&self) -> Result<(), String> {
+        use x509_parser::pem::Pem;
+        let pem = Pem::iter_from_buffer(&self.cert_pem)
+            .next()
+            .ok_or("the certificate file holds no PEM certificate")?
+            .map_err(|e| format!("the certificate file is not PEM: {e}"))?;
+        let cert = pem
+            .parse_x509()
+            .map_err(|e| format!("the certificate does not read as X.509: {e}"))?;
+        let v = cert.validity();
+        let now = x509_parser::time::ASN1Time::now();
+        if now < v.not_before {
+            return Err(format!(
+                "the server certificate is not valid until {} (now {now})",
+                v.not_before
+            ));
+        }
+        if now > v.not_after {
+            return Err(format!(
+                "the server certificate expired on {} (now {now})",
+                v.not_after
+            ));
+        }
+        if cert.is_ca() {
+            return Err(
+                "the server certificate is a CA certificate (basic constraints CA:true): \
+                 give the server's own certificate, signed by the CA"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
 }
 
 impl Default for RefereeConfig {
