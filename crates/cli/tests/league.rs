@@ -1191,7 +1191,8 @@ fn serve_refuses_an_expired_a_future_or_a_ca_certificate_as_the_servers() {
     ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
     let key = KeyPair::generate().unwrap();
     s.write("key.pem", &key.serialize_pem());
-    let cases: [(&str, Box<dyn Fn(&mut CertificateParams)>, &str); 3] = [
+    type Edit = Box<dyn Fn(&mut CertificateParams)>;
+    let cases: [(&str, Edit, &str); 3] = [
         (
             "expired",
             Box::new(|p| {
