@@ -136,6 +136,7 @@ pub struct SeatOutcome {
 /// [`ClientError::Connect`].
 pub async fn channel(address: &str) -> Result<Channel, ClientError> {
     let connect = |e: &dyn fmt::Display| ClientError::Connect(e.to_string());
+    let failed = |e: &tonic::transport::Error| ClientError::Connect(causes(e));
     #[cfg(unix)]
     if let Some(path) = address.strip_prefix("unix:") {
         // A sandboxed bot has no network: the referee is a Unix socket
@@ -173,8 +174,34 @@ pub async fn channel(address: &str) -> Result<Channel, ClientError> {
         }
         endpoint = endpoint.tls_config(tls).map_err(|e| connect(&e))?;
     }
-    endpoint.connect().await.map_err(|e| connect(&e))
+    endpoint.connect().await.map_err(|e| failed(&e))
 }
+
+/// An error and every cause under it, `: `-separated: "transport error"
+/// alone hides what a student must fix ("invalid peer certificate:
+/// UnknownIssuer", "Connection refused").
+pub fn causes(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut next = e.source();
+    while let Some(cause) = next {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        next = cause.source();
+    }
+    if out.contains("certificate") || out.contains("Certificate") {
+        out.push_str(
+            " (the referee's TLS certificate was refused: check $WHISTLE_CA and the address's host name)",
+        );
+    }
+    out
+}
+
+/// How long a bot token the referee does not know yet is tried again: a
+/// league admits a bot added while it serves at its next look.
+const UNKNOWN_TOKEN_RETRY: Duration = Duration::from_secs(10);
 
 /// Plays every seat the launch token is assigned, each with a fresh bot from
 /// `make_bot(seat assignment)`, until the referee ends the assignments.
@@ -188,14 +215,27 @@ where
 {
     let channel = channel(&launch.address).await?;
     let mut client = pb::referee_client::RefereeClient::new(channel.clone());
-    let mut assignments = client
-        .subscribe(pb::SubscribeRequest {
-            token: launch.token.clone(),
-            bot_name: launch.bot_name.clone(),
-        })
-        .await
-        .map_err(ClientError::Status)?
-        .into_inner();
+    let started = tokio::time::Instant::now();
+    let mut assignments = loop {
+        let subscribed = client
+            .subscribe(pb::SubscribeRequest {
+                token: launch.token.clone(),
+                bot_name: launch.bot_name.clone(),
+            })
+            .await;
+        match subscribed {
+            Ok(s) => break s.into_inner(),
+            Err(s)
+                if s.code() == Code::Unauthenticated
+                    && s.message().contains("unknown token")
+                    && started.elapsed() < UNKNOWN_TOKEN_RETRY =>
+            {
+                info!("the referee does not know the token yet; trying again");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(s) => return Err(status_error(s)),
+        }
+    };
     let make_bot = Arc::new(make_bot);
     let mut seats = tokio::task::JoinSet::new();
     let mut outcomes = Vec::new();
@@ -205,7 +245,15 @@ where
         tokio::select! {
             next = assignments.next() => {
                 let Some(a) = next else { break };
-                let a = a.map_err(ClientError::Status)?;
+                let a = match a {
+                    Ok(a) => a,
+                    // The referee stops: the seats finish, then the bot does.
+                    Err(s) if shutting_down(&s) => {
+                        info!("the referee is shutting down");
+                        break;
+                    }
+                    Err(s) => return Err(status_error(s)),
+                };
                 info!(table = %a.table_id, seat = a.seat, "assigned a seat");
                 let bot = make_bot(&a);
                 let channel = channel.clone();
@@ -235,6 +283,21 @@ fn collect(joined: Result<SeatEnd, tokio::task::JoinError>, outcomes: &mut Vec<S
         Err(e) => {
             warn!(table = %a.table_id, seat = a.seat, error = %e, "seat ended with an error")
         }
+    }
+}
+
+/// Whether `s` says the referee is going away (not the network).
+fn shutting_down(s: &tonic::Status) -> bool {
+    s.code() == Code::Unavailable && s.message().starts_with(whistle_protocol::SHUTTING_DOWN)
+}
+
+/// A status as an error, its transport causes spelled out.
+fn status_error(s: tonic::Status) -> ClientError {
+    match std::error::Error::source(&s) {
+        Some(_) if matches!(s.code(), Code::Unavailable | Code::Unknown | Code::Internal) => {
+            ClientError::Connect(causes(&s))
+        }
+        _ => ClientError::Status(s),
     }
 }
 
@@ -557,8 +620,9 @@ pub fn seat_key(table_id: &str, seat: u32) -> u64 {
     h & ((1 << 56) - 1)
 }
 
-/// Runs a bundled bot process to the end: usage errors exit with 2, a
-/// referee that cannot be reached or refuses the token with 1.
+/// Runs a bundled bot process to the end: 0 when the referee ends the
+/// assignments or shuts down, 1 when it cannot be reached, 2 for a bad
+/// command line, [`EXIT_REFUSED`] when it refuses the token.
 pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     use std::process::ExitCode;
     let _ = tracing_subscriber::fmt()
@@ -625,10 +689,21 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            match e {
+                ClientError::Status(s) if s.code() == Code::Unauthenticated => {
+                    ExitCode::from(EXIT_REFUSED)
+                }
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }
+
+/// The exit status of a bot whose token the referee refused (unknown,
+/// retired, used up): 0 is a clean end (the referee ended the assignments
+/// or shut down), 1 a referee that cannot be reached or a stream that
+/// failed, 2 a bad command line.
+pub const EXIT_REFUSED: u8 = 3;
 
 #[cfg(test)]
 mod tests {

@@ -1239,3 +1239,92 @@ fn serve_refuses_an_expired_a_future_or_a_ca_certificate_as_the_servers() {
         );
     }
 }
+
+#[test]
+fn the_kit_waits_for_a_bot_just_added_says_certificate_and_tells_its_ends_apart() {
+    let s = Scratch::new("league-kit-ends");
+    let (ca, cert, key) = certificates(&s);
+    s.write("l.toml", &league_file("kit", 1, false, &[]));
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    let (mut serve, lines) = common::spawn_serve(
+        &s,
+        "lg",
+        &["--tls-cert", &cert, "--tls-key", &key],
+        &["listening on "],
+    );
+    let port = lines[0]
+        .split_whitespace()
+        .nth(2)
+        .unwrap()
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .to_string();
+    let address = format!("https://localhost:{port}");
+    let bot = |token: &str, ca: Option<&str>| {
+        let mut c = Command::new(WHISTLE);
+        c.args([
+            "bot",
+            "--bot",
+            "first",
+            "--address",
+            &address,
+            "--token",
+            token,
+        ])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+        match ca {
+            Some(ca) => c.env("WHISTLE_CA", s.path(ca)),
+            None => c.env_remove("WHISTLE_CA"),
+        };
+        c.spawn().unwrap()
+    };
+    // Without the league's CA: the message names the certificate.
+    let out = bot("whatever", None).wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("certificate"), "{said}");
+    // Added while serving and connecting at once: it waits to be admitted.
+    let token = add_bots(&s, "lg", &["fresh"]).remove(0);
+    let mut fresh = bot(&token, Some(&ca));
+    let start = std::time::Instant::now();
+    loop {
+        let log = std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default();
+        if log.contains("bot subscribed bot=fresh") {
+            break;
+        }
+        assert!(
+            fresh.try_wait().unwrap().is_none(),
+            "the kit gave up: {:?}",
+            fresh.wait_with_output()
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "never subscribed: {log}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // A token the league refuses: its own exit status.
+    let out = bot("league-0000", Some(&ca)).wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The league shuts down: a clean end for the waiting bot.
+    let _ = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+    let out = fresh.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

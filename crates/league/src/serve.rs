@@ -145,24 +145,7 @@ pub async fn serve(
         if *stop.borrow() {
             break Ok(());
         }
-        // Admit bots added since the last check, revoke retired ones.
-        let mut remote = Vec::new();
-        for (bot, hash) in store.remote_tokens()? {
-            match hash {
-                Some(h) => {
-                    if admitted.insert(bot.clone()) {
-                        referee.register_bot_hash(&bot, &h);
-                    }
-                    remote.push(bot);
-                }
-                None => {
-                    if admitted.remove(&bot) {
-                        referee.retire_bot(&bot);
-                        report(ServeEvent::Revoked { bot });
-                    }
-                }
-            }
-        }
+        let remote = admit(&store, &referee, &mut admitted, &mut report)?;
         let waiting: Vec<String> = referee
             .waiting_bots()
             .into_iter()
@@ -226,6 +209,35 @@ pub async fn serve(
         site.abort();
     }
     result.map(|()| rounds)
+}
+
+/// Admits the bots added since the last look (their token hashes go to the
+/// referee) and revokes the tokens of bots retired since; returns the
+/// remote bots the league has now.
+fn admit(
+    store: &crate::store::Store,
+    referee: &Referee,
+    admitted: &mut BTreeSet<String>,
+    report: &mut impl FnMut(ServeEvent),
+) -> Result<Vec<String>, LeagueError> {
+    let mut remote = Vec::new();
+    for (bot, hash) in store.remote_tokens()? {
+        match hash {
+            Some(h) => {
+                if admitted.insert(bot.clone()) {
+                    referee.register_bot_hash(&bot, &h);
+                }
+                remote.push(bot);
+            }
+            None => {
+                if admitted.remove(&bot) {
+                    referee.retire_bot(&bot);
+                    report(ServeEvent::Revoked { bot });
+                }
+            }
+        }
+    }
+    Ok(remote)
 }
 
 /// A round left open (by a stop or a crash) plays on only once its remote
@@ -296,13 +308,24 @@ async fn play(
         tokio::select! {
             ran = &mut round => break ran,
             () = tokio::time::sleep(opts.poll) => {
-                for b in store.bots()? {
+                // A store that cannot be read now is read at the next look:
+                // the round plays on.
+                let bots = store.bots().unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "league store unreadable; retirements wait");
+                    Vec::new()
+                });
+                for b in bots {
                     if b.retired && playing.contains(&b.name) && taken_out.insert(b.name.clone()) {
                         shared.referee.retire_bot(&b.name);
                         shared.referee.withdraw_bot(&b.name, "retired from the league");
                         admitted.remove(&b.name);
                         report(ServeEvent::Revoked { bot: b.name });
                     }
+                }
+                // Bots added meanwhile can connect now (and wait for the
+                // next round); other retired ones are revoked.
+                if let Err(e) = admit(&store, &shared.referee, admitted, report) {
+                    tracing::warn!(error = %e, "league store unreadable; new bots wait");
                 }
             }
         }
