@@ -192,7 +192,15 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             if *json {
                 return Ok(serde_json::to_string_pretty(&rows)? + "\n");
             }
-            let mut out = format!("rating history of {bot}\n");
+            let (before, after) = store.lineage(bot).map_err(refused)?;
+            let mut out = format!("rating history of {bot}");
+            if let Some(b) = before {
+                let _ = write!(out, " (a new version of {b})");
+            }
+            if let Some(a) = after {
+                let _ = write!(out, " (replaced by {a})");
+            }
+            out.push('\n');
             for r in &rows {
                 let _ = writeln!(
                     out,
@@ -499,9 +507,12 @@ fn standings_text(file: &LeagueFile, rows: &[Standing]) -> String {
         "{} ({}): Weng-Lin rating μ ± σ (the interval is μ ± 2σ)\n",
         file.name, file.game
     );
+    // The bot column is as wide as the longest name (names are at most 64
+    // ASCII characters), so the numbers line up whatever the names.
+    let w = rows.iter().map(|r| r.bot.len()).max().unwrap_or(0).max(20);
     let _ = writeln!(
         out,
-        "{:<4} {:<20} {:>7} {:>6}  {:<17} {:>7} {:>15}  {:>6}  last seen",
+        "{:<4} {:<w$} {:>7} {:>6}  {:<17} {:>7} {:>15}  {:>6}  last seen",
         "#", "bot", "rating", "σ", "interval", "matches", "points/hand", "faults"
     );
     for (i, r) in rows.iter().enumerate() {
@@ -512,7 +523,7 @@ fn standings_text(file: &LeagueFile, rows: &[Standing]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<4} {:<20} {:>7.2} {:>6.2}  [{:>6.2}, {:>6.2}] {:>7} {:>15}  {:>6}  {}{}",
+            "{:<4} {:<w$} {:>7.2} {:>6.2}  [{:>6.2}, {:>6.2}] {:>7} {:>15}  {:>6}  {}{}",
             i + 1,
             r.bot,
             r.rating,

@@ -231,6 +231,42 @@ fn a_league_adds_bots_plays_rounds_keeps_ratings_and_imports_once() {
         "{} vs {old}",
         v2.stdout
     );
+    // History says which version replaced which.
+    let h = ok(&s, &["league", "history", "student", "--dir", "lg"]);
+    assert!(h.stdout.contains("(replaced by student-2)"), "{}", h.stdout);
+    let h = ok(&s, &["league", "history", "student-2", "--dir", "lg"]);
+    assert!(
+        h.stdout.contains("(a new version of student)"),
+        "{}",
+        h.stdout
+    );
+    // A version has one successor; a reference bot is the file's.
+    refused(
+        &s,
+        &[
+            "league",
+            "add-bot",
+            "student-3",
+            "--replaces",
+            "student",
+            "--dir",
+            "lg",
+        ],
+        "replaced by `student-2` already",
+    );
+    refused(
+        &s,
+        &[
+            "league",
+            "add-bot",
+            "first-2",
+            "--replaces",
+            "first",
+            "--dir",
+            "lg",
+        ],
+        "is a reference bot",
+    );
 
     // A finished tournament imports exactly once.
     let t = common::israeli_tournament(
@@ -1327,4 +1363,25 @@ fn the_kit_waits_for_a_bot_just_added_says_certificate_and_tells_its_ends_apart(
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn long_names_keep_the_text_standings_aligned() {
+    let s = Scratch::new("league-long-names");
+    s.write("l.toml", &league_file("long", 1, false, &[]));
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    let long = "a".repeat(64);
+    add_bots(&s, "lg", &["b", &long, "mid-length-name-of-thirty-chars"]);
+    let r = ok(&s, &["league", "standings", "--dir", "lg"]);
+    let lines: Vec<&str> = r.stdout.lines().skip(1).collect();
+    // Every row's rating ends where the header's `rating` ends.
+    let end = lines[0].find("rating").unwrap() + "rating".len();
+    for l in &lines[1..] {
+        let rating = l[..end].rsplit(' ').next().unwrap();
+        assert!(
+            rating.parse::<f64>().is_ok() && l.as_bytes()[end] == b' ',
+            "misaligned:\n{}",
+            r.stdout
+        );
+    }
 }

@@ -182,12 +182,17 @@ async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Respon
         .enumerate()
         .map(|(i, h)| (i as u64, h.rating, h.uncertainty))
         .collect();
+    let (before, after) = store.lineage(&name).unwrap_or_default();
     let svg = plot::ratings_svg(&[(name.clone(), points)], 900, 320);
     site_page(
         &site,
         &format!("{name}: rating history"),
         true,
         html! {
+            @if before.is_some() || after.is_some() { p #lineage {
+                @if let Some(b) = &before { "A new version of " a href=(format!("/bots/{b}")) { (b) } ". " }
+                @if let Some(a) = &after { "Replaced by " a href=(format!("/bots/{a}")) { (a) } "." }
+            } }
             div.chart #history-plot { (PreEscaped(svg)) }
             div.scroll { table #history {
                 thead { tr { th { "after" } th { "rating" } th { "σ" } th { "when" } } }

@@ -317,14 +317,30 @@ impl Store {
         let (mut mu, mut sigma) = (default.rating, default.uncertainty);
         let mut old_id = None;
         if let Some(old) = replaces {
-            let (id, old_mu, old_sigma): (i64, f64, f64) = tx
+            let (id, old_mu, old_sigma, old_reference): (i64, f64, f64, bool) = tx
                 .query_row(
-                    "SELECT id, mu, sigma FROM bots WHERE name = ?1",
+                    "SELECT id, mu, sigma, reference FROM bots WHERE name = ?1",
                     [old],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
                 )
                 .optional()?
                 .ok_or_else(|| LeagueError::Refused(format!("no bot named `{old}`")))?;
+            if old_reference {
+                return Err(LeagueError::Refused(format!(
+                    "`{old}` is a reference bot: the league file names it (edit the file's \
+                     [[reference]] and make a new league, or add `{name}` without --replaces)"
+                )));
+            }
+            let successor: Option<String> = tx
+                .query_row("SELECT name FROM bots WHERE replaces = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            if let Some(next) = successor {
+                return Err(LeagueError::Refused(format!(
+                    "`{old}` was replaced by `{next}` already: replace `{next}`"
+                )));
+            }
             if inherit {
                 (mu, sigma) = (old_mu, old_sigma);
             }
@@ -713,6 +729,30 @@ impl Store {
                 r.get(0)
             })
             .optional()?)
+    }
+
+    /// The version `name` replaced, and the one that replaced it.
+    ///
+    /// # Errors
+    /// [`LeagueError::Refused`] for an unknown bot; [`LeagueError::Store`].
+    pub fn lineage(&self, name: &str) -> Result<(Option<String>, Option<String>), LeagueError> {
+        let id = bot_id(&self.conn, name)?
+            .ok_or_else(|| LeagueError::Refused(format!("no bot named `{name}`")))?;
+        let before: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT o.name FROM bots b JOIN bots o ON o.id = b.replaces WHERE b.id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let after: Option<String> = self
+            .conn
+            .query_row("SELECT name FROM bots WHERE replaces = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok((before, after))
     }
 
     /// A bot's rating history, oldest first.
