@@ -110,7 +110,7 @@ pub struct ShowArgs {
 pub fn run(args: &ReplayArgs) -> anyhow::Result<(String, bool)> {
     match &args.command {
         ReplayCommand::Verify(a) => verify_cmd(a),
-        ReplayCommand::Show(a) => show(a).map(|t| (t, true)),
+        ReplayCommand::Show(a) => show_checked(a),
         ReplayCommand::Rerun(a) => rerun(a).map(|t| (t, true)),
         ReplayCommand::Html(a) => html(a).map(|t| (t, true)),
     }
@@ -231,6 +231,21 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
     Ok((out, ok))
 }
 
+/// One problem a verification found, as a line for people.
+fn problem_line(p: &verify::Problem) -> String {
+    let mut at = format!("line {}", p.line);
+    if let Some(d) = p.deal {
+        let _ = write!(at, ", hand {d}");
+    }
+    if let Some(s) = p.step {
+        let _ = write!(at, ", step {s}");
+    }
+    format!(
+        "{at}: {}: expected {}, found {}",
+        p.what, p.expected, p.found
+    )
+}
+
 /// One verification report as text.
 fn write_report(out: &mut String, r: &Report, steps: bool) {
     {
@@ -253,18 +268,7 @@ fn write_report(out: &mut String, r: &Report, steps: bool) {
         } else {
             let _ = writeln!(out, "{}: {} problem(s)", r.file, r.problems.len());
             for p in &r.problems {
-                let mut at = format!("line {}", p.line);
-                if let Some(d) = p.deal {
-                    let _ = write!(at, ", hand {d}");
-                }
-                if let Some(s) = p.step {
-                    let _ = write!(at, ", step {s}");
-                }
-                let _ = writeln!(
-                    out,
-                    "  {at}: {}: expected {}, found {}",
-                    p.what, p.expected, p.found
-                );
+                let _ = writeln!(out, "  {}", problem_line(p));
             }
         }
         // O16, O17: the team score is the rule's; each seat sees its own part.
@@ -347,7 +351,37 @@ fn load(file: &Path) -> anyhow::Result<Replayed> {
     Ok(Replayed { driver, log })
 }
 
-fn show(a: &ShowArgs) -> anyhow::Result<String> {
+/// `replay show`: the log as far as it plays, after what `verify` finds
+/// wrong with it (then the command fails, so a script notices).
+fn show_checked(a: &ShowArgs) -> anyhow::Result<(String, bool)> {
+    let report = verify::verify_file(&a.file, Context::default())
+        .with_context(|| a.file.display().to_string())?;
+    if report.problems.is_empty() {
+        return show(a, &[]).map(|t| (t, true));
+    }
+    let mut out = format!(
+        "{}: does not verify ({} problem(s)); shown as far as it plays:\n",
+        a.file.display(),
+        report.problems.len()
+    );
+    for p in &report.problems {
+        let _ = writeln!(out, "  {}", problem_line(p));
+    }
+    match show(a, &report.problems) {
+        Ok(text) => out.push_str(&text),
+        Err(e) => {
+            let _ = writeln!(out, "nothing more to show: {e:#}");
+        }
+    }
+    Ok((out, false))
+}
+
+fn show(a: &ShowArgs, problems: &[verify::Problem]) -> anyhow::Result<String> {
+    if a.seat.is_some() && a.step.is_none() {
+        return Err(usage(
+            "--seat needs --step (and --hand): it picks whose view of that step to show",
+        ));
+    }
     let Replayed { mut driver, log } = load(&a.file)?;
     if a.step.is_some() && a.hand.is_none() {
         return Err(usage("--step needs --hand"));
@@ -355,7 +389,16 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
     if let Some(h) = a.hand
         && log.hands.iter().all(|x| x.deal != h)
     {
-        return Err(usage(format!("no hand {h} in {}", a.file.display())));
+        let have: Vec<String> = log.hands.iter().map(|x| x.deal.to_string()).collect();
+        return Err(usage(format!(
+            "no hand {h} in {} (its hands: {})",
+            a.file.display(),
+            if have.is_empty() {
+                "none that can be read".to_string()
+            } else {
+                have.join(", ")
+            }
+        )));
     }
     let mut out = String::new();
     for hand in &log.hands {
@@ -409,7 +452,16 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
                     .iter()
                     .map(|x| x.to_string())
                     .collect();
-                let doc = serde_json::json!({ "observation": obs, "legal": legal });
+                let doc = serde_json::json!({
+                    "step": i,
+                    "played": {
+                        "seat": act.seat.index(),
+                        "action": act.action.to_string(),
+                        "fallback": act.fallback,
+                    },
+                    "observation": obs,
+                    "legal": legal,
+                });
                 return Ok(serde_json::to_string_pretty(&doc)? + "\n");
             }
             let before = game.log().len();
@@ -440,9 +492,10 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
         }
         if wanted && a.step.is_some() {
             return Err(usage(format!(
-                "hand {} has no step {}",
+                "hand {} has no step {} (its steps are 0 to {})",
                 hand.deal,
-                a.step.unwrap_or(0)
+                a.step.unwrap_or(0),
+                hand.actions.len().saturating_sub(1)
             )));
         }
         if wanted {
@@ -451,6 +504,16 @@ fn show(a: &ShowArgs) -> anyhow::Result<String> {
             }
             if !line.is_empty() {
                 let _ = writeln!(out, "  unfinished trick:{line}");
+            }
+            // Where the record stops being playable: the refused action.
+            for p in problems.iter().filter(|p| p.deal == Some(hand.deal)) {
+                if let Some(step) = p.step {
+                    let _ = writeln!(
+                        out,
+                        "  step {step}: REFUSED {}: {} (play stops here)",
+                        p.what, p.found
+                    );
+                }
             }
             let r = &hand.result;
             let _ = writeln!(out, "  result: {}", result_line(r));

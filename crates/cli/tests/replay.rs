@@ -250,9 +250,12 @@ fn a_changed_card_is_caught_and_located() {
         &log,
         &["line 2, hand 0: deal (from the match seed): expected"],
     );
-    // Without re-sealing, the chain breaks at the next line as well.
+    // Without re-sealing, the chain says which line changed.
     write_unsealed(&log, &edited);
-    assert_caught(&log, &["line 3: hash chain (prev): expected"]);
+    assert_caught(
+        &log,
+        &["line 2: hash chain: line 2 changed after it was written (line 3's"],
+    );
 }
 
 #[test]
@@ -307,7 +310,7 @@ fn an_edited_score_is_caught() {
     let last = r.len() - 1;
     r[last]["result"]["totals"][1] = Value::from(1000);
     write_sealed(&log, &r);
-    assert_caught(&log, &["match result: expected"]);
+    assert_caught(&log, &["match result: totals: expected"]);
 }
 
 #[test]
@@ -742,4 +745,88 @@ async fn logged_fault_verdicts_are_judged_again() {
     r[1]["faults"][i]["kind"] = Value::String("malformed".into());
     write_sealed(&log, &r);
     assert_caught(&log, &["fault verdict on text \"bid 4C\""]);
+}
+
+/// A student's typed-in record that `verify` refuses: `show` says why and
+/// fails, draws what plays and marks the refused step; `verify` checks what
+/// follows an incomplete hand; the messages use the game's notation.
+#[test]
+fn a_disputed_record_is_shown_with_its_problems_and_nothing_is_skipped() {
+    let sample = repo().join("replays/samples/what-if/oneonta-hand-3.jsonl");
+    let records = lines(&sample);
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, records: &[Value]| {
+        let path = dir.path().join(name);
+        write_unsealed(&path, records);
+        path.to_str().unwrap().to_string()
+    };
+    // A card twice in the deal: nothing plays; the reason is said.
+    let mut twice = records.clone();
+    twice[1]["hands"][1] = twice[1]["hands"][0].clone();
+    let twice = write("twice.jsonl", &twice);
+    let (ok, text) = show(&[&twice]);
+    assert!(!ok);
+    assert!(
+        text.contains("does not verify") && text.contains("8C is repeated"),
+        "{text}"
+    );
+    let (ok, text) = show(&[&twice, "--hand", "2"]);
+    assert!(!ok);
+    assert!(
+        text.contains("8C is repeated") && text.contains("its hands: none"),
+        "{text}"
+    );
+    // An illegal action: drawn up to it, marked, and named where it is.
+    let mut illegal = records.clone();
+    illegal[1]["actions"][6] = Value::from("0 AH");
+    let illegal = write("illegal.jsonl", &illegal);
+    let (ok, text) = show(&[&illegal]);
+    assert!(!ok);
+    assert!(text.contains("step 6: REFUSED"), "{text}");
+    assert!(text.contains("AH was played at step 4 already"), "{text}");
+    // An incomplete hand followed by another: the rest is not skipped.
+    let mut cut = records.clone();
+    let kept: Vec<Value> = cut[1]["actions"].as_array().unwrap()[..8].to_vec();
+    cut[1]["actions"] = Value::from(kept);
+    let mut more = records[1].clone();
+    more.as_object_mut().unwrap().remove("context");
+    more["actions"] = serde_json::json!(["0 9H"]);
+    cut.push(more);
+    let (ok, text) = verify(&[&write("cut.jsonl", &cut)]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("1 more hand line(s) (lines 3), not checked"),
+        "{text}"
+    );
+    // Steps: how many there are, which action was played, --seat alone.
+    let s = sample.to_str().unwrap();
+    let (ok, text) = show(&[s, "--hand", "2", "--step", "99"]);
+    assert!(!ok);
+    assert!(text.contains("its steps are 0 to"), "{text}");
+    let (ok, text) = show(&[s, "--hand", "2", "--step", "1"]);
+    assert!(ok, "{text}");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["played"]["action"], "bid 1", "{doc}");
+    assert_eq!(doc["played"]["seat"], 0);
+    let (ok, text) = show(&[s, "--seat", "1"]);
+    assert!(!ok);
+    assert!(text.contains("--seat needs --step"), "{text}");
+}
+
+#[test]
+fn verify_speaks_the_games_notation_and_names_the_changed_line() {
+    let (_dir, log) = sample_copy();
+    let mut r = lines(&log);
+    // A bid in a hand's result edited: said as a bid, not as Rust.
+    let bids = r[1]["result"]["bids"].as_array_mut().unwrap();
+    let k = bids.iter().position(|b| b.is_string()).unwrap();
+    bids[k] = Value::from("bid 13");
+    write_sealed(&log, &r);
+    let (ok, text) = verify(&[log.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        text.contains("result: bids: expected [") && text.contains("bid 13"),
+        "{text}"
+    );
+    assert!(!text.contains("Some(") && !text.contains("Bid("), "{text}");
 }

@@ -320,7 +320,7 @@ impl Checker {
         });
     }
 
-    fn compare<T: PartialEq + std::fmt::Debug>(
+    fn compare<T: PartialEq + Plain>(
         &mut self,
         line: usize,
         deal: Option<u32>,
@@ -329,14 +329,58 @@ impl Checker {
         found: &T,
     ) {
         if expected != found {
-            self.add(
-                line,
-                deal,
-                None,
-                what,
-                format!("{expected:?}"),
-                format!("{found:?}"),
-            );
+            self.add(line, deal, None, what, expected.plain(), found.plain());
+        }
+    }
+}
+
+/// A value as a problem report shows it to a person: the game's notation
+/// (`bid 4`, `AH`, seat numbers), never Rust's debug form.
+trait Plain {
+    fn plain(&self) -> String;
+}
+
+macro_rules! plain_by_display {
+    ($($t:ty),*) => {$(
+        impl Plain for $t {
+            fn plain(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+plain_by_display!(
+    i32,
+    u32,
+    u8,
+    usize,
+    bool,
+    String,
+    Seat,
+    whistle_rules::Action
+);
+
+impl<T: Plain> Plain for Option<T> {
+    fn plain(&self) -> String {
+        self.as_ref().map_or_else(|| "-".to_string(), Plain::plain)
+    }
+}
+
+impl<T: Plain> Plain for Vec<T> {
+    fn plain(&self) -> String {
+        format!(
+            "[{}]",
+            self.iter().map(Plain::plain).collect::<Vec<_>>().join(", ")
+        )
+    }
+}
+
+impl Plain for whistle_rules::ScoreOrder {
+    fn plain(&self) -> String {
+        match self {
+            whistle_rules::ScoreOrder::HigherIsBetter => "higher is better".into(),
+            whistle_rules::ScoreOrder::LowerIsBetter => "lower is better".into(),
         }
     }
 }
@@ -500,9 +544,22 @@ fn run(
     if report.sealed {
         for (k, (line, _)) in lines.iter().enumerate().skip(1) {
             let expected = sha256_hex(raw[lines[k - 1].0 - 1].as_bytes());
+            let before = lines[k - 1].0;
             match prevs[k - 1] {
                 Some(p) if *p == expected => {}
-                Some(p) => c.add(*line, None, None, "hash chain (prev)", &expected, p),
+                // The line whose hash no longer matches is the changed one
+                // (or the next line's `prev` was).
+                Some(p) => c.add(
+                    before,
+                    None,
+                    None,
+                    &format!(
+                        "hash chain: line {before} changed after it was written (line {line}'s \
+                         `prev` is its SHA-256 as written)"
+                    ),
+                    p,
+                    &expected,
+                ),
                 None => c.add(*line, None, None, "hash chain (prev)", &expected, "missing"),
             }
         }
@@ -568,7 +625,7 @@ fn run(
     let fallbacks_checked = rule == Fallback::First || match_seed.is_some();
     let mut driver = MatchDriver::new(game, match_seed.unwrap_or_default(), rule).without_events();
     let mut faults: BTreeMap<Seat, (u32, bool)> = BTreeMap::new();
-    for (line, l) in lines.iter().skip(1) {
+    for (k, (line, l)) in lines.iter().enumerate().skip(1) {
         let line = *line;
         let hand = match l {
             LineIn::Hand(h) => h,
@@ -750,13 +807,30 @@ fn run(
                     Cow::Borrowed("legal")
                 }
                 Err(r) => {
+                    // A card played twice: one of the two steps was edited,
+                    // and the earlier one may be the edit.
+                    let text = given.to_string();
+                    let earlier = text
+                        .parse::<Card>()
+                        .ok()
+                        .and_then(|_| {
+                            hand.actions[..i].iter().position(|b| {
+                                b.parse().is_ok_and(|(_, g, _)| g.to_string() == text)
+                            })
+                        })
+                        .map_or_else(String::new, |j| {
+                            format!(
+                                " ({text} was played at step {j} already: if the record was \
+                                 edited, the change is at step {j} or here)"
+                            )
+                        });
                     c.add(
                         line,
                         Some(deal),
                         Some(i),
                         &format!("action `{given}` by seat {seat}"),
                         "a legal action",
-                        &r,
+                        format!("{r}{earlier}"),
                     );
                     broken = true;
                     Cow::Owned(format!("rejected: {r}"))
@@ -836,6 +910,36 @@ fn run(
             next,
         });
         if broken || incomplete {
+            // What follows cannot be played from here: said, not skipped.
+            let rest: Vec<usize> = lines[k + 1..]
+                .iter()
+                .filter(|(_, l)| matches!(l, LineIn::Hand(_)))
+                .map(|(n, _)| *n)
+                .collect();
+            if let Some(first) = rest.first() {
+                c.add(
+                    *first,
+                    None,
+                    None,
+                    "hand",
+                    format!(
+                        "no hand after hand {deal}, which {}",
+                        if broken {
+                            "stops at an action the rules refuse"
+                        } else {
+                            "is incomplete"
+                        }
+                    ),
+                    format!(
+                        "{} more hand line(s) (lines {}), not checked",
+                        rest.len(),
+                        rest.iter()
+                            .map(usize::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
             break;
         }
     }
@@ -847,10 +951,21 @@ fn run(
                 None,
                 None,
                 "end",
-                "the match to be over after the logged hands",
-                "an end record",
+                format!(
+                    "more hands: after the {} hand(s) logged the match is not over",
+                    report.hands.len()
+                ),
+                "an end record, as if it were",
             ),
-            Some(r) => c.compare(*line, None, "match result", r, &e.result),
+            Some(r) => {
+                let f = &e.result;
+                c.compare(*line, None, "match result: totals", &r.totals, &f.totals);
+                c.compare(*line, None, "match result: places", &r.ranks, &f.ranks);
+                c.compare(*line, None, "match result: teams", &r.teams, &f.teams);
+                c.compare(*line, None, "match result: order", &r.order, &f.order);
+                c.compare(*line, None, "match result: hands", &r.hands, &f.hands);
+                c.compare(*line, None, "match result: note", &r.note, &f.note);
+            }
         }
         let forfeited: Vec<Seat> = faults
             .iter()
