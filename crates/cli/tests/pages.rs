@@ -233,6 +233,102 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
     screenshot(&tab, &s.path("viewer-phone.png"));
 }
 
+/// A disputed log (an action the rules refuse) is drawn up to it, the step
+/// marked; a hand's end says so (not "trick 14", not "undecided"); the
+/// trick's cards name their players; the seats sit round the table; what a
+/// seat has seen shows its newest event.
+#[test]
+fn the_viewer_draws_a_disputed_log_and_the_table_as_it_is() {
+    let s = Scratch::new("pages-disputed");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../replays/samples/israeli/matches/m00000.jsonl");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let mut lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // Hand 1's 30th action becomes a card its seat does not hold.
+    let actions = lines[2]["actions"].as_array_mut().unwrap();
+    let k = 30;
+    let seat = actions[k]["seat"].clone();
+    let stolen = actions
+        .iter()
+        .find(|a| a["seat"] != seat && a["action"].as_str().unwrap().len() == 2)
+        .unwrap()["action"]
+        .clone();
+    actions[k]["action"] = stolen;
+    let edited: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    let log = s.write("disputed.jsonl", &edited);
+    let r = whistle(
+        &s,
+        &["replay", "html", log.to_str().unwrap(), "--out", "viewer"],
+        Duration::from_secs(60),
+    );
+    assert!(r.status.success(), "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("NOT verified"), "{}", r.stdout);
+    let page = s.path("viewer/index.html");
+    let Some(browser) = browser() else { return };
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&format!("file://{}#hand=1&step={k}&seat=0", page.display()))
+        .unwrap();
+    tab.wait_until_navigated().unwrap();
+    tab.wait_for_element("#seats .seat").unwrap();
+    assert!(texts(&tab, "#verdict")[0].starts_with("NOT verified"));
+    let said = texts(&tab, "#action .refused");
+    assert!(
+        said.len() == 1 && said[0].contains("REFUSED") && said[0].contains("Play stops here"),
+        "{said:?}"
+    );
+    assert_eq!(
+        texts(&tab, "#hand option").len(),
+        2,
+        "hands 0 and 1 (up to the refused step)"
+    );
+    screenshot(&tab, &s.path("viewer-refused.png"));
+    // Hand 0's end: over, with its trump; seats round the table.
+    tab.navigate_to(&format!("file://{}?end#hand=0&step=999&seat=0", page.display()))
+        .unwrap();
+    tab.wait_until_navigated().unwrap();
+    tab.wait_for_element("#seats .seat").unwrap();
+    let middle = texts(&tab, "#middle").join(" ");
+    assert!(middle.contains("hand over: 13 tricks played"), "{middle}");
+    assert!(!middle.contains("trick 14") && !middle.contains("undecided"), "{middle}");
+    let area = |seat: usize| {
+        tab.evaluate(
+            &format!("document.querySelector('.seat[data-seat=\"{seat}\"]').style.gridArea"),
+            false,
+        )
+        .unwrap()
+        .value
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string()
+    };
+    assert_eq!(
+        (area(0), area(1), area(2), area(3)),
+        ("s".into(), "w".into(), "n".into(), "e".into())
+    );
+    // Mid-trick: each card names its player; the history shows its end.
+    tab.navigate_to(&format!("file://{}?mid#hand=0&step=22&seat=0", page.display()))
+        .unwrap();
+    tab.wait_until_navigated().unwrap();
+    tab.wait_for_element("#seats .seat").unwrap();
+    let captions = texts(&tab, "#trick figcaption");
+    assert_eq!(captions.len(), texts(&tab, "#trick .card").len());
+    assert!(captions.iter().all(|c| !c.is_empty()), "{captions:?}");
+    let scrolled = tab
+        .evaluate(
+            "(function(){const h=document.getElementById('history');\
+             return h.scrollHeight <= h.clientHeight || h.scrollTop + h.clientHeight >= h.scrollHeight - 2;})()",
+            false,
+        )
+        .unwrap()
+        .value
+        .unwrap();
+    assert_eq!(scrolled, Value::Bool(true));
+}
+
 #[test]
 fn the_tournament_report_shows_standings_the_rating_plot_and_links_every_hand() {
     let s = Scratch::new("pages-report");

@@ -245,16 +245,20 @@ async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -
             let shown = public_prefix(&dir, &path, &delayed, delay)?;
             let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
             std::fs::write(file.path(), shown).map_err(|e| e.to_string())?;
-            viewer_page_of(file.path())
+            viewer_page_of(file.path(), true)
         })
         .await,
     )
 }
 
-/// The hand viewer page of the log at `path`.
-fn viewer_page_of(path: &Path) -> Result<String, String> {
-    whistle_pages::viewer::from_file(path, Default::default())
-        .map(|(_, m)| whistle_pages::viewer_page(&m))
+/// The hand viewer page of the log at `path`, linking back to the site;
+/// `live`: a table being played, the page reloads itself.
+fn viewer_page_of(path: &Path, live: bool) -> Result<String, String> {
+    whistle_pages::viewer::from_file(path, Default::default()).map(|(_, mut m)| {
+        m.back = Some("/".into());
+        m.live = live;
+        whistle_pages::viewer_page(&m)
+    })
 }
 
 /// A page built in a blocking task, or the error that stopped it.
@@ -413,7 +417,7 @@ fn expected_tables(dir: &Path, header: &serde_json::Value) -> usize {
 
 /// The hand viewer page of the log at `path`.
 async fn viewer_of(path: PathBuf) -> Response {
-    respond(tokio::task::spawn_blocking(move || viewer_page_of(&path)).await)
+    respond(tokio::task::spawn_blocking(move || viewer_page_of(&path, false)).await)
 }
 
 /// A recorded log path: relative ones lie in the league folder.

@@ -104,18 +104,27 @@
     const { view, step, faults } = current();
     const o = view.observation;
 
+    history.replaceState(null, "", "#hand=" + state.hand + "&step=" + state.step + "&seat=" + state.seat);
     document.getElementById("step-label").textContent =
       step ? "step " + state.step + " of " + h.steps.length : "end of hand";
     const slider = document.getElementById("step");
     slider.max = String(steps() - 1);
     slider.value = String(state.step);
 
-    // The seats around the table.
+    // The seats around the table: the viewing seat at the bottom, the
+    // others clockwise (left, top, right; more share the sides).
     const table = document.getElementById("seats");
     table.replaceChildren();
+    const n = o.players.length;
+    const AREAS = {
+      1: ["s"], 2: ["s", "n"], 3: ["s", "w", "e"], 4: ["s", "w", "n", "e"],
+      5: ["s", "w", "nw", "ne", "e"], 6: ["s", "sw", "nw", "n", "ne", "se"],
+    };
     o.players.forEach(function (p) {
       const box = el("section", "seat");
       box.dataset.seat = String(p.seat);
+      const areas = AREAS[n];
+      if (areas) box.style.gridArea = areas[(p.seat - state.seat + n) % n];
       if (p.seat === state.seat) box.classList.add("viewer");
       if (o.to_act.indexOf(p.seat) >= 0) box.classList.add("to-act");
       if (!p.active) box.classList.add("out");
@@ -136,9 +145,15 @@
     // The middle of the table: trump, contract, face-up cards, the trick.
     const mid = document.getElementById("middle");
     mid.replaceChildren();
-    const trump = o.trump === "undecided" ? "undecided" :
-      (typeof o.trump === "object" ? "trump " + o.trump.suit : o.trump);
-    mid.appendChild(el("p", "trump", trump + (o.contract ? "; contract " + o.contract[1] + " by " + name(o.contract[0]) : "")));
+    // At the end of a hand the game has moved on: show the hand's last
+    // trump and contract, not the next hand's "undecided".
+    let shown = o;
+    if (!step && h.steps.length && o.trump === "undecided") {
+      shown = h.steps[h.steps.length - 1].views[state.seat].observation;
+    }
+    const trump = shown.trump === "undecided" ? "trump undecided" :
+      (typeof shown.trump === "object" ? "trump " + shown.trump.suit : shown.trump);
+    mid.appendChild(el("p", "trump", trump + (shown.contract ? "; contract " + shown.contract[1] + " by " + name(shown.contract[0]) : "")));
     if (o.table.length) {
       const t = el("div", "cards face-up");
       o.table.forEach(function (tc) {
@@ -152,12 +167,18 @@
     const trick = el("div", "cards trick");
     trick.id = "trick";
     o.trick.cards.forEach(function (pc) {
+      // Each card of the trick with who played it.
       const c = card(pc[1]);
       c.title = player(pc[0]);
-      trick.appendChild(c);
+      const played = el("figure", "played");
+      played.appendChild(c);
+      played.appendChild(el("figcaption", null, player(pc[0])));
+      trick.appendChild(played);
     });
-    mid.appendChild(el("p", "label", "trick " + (o.tricks.length + 1)));
-    mid.appendChild(trick);
+    const over = !step;
+    mid.appendChild(el("p", "label", over ? "hand over: " + o.tricks.length + " tricks played" :
+      "trick " + (o.tricks.length + 1)));
+    if (!over || o.trick.cards.length) mid.appendChild(trick);
     if (o.piles.length) {
       mid.appendChild(el("p", "piles", o.piles.map(function (p) { return p[0] + ": " + p[1]; }).join(", ")));
     }
@@ -165,7 +186,10 @@
     // What happened at this step.
     const act = document.getElementById("action");
     act.replaceChildren();
-    if (step) {
+    if (step && step.refused) {
+      act.appendChild(el("p", "refused", name(step.seat) + " " + step.action +
+        " — REFUSED by the rules: " + step.refused + ". Play stops here."));
+    } else if (step) {
       const line = el("p", step.fallback ? "fallback" : null,
         name(step.seat) + " " + step.action + (step.fallback ? " (fallback played by the referee)" : ""));
       act.appendChild(line);
@@ -186,6 +210,8 @@
     const hist = document.getElementById("history");
     hist.replaceChildren();
     o.history.forEach(function (e) { hist.appendChild(el("li", null, describeEvent(e))); });
+    // The newest event in sight.
+    hist.scrollTop = hist.scrollHeight;
 
     const notes = document.getElementById("notes");
     notes.replaceChildren();
@@ -200,6 +226,16 @@
   function setup() {
     document.getElementById("title").textContent =
       data.title + " \u2014 " + data.tournament + " match " + data.match_index;
+    if (data.back) {
+      const back = el("a", "back", "\u2190 the league's standings");
+      back.href = data.back;
+      document.querySelector("header").prepend(back);
+    }
+    if (data.live) {
+      // A table being played: fetch what is newly public every 10 s (the
+      // address keeps the hand, step and seat).
+      setTimeout(function () { location.reload(); }, 10000);
+    }
     const verdict = document.getElementById("verdict");
     if (data.verified) {
       verdict.textContent = "verified: the log agrees with the rules";

@@ -98,6 +98,10 @@ pub struct Step {
     pub faults: Vec<Fault>,
     /// What each seat saw before it.
     pub views: Vec<View>,
+    /// Why the rules refuse this action, if they do: a disputed log is
+    /// drawn up to here, the refused step marked, and play stops.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// One hand.
@@ -140,6 +144,12 @@ pub struct Match {
     pub problems: Vec<String>,
     /// The hands.
     pub hands: Vec<Hand>,
+    /// A page to link back to (a league site's standings), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back: Option<String>,
+    /// Whether the match is being played: the page reloads itself.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub live: bool,
 }
 
 fn faults(list: &[whistle_replay::FaultLog], at: impl Fn(usize) -> bool) -> Vec<Fault> {
@@ -228,13 +238,13 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
     let mut hands = Vec::with_capacity(log.hands.len());
     for hand in &log.hands {
         if driver.game().status() != Status::Deal {
-            return Err(format!(
-                "hand {} does not follow a complete hand",
-                hand.deal
-            ));
+            // A hand after an incomplete one: the report says so; the page
+            // shows what plays.
+            break;
         }
         driver.deal_with(&hand.deck).map_err(|e| e.to_string())?;
         let mut steps = Vec::with_capacity(hand.actions.len());
+        let mut stopped = false;
         for (i, act) in hand.actions.iter().enumerate() {
             steps.push(Step {
                 seat: act.seat.index(),
@@ -246,10 +256,15 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
                     steps.last().map(|s: &Step| &s.views[..]),
                     false,
                 ),
+                refused: None,
             });
-            driver
-                .apply(act.seat, act.action, act.fallback)
-                .map_err(|e| format!("hand {} step {i}: {e}", hand.deal))?;
+            if let Err(e) = driver.apply(act.seat, act.action, act.fallback) {
+                if let Some(last) = steps.last_mut() {
+                    last.refused = Some(e.to_string());
+                }
+                stopped = true;
+                break;
+            }
             driver.take_events();
         }
         let n = hand.actions.len();
@@ -259,10 +274,17 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             steps,
             end: views(driver.game(), None, true),
             faults: faults(&hand.faults, |at| at >= n),
-            summary: hand.result.summary.clone(),
+            summary: if stopped {
+                "play stops here: the rules refuse this step".into()
+            } else {
+                hand.result.summary.clone()
+            },
             points: hand.result.points.clone(),
             totals: hand.result.totals.clone(),
         });
+        if stopped {
+            break;
+        }
     }
     Ok(Match {
         game: variant.name().to_string(),
@@ -287,5 +309,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             })
             .collect(),
         hands,
+        back: None,
+        live: false,
     })
 }
