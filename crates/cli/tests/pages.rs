@@ -243,7 +243,10 @@ fn the_viewer_draws_a_disputed_log_and_the_table_as_it_is() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../replays/samples/israeli/matches/m00000.jsonl");
     let text = std::fs::read_to_string(&src).unwrap();
-    let mut lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     // Hand 1's 30th action becomes a card its seat does not hold.
     let actions = lines[2]["actions"].as_array_mut().unwrap();
     let k = 30;
@@ -283,13 +286,19 @@ fn the_viewer_draws_a_disputed_log_and_the_table_as_it_is() {
     );
     screenshot(&tab, &s.path("viewer-refused.png"));
     // Hand 0's end: over, with its trump; seats round the table.
-    tab.navigate_to(&format!("file://{}?end#hand=0&step=999&seat=0", page.display()))
-        .unwrap();
+    tab.navigate_to(&format!(
+        "file://{}?end#hand=0&step=999&seat=0",
+        page.display()
+    ))
+    .unwrap();
     tab.wait_until_navigated().unwrap();
     tab.wait_for_element("#seats .seat").unwrap();
     let middle = texts(&tab, "#middle").join(" ");
     assert!(middle.contains("hand over: 13 tricks played"), "{middle}");
-    assert!(!middle.contains("trick 14") && !middle.contains("undecided"), "{middle}");
+    assert!(
+        !middle.contains("trick 14") && !middle.contains("undecided"),
+        "{middle}"
+    );
     let area = |seat: usize| {
         tab.evaluate(
             &format!("document.querySelector('.seat[data-seat=\"{seat}\"]').style.gridArea"),
@@ -310,8 +319,11 @@ fn the_viewer_draws_a_disputed_log_and_the_table_as_it_is() {
         ("s".into(), "w".into(), "n".into(), "e".into())
     );
     // Mid-trick: each card names its player; the history shows its end.
-    tab.navigate_to(&format!("file://{}?mid#hand=0&step=22&seat=0", page.display()))
-        .unwrap();
+    tab.navigate_to(&format!(
+        "file://{}?mid#hand=0&step=22&seat=0",
+        page.display()
+    ))
+    .unwrap();
     tab.wait_until_navigated().unwrap();
     tab.wait_for_element("#seats .seat").unwrap();
     let captions = texts(&tab, "#trick figcaption");

@@ -1178,3 +1178,47 @@ fn overwrite_starts_afresh_in_a_used_folder_and_keeps_what_is_not_its_own() {
     );
     assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
 }
+
+#[test]
+fn two_copies_of_one_bot_share_their_place_everywhere_the_standings_are() {
+    let s = Scratch::new("tournament-tie");
+    let mut text = format!(
+        "name = \"tie\"\ngame = \"israeli\"\nseed = 9\nhands = 2\nformat = \"duplicate\"\nout = \"out\"\n{CALM}"
+    );
+    text += &bot("heuristic", &["--bot", "heuristic"]);
+    text += &bot("heuristic-2", &["--bot", "heuristic"]);
+    text += &bot("first", &["--bot", "first"]);
+    text += &bot("first-2", &["--bot", "first"]);
+    s.write("tie.toml", &text);
+    let r = whistle_ok(&s, &["tournament", "tie.toml", "--progress", "quiet"]);
+    let md = std::fs::read_to_string(s.path("out/standings.md")).unwrap();
+    let html = std::fs::read_to_string(s.path("out/report.html")).unwrap();
+    let res = results(&s.path("out"));
+    // Wherever the pairwise verdict finds no clear difference with the bot
+    // above, the place is shared.
+    let bots: Vec<&str> = res["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    let tied = res["pairwise"].as_array().unwrap().iter().any(|v| {
+        v["verdict"] != "better"
+            && bots
+                .windows(2)
+                .any(|w| (v["a"] == w[0] && v["b"] == w[1]) || (v["a"] == w[1] && v["b"] == w[0]))
+    });
+    assert!(tied, "no tie among neighbours: {}", res["pairwise"]);
+    assert!(md.contains("| 1= |") || md.contains("| 3= |"), "{md}");
+    assert!(
+        r.stdout.contains("1=") || r.stdout.contains("3="),
+        "{}",
+        r.stdout
+    );
+    assert!(html.contains("=</td>"), "the report shows the shared place");
+    assert!(
+        !html.contains(">equal<"),
+        "the report's verdicts speak as the terminal does"
+    );
+    assert!(html.contains("two standard deviations"));
+}

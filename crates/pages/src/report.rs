@@ -153,6 +153,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
         .find_map(|b| b.rating.as_ref().map(|x| x.system.clone()))
         .unwrap_or_default();
     let title = format!("{} — {}", r.tournament, r.game);
+    let places = whistle_tournament::report::places(r);
     let body: Markup = html! {
         header {
             h1 { (title) }
@@ -170,9 +171,15 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
             }
             section #standings {
                 h2 { "Standings" }
+                p.explain {
+                    "rating: " (system) " value ± its uncertainty (one standard deviation). "
+                    "interval: the value ± two standard deviations (about 95 %): ratings whose "
+                    "intervals overlap may well be the same strength. A place marked = is shared: "
+                    "the pairwise verdict finds no clear difference from the bot above."
+                }
                 div.scroll { table {
                     thead { tr {
-                        th { "#" } th { "bot" } th { "rating" } th { "interval" }
+                        th { "#" } th { "bot" } th { "rating (± σ)" } th { "interval (± 2σ)" }
                         th { "points / hand [95 %]" } th { "matches" } th { "hands" }
                         th { "wins" } th { "faults" } th { "decision ms (mean / max)" }
                     } }
@@ -180,7 +187,8 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                         @for (i, b) in r.bots.iter().enumerate() {
                             @let (rating, interval) = rating_text(b);
                             tr.bot data-bot=(b.name) {
-                                td { (i + 1) } td.name { (b.name) } td { (rating) } td { (interval) }
+                                td.place { (whistle_tournament::report::place_text(places[i])) }
+                                td.name { (b.name) } td { (rating) } td { (interval) }
                                 td { (format!("{:.2} [{:.2}, {:.2}]", b.points.mean, b.points.low, b.points.high)) }
                                 td { (b.matches) } td { (b.hands) } td { (b.wins) }
                                 td { (faults_text(&b.faults)) }
@@ -214,7 +222,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                             td { (v.a_ahead) " / " (v.b_ahead) " / " (v.level) }
                             td { (v.los.map_or("-".to_string(), |l| format!("{:.1} %", l * 100.0))) }
                             td { (v.difference.as_ref().map_or("-".to_string(), |d| format!("{:.2} [{:.2}, {:.2}]", d.mean, d.low, d.high))) }
-                            td { (v.verdict) }
+                            td { (whistle_tournament::report::verdict_words(v)) }
                         } } }
                     } }
                 }

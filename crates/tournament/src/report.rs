@@ -56,7 +56,43 @@ fn rating_note(r: &Results) -> Option<String> {
     ))
 }
 
-fn verdict_words(v: &Verdict) -> &'static str {
+/// Each bot's place in the standings, and whether it shares it: a bot
+/// whose pairwise verdict against the bot above it is not "better" (no
+/// clear difference, or ranked above by chance) shares that bot's place.
+/// Shown as `1=`: two copies of one bot read as the tie they are.
+pub fn places(r: &Results) -> Vec<(usize, bool)> {
+    let mut out: Vec<(usize, bool)> = Vec::with_capacity(r.bots.len());
+    for (i, b) in r.bots.iter().enumerate() {
+        let tied_above = i > 0
+            && r.pairwise
+                .iter()
+                .find(|v| {
+                    (v.a == r.bots[i - 1].name && v.b == b.name)
+                        || (v.b == r.bots[i - 1].name && v.a == b.name)
+                })
+                .is_some_and(|v| v.verdict != "better");
+        if tied_above {
+            let place = out[i - 1].0;
+            out[i - 1].1 = true;
+            out.push((place, true));
+        } else {
+            out.push((i + 1, false));
+        }
+    }
+    out
+}
+
+/// A place as the standings show it: `3`, or `1=` when shared.
+pub fn place_text((place, tied): (usize, bool)) -> String {
+    if tied {
+        format!("{place}=")
+    } else {
+        place.to_string()
+    }
+}
+
+/// A pairwise verdict in the words every output uses.
+pub fn verdict_words(v: &Verdict) -> &'static str {
     match v.verdict.as_str() {
         "better" => "better",
         "worse" => "worse (ranked above by chance)",
@@ -114,11 +150,12 @@ pub fn text(r: &Results) -> String {
         "ms mean",
         "ms max",
     );
+    let shown = places(r);
     for (i, b) in r.bots.iter().enumerate() {
         let _ = writeln!(
             out,
             "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
-            i + 1,
+            place_text(shown[i]),
             b.name,
             rating(b),
             b.hands,
@@ -248,11 +285,12 @@ pub fn markdown(r: &Results) -> String {
         out,
         "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     );
+    let shown = places(r);
     for (i, b) in r.bots.iter().enumerate() {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} |",
-            i + 1,
+            place_text(shown[i]),
             b.name,
             rating(b),
             b.matches,
@@ -393,6 +431,7 @@ pub fn csv(r: &Results) -> String {
         "faults",
     ];
     w.write_record(header).expect("writing to memory");
+    let shown = places(r);
     for (i, b) in r.bots.iter().enumerate() {
         let (sys, val, unc) =
             b.rating
@@ -405,7 +444,7 @@ pub fn csv(r: &Results) -> String {
                     )
                 });
         let row = [
-            (i + 1).to_string(),
+            shown[i].0.to_string(),
             b.name.clone(),
             sys,
             val,
