@@ -99,6 +99,9 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         secrets: Vec::new(),
         launcher: None,
     };
+    if !args.resume {
+        eprint!("{}", size_note(&t));
+    }
     let rt = args.run.runtime()?;
     let summary = rt.block_on(async {
         let opts = RunOptions {
@@ -168,4 +171,79 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<String> {
     let results = whistle_tournament::merge(&args.dirs, &args.out, &Progress::new(Mode::Quiet))?;
     whistle_pages::report::write(&args.out).map_err(|e| anyhow::anyhow!("report: {e}"))?;
     Ok(report::text(&results))
+}
+
+/// Round robins larger than this many matches are said to be huge, with
+/// the budget format named as the way to fit a class.
+pub const HUGE: usize = 5_000;
+
+/// The event's size and how long it may take, said before play; a huge
+/// round robin names the budget format.
+fn size_note(t: &Tournament) -> String {
+    use whistle_rules::Game as _;
+    use whistle_tournament::config::Format;
+    let plan = whistle_tournament::schedule::plan(t);
+    let n = t.bots.len().max(1);
+    let per_bot = plan.len() * t.seats / n;
+    let hands: usize = t
+        .options
+        .get("hands")
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(1);
+    let deck = t.game.new_game(&t.options).map_or(52, |g| g.deck().len());
+    // A card played and a call or two a seat, every hand.
+    let decisions = plan.len() * hands * (deck + 2 * t.seats);
+    let parallel = t.parallel.max(1);
+    let worst = std::time::Duration::from_secs_f64(
+        decisions as f64 * t.time.per_action.as_secs_f64() / parallel as f64,
+    );
+    let mut out = format!(
+        "{}: {} matches ({} per bot, {} hand(s) each), about {} decisions, {} table(s) at once; \
+         at most about {} if every decision took its whole {} ms clock (bots that answer in \
+         milliseconds take far less)\n",
+        t.name,
+        plan.len(),
+        per_bot,
+        hands,
+        decisions,
+        parallel,
+        human(worst),
+        t.time.per_action.as_millis()
+    );
+    if plan.len() > HUGE
+        && matches!(
+            t.format,
+            Format::RoundRobin | Format::Duplicate | Format::Gauntlet
+        )
+    {
+        let budget = 6 * t.seats;
+        let _ = std::fmt::Write::write_fmt(
+            &mut out,
+            format_args!(
+                "warning: this {} is huge ({} matches, {} per bot). For a class, `format = \"budget\"` \
+                 with `matches_per_bot = {budget}` plays about {} matches: every bot the same number, \
+                 opponents and seats spread evenly, each deal at several tables \
+                 (docs/tournaments.md)\n",
+                t.format.name(),
+                plan.len(),
+                per_bot,
+                n / t.seats * budget,
+            ),
+        );
+    }
+    out
+}
+
+/// A duration as people read it: `45 s`, `12 min`, `3.5 h`, `2.1 days`.
+fn human(d: std::time::Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        format!("{:.0} min", s / 60.0)
+    } else if s < 172_800.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} days", s / 86_400.0)
+    }
 }

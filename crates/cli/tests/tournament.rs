@@ -1222,3 +1222,66 @@ fn two_copies_of_one_bot_share_their_place_everywhere_the_standings_are() {
     );
     assert!(html.contains("two standard deviations"));
 }
+
+/// A class of forty: a round robin says it is huge and names the budget
+/// format before anything starts; the budget format plays every bot the
+/// same number of matches, each seat as often.
+#[test]
+fn a_class_of_forty_is_told_its_size_and_fits_in_a_budget() {
+    use std::io::{BufRead, BufReader};
+    let s = Scratch::new("tournament-forty");
+    let bots: String = (0..40)
+        .map(|i| {
+            bot(
+                &format!("s{i:02}"),
+                &["--bot", if i % 2 == 0 { "first" } else { "random" }],
+            )
+        })
+        .collect();
+    let head = |format: &str| {
+        format!(
+            "name = \"class\"\ngame = \"israeli\"\nseed = 3\nhands = 1\nparallel = 8\n{format}\nout = \"out\"\n{CALM}"
+        )
+    };
+    s.write("huge.toml", &(head("format = \"round-robin\"") + &bots));
+    let mut child = std::process::Command::new(common::WHISTLE)
+        .args(["tournament", "huge.toml", "--progress", "quiet"])
+        .current_dir(&s.dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    for line in BufReader::new(child.stderr.take().unwrap()).lines().take(2) {
+        said.push_str(&line.unwrap());
+        said.push('\n');
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(said.contains("365560 matches"), "{said}");
+    assert!(
+        said.contains("warning: this round-robin is huge") && said.contains("format = \"budget\""),
+        "{said}"
+    );
+    s.write(
+        "class.toml",
+        &(head("format = \"budget\"\nmatches_per_bot = 4") + &bots),
+    );
+    let r = whistle(
+        &s,
+        &["tournament", "class.toml", "--progress", "quiet"],
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("class: 40 matches (4 per bot"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("huge"), "{}", r.stderr);
+    let res = results(&s.path("out"));
+    for b in res["bots"].as_array().unwrap() {
+        assert_eq!(b["matches"], 4, "{b}");
+    }
+}

@@ -95,6 +95,13 @@ pub enum Format {
     /// twice, and each seat is compared with the others who held the same
     /// cards. For bots that cannot be given fresh instances (remote ones).
     Movement,
+    /// A budget: every bot plays about `matches_per_bot` matches, whatever
+    /// the field's size. Sessions seat every bot once at tables of k, the
+    /// least-met bots together (as a league pairs its rounds); each session
+    /// plays k sets of deals, each set at every table, seats rotating, so
+    /// a bot sits in every seat once a session, holds no deal twice, and
+    /// is compared on the same cards with the other tables.
+    Budget,
 }
 
 impl Format {
@@ -105,6 +112,7 @@ impl Format {
             Format::Duplicate => "duplicate",
             Format::Gauntlet => "gauntlet",
             Format::Movement => "movement",
+            Format::Budget => "budget",
         }
     }
 }
@@ -253,6 +261,9 @@ pub struct Tournament {
     pub seatings: Seatings,
     /// Repetitions of the schedule, each with fresh deals.
     pub rounds: u32,
+    /// A budget event's matches per bot (about: a whole number of sessions
+    /// of k matches each).
+    pub matches_per_bot: Option<u32>,
     /// Tables at once.
     pub parallel: usize,
     /// Output folder.
@@ -288,6 +299,7 @@ struct RawFile {
     seatings: Option<Spanned<String>>,
     hands: Option<Spanned<u32>>,
     rounds: Option<Spanned<u32>>,
+    matches_per_bot: Option<Spanned<u32>>,
     parallel: Option<Spanned<usize>>,
     out: Option<String>,
     listen: Option<Spanned<String>>,
@@ -525,18 +537,21 @@ impl Tournament {
             Some("duplicate") => Format::Duplicate,
             Some("gauntlet") => Format::Gauntlet,
             Some("movement") => Format::Movement,
+            Some("budget") => Format::Budget,
             Some(other) => {
                 return Err(err(
                     raw.format.as_ref().map(|f| f.span()),
                     "format",
                     format!(
-                        "unknown format `{other}` (round-robin, duplicate, gauntlet, movement)"
+                        "unknown format `{other}` (round-robin, duplicate, gauntlet, movement, budget)"
                     ),
                 ));
             }
         };
-        if matches!(format, Format::Duplicate | Format::Movement)
-            && options.get("hands").is_none_or(|h| h == "unset")
+        if matches!(
+            format,
+            Format::Duplicate | Format::Movement | Format::Budget
+        ) && options.get("hands").is_none_or(|h| h == "unset")
         {
             return Err(err(
                 raw.format.as_ref().map(|f| f.span()),
@@ -693,6 +708,45 @@ impl Tournament {
             }
             (None, _) => None,
         };
+        let matches_per_bot = match (&raw.matches_per_bot, format) {
+            (Some(m), Format::Budget) if *m.get_ref() == 0 => {
+                return Err(err(
+                    Some(m.span()),
+                    "matches_per_bot",
+                    "must be at least 1".into(),
+                ));
+            }
+            (Some(m), Format::Budget) => Some(*m.get_ref()),
+            (None, Format::Budget) => {
+                return Err(err(
+                    raw.format.as_ref().map(|f| f.span()),
+                    "matches_per_bot",
+                    "a budget event needs `matches_per_bot` (about how many matches each bot \
+                     plays)"
+                        .into(),
+                ));
+            }
+            (Some(m), _) => {
+                return Err(err(
+                    Some(m.span()),
+                    "matches_per_bot",
+                    "`matches_per_bot` is for the budget format".into(),
+                ));
+            }
+            (None, _) => None,
+        };
+        if format == Format::Budget && bots.len() < 2 * seats {
+            return Err(err(
+                raw.format.as_ref().map(|f| f.span()),
+                "format",
+                format!(
+                    "a budget event plays each set of deals at two tables or more: it needs at \
+                     least {} bots for {seats} seats (it has {}); a round robin of so few is small",
+                    2 * seats,
+                    bots.len()
+                ),
+            ));
+        }
         if format == Format::Movement && bots.len() < 2 * seats {
             return Err(err(
                 raw.format.as_ref().map(|f| f.span()),
@@ -833,6 +887,7 @@ impl Tournament {
             options,
             seed: Seed::from_u64(raw.seed),
             seed_number: raw.seed,
+            matches_per_bot,
             format,
             seatings,
             rounds,

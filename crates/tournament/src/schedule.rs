@@ -159,6 +159,9 @@ pub fn plan(t: &Tournament) -> Vec<Planned> {
     if t.format == Format::Movement {
         return movement(t);
     }
+    if t.format == Format::Budget {
+        return budget(t);
+    }
     let k = t.seats;
     let n = t.bots.len();
     let all: Vec<usize> = (0..n).collect();
@@ -301,6 +304,80 @@ fn movement(t: &Tournament) -> Vec<Planned> {
     out
 }
 
+/// A budget event (see [`Format::Budget`]): sessions of k matches a bot
+/// until every bot has played about `matches_per_bot`. Each session sits
+/// out the `n mod k` bots that played most (the others least), then forms
+/// its tables greedily: the next table starts with the bot that played
+/// least and takes, one by one, the bots it has met least (ties by a
+/// shuffle from the tournament seed). Set `r` of the session seats table
+/// `g` rotated by `r`; its tables share the set's deals.
+fn budget(t: &Tournament) -> Vec<Planned> {
+    let (k, n) = (t.seats, t.bots.len());
+    let want = t.matches_per_bot.unwrap_or(k as u32) as usize;
+    let sessions = want.div_ceil(k);
+    let mut met = vec![vec![0u32; n]; n];
+    let mut played = vec![0usize; n];
+    let mut out = Vec::new();
+    let mut index = 0u64;
+    for session in 0..sessions as u64 {
+        // Ties broken by a fresh shuffle each session.
+        let mut tiebreak: Vec<usize> = (0..n).collect();
+        let mut draw = whistle_rules::dealing::Shuffler::new(t.seed.derive(Domain::Bot, session));
+        for i in (1..n).rev() {
+            let j = draw.below(i as u32 + 1) as usize;
+            tiebreak.swap(i, j);
+        }
+        let mut rank = vec![0usize; n];
+        for (r, &b) in tiebreak.iter().enumerate() {
+            rank[b] = r;
+        }
+        let mut free: Vec<usize> = (0..n).collect();
+        free.sort_by_key(|&b| (played[b], rank[b]));
+        free.truncate(n / k * k);
+        let mut tables: Vec<Vec<usize>> = Vec::new();
+        while !free.is_empty() {
+            let mut table = vec![free.remove(0)];
+            while table.len() < k {
+                let (pos, _) = free
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|&(_, &b)| {
+                        (
+                            table.iter().map(|&m| met[m][b]).sum::<u32>(),
+                            played[b],
+                            rank[b],
+                        )
+                    })
+                    .expect("n / k * k bots fill whole tables");
+                table.push(free.remove(pos));
+            }
+            for &a in &table {
+                for &b in &table {
+                    if a != b {
+                        met[a][b] += 1;
+                    }
+                }
+                played[a] += k;
+            }
+            tables.push(table);
+        }
+        for r in 0..k {
+            let set = session * k as u64 + r as u64;
+            let shared = t.seed.derive(Domain::Match, set);
+            for (g, table) in tables.iter().enumerate() {
+                out.push(Planned {
+                    index,
+                    seats: (0..k).map(|s| table[(s + r) % k]).collect(),
+                    match_seed: shared,
+                    duplicate: Some((set, g as u32)),
+                });
+                index += 1;
+            }
+        }
+    }
+    out
+}
+
 /// A shard `i/n`: the matches whose index is `i` modulo `n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
@@ -385,6 +462,74 @@ mod tests {
                    [[bots]]\nname = \"a\"\ncommand = \"x\"\n";
         let e = Tournament::parse(Path::new("t.toml"), few).unwrap_err();
         assert!(e.to_string().contains("at least 8 bots"), "{e}");
+    }
+
+    /// A class of 40 (and 41): every bot plays its budget, every seat as
+    /// often, opponents spread, deals shared across tables and never held
+    /// twice by a bot.
+    #[test]
+    fn a_budget_spreads_a_class_of_forty_evenly() {
+        for n in [40usize, 41] {
+            let t = tournament("format = \"budget\"\nmatches_per_bot = 24", n, "israeli");
+            let plan = plan(&t);
+            let mut played = vec![0usize; n];
+            let mut seats = vec![[0usize; 4]; n];
+            let mut met = vec![vec![0u32; n]; n];
+            let mut sets: std::collections::BTreeMap<u64, Vec<&Planned>> = Default::default();
+            for p in &plan {
+                sets.entry(p.duplicate.unwrap().0).or_default().push(p);
+                for (seat, &b) in p.seats.iter().enumerate() {
+                    played[b] += 1;
+                    seats[b][seat] += 1;
+                    for &o in &p.seats {
+                        if o != b {
+                            met[b][o] += 1;
+                        }
+                    }
+                }
+            }
+            for tables in sets.values() {
+                assert_eq!(tables.len(), n / 4, "every table plays every set");
+                let mut seen = std::collections::BTreeSet::new();
+                for p in tables {
+                    assert_eq!(p.match_seed, tables[0].match_seed, "one set, one deal");
+                    for &b in &p.seats {
+                        assert!(seen.insert(b), "bot {b} twice on one deal");
+                    }
+                }
+            }
+            let (lo, hi) = (played.iter().min().unwrap(), played.iter().max().unwrap());
+            if n == 40 {
+                assert_eq!((*lo, *hi), (24, 24), "n = {n}");
+                assert!(seats.iter().all(|s| s.iter().all(|&c| c == 6)), "{seats:?}");
+                assert_eq!(plan.len(), 240);
+            } else {
+                assert!(hi - lo <= 4, "n = {n}: {played:?}");
+            }
+            // Each bot meets three others a session (four matches with
+            // each): at most twice any one, and mostly new faces.
+            for (b, row) in met.iter().enumerate() {
+                let sessions_together = row.iter().map(|&m| m / 4).max().unwrap();
+                let distinct = row.iter().filter(|&&m| m > 0).count();
+                assert!(
+                    sessions_together <= 2,
+                    "n = {n}: bot {b} met one bot {sessions_together} sessions"
+                );
+                assert!(distinct >= 14, "n = {n}: bot {b} met only {distinct} bots");
+            }
+            assert_eq!(crate::confine::replays_deals(&t, &plan), None);
+        }
+        let e = Tournament::parse(
+            Path::new("t.toml"),
+            &format!(
+                "name = \"t\"\ngame = \"israeli\"\nseed = 1\nhands = 1\nformat = \"budget\"\n{}",
+                (0..8)
+                    .map(|i| format!("[[bots]]\nname = \"b{i}\"\ncommand = \"x\"\n"))
+                    .collect::<String>()
+            ),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("matches_per_bot"), "{e}");
     }
 
     #[test]
