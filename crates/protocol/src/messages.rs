@@ -221,9 +221,11 @@ pub fn given(answer: &pb::Answer) -> Option<Answer> {
         Some(pb::answer::Choice::Text(t)) if t.len() > whistle_rules::MAX_ANSWER_TEXT => {
             Some(Answer::TooLong {
                 bytes: t.len(),
+                // As much as any bot text is ever echoed (control
+                // characters shown as `?`).
                 head: t
                     .chars()
-                    .take(16)
+                    .take(crate::limits::ECHO_CHARS)
                     .map(|c| if c.is_control() { '?' } else { c })
                     .collect(),
             })
@@ -248,7 +250,7 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        assert!(answer.to_string().len() < 100, "{answer}");
+        assert!(answer.to_string().len() < 120, "{answer}");
         match whistle_rules::judge(&g, Seat::new(1), &answer) {
             Err(Rejection::Malformed(m)) => assert!(m.contains("60000 bytes long"), "{m}"),
             other => panic!("{other:?}"),

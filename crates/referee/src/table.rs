@@ -900,7 +900,7 @@ impl Table {
             fallback,
             faults: self.seats[seat.index()].faults,
             forfeited,
-            answer,
+            answer: answer.map(whistle_rules::Answer::for_log),
         });
         if let Some(action) = fallback {
             self.apply(seat, action, Duration::ZERO, true);

@@ -26,6 +26,18 @@ pub enum Answer {
     },
 }
 
+impl Answer {
+    /// The answer as a log keeps it: a [`Answer::TooLong`] becomes the text
+    /// of its first characters and its length (`…(60000 bytes)`), still too
+    /// long to be an action, so it is judged the same when read again.
+    pub fn for_log(self) -> Answer {
+        match self {
+            Answer::TooLong { bytes, head } => Answer::Text(format!("{head}…({bytes} bytes)")),
+            other => other,
+        }
+    }
+}
+
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
