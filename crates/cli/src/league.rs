@@ -454,6 +454,7 @@ fn add_bot(
 
 fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<String> {
     crate::serve::init_logging(&run.log);
+    round::compress_closed(dir).map_err(refused)?;
     let prepared = round::prepare(dir).map_err(refused)?;
     let opts = RunOptions {
         out: Some(prepared.dir.clone()),

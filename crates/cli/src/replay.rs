@@ -69,7 +69,7 @@ pub struct RerunArgs {
 /// Arguments of `whistle replay verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Match logs (a folder stands for every `*.jsonl` under its `matches/`,
+    /// Match logs (a folder stands for every `*.jsonl` or compressed `*.jsonl.gz` under its `matches/`,
     /// or in it).
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -156,7 +156,10 @@ fn expand(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
                 .with_context(|| dir.display().to_string())?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+                .filter(|p| {
+                    p.to_str()
+                        .is_some_and(|n| n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"))
+                })
                 .collect();
             found.sort();
             out.extend(found);

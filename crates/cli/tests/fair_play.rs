@@ -569,8 +569,7 @@ fn hands_on_page(page: &str) -> usize {
 
 /// Finished hands of a match log (hand lines carry a `deck`).
 fn hands_in_log(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
+    common::read_log(path)
         .lines()
         .skip(1)
         .filter(|l| l.contains("\"deck\""))
@@ -653,12 +652,25 @@ fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal
             .flatten()
         {
             let path = e.unwrap().path();
-            let Some(header) = std::fs::read_to_string(&path)
-                .ok()
-                .and_then(|t| serde_json::from_str::<Value>(t.lines().next()?).ok())
-            else {
+            // A round that closed compressed its logs (`.jsonl.gz`); a
+            // compression in progress leaves a `.tmp` beside.
+            let name = path.to_string_lossy().into_owned();
+            if !(name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")) {
+                continue;
+            }
+            let path = std::path::PathBuf::from(name.trim_end_matches(".gz"));
+            let Some(header) = serde_json::from_str::<Value>(
+                common::read_log(&path).lines().next().unwrap_or_default(),
+            )
+            .ok() else {
                 continue;
             };
+            if logs
+                .iter()
+                .any(|(t, _, _)| t == header["table"].as_str().unwrap())
+            {
+                continue; // both forms of one log, mid-compression
+            }
             logs.push((
                 header["table"].as_str().unwrap().to_string(),
                 header["duplicate"]["group"].as_u64().unwrap(),

@@ -986,7 +986,7 @@ fn a_bot_retired_while_serving_is_out_at_once_and_nothing_after_it_is_rated() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let end: Value = loop {
-        let text = std::fs::read_to_string(&log).unwrap();
+        let text = common::read_log(&log);
         if let Some(end) = text.lines().find(|l| l.contains("\"type\":\"end\"")) {
             break serde_json::from_str(end).unwrap();
         }
@@ -996,14 +996,8 @@ fn a_bot_retired_while_serving_is_out_at_once_and_nothing_after_it_is_rated() {
         );
         std::thread::sleep(Duration::from_millis(100));
     };
-    let header: Value = serde_json::from_str(
-        std::fs::read_to_string(&log)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let header: Value =
+        serde_json::from_str(common::read_log(&log).lines().next().unwrap()).unwrap();
     let seat = header["seats"]
         .as_array()
         .unwrap()
@@ -1131,7 +1125,7 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
     );
     kill_all(&mut serve, &mut bots);
     for e in std::fs::read_dir(&matches).unwrap() {
-        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let text = common::read_log(&e.unwrap().path());
         if let Some(end) = text.lines().find(|l| l.contains("\"type\":\"end\"")) {
             let end: Value = serde_json::from_str(end).unwrap();
             eprintln!("END {end}");
@@ -1189,7 +1183,7 @@ fn a_league_draws_its_own_secret_seed_and_reveals_each_rounds_after_it_closes() 
             .unwrap()
             .unwrap()
             .path();
-        let text = std::fs::read_to_string(&log).unwrap();
+        let text = common::read_log(&log);
         let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(header["seed_commitment"], r1["commitment"]);
         let hand: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
@@ -1384,4 +1378,82 @@ fn long_names_keep_the_text_standings_aligned() {
             r.stdout
         );
     }
+}
+
+#[test]
+fn a_closed_rounds_logs_are_compressed_and_every_reader_reads_them() {
+    let s = Scratch::new("league-gz");
+    let file = league_file(
+        "gz",
+        2,
+        true,
+        &[
+            ("r1", &["--bot", "first"]),
+            ("r2", &["--bot", "heuristic"]),
+            ("r3", &["--bot", "random"]),
+            ("r4", &["--bot", "first"]),
+        ],
+    );
+    s.write("gz.toml", &file);
+    ok(&s, &["league", "init", "gz.toml", "--dir", "lg"]);
+    ok(
+        &s,
+        &["league", "round", "--dir", "lg", "--progress", "quiet"],
+    );
+    let matches = s.path("lg/rounds/0001/matches");
+    let names: Vec<String> = std::fs::read_dir(&matches)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.is_empty());
+    assert!(names.iter().all(|n| n.ends_with(".jsonl.gz")), "{names:?}");
+    let gz = matches.join(&names[0]);
+    let packed = std::fs::metadata(&gz).unwrap().len();
+    let plain = {
+        use std::io::Read;
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap())
+            .read_to_end(&mut out)
+            .unwrap();
+        out.len() as u64
+    };
+    assert!(packed * 3 < plain, "{packed} of {plain} bytes");
+    eprintln!("a closed round's log: {plain} bytes, {packed} compressed");
+    // verify (a folder and a file), show, html, import: all read them.
+    let v = common::whistle(
+        &s,
+        &["replay", "verify", "lg/rounds/0001"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(v.status.code(), Some(0), "{}{}", v.stdout, v.stderr);
+    assert_eq!(
+        v.stdout.matches(": ok (").count(),
+        names.len(),
+        "{}",
+        v.stdout
+    );
+    let g = gz.to_str().unwrap();
+    let sh = common::whistle(&s, &["replay", "show", g], Duration::from_secs(60));
+    assert_eq!(sh.status.code(), Some(0), "{}{}", sh.stdout, sh.stderr);
+    assert!(sh.stdout.contains("hand 0"), "{}", sh.stdout);
+    let h = common::whistle(
+        &s,
+        &["replay", "html", g, "--out", "page"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(h.status.code(), Some(0), "{}{}", h.stdout, h.stderr);
+    assert!(h.stdout.contains("verified"), "{}", h.stdout);
+    let i = ok(&s, &["league", "import", "lg/rounds/0001", "--dir", "lg"]);
+    assert!(
+        i.stdout
+            .starts_with(&format!("0 match(es) recorded, {} already", names.len())),
+        "{}",
+        i.stdout
+    );
+    // The next round plays on beside them.
+    ok(
+        &s,
+        &["league", "round", "--dir", "lg", "--progress", "quiet"],
+    );
+    assert!(s.path("lg/rounds/0002/matches").is_dir());
 }

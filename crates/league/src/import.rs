@@ -87,7 +87,9 @@ pub fn import_dir(
         .collect();
     let mut done = Imported::default();
     for (_, path) in paths {
-        let bytes = std::fs::read(&path).map_err(|e| LeagueError::Io(path.clone(), e))?;
+        // The log as written: a compressed one hashes as it did before.
+        let bytes =
+            whistle_replay::read_log_bytes(&path).map_err(|e| LeagueError::Io(path.clone(), e))?;
         let shown = league_dir
             .and_then(|l| path.strip_prefix(l).ok())
             .unwrap_or(&path)

@@ -286,6 +286,44 @@ pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> 
             == round.plan.len();
     if complete {
         store.finish_round(round.number)?;
+        // A closed round's logs are kept compressed (every reader takes
+        // them so); a log left uncompressed by a kill is compressed by the
+        // next `compress_closed`.
+        compress_logs(&round.dir)?;
     }
     Ok(Finished { imported, complete })
+}
+
+/// Compresses every uncompressed match log of a round's folder.
+///
+/// # Errors
+/// A log that cannot be compressed.
+pub fn compress_logs(dir: &Path) -> Result<(), LeagueError> {
+    let paths = whistle_tournament::runner::log_paths(dir)
+        .map_err(|e| LeagueError::Config(e.to_string()))?;
+    for (_, path) in paths {
+        if !whistle_replay::is_compressed(&path) {
+            whistle_replay::compress_log(&path).map_err(|e| LeagueError::Io(path.clone(), e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Compresses what a kill left uncompressed in the league's closed rounds.
+///
+/// # Errors
+/// As [`compress_logs`]; the league cannot be opened.
+pub fn compress_closed(league: &Path) -> Result<(), LeagueError> {
+    let (_, store) = open(league)?;
+    let (open_round, started) = store.rounds()?;
+    for n in 1..=started {
+        if open_round.as_ref().is_some_and(|(o, _)| *o == n) {
+            continue;
+        }
+        let dir = round_dir(league, n);
+        if dir.is_dir() {
+            compress_logs(&dir)?;
+        }
+    }
+    Ok(())
 }

@@ -108,6 +108,7 @@ pub async fn serve(
     mut report: impl FnMut(ServeEvent),
 ) -> Result<u64, LeagueError> {
     let (file, store) = round::open(league)?;
+    round::compress_closed(league)?;
     let referee = Referee::with_config(RefereeConfig {
         admin_token: Some(opts.admin_token.clone()),
         ..RefereeConfig::default()

@@ -235,6 +235,8 @@ async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -
     };
     let dir = crate::round::round_dir(&site.league, round);
     let path = whistle_tournament::runner::match_path(&dir, index);
+    // Its round closed, the log is compressed.
+    let path = with_gz(path);
     if !path.exists() {
         return not_found("such table");
     }
@@ -272,14 +274,17 @@ fn respond(page: Result<Result<String, String>, tokio::task::JoinError>) -> Resp
 
 /// The header of the match log at `path`.
 fn header_of(path: &Path) -> Option<serde_json::Value> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = String::from_utf8(whistle_replay::read_log_bytes(path).ok()?).ok()?;
     serde_json::from_str(text.lines().next()?).ok()
 }
 
 /// A match log's lines: the header, then hand lines, then (once over) the
 /// end line. Hands are lines that carry a `deck`.
 fn log_lines(path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = whistle_replay::read_log_bytes(path)
+        .map_err(|e| e.to_string())
+        .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string()))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(text.lines().map(str::to_string).collect())
 }
 
@@ -423,11 +428,21 @@ async fn viewer_of(path: PathBuf) -> Response {
 /// A recorded log path: relative ones lie in the league folder.
 fn resolve(league: &Path, log_path: &str) -> PathBuf {
     let p = Path::new(log_path);
-    if p.is_absolute() {
+    let p = if p.is_absolute() {
         p.to_path_buf()
     } else {
         league.join(p)
-    }
+    };
+    with_gz(p)
+}
+
+/// `p`, or its compressed form if only that is there (a closed round's
+/// logs are compressed after they were recorded).
+fn with_gz(p: PathBuf) -> PathBuf {
+    let mut gz = p.as_os_str().to_owned();
+    gz.push(whistle_replay::GZ);
+    let gz = PathBuf::from(gz);
+    if !p.exists() && gz.exists() { gz } else { p }
 }
 
 async fn live(State(site): State<Site>) -> Response {

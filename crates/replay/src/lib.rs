@@ -22,6 +22,67 @@ use std::{
 
 pub mod verify;
 
+/// The suffix of a compressed log: a closed league round's logs are kept
+/// gzip-compressed (`m00042.jsonl.gz`); every reader takes either form.
+pub const GZ: &str = ".gz";
+
+/// Whether `path` names a compressed log.
+pub fn is_compressed(path: &Path) -> bool {
+    path.to_str().is_some_and(|p| p.ends_with(GZ))
+}
+
+/// Opens a log for reading line by line, compressed or not.
+///
+/// # Errors
+/// If the file cannot be opened.
+pub fn open_log(path: &Path) -> io::Result<Box<dyn BufRead>> {
+    let file = File::open(path)?;
+    Ok(if is_compressed(path) {
+        Box::new(BufReader::new(flate2::read::GzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    })
+}
+
+/// A log's bytes as written (decompressed): what its SHA-256 and its hash
+/// chain are of.
+///
+/// # Errors
+/// If the file cannot be read (or does not decompress).
+pub fn read_log_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    io::Read::read_to_end(&mut open_log(path)?, &mut out)?;
+    Ok(out)
+}
+
+/// Compresses the finished log at `path` (`X.jsonl`) into `X.jsonl.gz` and
+/// removes the original, so that a reader finds exactly one of them: the
+/// compressed file is written beside, synced and renamed into place before
+/// the original goes. Killed part way, both may remain, identical in
+/// content; readers prefer the original, and compressing again finishes
+/// the job.
+///
+/// # Errors
+/// If a file cannot be read, written or renamed.
+pub fn compress_log(path: &Path) -> io::Result<PathBuf> {
+    let bytes = std::fs::read(path)?;
+    let mut target = path.as_os_str().to_owned();
+    target.push(GZ);
+    let target = PathBuf::from(target);
+    let mut tmp = target.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let file = File::create(&tmp)?;
+        let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());
+        gz.write_all(&bytes)?;
+        gz.finish()?.sync_all()?;
+    }
+    std::fs::rename(&tmp, &target)?;
+    std::fs::remove_file(path)?;
+    Ok(target)
+}
+
 use serde::{Deserialize, Serialize};
 use whistle_rules::{Action, Card, HandResult, MatchResult, Options, Seat, dealing::Seed};
 
@@ -332,7 +393,7 @@ impl Writer {
 /// [`ReplayError`].
 pub fn read(path: &Path) -> Result<MatchLog, ReplayError> {
     let io = |e| ReplayError::Io(path.to_path_buf(), e);
-    let mut reader = BufReader::new(File::open(path).map_err(io)?);
+    let mut reader = open_log(path).map_err(io)?;
     let mut header = None;
     let mut hands = Vec::new();
     let mut end = None;

@@ -399,7 +399,8 @@ fn cards_text(cards: &[Card]) -> String {
 /// Only for a file that cannot be read; everything wrong inside it is a
 /// [`Problem`] in the report.
 pub fn verify_file(path: &Path, ctx: Context) -> std::io::Result<Report> {
-    let text = std::fs::read_to_string(path)?;
+    let text = String::from_utf8(crate::read_log_bytes(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
     Ok(verify_text(&path.display().to_string(), &text, ctx))
 }
 
@@ -418,7 +419,12 @@ pub fn verify_text(name: &str, text: &str, ctx: Context) -> Report {
 /// The file cannot be read, or its header names no known game or valid
 /// options (the report's first problem).
 pub fn read_typed_in(path: &Path) -> Result<MatchLog, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::read_log_bytes(path)
+        .and_then(|b| {
+            String::from_utf8(b)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let (report, hands, header) = run(&path.display().to_string(), &text, Context::default(), true);
     let (Some(header), Some(game)) = (header, report.game_options) else {
         let p = report.problems.first();

@@ -381,17 +381,17 @@ pub fn match_path(out: &Path, index: u64) -> PathBuf {
 /// killed between creating a log and flushing its header leaves an empty or
 /// cut header: that match had not started, and a resumed run starts it anew.
 fn has_header(path: &Path) -> Result<bool, RunError> {
-    use std::io::BufRead;
-    let file = std::fs::File::open(path).map_err(io_at(path))?;
     let mut first = Vec::new();
-    std::io::BufReader::new(file)
-        .read_until(b'\n', &mut first)
+    whistle_replay::open_log(path)
+        .and_then(|mut r| r.read_until(b'\n', &mut first))
         .map_err(io_at(path))?;
     Ok(first.ends_with(b"\n"))
 }
 
 /// The match logs in `out/matches` (the files `m<index>.jsonl` that
-/// [`match_path`] names), by match index, without reading them.
+/// [`match_path`] names, or their compressed `m<index>.jsonl.gz`), by match
+/// index, without reading them. Where both forms of one log are there (a
+/// compression cut short), the original is taken.
 ///
 /// # Errors
 /// If the folder cannot be listed.
@@ -406,15 +406,26 @@ pub fn log_paths(out: &Path) -> Result<Vec<(u64, PathBuf)>, RunError> {
         .filter_map(|e| {
             let path = e.ok()?.path();
             let name = path.file_name()?.to_str()?;
-            let index = name.strip_prefix('m')?.strip_suffix(".jsonl")?;
+            let stem = name.strip_prefix('m')?;
+            let (index, compressed) = match stem.strip_suffix(".jsonl.gz") {
+                Some(i) => (i, true),
+                None => (stem.strip_suffix(".jsonl")?, false),
+            };
             let index = index
                 .bytes()
                 .all(|b| b.is_ascii_digit())
                 .then(|| index.parse().ok())??;
-            Some((index, path))
+            Some((index, compressed, path))
         })
+        .collect::<Vec<(u64, bool, PathBuf)>>()
+        .into_iter()
+        .map(|(i, c, p)| ((i, c), p))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_iter()
+        .map(|((i, _), p)| (i, p))
         .collect();
-    paths.sort();
+    // Sorted by (index, compressed): the original first; keep one a match.
+    paths.dedup_by_key(|(i, _)| *i);
     Ok(paths)
 }
 

@@ -218,3 +218,19 @@ pub fn whistle_with_ca(s: &Scratch, args: &[&str], ca: Option<&Path>) -> std::pr
     };
     c.output().unwrap()
 }
+
+/// A match log's text, whether it is still `X.jsonl` or, its round closed,
+/// compressed to `X.jsonl.gz` (either path may be given).
+pub fn read_log(path: &Path) -> String {
+    let plain = path
+        .to_str()
+        .and_then(|p| p.strip_suffix(".gz"))
+        .map_or_else(|| path.to_path_buf(), PathBuf::from);
+    let mut gz = plain.as_os_str().to_owned();
+    gz.push(".gz");
+    // The plain file first: it may be compressed (and go) meanwhile.
+    let bytes = whistle_replay::read_log_bytes(&plain)
+        .or_else(|_| whistle_replay::read_log_bytes(Path::new(&gz)))
+        .unwrap();
+    String::from_utf8(bytes).unwrap()
+}
