@@ -515,6 +515,15 @@ impl Referee {
         }
     }
 
+    /// Undoes [`Referee::withdraw_bot`] for tables created from now on: a
+    /// bot out of one event may play the next on a referee that serves
+    /// both (a league's rounds).
+    pub fn readmit_bot(&self, bot_name: &str) {
+        if self.registry().withdrawn.remove(bot_name).is_some() {
+            info!(bot = %bot_name, "bot readmitted for later tables");
+        }
+    }
+
     /// Ends the live `Play` stream of `seat` at table `table_id` with
     /// UNAVAILABLE, as a network failure would: the seat counts as
     /// disconnected and may reconnect within its grace period. Returns
@@ -1535,6 +1544,15 @@ mod tests {
         })
         .await
         .is_ok()
+    }
+
+    #[test]
+    fn a_bot_out_of_one_event_is_readmitted_for_the_next() {
+        let referee = Referee::new(None);
+        referee.withdraw_bot("b", "its process ended 4 times");
+        assert!(referee.registry().withdrawn.contains_key("b"));
+        referee.readmit_bot("b");
+        assert!(referee.registry().withdrawn.is_empty());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -734,6 +734,13 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         unix.shutdown().await;
     }
     let withdrawn = std::mem::take(&mut *withdrawn.lock().expect("withdrawn list"));
+    // Out of this event, not of a shared referee's next one (a league's
+    // next round starts the bot afresh).
+    if shared {
+        for (name, _) in &withdrawn {
+            referee.readmit_bot(name);
+        }
+    }
 
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
     let mut tally = stats::Tally::new(&t.name, t.game.name(), &names);
