@@ -584,20 +584,10 @@ fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal
         "name = \"watched\"\ngame = \"israeli\"\nseed = 8\nhands = 2\nformat = \"duplicate\"\n\
          parallel = 8\n\n[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
     );
-    let ok = |args: &[&str]| common::whistle_ok(&s, args);
-    ok(&["league", "init", "l.toml", "--dir", "lg"]);
-    let tokens: Vec<String> = (1..=8)
-        .map(|i| {
-            ok(&["league", "add-bot", &format!("b{i}"), "--dir", "lg"])
-                .stdout
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
-                })
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    common::whistle_ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    let names: Vec<String> = (1..=8).map(|i| format!("b{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let tokens = common::add_league_bots(&s, "lg", &names);
     let delay = Duration::from_secs(1);
     let (mut serve, lines) = common::spawn_serve(
         &s,
@@ -605,11 +595,7 @@ fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal
         &["--http", "127.0.0.1:0", "--watch-delay-s", "1"],
         &["listening on ", "site on "],
     );
-    let grpc = lines[0]["listening on ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let grpc = common::listening_address(&lines[0]);
     let site = lines[1]["site on ".len()..].to_string();
     // Tables at different paces: the one with a bot that thinks for a
     // while finishes a hand seconds after the other.
@@ -618,13 +604,7 @@ fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal
         .enumerate()
         .map(|(i, t)| {
             let kind = if i == 0 { "sampler:150ms" } else { "random" };
-            Command::new(WHISTLE)
-                .args(["bot", "--bot", kind, "--address", &grpc, "--token", t])
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
+            common::spawn_remote_bot(&grpc, t, kind)
         })
         .collect();
     let round = s.path("lg/rounds/0001");
@@ -738,14 +718,7 @@ fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let _ = Command::new("kill")
-        .args(["-TERM", &serve.id().to_string()])
-        .status();
-    let _ = serve.wait();
-    for b in &mut bots {
-        let _ = b.kill();
-        let _ = b.wait();
-    }
+    common::stop_all(&mut serve, &mut bots);
     assert!(pages > 0 && !shown_at.is_empty(), "nothing was watched");
     eprintln!("{pages} pages read, {partial} showed part of a match");
 }

@@ -55,6 +55,27 @@ fn league_file(name: &str, hands: u32, fill: bool, bots: &[(&str, &[&str])]) -> 
     text
 }
 
+/// A league file of remote bots only, one match a table.
+fn round_robin_league(name: &str, hands: u32) -> String {
+    league_file(name, hands, false, &[])
+        .replace("format = \"duplicate\"", "format = \"round-robin\"")
+}
+
+/// A league file of four bundled reference bots that fill every seat.
+fn four_reference_bots(name: &str, hands: u32) -> String {
+    league_file(
+        name,
+        hands,
+        true,
+        &[
+            ("r1", &["--bot", "first"]),
+            ("r2", &["--bot", "heuristic"]),
+            ("r3", &["--bot", "random"]),
+            ("r4", &["--bot", "first"]),
+        ],
+    )
+}
+
 fn standings(s: &Scratch, dir: &str) -> Vec<Value> {
     let r = ok(s, &["league", "standings", "--json", "--dir", dir]);
     serde_json::from_str::<Value>(&r.stdout)
@@ -493,19 +514,7 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
     file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
     s.write("served.toml", &file);
     ok(&s, &["league", "init", "served.toml", "--dir", "lg"]);
-    let mut tokens = Vec::new();
-    for i in 1..=6 {
-        let r = ok(&s, &["league", "add-bot", &format!("b{i}"), "--dir", "lg"]);
-        tokens.push(
-            r.stdout
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
-                })
-                .unwrap()
-                .to_string(),
-        );
-    }
+    let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "b4", "b5", "b6"]);
     let (mut serve, lines) = common::spawn_serve(
         &s,
         "lg",
@@ -677,22 +686,10 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
 fn half_sent_requests_to_the_site_neither_take_it_down_nor_the_bots_port() {
     use std::io::{Read, Write};
     let s = Scratch::new("league-idle");
-    let mut file = league_file("idle", 1, false, &[]);
-    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
+    let file = round_robin_league("idle", 1);
     s.write("idle.toml", &file);
     ok(&s, &["league", "init", "idle.toml", "--dir", "lg"]);
-    let tokens: Vec<String> = (1..=4)
-        .map(|i| {
-            ok(&s, &["league", "add-bot", &format!("b{i}"), "--dir", "lg"])
-                .stdout
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
-                })
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "b4"]);
     // 512 descriptors, as the attack was tried.
     let (mut serve, lines) = common::spawn_serve_limited(
         &s,
@@ -701,11 +698,7 @@ fn half_sent_requests_to_the_site_neither_take_it_down_nor_the_bots_port() {
         &["listening on ", "site on "],
         Some(512),
     );
-    let grpc = lines[0]["listening on ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let grpc = common::listening_address(&lines[0]);
     let site = lines[1]["site on http://".len()..]
         .trim_end_matches('/')
         .to_string();
@@ -722,15 +715,7 @@ fn half_sent_requests_to_the_site_neither_take_it_down_nor_the_bots_port() {
     // The bots still connect and play.
     let mut bots: Vec<_> = tokens
         .iter()
-        .map(|t| {
-            Command::new(WHISTLE)
-                .args(["bot", "--bot", "first", "--address", &grpc, "--token", t])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap()
-        })
+        .map(|t| common::spawn_remote_bot(&grpc, t, "first"))
         .collect();
     wait_for(&s, "lg", Duration::from_secs(60), "a match", |rows| {
         rows.iter().any(|r| r["matches"].as_u64() > Some(0))
@@ -757,14 +742,7 @@ fn half_sent_requests_to_the_site_neither_take_it_down_nor_the_bots_port() {
     let mut page = String::new();
     let _ = c.read_to_string(&mut page);
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
-    let _ = Command::new("kill")
-        .args(["-TERM", &serve.id().to_string()])
-        .status();
-    let _ = serve.wait();
-    for b in &mut bots {
-        let _ = b.kill();
-        let _ = b.wait();
-    }
+    common::stop_all(&mut serve, &mut bots);
     let log = std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default();
     assert!(!log.contains("Too many open files"), "{log}");
 }
@@ -897,58 +875,20 @@ fn import_counts_only_verified_logs_of_the_leagues_game_and_rates_no_retired_bot
     );
 }
 
-/// The tokens `add-bot` printed for `names`.
-fn add_bots(s: &Scratch, dir: &str, names: &[&str]) -> Vec<String> {
-    names
-        .iter()
-        .map(|n| {
-            ok(s, &["league", "add-bot", n, "--dir", dir])
-                .stdout
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
-                })
-                .unwrap()
-                .to_string()
-        })
-        .collect()
-}
-
 #[test]
 fn a_bot_retired_while_serving_is_out_at_once_and_nothing_after_it_is_rated() {
     let s = Scratch::new("league-retire-now");
-    let mut file = league_file("now", 4, false, &[]);
-    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
+    let file = round_robin_league("now", 4);
     s.write("now.toml", &file);
     ok(&s, &["league", "init", "now.toml", "--dir", "lg"]);
     let names = ["b1", "b2", "b3", "b4"];
-    let tokens = add_bots(&s, "lg", &names);
+    let tokens = common::add_league_bots(&s, "lg", &names);
     let (mut serve, lines) = common::spawn_serve(&s, "lg", &[], &["listening on "]);
-    let grpc = lines[0]["listening on ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let grpc = common::listening_address(&lines[0]);
     // Bots that think: a match lasts seconds.
     let mut bots: Vec<_> = tokens
         .iter()
-        .map(|t| {
-            Command::new(WHISTLE)
-                .args([
-                    "bot",
-                    "--bot",
-                    "sampler:40ms",
-                    "--address",
-                    &grpc,
-                    "--token",
-                    t,
-                ])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap()
-        })
+        .map(|t| common::spawn_remote_bot(&grpc, t, "sampler:40ms"))
         .collect();
     // Round 1 is being played: its match has a log with a hand in it.
     let matches = s.path("lg/rounds/0001/matches");
@@ -1025,21 +965,13 @@ fn a_bot_retired_while_serving_is_out_at_once_and_nothing_after_it_is_rated() {
         let h: Value = serde_json::from_str(&h.stdout).unwrap();
         assert_eq!(h.as_array().unwrap().len(), 1, "{b} was rated: {h}");
     }
-    let _ = Command::new("kill")
-        .args(["-TERM", &serve.id().to_string()])
-        .status();
-    let _ = serve.wait();
-    for b in &mut bots {
-        let _ = b.kill();
-        let _ = b.wait();
-    }
+    common::stop_all(&mut serve, &mut bots);
 }
 
 #[test]
 fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
     let s = Scratch::new("league-restart");
-    let mut file = league_file("back", 3, false, &[]);
-    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
+    let mut file = round_robin_league("back", 3);
     // Tight clocks: a seat nobody plays forfeits within a second or two.
     file = file.replace(
         "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
@@ -1048,27 +980,11 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
     );
     s.write("back.toml", &file);
     ok(&s, &["league", "init", "back.toml", "--dir", "lg"]);
-    let tokens = add_bots(&s, "lg", &["b1", "b2", "b3", "b4"]);
+    let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "b4"]);
     let spawn_bots = |grpc: &str| -> Vec<std::process::Child> {
         tokens
             .iter()
-            .map(|t| {
-                Command::new(WHISTLE)
-                    .args([
-                        "bot",
-                        "--bot",
-                        "sampler:30ms",
-                        "--address",
-                        grpc,
-                        "--token",
-                        t,
-                    ])
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .unwrap()
-            })
+            .map(|t| common::spawn_remote_bot(grpc, t, "sampler:30ms"))
             .collect()
     };
     let kill_all = |serve: &mut std::process::Child, bots: &mut Vec<std::process::Child>| {
@@ -1080,11 +996,7 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
         }
     };
     let (mut serve, lines) = common::spawn_serve(&s, "lg", &[], &["listening on "]);
-    let grpc = lines[0]["listening on ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let grpc = common::listening_address(&lines[0]);
     let mut bots = spawn_bots(&grpc);
     // Killed while round 1 plays: its match has a hand, not its end.
     let matches = s.path("lg/rounds/0001/matches");
@@ -1109,11 +1021,7 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
     // at once would have forfeited every seat by then (start timeout and
     // grace, 3 s); the league first waits a grace for them.
     let (mut serve, lines) = common::spawn_serve(&s, "lg", &[], &["listening on "]);
-    let grpc = lines[0]["listening on ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let grpc = common::listening_address(&lines[0]);
     std::thread::sleep(Duration::from_millis(3500));
     let mut bots = spawn_bots(&grpc);
     wait_for(
@@ -1146,18 +1054,7 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
 #[test]
 fn a_league_draws_its_own_secret_seed_and_reveals_each_rounds_after_it_closes() {
     let s = Scratch::new("league-seed");
-    let file = league_file(
-        "secret",
-        1,
-        true,
-        &[
-            ("r1", &["--bot", "first"]),
-            ("r2", &["--bot", "heuristic"]),
-            ("r3", &["--bot", "random"]),
-            ("r4", &["--bot", "first"]),
-        ],
-    )
-    .replace("seed = 11\n", "");
+    let file = four_reference_bots("secret", 1).replace("seed = 11\n", "");
     s.write("secret.toml", &file);
     let mut first_decks = Vec::new();
     for dir in ["lg1", "lg2"] {
@@ -1318,7 +1215,7 @@ fn the_kit_waits_for_a_bot_just_added_says_certificate_and_tells_its_ends_apart(
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("certificate"), "{said}");
     // Added while serving and connecting at once: it waits to be admitted.
-    let token = add_bots(&s, "lg", &["fresh"]).remove(0);
+    let token = common::add_league_bots(&s, "lg", &["fresh"]).remove(0);
     let mut fresh = bot(&token, Some(&ca));
     let start = std::time::Instant::now();
     loop {
@@ -1365,7 +1262,7 @@ fn long_names_keep_the_text_standings_aligned() {
     s.write("l.toml", &league_file("long", 1, false, &[]));
     ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
     let long = "a".repeat(64);
-    add_bots(&s, "lg", &["b", &long, "mid-length-name-of-thirty-chars"]);
+    common::add_league_bots(&s, "lg", &["b", &long, "mid-length-name-of-thirty-chars"]);
     let r = ok(&s, &["league", "standings", "--dir", "lg"]);
     let lines: Vec<&str> = r.stdout.lines().skip(1).collect();
     // Every row's rating ends where the header's `rating` ends.
@@ -1383,17 +1280,7 @@ fn long_names_keep_the_text_standings_aligned() {
 #[test]
 fn a_closed_rounds_logs_are_compressed_and_every_reader_reads_them() {
     let s = Scratch::new("league-gz");
-    let file = league_file(
-        "gz",
-        2,
-        true,
-        &[
-            ("r1", &["--bot", "first"]),
-            ("r2", &["--bot", "heuristic"]),
-            ("r3", &["--bot", "random"]),
-            ("r4", &["--bot", "first"]),
-        ],
-    );
+    let file = four_reference_bots("gz", 2);
     s.write("gz.toml", &file);
     ok(&s, &["league", "init", "gz.toml", "--dir", "lg"]);
     ok(

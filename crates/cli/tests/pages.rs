@@ -440,7 +440,6 @@ fn the_tournament_report_shows_standings_the_rating_plot_and_links_every_hand() 
 
 #[test]
 fn the_league_site_shows_standings_histories_matches_and_live_tables() {
-    use std::process::{Command, Stdio};
     let s = Scratch::new("pages-league");
     s.write(
         "site.toml",
@@ -449,49 +448,20 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
     );
     let ok = |args: &[&str]| common::whistle_ok(&s, args);
     ok(&["league", "init", "site.toml", "--dir", "lg"]);
-    let tokens: Vec<String> = (1..=4)
-        .map(|i| {
-            ok(&["league", "add-bot", &format!("b{i}"), "--dir", "lg"])
-                .stdout
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
-                })
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "b4"]);
     let (mut serve, lines) = common::spawn_serve(
         &s,
         "lg",
         &["--http", "127.0.0.1:0", "--watch-delay-s", "1"],
         &["listening on ", "site on "],
     );
-    let grpc = lines[0]["listening on ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let grpc = common::listening_address(&lines[0]);
     let site = lines[1]["site on ".len()..].to_string();
     let mut bots: Vec<_> = tokens
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            Command::new(common::WHISTLE)
-                .args([
-                    "bot",
-                    "--bot",
-                    if i % 2 == 0 { "heuristic" } else { "first" },
-                    "--address",
-                    &grpc,
-                    "--token",
-                    t,
-                ])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap()
+            common::spawn_remote_bot(&grpc, t, if i % 2 == 0 { "heuristic" } else { "first" })
         })
         .collect();
     // Wait for a match to be recorded.
@@ -513,18 +483,8 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
-    let finish = |serve: &mut std::process::Child, bots: &mut Vec<std::process::Child>| {
-        let _ = Command::new("kill")
-            .args(["-TERM", &serve.id().to_string()])
-            .status();
-        let _ = serve.wait();
-        for b in bots.iter_mut() {
-            let _ = b.kill();
-            let _ = b.wait();
-        }
-    };
     let Some(browser) = browser() else {
-        finish(&mut serve, &mut bots);
+        common::stop_all(&mut serve, &mut bots);
         return;
     };
     let tab = browser.new_tab().unwrap();
@@ -569,7 +529,7 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
         Some(seed) => assert!(first.contains(&seed.to_string()), "{first}"),
         None => assert!(first.contains("secret"), "{first}"),
     }
-    finish(&mut serve, &mut bots);
+    common::stop_all(&mut serve, &mut bots);
 }
 
 #[test]

@@ -1530,6 +1530,15 @@ mod tests {
         }
     }
 
+    /// A connected client channel to the referee at `addr`.
+    async fn channel_to(addr: SocketAddr) -> tonic::transport::Channel {
+        tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
     /// Reads from `c` until the referee closes it (or `limit` passes).
     async fn closed_within(c: &mut tokio::net::TcpStream, limit: Duration) -> bool {
         use tokio::io::AsyncReadExt;
@@ -1580,12 +1589,7 @@ mod tests {
         }
         // A client that made its first request keeps its connection past
         // the limit.
-        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
-        let mut admin = pb::admin_client::AdminClient::new(channel);
+        let mut admin = pb::admin_client::AdminClient::new(channel_to(addr).await);
         admin.list_tables(pb::ListTablesRequest {}).await.unwrap();
         tokio::time::sleep(Duration::from_millis(900)).await;
         admin.list_tables(pb::ListTablesRequest {}).await.unwrap();
@@ -1600,11 +1604,7 @@ mod tests {
         let mut hold = Vec::new();
         // Two connections (one holds at most MAX_STREAMS_PER_CONNECTION).
         for _ in 0..2 {
-            let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-                .unwrap()
-                .connect()
-                .await
-                .unwrap();
+            let channel = channel_to(addr).await;
             for _ in 0..200 {
                 let mut client = pb::referee_client::RefereeClient::new(channel.clone());
                 let tx = refused_tx.clone();
@@ -1632,12 +1632,7 @@ mod tests {
     async fn an_admins_table_id_is_bounded() {
         let referee = Referee::new(None);
         let (addr, server) = referee.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
-        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
-        let mut admin = pb::admin_client::AdminClient::new(channel);
+        let mut admin = pb::admin_client::AdminClient::new(channel_to(addr).await);
         let create = |id: String| pb::CreateTableRequest {
             game: "israeli".into(),
             match_seed: "1".into(),
@@ -1673,12 +1668,7 @@ mod tests {
         assert_eq!(n, 0, "closed without a word");
         assert!(started.elapsed() >= Duration::from_millis(150));
         // A real client still gets through.
-        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
-        let mut admin = pb::admin_client::AdminClient::new(channel);
+        let mut admin = pb::admin_client::AdminClient::new(channel_to(addr).await);
         admin.list_tables(pb::ListTablesRequest {}).await.unwrap();
         server.shutdown().await;
     }

@@ -234,3 +234,54 @@ pub fn read_log(path: &Path) -> String {
         .unwrap();
     String::from_utf8(bytes).unwrap()
 }
+
+/// Adds `names` to the league in `dir` (`whistle league add-bot`), and
+/// returns the tokens it printed, in order.
+pub fn add_league_bots(s: &Scratch, dir: &str, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| {
+            whistle_ok(s, &["league", "add-bot", n, "--dir", dir])
+                .stdout
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("token (shown once; the league keeps only its hash): ")
+                })
+                .expect("add-bot prints the token")
+                .to_string()
+        })
+        .collect()
+}
+
+/// A bundled bot (`whistle bot --bot KIND`) connecting by itself to
+/// `address` with `token`, its output discarded.
+pub fn spawn_remote_bot(address: &str, token: &str, kind: &str) -> std::process::Child {
+    Command::new(WHISTLE)
+        .args(["bot", "--bot", kind, "--address", address, "--token", token])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The address in a serving league's `listening on ADDR admin-token ...`.
+pub fn listening_address(line: &str) -> String {
+    line["listening on ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// Stops a serving league (SIGTERM, then waits for it) and kills `bots`.
+pub fn stop_all(serve: &mut std::process::Child, bots: &mut [std::process::Child]) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+    for b in bots.iter_mut() {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+}
