@@ -718,6 +718,11 @@ fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    // Another league's table id (or any made-up one) is no page at all.
+    for id in ["other-r0001-m00000", "watched-r0001-m99999", "x"] {
+        let (status, _) = http_get(&site, &format!("/live/{id}"));
+        assert_eq!(status, 404, "/live/{id}");
+    }
     common::stop_all(&mut serve, &mut bots);
     assert!(pages > 0 && !shown_at.is_empty(), "nothing was watched");
     eprintln!("{pages} pages read, {partial} showed part of a match");
