@@ -4,12 +4,14 @@
 //! to [`workspace_bin`] in a test process runs
 //!
 //! ```text
-//! cargo build --bins -p whistle-cli -p whistle-bot --profile <profile> --target-dir <target-dir>
+//! cargo build --workspace --bins --profile <profile> --target-dir <target-dir>
 //! ```
 //!
 //! with the cargo that built the test, so the binaries match the sources
 //! under test and the profile of the run (`debug` is the `dev` profile; any
-//! other directory name is its profile's name). Cargo does nothing when they
+//! other directory name is its profile's name). The selection is the one
+//! `.ci/run` builds the binaries with, so both share one set of artifacts
+//! rather than two feature sets' worth on disk. Cargo does nothing when they
 //! are fresh, and releases its build lock before running tests, so the nested
 //! build does not block. `WHISTLE_E2E_BIN_DIR` names a directory of prebuilt
 //! binaries instead (for example when cross-compiling with `--target`, where
@@ -64,7 +66,7 @@ fn build() -> Result<PathBuf, String> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new(cargo)
         .current_dir(&workspace)
-        .args(["build", "--bins", "-p", "whistle-cli", "-p", "whistle-bot"])
+        .args(["build", "--workspace", "--bins"])
         .arg("--profile")
         .arg(&profile)
         .arg("--target-dir")
