@@ -17,8 +17,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     println!("cargo:rerun-if-env-changed=PROTOC");
     println!("cargo:rerun-if-changed={}", proto.display());
+    let descriptors = out.join("whistle_v1_descriptor.bin");
     tonic_prost_build::configure()
-        .file_descriptor_set_path(out.join("whistle_v1_descriptor.bin"))
+        .file_descriptor_set_path(&descriptors)
         .compile_with_config(config, &[proto], &[root])?;
+    // The protocol's JSON form (proto3's JSON mapping, every field written,
+    // the .proto's field names): what stdio bots read (docs/stdio.md).
+    pbjson_build::Builder::new()
+        .register_descriptors(&std::fs::read(&descriptors)?)?
+        .emit_fields()
+        .preserve_proto_field_names()
+        .build(&[".whistle.v1"])?;
     Ok(())
 }

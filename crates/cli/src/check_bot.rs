@@ -61,6 +61,10 @@ pub struct CheckBotArgs {
     /// this account can).
     #[arg(long)]
     no_sandbox: bool,
+    /// The bot speaks JSON lines on stdin and stdout (docs/stdio.md);
+    /// whistle speaks gRPC to the referee for it.
+    #[arg(long)]
+    stdio: bool,
     /// The bot's command and its arguments, after `--` (`whistle` is this
     /// whistle binary).
     #[arg(last = true, required = true, value_name = "COMMAND")]
@@ -157,6 +161,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         read: args.read.iter().map(|r| cwd.join(r)).collect(),
         sandbox: !args.no_sandbox,
         limits: whistle_sandbox::Limits::default(),
+        stdio: args.stdio,
     };
     let program = confine::resolve_program(&args.command[0], &cwd);
     let mut launch = whistle_tournament::procs::Launch {
@@ -170,6 +175,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         stderr_log: stderr_path.clone(),
         sandbox: None,
         once: false,
+        stdio: args.stdio,
     };
     // Sandboxed as in a tournament, so what the bot needs to read shows now.
     let mut _confinement = None;
@@ -191,7 +197,10 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         let grants = confine::check_grants(&bot, &cwd, &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
         launch.dir = grants.folder;
         let reach = c.reach(&referee, &launch.address).await?;
-        launch.address = reach.address.clone();
+        if !args.stdio {
+            // A stdio bot's bridge runs here, outside the sandbox.
+            launch.address = reach.address.clone();
+        }
         launch.sandbox = Some(c.sandboxed(bot.limits, grants.read, &reach));
         unix_server = reach.server;
         sandbox_line = Some(format!(
@@ -203,9 +212,10 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         _confinement = Some(c);
     }
     let stderr_file = std::fs::File::create(&stderr_path)?;
+    let piped = || if args.stdio { Stdio::piped() } else { Stdio::null() };
     let spawned = whistle_tournament::procs::command(&launch).and_then(|(mut cmd, scratch)| {
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::null())
+        cmd.stdin(piped())
+            .stdout(piped())
             .stderr(stderr_file)
             .kill_on_drop(true);
         Ok((cmd.spawn()?, scratch))
@@ -226,6 +236,17 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         }
     };
 
+    // A stdio bot: whistle subscribes and plays for it over gRPC.
+    let bridge = match (child.stdin.take(), child.stdout.take()) {
+        (Some(stdin), Some(stdout)) => Some(whistle_tournament::stdio::spawn(
+            stdin,
+            stdout,
+            launch.address.clone(),
+            token.clone(),
+            args.name.clone(),
+        )),
+        _ => None,
+    };
     if let Some(line) = sandbox_line {
         report.add("sandbox", true, line);
     }
@@ -253,10 +274,17 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         Ok(()) => report.add(
             "subscribe",
             true,
-            "called Subscribe with the bot token from $WHISTLE_TOKEN",
+            if args.stdio {
+                "running; whistle subscribed for it and speaks to it on stdin and stdout"
+            } else {
+                "called Subscribe with the bot token from $WHISTLE_TOKEN"
+            },
         ),
         Err(e) => {
             report.add("subscribe", false, e);
+            if let Some(b) = &bridge {
+                b.abort();
+            }
             let _ = child.kill().await;
             server.shutdown().await;
             return Ok(report);
@@ -299,6 +327,9 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
                  closed (it was killed); a bot should exit when Subscribe ends",
             );
         }
+    }
+    if let Some(b) = bridge {
+        b.abort();
     }
     server.shutdown().await;
     if let Some(u) = unix_server {

@@ -1,4 +1,5 @@
-//! `whistle games`: every game and its options.
+//! `whistle games`: every game and its options, and each game's rules page
+//! (`docs/rules/GAME.md`, built into the binary).
 
 use std::fmt::Write;
 
@@ -9,9 +10,37 @@ use whistle_rules::{Game, OptionSpec, Options, Variant};
 /// Arguments of `whistle games`.
 #[derive(Debug, Args)]
 pub struct GamesArgs {
+    /// Only this game (yogi, oneonta, israeli, honeymoon, illustrated).
+    game: Option<String>,
+    /// Print the game's rules page (docs/rules/GAME.md) instead of its options.
+    #[arg(long, requires = "game", conflicts_with = "json")]
+    rules: bool,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// The rules page of `game`: its path in the repository and its text.
+pub fn rules_page(game: Variant) -> (&'static str, &'static str) {
+    match game {
+        Variant::Yogi => ("docs/rules/yogi.md", include_str!("../../../docs/rules/yogi.md")),
+        Variant::Oneonta => (
+            "docs/rules/oneonta.md",
+            include_str!("../../../docs/rules/oneonta.md"),
+        ),
+        Variant::Israeli => (
+            "docs/rules/israeli.md",
+            include_str!("../../../docs/rules/israeli.md"),
+        ),
+        Variant::Honeymoon => (
+            "docs/rules/honeymoon.md",
+            include_str!("../../../docs/rules/honeymoon.md"),
+        ),
+        Variant::Illustrated => (
+            "docs/rules/illustrated.md",
+            include_str!("../../../docs/rules/illustrated.md"),
+        ),
+    }
 }
 
 /// One game as listed.
@@ -20,6 +49,7 @@ struct GameInfo {
     name: Variant,
     title: &'static str,
     seats: Option<usize>,
+    rules: &'static str,
     options: Vec<OptionInfo>,
 }
 
@@ -52,6 +82,7 @@ fn list() -> Vec<GameInfo> {
             // The seat count is a property of a game value; every game
             // builds from its defaults.
             seats: v.new_game(&Options::new()).ok().map(|g| g.seats()),
+            rules: rules_page(v).0,
             options: v.option_specs().iter().map(OptionInfo::from).collect(),
         })
         .collect()
@@ -59,7 +90,14 @@ fn list() -> Vec<GameInfo> {
 
 /// Runs `whistle games`, returning what to print.
 pub fn run(args: &GamesArgs) -> anyhow::Result<String> {
-    let games = list();
+    let mut games = list();
+    if let Some(name) = &args.game {
+        let game: Variant = name.parse().map_err(crate::usage)?;
+        if args.rules {
+            return Ok(rules_page(game).1.to_string());
+        }
+        games.retain(|g| g.name == game);
+    }
     if args.json {
         return Ok(serde_json::to_string_pretty(&games)? + "\n");
     }
@@ -88,6 +126,11 @@ pub fn run(args: &GamesArgs) -> anyhow::Result<String> {
                 o.key, o.default, o.values, o.doc
             )?;
         }
+        writeln!(
+            out,
+            "  rules: {} (or `whistle games {} --rules`)",
+            g.rules, g.name
+        )?;
     }
     Ok(out)
 }

@@ -17,6 +17,7 @@ pub use messages::FaultKind;
 #[allow(missing_docs, clippy::all, clippy::pedantic)]
 pub mod pb {
     tonic::include_proto!("whistle.v1");
+    include!(concat!(env!("OUT_DIR"), "/whistle.v1.serde.rs"));
 
     /// The encoded file descriptor set, for the gRPC reflection service.
     pub const FILE_DESCRIPTOR_SET: &[u8] =

@@ -46,7 +46,7 @@ pub enum IllegalReason {
     },
     /// A game-specific rule, cited by its decision id (e.g. `I4`).
     Rule {
-        /// The decision id in RULES.md.
+        /// The decision id, defined on the game's page in docs/rules.
         id: &'static str,
         /// What the rule forbids here.
         text: &'static str,

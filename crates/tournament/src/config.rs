@@ -162,6 +162,9 @@ pub struct LocalBot {
     pub sandbox: bool,
     /// Its limits: the file's `[sandbox]` table with its own `limits` over it.
     pub limits: Limits,
+    /// `stdio = true`: the bot speaks JSON lines on stdin and stdout and
+    /// whistle speaks gRPC for it (docs/stdio.md).
+    pub stdio: bool,
 }
 
 impl LocalBot {
@@ -343,6 +346,7 @@ struct RawBot {
     read: Vec<String>,
     sandbox: Option<Spanned<bool>>,
     limits: Option<Spanned<toml::Table>>,
+    stdio: Option<Spanned<bool>>,
 }
 
 /// `over` read as [`Limits`] on top of `base`.
@@ -577,13 +581,14 @@ impl Tournament {
                     ("dir", b.dir.as_ref().map(|d| d.span())),
                     ("sandbox", b.sandbox.as_ref().map(|d| d.span())),
                     ("limits", b.limits.as_ref().map(|d| d.span())),
+                    ("stdio", b.stdio.as_ref().map(|d| d.span())),
                 ];
                 if let Some((key, at)) = local_only.into_iter().find(|(_, s)| s.is_some()) {
                     return Err(err(
                         at,
                         &format!("bots.{key}"),
                         "a remote bot runs on its owner's machine: only bots the runner starts \
-                         have a folder, a sandbox and limits"
+                         have a folder, a sandbox, limits and stdio"
                             .into(),
                     ));
                 }
@@ -636,6 +641,7 @@ impl Tournament {
                         read: b.read.iter().map(|r| base.join(r)).collect(),
                         sandbox: b.sandbox.as_ref().is_none_or(|s| *s.get_ref()),
                         limits,
+                        stdio: b.stdio.as_ref().is_some_and(|s| *s.get_ref()),
                     })
                 }
                 (None, true) => match &b.token {
@@ -969,6 +975,7 @@ command = ["whistle", "bot", "--bot", "first"]
                 read: Vec::new(),
                 sandbox: true,
                 limits: Limits::default(),
+                stdio: false,
             })
         );
     }

@@ -18,6 +18,7 @@ pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod stdio;
 
 pub use config::{BotKind, BotSpec, ConfigError, Format, Tournament};
 pub use runner::{

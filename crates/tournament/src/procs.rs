@@ -61,6 +61,9 @@ pub struct Launch {
     /// One seat's instance: a clean exit means its match is over (it is
     /// not started again).
     pub once: bool,
+    /// A stdio bot (docs/stdio.md): whistle holds the token and speaks to
+    /// the referee at `address` for it; the bot gets neither.
+    pub stdio: bool,
 }
 
 /// How a bot's sandbox is made.
@@ -102,19 +105,43 @@ pub fn program(word: &str, dir: &Path) -> PathBuf {
 struct Started {
     child: Child,
     _scratch: Option<tempfile::TempDir>,
+    /// A stdio bot's bridge to the referee, stopped with the process.
+    _bridge: Option<AbortOnDrop>,
+}
+
+/// A task aborted when this is dropped.
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 fn spawn(l: &Launch) -> std::io::Result<Started> {
     let (mut cmd, scratch) = command(l)?;
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::null())
+    let piped = |on: bool| if on { Stdio::piped() } else { Stdio::null() };
+    cmd.stdin(piped(l.stdio))
+        .stdout(piped(l.stdio))
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
+    let mut child = cmd.spawn()?;
+    let bridge = match (child.stdin.take(), child.stdout.take()) {
+        (Some(stdin), Some(stdout)) if l.stdio => Some(AbortOnDrop(crate::stdio::spawn(
+            stdin,
+            stdout,
+            l.address.clone(),
+            l.token.clone(),
+            l.name.clone(),
+        ))),
+        _ => None,
+    };
     Ok(Started {
-        child: cmd.spawn()?,
+        child,
         _scratch: scratch,
+        _bridge: bridge,
     })
 }
 
@@ -130,9 +157,10 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
             let mut cmd = Command::new(program(&l.command[0], &l.dir));
             cmd.args(&l.command[1..])
                 .current_dir(&l.dir)
-                .env("WHISTLE_ADDRESS", &l.address)
-                .env("WHISTLE_TOKEN", &l.token)
                 .env("WHISTLE_BOT_NAME", &l.name);
+            for (k, v) in contract(l) {
+                cmd.env(k, v);
+            }
             (cmd, None)
         }
         Some(s) => {
@@ -156,9 +184,8 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
                 .prefix("scratch-")
                 .tempdir_in(&s.runtime)?;
             let home = scratch.path().display().to_string();
-            let mut env = vec![
-                ("WHISTLE_ADDRESS".to_string(), l.address.clone()),
-                ("WHISTLE_TOKEN".into(), l.token.clone()),
+            let mut env = contract(l);
+            env.extend([
                 ("WHISTLE_BOT_NAME".into(), l.name.clone()),
                 ("HOME".into(), home.clone()),
                 ("TMPDIR".into(), home),
@@ -170,7 +197,7 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
                     "LANG".into(),
                     std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into()),
                 ),
-            ];
+            ]);
             if let Ok(tz) = std::env::var("TZ") {
                 env.push(("TZ".into(), tz));
             }
@@ -183,11 +210,25 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
                 read: s.read.clone(),
                 scratch: scratch.path().to_path_buf(),
                 limits: s.limits,
-                referee_port: s.referee_port,
+                // A stdio bot reaches nothing: whistle speaks for it.
+                referee_port: s.referee_port.filter(|_| !l.stdio),
             };
             (Command::from(spec.command(&s.launcher)), Some(scratch))
         }
     })
+}
+
+/// The launch contract's variables: where the referee is and the token, or
+/// for a stdio bot only `WHISTLE_STDIO=1` (whistle keeps the token).
+fn contract(l: &Launch) -> Vec<(String, String)> {
+    if l.stdio {
+        vec![("WHISTLE_STDIO".into(), "1".into())]
+    } else {
+        vec![
+            ("WHISTLE_ADDRESS".into(), l.address.clone()),
+            ("WHISTLE_TOKEN".into(), l.token.clone()),
+        ]
+    }
 }
 
 /// How a bot process ended, in words, and whether a limit ended it: a sandbox's verdict (a limit) where there

@@ -826,6 +826,7 @@ struct LocalLaunch {
     read: Vec<PathBuf>,
     sandbox: bool,
     limits: whistle_sandbox::Limits,
+    stdio: bool,
 }
 
 impl FairPlay {
@@ -840,14 +841,16 @@ impl FairPlay {
             name: name.to_string(),
             command: l.command.clone(),
             dir: l.dir.clone(),
+            // A stdio bot's bridge runs in whistle, outside any sandbox.
             address: match (&sandbox, &self.reach) {
-                (Some(_), Some(reach)) => reach.address.clone(),
+                (Some(_), Some(reach)) if !l.stdio => reach.address.clone(),
                 _ => self.plain_address.clone(),
             },
             token,
             stderr_log: procs::stderr_log(out, name),
             sandbox,
             once,
+            stdio: l.stdio,
         }
     }
 
@@ -923,6 +926,7 @@ async fn prepare_bots(
                 read: g.read,
                 sandbox: true,
                 limits: l.limits,
+                stdio: l.stdio,
             }
         } else {
             unsandboxed.push(b.name.clone());
@@ -938,6 +942,7 @@ async fn prepare_bots(
                 read: Vec::new(),
                 sandbox: false,
                 limits: l.limits,
+                stdio: l.stdio,
             }
         };
         locals.insert(b.name.clone(), launch);

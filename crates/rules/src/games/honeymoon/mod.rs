@@ -1,4 +1,4 @@
-//! Honeymoon Whist (RULES.md section 4, decisions H1–H7).
+//! Honeymoon Whist (docs/rules/honeymoon.md, decisions H1–H7).
 //!
 //! Two players, 52 cards and both jokers. The dealer deals 13 cards each, one
 //! at a time, starting with the non-dealer; the other 28 cards are the stock,
@@ -50,7 +50,7 @@
 //! phase, space-separated), `hands-played`, and the options `scoring`,
 //! `target`, `hands`, `jokers`, `phase1-follow`, `phase1-trumps`.
 //!
-//! Decisions beyond RULES.md:
+//! Finer points, beyond the source text:
 //! * `hands` (default unset) plays exactly that many deals, for tournaments;
 //!   the target is then ignored, the highest total wins and equal totals share
 //!   first place. With no `hands`, `max-hands` (default 100) ends a match that

@@ -1,4 +1,4 @@
-//! Scenario tests of honeymoon, named by RULES.md decision ids.
+//! Scenario tests of honeymoon, named by the decision ids of docs/rules.
 
 use super::*;
 use crate::dealing::Seed;

@@ -1,4 +1,4 @@
-//! Illustrated Whist (RULES.md section 5, decisions L1–L8).
+//! Illustrated Whist (docs/rules/illustrated.md, decisions L1–L8).
 //!
 //! Four players in fixed partnerships, seats 0 & 2 against 1 & 3 (L1). 52
 //! cards and both jokers: 12 cards each, dealt one at a time clockwise from the
@@ -95,7 +95,7 @@
 //! `announcements` (`TEAM FEAT xMULT`, comma-separated), `game` (the game's
 //! multiplier), `team-tricks` (team 0, team 1). A value not yet known is `-`.
 //!
-//! Decisions beyond RULES.md:
+//! Finer points, beyond the source text:
 //! * A misdeal (four passes) is a deal that scores nothing and counts towards
 //!   `hands`, so a match of bots that always pass still ends.
 //! * The kitty is used in every contract, nulls included (the source's "the

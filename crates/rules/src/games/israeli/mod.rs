@@ -1,4 +1,4 @@
-//! Israeli Whist (RULES.md section 3, decisions I1–I8).
+//! Israeli Whist (docs/rules/israeli.md, decisions I1–I8).
 //!
 //! Four players, 52 cards, 13 each, dealt one at a time clockwise from the
 //! dealer's left (I1). A trump auction from the dealer's left (I2) names a
@@ -20,7 +20,7 @@
 //! so far this hand), `auction-order`, `bids-total` and `over-under` (once all
 //! contract bids are in), `hands-scored`, `target`, `hands`.
 //!
-//! Decisions beyond RULES.md: a misdeal is a hand scoring zero and counts
+//! Finer points, beyond the source text: a misdeal is a hand scoring zero and counts
 //! towards `hands`; with no `hands` set, `max-hands` (default 100) ends a match
 //! that never reaches the target (highest total wins). Both make every match
 //! end, even between bots that always pass.

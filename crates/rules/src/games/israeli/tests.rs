@@ -1,4 +1,4 @@
-//! Scenario tests of israeli, named by RULES.md decision ids.
+//! Scenario tests of israeli, named by the decision ids of docs/rules.
 
 use super::*;
 use crate::card::Suit;

@@ -1,4 +1,4 @@
-//! Oneonta Whist (RULES.md section 2, decisions O1–O17).
+//! Oneonta Whist (docs/rules/oneonta.md, decisions O1–O17).
 //!
 //! One engine plays the four forms of the game, chosen by the option `mode`.
 //!
@@ -75,7 +75,7 @@
 //! Allard, `target` (30); once the match is over, `verdict` when
 //! `MatchResult::note` has one.
 //!
-//! Decisions beyond RULES.md:
+//! Finer points, beyond the source text:
 //! * The dummy's pile is turned in deal order: the first card dealt to it is
 //!   the first one led (O5, O17).
 //! * Every option is accepted in every mode and ignored where it has no

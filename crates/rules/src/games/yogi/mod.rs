@@ -1,4 +1,4 @@
-//! Yogi's Whist (RULES.md section 1, decisions Y1–Y13).
+//! Yogi's Whist (docs/rules/yogi.md, decisions Y1–Y13).
 //!
 //! Two to thirteen players (option `players`, default 5), 52 cards and one
 //! joker, `BJ`. Each seat gets four cards, dealt one at a time clockwise from
@@ -71,7 +71,7 @@
 //! vote has been taken, else `-`), `declarer`, `revealer` and `leader` (a seat
 //! number, or `-`).
 //!
-//! Decisions beyond RULES.md:
+//! Finer points, beyond the source text:
 //! * `hands` defaults to `auto`, which is 2 × players (Y11).
 //! * Under `dealer-chooses` the deck order is supplied first, as in every
 //!   hand, and the dealer then chooses h knowing nothing of it; the cards are

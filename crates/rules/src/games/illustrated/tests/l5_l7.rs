@@ -114,7 +114,7 @@ fn l7_an_announced_slam_made_scores_base_twelve_and_the_game_redoubled() {
 
 #[test]
 fn l7_a_silent_slam_on_a_high_contract_a_made_slam_bid_keeps_its_base() {
-    // RULES.md L7 follows the source's prose (a slam neither bid nor
+    // L7 follows the source's prose (a slam neither bid nor
     // announced raises the base); the source's formula would give 12 here.
     let mut g = dealt(A, A_KITTY);
     declare(&mut g, "bid 12S");

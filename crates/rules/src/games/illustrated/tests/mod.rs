@@ -1,4 +1,4 @@
-//! Scenario tests of illustrated, named by RULES.md decision ids.
+//! Scenario tests of illustrated, named by the decision ids of docs/rules.
 
 use super::*;
 use crate::games::testing::{act, card, cards, seat};

@@ -1,4 +1,4 @@
-//! Scenario tests of oneonta, named by RULES.md decision ids.
+//! Scenario tests of oneonta, named by the decision ids of docs/rules.
 
 use super::*;
 use crate::dealing::{Seed, deal_if_needed, deck_from_hands};

@@ -59,7 +59,7 @@ fn o11_o17_deck_sizes_for_every_player_count_and_mode() {
         }
     }
     // The exact sizes the text's table would have given are too small
-    // where RULES.md adds the 8s (O11: 4 players; O17: 3 players).
+    // where the rules add the 8s (O11: 4 players; O17: 3 players).
     assert!(decks::reduced(Rank::Nine).len() < 4 * 7 + 1);
     assert!(decks::reduced(Rank::Nine).len() < (3 + 1) * 7 + 1);
 }

@@ -1,4 +1,4 @@
-//! Scenario tests of yogi, named by RULES.md decision ids.
+//! Scenario tests of yogi, named by the decision ids of docs/rules.
 
 use super::*;
 use crate::Observation;

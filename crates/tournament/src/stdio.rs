@@ -1,0 +1,468 @@
+//! Bots on stdin and stdout (docs/stdio.md): whistle speaks gRPC to the
+//! referee on the bot's behalf and the bot reads one JSON object per line
+//! and answers each request with one line.
+//!
+//! The bridge holds the bot's token; the bot never sees it and needs no
+//! network. It plays every seat the token is assigned, each on its own
+//! `Play` stream (reconnecting as a kit does), and puts the requests of all
+//! of them to the bot **one at a time**: the next request line is written
+//! only once the bot has answered the previous one. A line the bot prints
+//! answers the request written last; one more line with nothing asked is
+//! sent again as an answer to that request, which the referee counts as a
+//! stale or out-of-turn answer, as it would from a gRPC bot. A request the
+//! referee has replaced (the bot was late and the fallback played) before it
+//! was written is never written. A line longer than [`MAX_LINE`] bytes is cut
+//! there, the rest of it read and dropped. Writes to the bot go through a
+//! bounded queue, so a bot that stops reading cannot make whistle hold more
+//! than [`QUEUE`] lines for it.
+
+use std::{
+    collections::{HashMap, VecDeque},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
+    process::{ChildStdin, ChildStdout},
+    sync::mpsc,
+    task::JoinHandle,
+};
+use tokio_stream::{StreamExt, wrappers::ReceiverStream};
+use tonic::Code;
+use tracing::{info, warn};
+use whistle_protocol::{PROTOCOL, SHUTTING_DOWN, limits::echo, pb};
+
+/// The longest answer line taken whole; the rest of a longer one is dropped
+/// (the referee then sees a malformed answer, never echoed whole).
+pub const MAX_LINE: usize = 4096;
+/// Lines waiting to be written to the bot.
+pub const QUEUE: usize = 256;
+/// Reconnections of one seat's stream before the bridge gives the seat up.
+const RETRIES: u32 = 20;
+/// How long a token the referee does not know yet is tried again.
+const UNKNOWN_TOKEN_RETRY: Duration = Duration::from_secs(10);
+
+/// A request for the bot to answer.
+struct Ask {
+    line: String,
+    request_id: u64,
+    /// The newest request id of the seat: an ask older than it is not
+    /// written.
+    newest: Arc<AtomicU64>,
+    /// Where the answer goes: (request id, the line).
+    answers: mpsc::Sender<(u64, String)>,
+}
+
+/// What seats send the speaker.
+enum ToBot {
+    /// A line the bot may ignore.
+    Info(String),
+    /// A request.
+    Ask(Ask),
+}
+
+/// Starts the bridge between a bot's standard streams and the referee at
+/// `address`, playing with `token`. It ends when the referee ends the
+/// assignments or the bot closes its stdout; aborting it closes the seats'
+/// streams.
+pub fn spawn(
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    address: String,
+    token: String,
+    name: String,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let (to_bot, from_seats) = mpsc::channel::<ToBot>(QUEUE);
+        let speaker = tokio::spawn(speak(stdin, stdout, from_seats, name.clone()));
+        tokio::select! {
+            r = assignments(&address, &token, &name, to_bot) => {
+                if let Err(e) = r {
+                    warn!(bot = %name, error = %e, "stdio bridge: no seats");
+                }
+            }
+            _ = speaker => info!(bot = %name, "stdio bot closed its output"),
+        }
+    })
+}
+
+/// Subscribes with the bot token and plays each assigned seat.
+async fn assignments(
+    address: &str,
+    token: &str,
+    name: &str,
+    to_bot: mpsc::Sender<ToBot>,
+) -> Result<(), String> {
+    let channel = whistle_bot::client::channel(address)
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut client = pb::referee_client::RefereeClient::new(channel.clone());
+    let started = tokio::time::Instant::now();
+    let mut stream = loop {
+        let subscribed = client
+            .subscribe(pb::SubscribeRequest {
+                token: token.to_string(),
+                bot_name: name.to_string(),
+            })
+            .await;
+        match subscribed {
+            Ok(s) => break s.into_inner(),
+            Err(s)
+                if s.code() == Code::Unauthenticated
+                    && s.message().contains("unknown token")
+                    && started.elapsed() < UNKNOWN_TOKEN_RETRY =>
+            {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(s) => return Err(s.message().to_string()),
+        }
+    };
+    let mut seats = tokio::task::JoinSet::new();
+    loop {
+        tokio::select! {
+            next = stream.next() => {
+                let Some(Ok(a)) = next else { break };
+                let (channel, to_bot, name) = (channel.clone(), to_bot.clone(), name.to_string());
+                seats.spawn(async move { play_seat(channel, a, &name, to_bot).await });
+            }
+            Some(_) = seats.join_next(), if !seats.is_empty() => {}
+        }
+    }
+    while seats.join_next().await.is_some() {}
+    Ok(())
+}
+
+/// Plays one seat to the end of its match, reconnecting when the stream is
+/// cut.
+async fn play_seat(
+    channel: tonic::transport::Channel,
+    a: pb::SeatAssignment,
+    name: &str,
+    to_bot: mpsc::Sender<ToBot>,
+) {
+    let newest = Arc::new(AtomicU64::new(0));
+    let (answers_tx, mut answers) = mpsc::channel::<(u64, String)>(4);
+    let mut retries = 0;
+    // The last answer sent, and on which stream: a request the referee sends
+    // again after a reconnection is answered again without asking the bot,
+    // unless that answer already went on the new stream.
+    let mut last_answer: Option<(u64, pb::answer::Choice, u32)> = None;
+    for stream_no in 0u32.. {
+        let mut client = pb::referee_client::RefereeClient::new(channel.clone());
+        let (tx, rx) = mpsc::channel(16);
+        let hello = pb::BotMessage {
+            msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
+                token: a.seat_token.clone(),
+                bot_name: name.to_string(),
+                protocol: PROTOCOL.to_string(),
+                quiet: false,
+                compact: false,
+            })),
+        };
+        let _ = tx.send(hello).await;
+        let status = match client.play(ReceiverStream::new(rx)).await {
+            Ok(inbound) => {
+                let mut inbound = inbound.into_inner();
+                let mut seat = a.seat;
+                loop {
+                    tokio::select! {
+                        msg = inbound.next() => match msg {
+                            None => return,
+                            Some(Err(s)) => break s,
+                            Some(Ok(m)) => {
+                                let Some(msg) = m.msg else { continue };
+                                if let pb::referee_message::Msg::Welcome(w) = &msg {
+                                    seat = w.seat;
+                                }
+                                let end = matches!(msg, pb::referee_message::Msg::MatchEnd(_));
+                                let out = match msg {
+                                    pb::referee_message::Msg::Request(r)
+                                        if last_answer.as_ref().is_some_and(|(id, ..)| *id == r.request_id) =>
+                                    {
+                                        let Some((id, choice, on)) = &last_answer else { continue };
+                                        if *on != stream_no {
+                                            let again = answer(*id, choice.clone());
+                                            if tx.send(again).await.is_err() {
+                                                break tonic::Status::cancelled("the stream closed");
+                                            }
+                                            last_answer = Some((*id, choice.clone(), stream_no));
+                                        }
+                                        continue;
+                                    }
+                                    pb::referee_message::Msg::Request(r) => {
+                                        newest.store(r.request_id, Ordering::Relaxed);
+                                        ToBot::Ask(Ask {
+                                            line: request_line(&a.table_id, seat, &r),
+                                            request_id: r.request_id,
+                                            newest: newest.clone(),
+                                            answers: answers_tx.clone(),
+                                        })
+                                    }
+                                    other => ToBot::Info(info_line(&a.table_id, seat, other)),
+                                };
+                                if to_bot.send(out).await.is_err() || end {
+                                    return;
+                                }
+                            }
+                        },
+                        Some((request_id, text)) = answers.recv() => {
+                            let choice = choice(&text);
+                            last_answer = Some((request_id, choice.clone(), stream_no));
+                            if tx.send(answer(request_id, choice)).await.is_err() {
+                                break tonic::Status::cancelled("the stream closed");
+                            }
+                        }
+                    }
+                }
+            }
+            Err(s) => s,
+        };
+        let resumable = matches!(
+            status.code(),
+            Code::Unavailable
+                | Code::Unknown
+                | Code::Internal
+                | Code::Cancelled
+                | Code::ResourceExhausted
+                | Code::OutOfRange
+        ) && !status.message().starts_with(SHUTTING_DOWN);
+        if !resumable || retries >= RETRIES {
+            warn!(table = %a.table_id, seat = a.seat, error = %status.message(), "stdio bridge: the seat's stream ended");
+            return;
+        }
+        retries += 1;
+        tokio::time::sleep(Duration::from_millis(100 * u64::from(retries))).await;
+    }
+}
+
+fn answer(request_id: u64, choice: pb::answer::Choice) -> pb::BotMessage {
+    pb::BotMessage {
+        msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
+            request_id,
+            choice: Some(choice),
+        })),
+    }
+}
+
+/// A line of the bot as an answer: a decimal number is an index into
+/// `legal`, anything else the action's text.
+fn choice(line: &str) -> pb::answer::Choice {
+    let t = line.trim();
+    match t.parse::<u32>() {
+        Ok(i) if t.bytes().all(|b| b.is_ascii_digit()) => pb::answer::Choice::Index(i),
+        _ => pb::answer::Choice::Text(line.trim_end_matches(['\r', '\n']).to_string()),
+    }
+}
+
+/// A `request` line.
+fn request_line(table: &str, seat: u32, r: &pb::DecisionRequest) -> String {
+    json!({
+        "type": "request",
+        "table": table,
+        "seat": seat,
+        "request_id": r.request_id,
+        "legal": r.legal,
+        "deadline_ms": r.deadline_ms,
+        "time_bank_ms": r.time_bank_ms,
+        "observation": r.observation.as_ref().map(to_value),
+    })
+    .to_string()
+}
+
+fn to_value<T: serde::Serialize>(m: &T) -> Value {
+    serde_json::to_value(m).unwrap_or(Value::Null)
+}
+
+/// The line of anything but a request.
+fn info_line(table: &str, seat: u32, msg: pb::referee_message::Msg) -> String {
+    use pb::referee_message::Msg;
+    let line = match msg {
+        Msg::Welcome(w) => {
+            let options: serde_json::Map<String, Value> = w
+                .options
+                .iter()
+                .map(|o| (o.key.clone(), Value::String(o.value.clone())))
+                .collect();
+            let t = w.time_control.unwrap_or_default();
+            json!({
+                "type": "welcome",
+                "table": table,
+                "seat": w.seat,
+                "seats": w.seats,
+                "game": w.game,
+                "options": options,
+                "bot_names": w.bot_names,
+                "per_action_ms": t.per_action_ms,
+                "time_bank_ms": t.time_bank_ms,
+                "resumed": w.resumed,
+            })
+        }
+        Msg::Event(e) => json!({"type": "event", "table": table, "seat": seat, "event": to_value(&e)}),
+        Msg::Fault(f) => json!({
+            "type": "fault",
+            "table": table,
+            "seat": seat,
+            "kind": pb::fault::Kind::try_from(f.kind).map_or("KIND_UNSPECIFIED", |k| k.as_str_name()),
+            "request_id": f.request_id,
+            "detail": echo(&f.detail),
+            "fallback": f.fallback,
+            "faults": f.faults,
+            "max_faults": f.max_faults,
+            "forfeited": f.forfeited,
+        }),
+        Msg::MatchEnd(m) => json!({
+            "type": "match_end",
+            "table": table,
+            "seat": seat,
+            "result": m.result.as_ref().map(to_value),
+        }),
+        Msg::Request(_) => unreachable!("requests are asked, not told"),
+    };
+    line.to_string()
+}
+
+/// Writes the seats' lines to the bot and reads its answers: one request
+/// outstanding at a time. Ends when the bot closes its stdout.
+async fn speak(
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    mut from_seats: mpsc::Receiver<ToBot>,
+    name: String,
+) {
+    // The writer and the reader are tasks of their own: a bot that stops
+    // reading never keeps its answers from being read, and the other way round.
+    let (write_tx, mut write_rx) = mpsc::channel::<String>(QUEUE);
+    let writer = tokio::spawn(async move {
+        let mut stdin = stdin;
+        while let Some(mut line) = write_rx.recv().await {
+            line.push('\n');
+            if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+                // The bot closed its stdin: it reads no more.
+                while write_rx.recv().await.is_some() {}
+                return;
+            }
+        }
+    });
+    let (line_tx, mut lines) = mpsc::channel::<String>(4);
+    let reader = tokio::spawn(read_lines(stdout, line_tx));
+    let mut pending: VecDeque<Ask> = VecDeque::new();
+    let mut outstanding: Option<Ask> = None;
+    // The last request written, for lines printed with nothing asked.
+    let mut last: Option<(u64, mpsc::Sender<(u64, String)>)> = None;
+    let mut dropped: HashMap<&'static str, u64> = HashMap::new();
+    loop {
+        if outstanding.is_none() {
+            while let Some(ask) = pending.pop_front() {
+                let replaced = ask.request_id < ask.newest.load(Ordering::Relaxed);
+                if replaced || ask.answers.is_closed() {
+                    continue;
+                }
+                if write_tx.send(ask.line.clone()).await.is_err() {
+                    return;
+                }
+                last = Some((ask.request_id, ask.answers.clone()));
+                outstanding = Some(ask);
+                break;
+            }
+        }
+        tokio::select! {
+            msg = from_seats.recv() => match msg {
+                None => break,
+                Some(ToBot::Ask(ask)) => {
+                    if pending.len() >= QUEUE {
+                        *dropped.entry("request").or_default() += 1;
+                    } else {
+                        pending.push_back(ask);
+                    }
+                }
+                Some(ToBot::Info(line)) => {
+                    if write_tx.try_send(line).is_err() {
+                        *dropped.entry("info").or_default() += 1;
+                    }
+                }
+            },
+            line = lines.recv() => {
+                let Some(line) = line else { break };
+                match outstanding.take() {
+                    Some(ask) => {
+                        let _ = ask.answers.try_send((ask.request_id, line));
+                    }
+                    None => {
+                        if let Some((id, to)) = &last {
+                            let _ = to.try_send((*id, line));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !dropped.is_empty() {
+        warn!(bot = %name, ?dropped, "stdio bridge: lines the bot was too slow to take were dropped");
+    }
+    reader.abort();
+    writer.abort();
+}
+
+/// Reads the bot's lines, each cut at [`MAX_LINE`] bytes, until it closes
+/// its stdout.
+async fn read_lines(stdout: ChildStdout, to: mpsc::Sender<String>) {
+    let mut reader = BufReader::with_capacity(8192, stdout);
+    loop {
+        let mut line: Vec<u8> = Vec::new();
+        let mut total = 0usize;
+        let ended = loop {
+            let buf = match reader.fill_buf().await {
+                Ok(b) => b,
+                Err(_) => break true,
+            };
+            if buf.is_empty() {
+                break true;
+            }
+            let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], Some(i + 1)),
+                None => (buf, None),
+            };
+            let room = MAX_LINE.saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            total += chunk.len();
+            let used = done.unwrap_or(buf.len());
+            reader.consume(used);
+            if done.is_some() {
+                break false;
+            }
+        };
+        if ended && total == 0 {
+            return;
+        }
+        let mut text = String::from_utf8_lossy(&line).into_owned();
+        if total > MAX_LINE {
+            text.push_str(&format!("…({total} bytes)"));
+        }
+        if to.send(text).await.is_err() || ended {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_is_an_index_and_anything_else_text() {
+        assert_eq!(choice("3\n"), pb::answer::Choice::Index(3));
+        assert_eq!(choice(" 0 "), pb::answer::Choice::Index(0));
+        assert_eq!(choice("bid 7D"), pb::answer::Choice::Text("bid 7D".into()));
+        assert_eq!(choice("-1"), pb::answer::Choice::Text("-1".into()));
+        assert_eq!(
+            choice("99999999999"),
+            pb::answer::Choice::Text("99999999999".into())
+        );
+        assert_eq!(choice(""), pb::answer::Choice::Text(String::new()));
+    }
+}
