@@ -152,6 +152,8 @@ async fn play_seat(
     // again after a reconnection is answered again without asking the bot,
     // unless that answer already went on the new stream.
     let mut last_answer: Option<(u64, pb::answer::Choice, u32)> = None;
+    // The newest request put to the bot (ids start at 1).
+    let mut asked = 0u64;
     for stream_no in 0u32.. {
         let mut client = pb::referee_client::RefereeClient::new(channel.clone());
         let (tx, rx) = mpsc::channel(16);
@@ -181,11 +183,13 @@ async fn play_seat(
                                 }
                                 let end = matches!(msg, pb::referee_message::Msg::MatchEnd(_));
                                 let out = match msg {
-                                    pb::referee_message::Msg::Request(r)
-                                        if last_answer.as_ref().is_some_and(|(id, ..)| *id == r.request_id) =>
-                                    {
-                                        let Some((id, choice, on)) = &last_answer else { continue };
-                                        if *on != stream_no {
+                                    // Asked already: the answer comes from that ask,
+                                    // or went on a stream now cut and goes again.
+                                    pb::referee_message::Msg::Request(r) if r.request_id == asked => {
+                                        if let Some((id, choice, on)) = &last_answer
+                                            && *id == asked
+                                            && *on != stream_no
+                                        {
                                             let again = answer(*id, choice.clone());
                                             if tx.send(again).await.is_err() {
                                                 break tonic::Status::cancelled("the stream closed");
@@ -195,6 +199,7 @@ async fn play_seat(
                                         continue;
                                     }
                                     pb::referee_message::Msg::Request(r) => {
+                                        asked = r.request_id;
                                         newest.store(r.request_id, Ordering::Relaxed);
                                         ToBot::Ask(Ask {
                                             line: request_line(&a.table_id, seat, &r),
@@ -261,17 +266,29 @@ fn choice(line: &str) -> pb::answer::Choice {
 
 /// A `request` line.
 fn request_line(table: &str, seat: u32, r: &pb::DecisionRequest) -> String {
-    json!({
-        "type": "request",
-        "table": table,
-        "seat": seat,
-        "request_id": r.request_id,
-        "legal": r.legal,
-        "deadline_ms": r.deadline_ms,
-        "time_bank_ms": r.time_bank_ms,
-        "observation": r.observation.as_ref().map(to_value),
-    })
-    .to_string()
+    line(
+        "request",
+        vec![
+            ("table", json!(table)),
+            ("seat", json!(seat)),
+            ("request_id", json!(r.request_id)),
+            ("legal", json!(r.legal)),
+            ("deadline_ms", json!(r.deadline_ms)),
+            ("time_bank_ms", json!(r.time_bank_ms)),
+            ("observation", r.observation.as_ref().map_or(Value::Null, to_value)),
+        ],
+    )
+}
+
+/// A line: `type` first, then `fields` in order (so that a bot may tell a
+/// request by the line's start), one JSON object with no newline in it.
+fn line(kind: &str, fields: Vec<(&str, Value)>) -> String {
+    let mut out = format!("{{\"type\":{}", Value::from(kind));
+    for (key, value) in fields {
+        out.push_str(&format!(",{}:{value}", Value::from(key)));
+    }
+    out.push('}');
+    out
 }
 
 fn to_value<T: serde::Serialize>(m: &T) -> Value {
@@ -281,7 +298,7 @@ fn to_value<T: serde::Serialize>(m: &T) -> Value {
 /// The line of anything but a request.
 fn info_line(table: &str, seat: u32, msg: pb::referee_message::Msg) -> String {
     use pb::referee_message::Msg;
-    let line = match msg {
+    match msg {
         Msg::Welcome(w) => {
             let options: serde_json::Map<String, Value> = w
                 .options
@@ -289,41 +306,59 @@ fn info_line(table: &str, seat: u32, msg: pb::referee_message::Msg) -> String {
                 .map(|o| (o.key.clone(), Value::String(o.value.clone())))
                 .collect();
             let t = w.time_control.unwrap_or_default();
-            json!({
-                "type": "welcome",
-                "table": table,
-                "seat": w.seat,
-                "seats": w.seats,
-                "game": w.game,
-                "options": options,
-                "bot_names": w.bot_names,
-                "per_action_ms": t.per_action_ms,
-                "time_bank_ms": t.time_bank_ms,
-                "resumed": w.resumed,
-            })
+            line(
+                "welcome",
+                vec![
+                    ("table", json!(table)),
+                    ("seat", json!(w.seat)),
+                    ("seats", json!(w.seats)),
+                    ("game", json!(w.game)),
+                    ("options", Value::Object(options)),
+                    ("bot_names", json!(w.bot_names)),
+                    ("per_action_ms", json!(t.per_action_ms)),
+                    ("time_bank_ms", json!(t.time_bank_ms)),
+                    ("resumed", json!(w.resumed)),
+                ],
+            )
         }
-        Msg::Event(e) => json!({"type": "event", "table": table, "seat": seat, "event": to_value(&e)}),
-        Msg::Fault(f) => json!({
-            "type": "fault",
-            "table": table,
-            "seat": seat,
-            "kind": pb::fault::Kind::try_from(f.kind).map_or("KIND_UNSPECIFIED", |k| k.as_str_name()),
-            "request_id": f.request_id,
-            "detail": echo(&f.detail),
-            "fallback": f.fallback,
-            "faults": f.faults,
-            "max_faults": f.max_faults,
-            "forfeited": f.forfeited,
-        }),
-        Msg::MatchEnd(m) => json!({
-            "type": "match_end",
-            "table": table,
-            "seat": seat,
-            "result": m.result.as_ref().map(to_value),
-        }),
+        Msg::Event(e) => line(
+            "event",
+            vec![
+                ("table", json!(table)),
+                ("seat", json!(seat)),
+                ("event", to_value(&e)),
+            ],
+        ),
+        Msg::Fault(f) => line(
+            "fault",
+            vec![
+                ("table", json!(table)),
+                ("seat", json!(seat)),
+                (
+                    "kind",
+                    json!(
+                        pb::fault::Kind::try_from(f.kind)
+                            .map_or("KIND_UNSPECIFIED", |k| k.as_str_name())
+                    ),
+                ),
+                ("request_id", json!(f.request_id)),
+                ("detail", json!(echo(&f.detail))),
+                ("fallback", json!(f.fallback)),
+                ("faults", json!(f.faults)),
+                ("max_faults", json!(f.max_faults)),
+                ("forfeited", json!(f.forfeited)),
+            ],
+        ),
+        Msg::MatchEnd(m) => line(
+            "match_end",
+            vec![
+                ("table", json!(table)),
+                ("seat", json!(seat)),
+                ("result", m.result.as_ref().map_or(Value::Null, to_value)),
+            ],
+        ),
         Msg::Request(_) => unreachable!("requests are asked, not told"),
-    };
-    line.to_string()
+    }
 }
 
 /// Writes the seats' lines to the bot and reads its answers: one request
