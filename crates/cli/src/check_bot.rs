@@ -212,7 +212,13 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         _confinement = Some(c);
     }
     let stderr_file = std::fs::File::create(&stderr_path)?;
-    let piped = || if args.stdio { Stdio::piped() } else { Stdio::null() };
+    let piped = || {
+        if args.stdio {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        }
+    };
     let spawned = whistle_tournament::procs::command(&launch).and_then(|(mut cmd, scratch)| {
         cmd.stdin(piped())
             .stdout(piped())

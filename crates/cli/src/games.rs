@@ -23,7 +23,10 @@ pub struct GamesArgs {
 /// The rules page of `game`: its path in the repository and its text.
 pub fn rules_page(game: Variant) -> (&'static str, &'static str) {
     match game {
-        Variant::Yogi => ("docs/rules/yogi.md", include_str!("../../../docs/rules/yogi.md")),
+        Variant::Yogi => (
+            "docs/rules/yogi.md",
+            include_str!("../../../docs/rules/yogi.md"),
+        ),
         Variant::Oneonta => (
             "docs/rules/oneonta.md",
             include_str!("../../../docs/rules/oneonta.md"),

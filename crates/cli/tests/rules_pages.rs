@@ -73,12 +73,16 @@ fn project_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if path.is_dir() {
-            if !name.starts_with('.') && !["target", "node_modules", "__pycache__"].contains(&name.as_str()) {
+            if !name.starts_with('.')
+                && !["target", "node_modules", "__pycache__"].contains(&name.as_str())
+            {
                 project_files(&path, out);
             }
-        } else if ["rs", "md", "py", "pyi", "toml", "proto", "js", "java", "c", "html", "txt", "json"]
-            .iter()
-            .any(|ext| name.ends_with(&format!(".{ext}")))
+        } else if [
+            "rs", "md", "py", "pyi", "toml", "proto", "js", "java", "c", "html", "txt", "json",
+        ]
+        .iter()
+        .any(|ext| name.ends_with(&format!(".{ext}")))
         {
             out.push(path);
         }
@@ -91,14 +95,20 @@ fn every_id_the_project_cites_is_defined_once_on_its_games_page() {
     for (id, pages) in &defined {
         assert_eq!(pages.len(), 1, "{id} is defined on {pages:?}");
         let letter = id.chars().next().unwrap();
-        assert_eq!(pages[0], page_of(letter), "{id} is defined on the wrong page");
+        assert_eq!(
+            pages[0],
+            page_of(letter),
+            "{id} is defined on the wrong page"
+        );
     }
     let mut files = Vec::new();
     project_files(&root(), &mut files);
     assert!(files.len() > 50, "the walk found {} files", files.len());
     let mut cited = BTreeSet::new();
     for file in &files {
-        let Ok(text) = fs::read_to_string(file) else { continue };
+        let Ok(text) = fs::read_to_string(file) else {
+            continue;
+        };
         for id in cited_ids(&text) {
             assert!(
                 defined.contains_key(&id),
@@ -112,7 +122,11 @@ fn every_id_the_project_cites_is_defined_once_on_its_games_page() {
     let s = Scratch::new("rule-ids");
     for args in [&["games"][..], &["games", "--json"]] {
         for id in cited_ids(&whistle_ok(&s, args).stdout) {
-            assert!(defined.contains_key(&id), "`whistle {}` cites {id}, undefined", args.join(" "));
+            assert!(
+                defined.contains_key(&id),
+                "`whistle {}` cites {id}, undefined",
+                args.join(" ")
+            );
         }
     }
     // The walk sees the ids the code cites (the test is not vacuous).
@@ -123,7 +137,10 @@ fn every_id_the_project_cites_is_defined_once_on_its_games_page() {
 
 #[test]
 fn the_scanner_finds_ids_and_nothing_else() {
-    assert_eq!(cited_ids("(I4) O1-O17, `Y12`; H2O, L10x, XI4, I123"), ["I4", "O1", "O17", "Y12"]);
+    assert_eq!(
+        cited_ids("(I4) O1-O17, `Y12`; H2O, L10x, XI4, I123"),
+        ["I4", "O1", "O17", "Y12"]
+    );
 }
 
 #[test]
@@ -131,17 +148,31 @@ fn games_names_each_page_and_prints_it() {
     let s = Scratch::new("rule-pages");
     let all = whistle_ok(&s, &["games"]).stdout;
     for v in Variant::ALL {
-        assert!(all.contains(&format!("rules: docs/rules/{v}.md")), "{v}: {all}");
+        assert!(
+            all.contains(&format!("rules: docs/rules/{v}.md")),
+            "{v}: {all}"
+        );
         let one = whistle_ok(&s, &["games", v.name()]).stdout;
         assert!(one.starts_with(&format!("{v} ")), "{one}");
-        assert_eq!(one.lines().filter(|l| !l.starts_with(' ')).count(), 1, "{one}");
+        assert_eq!(
+            one.lines().filter(|l| !l.starts_with(' ')).count(),
+            1,
+            "{one}"
+        );
         let page = whistle_ok(&s, &["games", v.name(), "--rules"]).stdout;
         let on_disk = fs::read_to_string(root().join(format!("docs/rules/{v}.md"))).unwrap();
         assert_eq!(page, on_disk);
     }
     let json = whistle_ok(&s, &["games", "--json"]).stdout;
-    assert!(json.contains("\"rules\": \"docs/rules/israeli.md\""), "{json}");
-    let bad = whistle(&s, &["games", "bridge", "--rules"], std::time::Duration::from_secs(30));
+    assert!(
+        json.contains("\"rules\": \"docs/rules/israeli.md\""),
+        "{json}"
+    );
+    let bad = whistle(
+        &s,
+        &["games", "bridge", "--rules"],
+        std::time::Duration::from_secs(30),
+    );
     assert_eq!(bad.status.code(), Some(2), "{}", bad.stderr);
     assert!(bad.stderr.contains("bridge"), "{}", bad.stderr);
 }

@@ -263,12 +263,16 @@ fn run() -> ! {
                 fail(&format!("cannot enter the namespaces: {e}"));
             }
             // The first process started now is PID 1 of the new namespace.
-            let status = Command::new(me())
+            let mut init = Command::new(me())
                 .args([LAUNCHER_ARG, "init"])
                 .env_clear()
                 .env(SPEC_VAR, std::env::var(SPEC_VAR).unwrap_or_default())
-                .status()
+                .spawn()
                 .unwrap_or_else(|e| fail(&format!("cannot start the sandbox's init: {e}")));
+            release_stdio();
+            let status = init
+                .wait()
+                .unwrap_or_else(|e| fail(&format!("cannot wait for the sandbox's init: {e}")));
             let code = status
                 .code()
                 .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
@@ -333,6 +337,20 @@ fn cpu_seconds_of_children() -> u64 {
         .unwrap_or(0)
 }
 
+/// Lets go of the bot's stdin and stdout once it is started (their copies
+/// here become `/dev/null`): when the bot closes its stdout, the end of the
+/// pipe is whistle's to see (a stdio bot, docs/stdio.md).
+fn release_stdio() {
+    if let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
+        let _ = nix::unistd::dup2_stdin(&null);
+        let _ = nix::unistd::dup2_stdout(&null);
+    }
+}
+
 fn init() -> ! {
     // Ends with its launcher (the runner kills the launcher's group).
     let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGKILL);
@@ -357,6 +375,7 @@ fn init() -> ! {
         Ok(c) => Pid::from_raw(c.id() as i32),
         Err(e) => fail(&format!("cannot start {}: {e}", spec.program.display())),
     };
+    release_stdio();
     let limit = spec.limits.memory_mib << 20;
     let mut polls = 0u64;
     loop {

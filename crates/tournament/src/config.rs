@@ -191,8 +191,12 @@ impl LocalBot {
         // The program when it is a path; else the first argument that names
         // a file (the script an interpreter runs), else one that looks like
         // a path.
-        let path_like =
-            |w: &&String| Path::new(w.as_str()).components().count() > 1 && !w.starts_with('-');
+        // (A word with spaces is a shell's command line, `sh -c 'cc …'`.)
+        let path_like = |w: &&String| {
+            Path::new(w.as_str()).components().count() > 1
+                && !w.starts_with('-')
+                && !w.contains(char::is_whitespace)
+        };
         // (An interpreter named by path, `venv/bin/python`, is a runtime:
         // its script decides.)
         let in_bin = Path::new(first.as_str())

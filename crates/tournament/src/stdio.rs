@@ -11,8 +11,9 @@
 //! sent again as an answer to that request, which the referee counts as a
 //! stale or out-of-turn answer, as it would from a gRPC bot. A request the
 //! referee has replaced (the bot was late and the fallback played) before it
-//! was written is never written. A line longer than [`MAX_LINE`] bytes is cut
-//! there, the rest of it read and dropped. Writes to the bot go through a
+//! was written is never written. A line longer than [`MAX_LINE`] bytes is not
+//! kept: it is read and dropped, and the referee gets `[a line of N bytes]`
+//! as the answer (a malformed one). Writes to the bot go through a
 //! bounded queue, so a bot that stops reading cannot make whistle hold more
 //! than [`QUEUE`] lines for it.
 
@@ -37,8 +38,8 @@ use tonic::Code;
 use tracing::{info, warn};
 use whistle_protocol::{PROTOCOL, SHUTTING_DOWN, limits::echo, pb};
 
-/// The longest answer line taken whole; the rest of a longer one is dropped
-/// (the referee then sees a malformed answer, never echoed whole).
+/// The longest answer line taken whole; a longer one is dropped and the
+/// referee sees `[a line of N bytes]` (a malformed answer).
 pub const MAX_LINE: usize = 4096;
 /// Lines waiting to be written to the bot.
 pub const QUEUE: usize = 256;
@@ -275,7 +276,10 @@ fn request_line(table: &str, seat: u32, r: &pb::DecisionRequest) -> String {
             ("legal", json!(r.legal)),
             ("deadline_ms", json!(r.deadline_ms)),
             ("time_bank_ms", json!(r.time_bank_ms)),
-            ("observation", r.observation.as_ref().map_or(Value::Null, to_value)),
+            (
+                "observation",
+                r.observation.as_ref().map_or(Value::Null, to_value),
+            ),
         ],
     )
 }
@@ -474,10 +478,13 @@ async fn read_lines(stdout: ChildStdout, to: mpsc::Sender<String>) {
         if ended && total == 0 {
             return;
         }
-        let mut text = String::from_utf8_lossy(&line).into_owned();
-        if total > MAX_LINE {
-            text.push_str(&format!("…({total} bytes)"));
-        }
+        // A line too long to be an answer is forwarded as its length, an
+        // answer the referee refuses as malformed and echoes whole.
+        let text = if total > MAX_LINE {
+            format!("[a line of {total} bytes]")
+        } else {
+            String::from_utf8_lossy(&line).into_owned()
+        };
         if to.send(text).await.is_err() || ended {
             return;
         }

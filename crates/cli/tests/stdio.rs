@@ -1,0 +1,245 @@
+//! Bots on stdin and stdout (docs/stdio.md), as real processes: the example
+//! bots of bots/stdio pass `check-bot --stdio` and play the tournament of
+//! tournaments/stdio.toml; stdio bots that print garbage, print nothing,
+//! print a 10 MB line or close their stdout get the outcomes a gRPC bot
+//! would.
+
+mod common;
+
+use std::{path::Path, process::Command, time::Duration};
+
+use common::{Scratch, whistle};
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// Whether `program` runs here (`--version` succeeds).
+fn present(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn fails(stdout: &str) -> Vec<&str> {
+    stdout.lines().filter(|l| l.starts_with("FAIL")).collect()
+}
+
+#[test]
+fn every_example_bot_passes_check_bot_where_its_runtime_is_present() {
+    let s = Scratch::new("stdio-examples");
+    let dir = root().join("bots/stdio");
+    let dir_s = dir.display().to_string();
+    let c = "cc -O2 -o \"$TMPDIR/random_legal\" random_legal.c && exec \"$TMPDIR/random_legal\"";
+    let examples: [(&str, Vec<&str>); 4] = [
+        ("python3", vec!["python3", "first_legal.py"]),
+        ("node", vec!["node", "highest_card.js"]),
+        ("java", vec!["java", "PassFirst.java"]),
+        ("cc", vec!["sh", "-c", c]),
+    ];
+    let mut ran = 0;
+    for (runtime, command) in examples {
+        if !present(runtime) {
+            eprintln!("SKIPPED: {runtime} is not on this machine: its example bot is not checked");
+            continue;
+        }
+        let mut args = vec![
+            "check-bot",
+            "--stdio",
+            "--hands",
+            "2",
+            "--dir",
+            &dir_s,
+            "--",
+        ];
+        args.extend(&command);
+        let r = whistle(&s, &args, Duration::from_secs(300));
+        assert!(
+            r.status.success() && fails(&r.stdout).is_empty(),
+            "{runtime}:\n{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(r.stdout.contains("PASS exit:"), "{}", r.stdout);
+        ran += 1;
+    }
+    assert!(ran >= 1, "python3 at least is always present");
+}
+
+#[test]
+fn the_stdio_tournament_plays_every_example_against_the_bundled_bots() {
+    if let Some(missing) = ["python3", "node", "java", "cc"]
+        .into_iter()
+        .find(|p| !present(p))
+    {
+        eprintln!("SKIPPED: {missing} is not on this machine: tournaments/stdio.toml needs it");
+        return;
+    }
+    let s = Scratch::new("stdio-tournament");
+    let file = root().join("tournaments/stdio.toml");
+    let out = s.path("out");
+    let r = whistle(
+        &s,
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(600),
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let standings = std::fs::read_to_string(out.join("standings.md")).unwrap();
+    for bot in [
+        "py-lowest",
+        "js-highest",
+        "java-pass",
+        "c-random",
+        "heuristic",
+        "random",
+    ] {
+        assert!(standings.contains(bot), "{bot} missing:\n{standings}");
+    }
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let text = results.to_string();
+    assert!(!text.contains("out of the event"), "{text}");
+    // Every stdio bot played without a fault.
+    assert!(
+        r.stdout
+            .lines()
+            .filter(|l| l.contains("-lowest")
+                || l.contains("-highest")
+                || l.contains("-pass")
+                || l.contains("c-random"))
+            .all(|l| !l.contains("forfeit")),
+        "{}",
+        r.stdout
+    );
+}
+
+/// `check-bot --stdio` of one Israeli hand under a short clock, with the
+/// script `body` (Python) as the bot.
+fn hostile(s: &Scratch, name: &str, body: &str) -> common::Ran {
+    let script = s.write(&format!("{name}.py"), body);
+    whistle(
+        s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--games",
+            "israeli",
+            "--hands",
+            "1",
+            "--per-action-ms",
+            "300",
+            "--time-bank-ms",
+            "0",
+            "--",
+            "python3",
+            script.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    )
+}
+
+#[test]
+fn garbage_is_malformed_silence_is_late_a_huge_line_is_never_echoed_and_closing_stdout_is_absence()
+{
+    let s = Scratch::new("stdio-hostile");
+    let garbage = hostile(
+        &s,
+        "garbage",
+        "import sys\nfor l in sys.stdin:\n    if l.startswith('{\"type\":\"request\"'):\n        print('garbage', flush=True)\n",
+    );
+    assert!(
+        fails(&garbage.stdout)
+            .iter()
+            .any(|l| l.contains("malformed") && l.contains("cannot parse action `garbage`")),
+        "{}",
+        garbage.stdout
+    );
+    let silent = hostile(&s, "silent", "import sys\nfor l in sys.stdin:\n    pass\n");
+    assert!(
+        fails(&silent.stdout)
+            .iter()
+            .any(|l| l.contains("answers in time") && l.contains("late")),
+        "{}",
+        silent.stdout
+    );
+    let huge = hostile(
+        &s,
+        "huge",
+        "import sys\nfor l in sys.stdin:\n    if l.startswith('{\"type\":\"request\"'):\n        sys.stdout.write('x' * 10_000_000 + '\\n'); sys.stdout.flush()\n",
+    );
+    assert!(
+        fails(&huge.stdout)
+            .iter()
+            .any(|l| l.contains("malformed") && l.contains("[a line of 10000000 bytes]")),
+        "{}",
+        huge.stdout
+    );
+    assert!(
+        huge.stdout.len() < 10_000,
+        "the line was echoed: {} bytes",
+        huge.stdout.len()
+    );
+    assert!(!huge.stdout.contains("xxxxxxxxxx"), "{}", huge.stdout);
+    let closes = hostile(
+        &s,
+        "closes",
+        "import os, sys\nos.close(1)\nfor l in sys.stdin:\n    pass\n",
+    );
+    assert!(
+        fails(&closes.stdout)
+            .iter()
+            .any(|l| l.contains("absent") && l.contains("disconnected")),
+        "{}",
+        closes.stdout
+    );
+    // Each ended its seats with a verdict and exited when its stdin closed.
+    for r in [&garbage, &silent, &huge, &closes] {
+        assert!(r.stdout.contains("checks failed"), "{}", r.stdout);
+    }
+}
+
+#[test]
+fn a_stdio_bot_has_no_token_and_no_network() {
+    let s = Scratch::new("stdio-contract");
+    // Answers the first legal action only if it sees no token or address
+    // and cannot reach a loopback port (refused would mean it reached the
+    // host's loopback); else it answers `leak`, a malformed answer.
+    let script = s.write(
+        "spy.py",
+        "import os, socket, sys\n\
+         env = {k for k in os.environ if k.startswith('WHISTLE_')}\n\
+         try:\n    socket.create_connection(('127.0.0.1', 9), timeout=1); net = 'open'\n\
+         except ConnectionRefusedError:\n    net = 'reached'\n\
+         except OSError:\n    net = 'none'\n\
+         ok = env <= {'WHISTLE_STDIO', 'WHISTLE_BOT_NAME'} and os.environ.get('WHISTLE_STDIO') == '1' and net == 'none'\n\
+         sys.stderr.write(f'env={sorted(env)} net={net}\\n')\n\
+         for l in sys.stdin:\n    if l.startswith('{\"type\":\"request\"'):\n        print(0 if ok else 'leak', flush=True)\n",
+    );
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--games",
+            "honeymoon",
+            "--hands",
+            "1",
+            "--",
+            "python3",
+            script.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(fails(&r.stdout).is_empty(), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("PASS honeymoon: legal answers"),
+        "{}",
+        r.stdout
+    );
+}
