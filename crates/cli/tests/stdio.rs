@@ -243,3 +243,138 @@ fn a_stdio_bot_has_no_token_and_no_network() {
         r.stdout
     );
 }
+
+/// The keys `schema` requires of the definition `def`.
+fn required(schema: &serde_json::Value, def: &str) -> Vec<String> {
+    schema["$defs"][def]["required"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no required keys for {def}"))
+        .iter()
+        .map(|k| k.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Every line a stdio bot is sent, in every game, has the form
+/// docs/stdio.schema.json gives it: `type` first, its required keys, and a
+/// request's whole observation.
+#[test]
+fn every_line_has_the_form_the_schema_gives() {
+    let s = Scratch::new("stdio-schema");
+    let log = s.path("lines.txt");
+    let script = s.write(
+        "tee.py",
+        &format!(
+            "import sys\nout = open({:?}, 'a')\nfor l in sys.stdin:\n    out.write(l); out.flush()\n    if l.startswith('{{\"type\":\"request\"'):\n        print(0, flush=True)\n",
+            log.display().to_string()
+        ),
+    );
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--no-sandbox",
+            "--hands",
+            "1",
+            "--",
+            "python3",
+            script.to_str().unwrap(),
+        ],
+        Duration::from_secs(300),
+    );
+    assert!(fails(&r.stdout).is_empty(), "{}\n{}", r.stdout, r.stderr);
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("docs/stdio.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let lines = std::fs::read_to_string(&log).unwrap();
+    let mut kinds = std::collections::BTreeMap::<String, usize>::new();
+    for line in lines.lines() {
+        assert!(line.starts_with("{\"type\":\""), "{line}");
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let kind = v["type"].as_str().unwrap().to_string();
+        for key in required(&schema, &kind) {
+            assert!(v.get(&key).is_some(), "{kind} without {key}: {line}");
+        }
+        if kind == "request" {
+            for key in required(&schema, "observation") {
+                assert!(
+                    v["observation"].get(&key).is_some(),
+                    "observation without {key}: {line}"
+                );
+            }
+            let legal = v["legal"].as_array().unwrap();
+            assert!(!legal.is_empty() && legal.iter().all(|a| a.is_string()));
+        }
+        if kind == "fault" {
+            let kinds = schema["$defs"]["fault"]["properties"]["kind"]["enum"]
+                .as_array()
+                .unwrap();
+            assert!(kinds.contains(&v["kind"]), "{line}");
+        }
+        *kinds.entry(kind).or_default() += 1;
+    }
+    for kind in ["welcome", "request", "event", "match_end"] {
+        assert!(kinds.contains_key(kind), "no {kind} line in {kinds:?}");
+    }
+}
+
+/// A bot on `@grpc/grpc-js`, written from the .proto alone, connects with
+/// `WHISTLE_ADDRESS` exactly as the launch contract gives it: `unix:PATH`
+/// in a namespace sandbox, `host:port` without one (where node and npm are
+/// present and npm can fetch the packages).
+#[test]
+fn a_grpc_js_bot_takes_the_launch_contracts_address_as_it_is() {
+    if !present("node") || !present("npm") {
+        eprintln!("SKIPPED: node or npm is not on this machine: the grpc-js bot is not checked");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("grpc-js-bot");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["bot.js", "package.json"] {
+        std::fs::copy(root().join("tests/grpc-js").join(file), dir.join(file)).unwrap();
+    }
+    std::fs::copy(
+        root().join("proto/whistle/v1/whistle.proto"),
+        dir.join("whistle.proto"),
+    )
+    .unwrap();
+    if !dir.join("node_modules/@grpc/grpc-js").is_dir() {
+        let npm = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        if !npm.status.success() {
+            eprintln!(
+                "SKIPPED: npm could not install @grpc/grpc-js: {}",
+                String::from_utf8_lossy(&npm.stderr)
+            );
+            return;
+        }
+    }
+    let s = Scratch::new("grpc-js");
+    let bot = dir.join("bot.js");
+    for sandbox in [true, false] {
+        let mut args = vec!["check-bot", "--games", "israeli,oneonta", "--hands", "1"];
+        if !sandbox {
+            args.push("--no-sandbox");
+        }
+        args.extend(["--", "node", bot.to_str().unwrap()]);
+        let r = whistle(&s, &args, Duration::from_secs(300));
+        assert!(
+            r.status.success() && fails(&r.stdout).is_empty(),
+            "sandbox {sandbox}:\n{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(r.stdout.contains("PASS israeli: reconnect"), "{}", r.stdout);
+        if sandbox {
+            assert!(
+                r.stdout.contains("Unix socket") || r.stdout.contains("Landlock"),
+                "{}",
+                r.stdout
+            );
+        }
+    }
+}
