@@ -20,31 +20,6 @@ pub struct GamesArgs {
     json: bool,
 }
 
-/// The rules page of `game`: its path in the repository and its text.
-pub fn rules_page(game: Variant) -> (&'static str, &'static str) {
-    match game {
-        Variant::Yogi => (
-            "docs/rules/yogi.md",
-            include_str!("../../../docs/rules/yogi.md"),
-        ),
-        Variant::Oneonta => (
-            "docs/rules/oneonta.md",
-            include_str!("../../../docs/rules/oneonta.md"),
-        ),
-        Variant::Israeli => (
-            "docs/rules/israeli.md",
-            include_str!("../../../docs/rules/israeli.md"),
-        ),
-        Variant::Honeymoon => (
-            "docs/rules/honeymoon.md",
-            include_str!("../../../docs/rules/honeymoon.md"),
-        ),
-        Variant::Illustrated => (
-            "docs/rules/illustrated.md",
-            include_str!("../../../docs/rules/illustrated.md"),
-        ),
-    }
-}
 
 /// One game as listed.
 #[derive(Debug, Serialize)]
@@ -85,7 +60,7 @@ fn list() -> Vec<GameInfo> {
             // The seat count is a property of a game value; every game
             // builds from its defaults.
             seats: v.new_game(&Options::new()).ok().map(|g| g.seats()),
-            rules: rules_page(v).0,
+            rules: whistle_pages::rules_page(v).0,
             options: v.option_specs().iter().map(OptionInfo::from).collect(),
         })
         .collect()
@@ -97,7 +72,7 @@ pub fn run(args: &GamesArgs) -> anyhow::Result<String> {
     if let Some(name) = &args.game {
         let game: Variant = name.parse().map_err(crate::usage)?;
         if args.rules {
-            return Ok(rules_page(game).1.to_string());
+            return Ok(whistle_pages::rules_page(game).1.to_string());
         }
         games.retain(|g| g.name == game);
     }

@@ -56,6 +56,49 @@ pub fn page(title: &str, css: &str, body: Markup) -> String {
     .into_string()
 }
 
+/// The rules page of `game`: its path in the repository and its text.
+pub fn rules_page(game: whistle_rules::Variant) -> (&'static str, &'static str) {
+    match game {
+        whistle_rules::Variant::Yogi => (
+            "docs/rules/yogi.md",
+            include_str!("../../../docs/rules/yogi.md"),
+        ),
+        whistle_rules::Variant::Oneonta => (
+            "docs/rules/oneonta.md",
+            include_str!("../../../docs/rules/oneonta.md"),
+        ),
+        whistle_rules::Variant::Israeli => (
+            "docs/rules/israeli.md",
+            include_str!("../../../docs/rules/israeli.md"),
+        ),
+        whistle_rules::Variant::Honeymoon => (
+            "docs/rules/honeymoon.md",
+            include_str!("../../../docs/rules/honeymoon.md"),
+        ),
+        whistle_rules::Variant::Illustrated => (
+            "docs/rules/illustrated.md",
+            include_str!("../../../docs/rules/illustrated.md"),
+        ),
+    }
+}
+
+/// A game's rules page as the viewer shows it: the page's text without its
+/// anchors.
+fn rules_text(game: &str) -> Option<(&'static str, String)> {
+    let variant: whistle_rules::Variant = game.parse().ok()?;
+    let (path, text) = rules_page(variant);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("<a id=\"") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i..];
+        let end = after.find("</a>").map_or(after.len(), |e| e + 4);
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    Some((path, out))
+}
+
 /// The hand viewer for one match: a page that steps through every hand,
 /// drawing the table as the chosen seat saw it at each step.
 pub fn viewer_page(m: &viewer::Match) -> String {
@@ -75,6 +118,12 @@ pub fn viewer_page(m: &viewer::Match) -> String {
                     input #step type="range" min="0" value="0" aria-label="step";
                     button #next type="button" { "next \u{2192}" }
                     span #step-label {}
+                }
+                @if let Some((path, text)) = rules_text(&m.game) {
+                    details #rules {
+                        summary { "the rules of " (m.game) " (" (path) ", or " code { "whistle games " (m.game) " --rules" } ")" }
+                        pre { (text) }
+                    }
                 }
             }
             main {
