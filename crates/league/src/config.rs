@@ -21,7 +21,7 @@
 //! [[reference]]                  # bots the league starts by command
 //! name = "heuristic"
 //! command = ["whistle", "bot", "--bot", "heuristic"]
-//! # dir, read, sandbox and limits as for a tournament file's bot; relative
+//! # dir, read, sandbox, limits and stdio as for a tournament file's bot; relative
 //! # paths are the league file's folder's (where `league init` read it)
 //! ```
 //!
@@ -106,6 +106,8 @@ pub struct Reference {
     pub sandbox: Option<bool>,
     /// Its own limits over the `[sandbox]` table's.
     pub limits: Option<toml::Table>,
+    /// `true`: a stdio bot (docs/stdio.md).
+    pub stdio: Option<bool>,
 }
 
 impl Reference {
@@ -128,6 +130,9 @@ impl Reference {
         }
         if let Some(l) = &self.limits {
             t.insert("limits".into(), toml::Value::Table(l.clone()));
+        }
+        if let Some(s) = self.stdio {
+            t.insert("stdio".into(), toml::Value::Boolean(s));
         }
         t
     }
@@ -488,5 +493,33 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("l.toml:5: key `time.per_action_ms`"), "{e}");
+    }
+
+    #[test]
+    fn a_reference_bot_may_be_a_stdio_bot() {
+        let text = "name = \"d\"\ngame = \"israeli\"\nhands = 2\n[[reference]]\nname = \"py\"\n\
+                    command = [\"python3\", \"bot.py\"]\nstdio = true\n";
+        let league = LeagueFile::parse(Path::new("/l/l.toml"), text).unwrap();
+        let bots: Vec<(String, BotEntry)> = ["py", "a", "b", "c"]
+            .iter()
+            .map(|n| {
+                let command = if *n == "py" {
+                    vec!["python3".to_string(), "bot.py".to_string()]
+                } else {
+                    vec!["whistle".to_string(), "bot".to_string()]
+                };
+                (n.to_string(), BotEntry::Command(command))
+            })
+            .collect();
+        let t = league
+            .tournament(Path::new("/l/r.toml"), 1, &bots, Path::new("/l/out"))
+            .unwrap();
+        let stdio = |name: &str| {
+            t.bots.iter().find(|b| b.name == name).is_some_and(
+                |b| matches!(&b.kind, whistle_tournament::BotKind::Local(l) if l.stdio),
+            )
+        };
+        assert!(stdio("py"));
+        assert!(!stdio("a"));
     }
 }
