@@ -203,6 +203,41 @@ pub fn causes(e: &dyn std::error::Error) -> String {
 /// league admits a bot added while it serves at its next look.
 const UNKNOWN_TOKEN_RETRY: Duration = Duration::from_secs(10);
 
+/// Calls `Subscribe` with the bot token, trying again for a while when the
+/// referee does not know the token yet (a league admits a bot added while
+/// it serves at its next look).
+///
+/// # Errors
+/// The status of the refusal.
+pub async fn subscribe(
+    channel: Channel,
+    token: &str,
+    bot_name: &str,
+) -> Result<tonic::Streaming<pb::SeatAssignment>, tonic::Status> {
+    let mut client = pb::referee_client::RefereeClient::new(channel);
+    let started = tokio::time::Instant::now();
+    loop {
+        let subscribed = client
+            .subscribe(pb::SubscribeRequest {
+                token: token.to_string(),
+                bot_name: bot_name.to_string(),
+            })
+            .await;
+        match subscribed {
+            Ok(s) => return Ok(s.into_inner()),
+            Err(s)
+                if s.code() == Code::Unauthenticated
+                    && s.message().contains("unknown token")
+                    && started.elapsed() < UNKNOWN_TOKEN_RETRY =>
+            {
+                info!("the referee does not know the token yet; trying again");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(s) => return Err(s),
+        }
+    }
+}
+
 /// Plays every seat the launch token is assigned, each with a fresh bot from
 /// `make_bot(seat assignment)`, until the referee ends the assignments.
 ///
@@ -214,28 +249,9 @@ where
     F: Fn(&pb::SeatAssignment) -> Box<dyn Bot> + Send + Sync + 'static,
 {
     let channel = channel(&launch.address).await?;
-    let mut client = pb::referee_client::RefereeClient::new(channel.clone());
-    let started = tokio::time::Instant::now();
-    let mut assignments = loop {
-        let subscribed = client
-            .subscribe(pb::SubscribeRequest {
-                token: launch.token.clone(),
-                bot_name: launch.bot_name.clone(),
-            })
-            .await;
-        match subscribed {
-            Ok(s) => break s.into_inner(),
-            Err(s)
-                if s.code() == Code::Unauthenticated
-                    && s.message().contains("unknown token")
-                    && started.elapsed() < UNKNOWN_TOKEN_RETRY =>
-            {
-                info!("the referee does not know the token yet; trying again");
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-            Err(s) => return Err(status_error(s)),
-        }
-    };
+    let mut assignments = subscribe(channel.clone(), &launch.token, &launch.bot_name)
+        .await
+        .map_err(status_error)?;
     let make_bot = Arc::new(make_bot);
     let mut seats = tokio::task::JoinSet::new();
     let mut outcomes = Vec::new();
@@ -302,7 +318,7 @@ fn status_error(s: tonic::Status) -> ClientError {
 }
 
 /// Whether a stream that ended with `code` may be resumed by reconnecting.
-fn resumable(code: Code) -> bool {
+pub fn resumable(code: Code) -> bool {
     matches!(
         code,
         Code::Unavailable

@@ -20,7 +20,6 @@ pub struct GamesArgs {
     json: bool,
 }
 
-
 /// One game as listed.
 #[derive(Debug, Serialize)]
 struct GameInfo {

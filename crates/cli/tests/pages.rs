@@ -153,8 +153,14 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
         "the page loads nothing from a network"
     );
     // The game's rules page travels with the viewer (docs/rules).
-    assert!(html.contains("the rules of israeli"), "no rules in the viewer");
-    assert!(html.contains("I4 · Contract bids"), "no rules text in the viewer");
+    assert!(
+        html.contains("the rules of israeli"),
+        "no rules in the viewer"
+    );
+    assert!(
+        html.contains("I4 · Contract bids"),
+        "no rules text in the viewer"
+    );
     let Some(browser) = browser() else { return };
     let tab = browser.new_tab().unwrap();
     for (step, seat) in [(20usize, 0usize), (21, 2), (0, 1)] {

@@ -34,7 +34,6 @@ use tokio::{
     task::JoinHandle,
 };
 use tokio_stream::{StreamExt, wrappers::ReceiverStream};
-use tonic::Code;
 use tracing::{info, warn};
 use whistle_protocol::{PROTOCOL, SHUTTING_DOWN, limits::echo, pb};
 
@@ -45,8 +44,6 @@ pub const MAX_LINE: usize = 4096;
 pub const QUEUE: usize = 256;
 /// Reconnections of one seat's stream before the bridge gives the seat up.
 const RETRIES: u32 = 20;
-/// How long a token the referee does not know yet is tried again.
-const UNKNOWN_TOKEN_RETRY: Duration = Duration::from_secs(10);
 
 /// A request for the bot to answer.
 struct Ask {
@@ -102,27 +99,9 @@ async fn assignments(
     let channel = whistle_bot::client::channel(address)
         .await
         .map_err(|e| e.to_string())?;
-    let mut client = pb::referee_client::RefereeClient::new(channel.clone());
-    let started = tokio::time::Instant::now();
-    let mut stream = loop {
-        let subscribed = client
-            .subscribe(pb::SubscribeRequest {
-                token: token.to_string(),
-                bot_name: name.to_string(),
-            })
-            .await;
-        match subscribed {
-            Ok(s) => break s.into_inner(),
-            Err(s)
-                if s.code() == Code::Unauthenticated
-                    && s.message().contains("unknown token")
-                    && started.elapsed() < UNKNOWN_TOKEN_RETRY =>
-            {
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-            Err(s) => return Err(s.message().to_string()),
-        }
-    };
+    let mut stream = whistle_bot::client::subscribe(channel.clone(), token, name)
+        .await
+        .map_err(|s| s.message().to_string())?;
     let mut seats = tokio::task::JoinSet::new();
     loop {
         tokio::select! {
@@ -228,15 +207,8 @@ async fn play_seat(
             }
             Err(s) => s,
         };
-        let resumable = matches!(
-            status.code(),
-            Code::Unavailable
-                | Code::Unknown
-                | Code::Internal
-                | Code::Cancelled
-                | Code::ResourceExhausted
-                | Code::OutOfRange
-        ) && !status.message().starts_with(SHUTTING_DOWN);
+        let resumable = whistle_bot::client::resumable(status.code())
+            && !status.message().starts_with(SHUTTING_DOWN);
         if !resumable || retries >= RETRIES {
             warn!(table = %a.table_id, seat = a.seat, error = %status.message(), "stdio bridge: the seat's stream ended");
             return;
