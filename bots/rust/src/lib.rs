@@ -7,6 +7,10 @@
 //! and no network, and [`client`], the loop that plays a bot against a
 //! referee over gRPC.
 //!
+//! The rules of the games, with every decision id the referee cites, are in
+//! `docs/rules/` (`whistle games GAME --rules` prints a game's page); a bot
+//! with no gRPC at all can speak JSON lines instead (`docs/stdio.md`).
+//!
 //! A bot decides from what its seat may see: every request carries the seat's
 //! full [`Observation`](whistle_rules::Observation) and the list of legal
 //! actions, and the bot answers with an index into that list. The same trait
