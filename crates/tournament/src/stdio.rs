@@ -416,7 +416,16 @@ async fn speak(
         warn!(bot = %name, ?dropped, "stdio bridge: lines the bot was too slow to take were dropped");
     }
     reader.abort();
-    writer.abort();
+    // The last lines (a match's end) still reach a bot that reads them; one
+    // that does not is not waited for long.
+    drop(write_tx);
+    let mut writer = writer;
+    if tokio::time::timeout(Duration::from_secs(2), &mut writer)
+        .await
+        .is_err()
+    {
+        writer.abort();
+    }
 }
 
 /// Reads the bot's lines, each cut at [`MAX_LINE`] bytes, until it closes
