@@ -1,0 +1,521 @@
+//! `whistle_engine._engine`: the referee's rules engine for Python.
+//!
+//! A [`State`] is a match driven by `whistle_rules::MatchDriver` exactly as
+//! the referee drives one: dealt from the match seed of `whistle play
+//! --seed N` (`Seed::from_u64(N).derive(Match, 0)`, then `derive(Deal, d)`
+//! for deal `d`), actions judged by the same `judge`. Observations are the
+//! protocol's `Observation` message in its JSON form (the stdio bots' form),
+//! which the Python layer turns into dicts. Nothing here does IO but
+//! [`State::log`], which writes the replay log through `whistle-replay`'s
+//! writer into a temporary file and returns its text.
+
+use pyo3::{
+    exceptions::{PyIndexError, PyRuntimeError, PyValueError},
+    prelude::*,
+    types::PyBytes,
+};
+use whistle_bot::{Bot, HeuristicBot};
+use whistle_protocol::{convert, pb};
+use whistle_replay::{ActionLog, Clocks, EndLog, Faults, HandLog, Header};
+use whistle_rules::{
+    Action, Answer, AnyGame, Card, Fallback, Game, MatchDriver, MatchEvent, Observation, Options,
+    Seat, Status, Variant,
+    dealing::{Domain, Seed, Shuffler},
+    sample::WorldSampler,
+};
+
+pyo3::create_exception!(_engine, IllegalActionError, PyValueError);
+
+/// How many draws a world may take before the sampler gives up.
+const ATTEMPTS: usize = 1000;
+
+fn variant(name: &str) -> PyResult<Variant> {
+    name.parse::<Variant>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn options(pairs: Option<Vec<(String, String)>>) -> PyResult<Options> {
+    let pairs: Vec<String> = pairs
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    Options::parse(&pairs).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn new_match(game: Variant, options: &Options) -> PyResult<AnyGame> {
+    game.new_game(options)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The match seed of `whistle play --seed n` (match 0 of tournament seed n).
+fn match_seed(n: u64) -> Seed {
+    Seed::from_u64(n).derive(Domain::Match, 0)
+}
+
+/// Every game: `(name, title, seats by default, [(key, default, values, doc)])`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn games() -> Vec<(
+    String,
+    String,
+    Option<usize>,
+    Vec<(String, String, String, String)>,
+)> {
+    Variant::ALL
+        .into_iter()
+        .map(|v| {
+            (
+                v.name().to_string(),
+                v.title().to_string(),
+                v.new_game(&Options::new()).ok().map(|g| g.seats()),
+                v.option_specs()
+                    .iter()
+                    .map(|o| {
+                        (
+                            o.key.to_string(),
+                            o.default.to_string(),
+                            o.values.to_string(),
+                            o.doc.to_string(),
+                        )
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// One match in play.
+#[pyclass(module = "whistle_engine._engine")]
+#[derive(Clone)]
+struct State {
+    driver: MatchDriver<AnyGame>,
+    /// The number given as the seed (0 for a sampled world).
+    seed: u64,
+    options: Options,
+    /// Every deal's deck order, by deal.
+    decks: Vec<Vec<Card>>,
+    /// Every action applied, with its deal.
+    actions: Vec<(u32, Seat, Action)>,
+}
+
+impl State {
+    fn new(driver: MatchDriver<AnyGame>, seed: u64, options: Options) -> PyResult<State> {
+        let mut s = State {
+            driver,
+            seed,
+            options,
+            decks: Vec::new(),
+            actions: Vec::new(),
+        };
+        s.settle()?;
+        Ok(s)
+    }
+
+    /// Deals whatever the game waits for and keeps the deck orders.
+    fn settle(&mut self) -> PyResult<()> {
+        self.driver
+            .to_ask()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        for e in self.driver.take_events() {
+            if let MatchEvent::Dealt { deal, order } = e {
+                let d = deal as usize;
+                if self.decks.len() <= d {
+                    self.decks.resize(d + 1, Vec::new());
+                }
+                self.decks[d] = order;
+            }
+        }
+        Ok(())
+    }
+
+    fn game(&self) -> &AnyGame {
+        self.driver.game()
+    }
+
+    /// The seat an action is for: `seat`, or the only seat asked.
+    fn seat_for(&self, seat: Option<usize>) -> PyResult<Seat> {
+        let to_act: Vec<Seat> = self.game().to_act().iter().collect();
+        match seat {
+            Some(s) if s < self.game().seats() => Ok(Seat::new(s)),
+            Some(s) => Err(PyIndexError::new_err(format!(
+                "no seat {s}: the game has {} seats",
+                self.game().seats()
+            ))),
+            None if to_act.len() == 1 => Ok(to_act[0]),
+            None if to_act.is_empty() => Err(IllegalActionError::new_err(
+                "nobody is to act: the match is over",
+            )),
+            None => Err(PyValueError::new_err(format!(
+                "seats {:?} act at once: name the seat",
+                to_act.iter().map(|s| s.index()).collect::<Vec<_>>()
+            ))),
+        }
+    }
+
+    fn observation_pb(&self, seat: Seat) -> pb::Observation {
+        let g = self.game();
+        convert::observation(&g.observe(seat), g.hand_results())
+    }
+
+    fn apply_action(&mut self, seat: Seat, action: Action) -> PyResult<()> {
+        let deal = self.game().deals().saturating_sub(1);
+        self.driver
+            .apply(seat, action, false)
+            .map_err(|e| IllegalActionError::new_err(e.to_string()))?;
+        self.driver.take_events();
+        self.actions.push((deal, seat, action));
+        self.settle()
+    }
+}
+
+#[pymethods]
+impl State {
+    /// The game's name.
+    #[getter]
+    fn game_name(&self) -> String {
+        self.game().variant().name().to_string()
+    }
+
+    /// Number of seats.
+    #[getter]
+    fn seats(&self) -> usize {
+        self.game().seats()
+    }
+
+    /// Every option with its effective value.
+    fn options(&self) -> Vec<(String, String)> {
+        self.game()
+            .options()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    /// The seats asked to act now (several in a simultaneous step; none
+    /// when the match is over).
+    fn to_act(&self) -> Vec<usize> {
+        if self.game().status() != Status::Act {
+            return Vec::new();
+        }
+        self.game().to_act().iter().map(|s| s.index()).collect()
+    }
+
+    /// The legal actions of `seat` (default: the only seat asked), as text
+    /// in the protocol's order.
+    #[pyo3(signature = (seat=None))]
+    fn legal_actions(&self, seat: Option<usize>) -> PyResult<Vec<String>> {
+        if self.game().status() != Status::Act {
+            return Ok(Vec::new());
+        }
+        let seat = self.seat_for(seat)?;
+        Ok(self
+            .game()
+            .legal_actions(seat)
+            .iter()
+            .map(|a| a.to_string())
+            .collect())
+    }
+
+    /// Plays `action` (its text, or an index into `legal_actions(seat)`)
+    /// for `seat` (default: the only seat asked). An illegal or malformed
+    /// action raises `IllegalActionError` with the referee's reason.
+    #[pyo3(signature = (action, seat=None))]
+    fn apply(&mut self, action: &Bound<'_, PyAny>, seat: Option<usize>) -> PyResult<()> {
+        let seat = self.seat_for(seat)?;
+        let answer = if let Ok(i) = action.extract::<u32>() {
+            Answer::Index(i)
+        } else if let Ok(t) = action.extract::<String>() {
+            Answer::Text(t)
+        } else {
+            return Err(PyValueError::new_err(
+                "an action is its text or an index into legal_actions()",
+            ));
+        };
+        let action = whistle_rules::judge(self.game(), seat, &answer)
+            .map_err(|e| IllegalActionError::new_err(e.to_string()))?;
+        self.apply_action(seat, action)
+    }
+
+    /// Whether the match is over.
+    fn is_over(&self) -> bool {
+        self.game().is_over()
+    }
+
+    /// The match's result as the protocol's `MatchResult` JSON (None while
+    /// it is played).
+    fn result_json(&self) -> Option<String> {
+        let r = self.game().result()?;
+        serde_json::to_string(&convert::match_result(&r, &[])).ok()
+    }
+
+    /// Every finished hand's result as the protocol's `HandResult` JSON.
+    fn hand_results_json(&self) -> String {
+        let results: Vec<pb::HandResult> = self
+            .game()
+            .hand_results()
+            .iter()
+            .map(convert::hand_result)
+            .collect();
+        serde_json::to_string(&results).unwrap_or_default()
+    }
+
+    /// Each seat's team (partners share a number).
+    fn teams(&self) -> Vec<u8> {
+        self.game().teams()
+    }
+
+    /// Whether lower totals are better (Yogi's fines).
+    fn lower_is_better(&self) -> bool {
+        self.game().score_order() == whistle_rules::ScoreOrder::LowerIsBetter
+    }
+
+    /// Deals started so far (the current hand is deal `deals - 1`).
+    fn deals(&self) -> u32 {
+        self.game().deals()
+    }
+
+    /// A copy that plays on independently.
+    fn clone(&self) -> State {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> State {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> State {
+        Clone::clone(self)
+    }
+
+    /// What `seat` sees: the protocol's `Observation` as JSON.
+    fn observation_json(&self, seat: usize) -> PyResult<String> {
+        let seat = self.seat_for(Some(seat))?;
+        serde_json::to_string(&self.observation_pb(seat))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// What `seat` sees: the protocol's `Observation` as Python values.
+    fn observation<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &self.observation_json(seat)?)
+    }
+
+    /// The match's result (the protocol's `MatchResult` as Python values),
+    /// None while it is played.
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.result_json().map(|t| loads(py, &t)).transpose()
+    }
+
+    /// Every finished hand's result (the protocol's `HandResult`s).
+    fn hand_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &self.hand_results_json())
+    }
+
+    /// What `seat` sees as the protocol's `Observation` message, encoded
+    /// (what a gRPC bot receives).
+    fn observation_bytes<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
+        let seat = self.seat_for(Some(seat))?;
+        Ok(PyBytes::new(py, &prost::Message::encode_to_vec(&self.observation_pb(seat))))
+    }
+
+    /// Plays the current hand to its end with the engine's heuristic bot in
+    /// every seat (a playout); nothing when no hand is in play.
+    fn play_hand_out(&mut self) -> PyResult<()> {
+        let deal = self.game().deals();
+        let mut policy = HeuristicBot;
+        while self.game().status() == Status::Act && self.game().deals() == deal {
+            let seat = self.game().to_act().first().expect("a seat acts");
+            let legal = self.game().legal_actions(seat);
+            let i = if legal.len() == 1 {
+                0
+            } else {
+                policy.choose(&self.game().observe(seat), &legal)
+            };
+            self.apply_action(seat, legal[i])?;
+        }
+        Ok(())
+    }
+
+    /// The match so far in the replay format (JSON lines, hash-chained),
+    /// which `whistle replay verify` accepts once the match is over.
+    fn log(&self) -> PyResult<String> {
+        let err = |e: &dyn std::fmt::Display| PyRuntimeError::new_err(e.to_string());
+        let g = self.game();
+        let n = g.seats();
+        let header = Header {
+            format: whistle_replay::FORMAT.into(),
+            version: whistle_replay::VERSION,
+            tournament: "python".into(),
+            match_index: 0,
+            table: "python-m00000".into(),
+            game: g.variant().name().into(),
+            options: self.options.clone(),
+            seats: (0..n).map(|s| format!("seat{s}")).collect(),
+            seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(self.seed)),
+            clocks: Clocks {
+                per_action_ms: 0,
+                time_bank_ms: 0,
+                reconnect_grace_ms: 0,
+            },
+            faults: Faults {
+                max_faults: 0,
+                fallback: Fallback::default().name().into(),
+            },
+            duplicate: None,
+        };
+        let file = tempfile::NamedTempFile::new().map_err(|e| err(&e))?;
+        let mut w = whistle_replay::Writer::create(file.path(), &header).map_err(|e| err(&e))?;
+        for result in g.hand_results() {
+            let deal = result.deal;
+            w.hand(HandLog {
+                prev: String::new(),
+                deal,
+                dealer: result.dealer,
+                deck: self.decks.get(deal as usize).cloned().unwrap_or_default(),
+                actions: self
+                    .actions
+                    .iter()
+                    .filter(|(d, ..)| *d == deal)
+                    .map(|&(_, seat, action)| ActionLog {
+                        seat,
+                        action,
+                        ms: 0.0,
+                        fallback: false,
+                    })
+                    .collect(),
+                faults: Vec::new(),
+                result: result.clone(),
+                context: None,
+            })
+            .map_err(|e| err(&e))?;
+        }
+        if let Some(result) = g.result() {
+            w.end(EndLog {
+                prev: String::new(),
+                result,
+                forfeited: Vec::new(),
+                faults: vec![0; n],
+                match_seed: self.driver.match_seed(),
+            })
+            .map_err(|e| err(&e))?;
+        }
+        drop(w);
+        std::fs::read_to_string(file.path()).map_err(|e| err(&e))
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.game();
+        format!(
+            "<whistle_engine.State {} deal {} to act {:?}>",
+            g.variant().name(),
+            g.deals(),
+            self.to_act()
+        )
+    }
+}
+
+fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A match of `game` dealt from `seed` as `whistle play --seed` and the
+/// referee deal it.
+#[pyfunction]
+#[pyo3(signature = (game, seed, options=None))]
+fn new_game(game: &str, seed: u64, options: Option<Vec<(String, String)>>) -> PyResult<State> {
+    let v = variant(game)?;
+    let opts = self::options(options)?;
+    let g = new_match(v, &opts)?;
+    State::new(MatchDriver::new(g, match_seed(seed), Fallback::default()), seed, opts)
+}
+
+/// Decodes an encoded protocol `Observation` (what a gRPC bot receives)
+/// into its JSON form; errors if it is not a valid observation.
+#[pyfunction]
+fn decode_observation(data: &[u8]) -> PyResult<String> {
+    let o: pb::Observation =
+        prost::Message::decode(data).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    convert::observation_from(&o).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    serde_json::to_string(&o).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// An observation from its JSON form (the protocol's, as `observation_json`
+/// and stdio bots give it) or its encoded message.
+fn engine_observation(observation: &Bound<'_, PyAny>) -> PyResult<Observation> {
+    let o: pb::Observation = if let Ok(b) = observation.extract::<Vec<u8>>()
+        && !observation.is_instance_of::<pyo3::types::PyString>()
+    {
+        prost::Message::decode(b.as_slice()).map_err(|e| PyValueError::new_err(e.to_string()))?
+    } else {
+        let text: String = observation.extract()?;
+        serde_json::from_str(&text).map_err(|e| PyValueError::new_err(e.to_string()))?
+    };
+    convert::observation_from(&o).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Up to `n` worlds consistent with `observation` (JSON text or encoded
+/// message), drawn by the engine's world sampler from `seed`: each a
+/// `(State, weight)` at the observed moment, the weights being importance
+/// weights (equal where every consistent world is equally likely).
+#[pyfunction]
+#[pyo3(signature = (game, observation, n, seed, options=None))]
+fn sample_worlds(
+    game: &str,
+    observation: &Bound<'_, PyAny>,
+    n: usize,
+    seed: u64,
+    options: Option<Vec<(String, String)>>,
+) -> PyResult<Vec<(State, f64)>> {
+    let v = variant(game)?;
+    let opts = self::options(options)?;
+    let fresh = new_match(v, &opts)?;
+    let obs = engine_observation(observation)?;
+    let sampler =
+        WorldSampler::new(&fresh, &obs).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut rng = Shuffler::new(Seed::from_u64(seed).derive(Domain::Bot, 0));
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let Some(world) = sampler.sample(&mut rng, ATTEMPTS) else {
+            break;
+        };
+        let driver = MatchDriver::new(world.game, match_seed(0), Fallback::default());
+        let state = State {
+            driver,
+            seed: 0,
+            options: opts.clone(),
+            decks: Vec::new(),
+            actions: Vec::new(),
+        };
+        out.push((state, world.weight));
+    }
+    Ok(out)
+}
+
+/// The canonical text of an action text (`play 10h` → `TH`), or an error
+/// naming what does not parse.
+#[pyfunction]
+fn canonical_action(text: &str) -> PyResult<String> {
+    text.parse::<Action>()
+        .map(|a| a.to_string())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Whether `text` is an action of `game` at all (its vocabulary).
+#[pyfunction]
+fn game_accepts(game: &str, text: &str) -> PyResult<bool> {
+    let g = new_match(variant(game)?, &Options::new())?;
+    Ok(g.parse_action(text).is_ok())
+}
+
+#[pymodule]
+fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<State>()?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(new_game, m)?)?;
+    m.add_function(wrap_pyfunction!(sample_worlds, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_observation, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_action, m)?)?;
+    m.add_function(wrap_pyfunction!(game_accepts, m)?)?;
+    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
+    Ok(())
+}
