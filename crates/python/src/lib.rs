@@ -500,11 +500,19 @@ fn canonical_action(text: &str) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Whether `text` is an action of `game` at all (its vocabulary).
+/// Whether `text` is an action of `game` at all (its vocabulary, with
+/// every option that adds actions on).
 #[pyfunction]
 fn game_accepts(game: &str, text: &str) -> PyResult<bool> {
-    let g = new_match(variant(game)?, &Options::new())?;
-    Ok(g.parse_action(text).is_ok())
+    let v = variant(game)?;
+    let with = |pairs: &[&str]| Options::parse(pairs).ok().and_then(|o| v.new_game(&o).ok());
+    let games = [
+        with(&[]),
+        with(&["dealer-chooses=true", "rotate-vote=true"]),
+        with(&["doubling=true"]),
+        with(&["mode=solitaire", "scoring=edd-allard"]),
+    ];
+    Ok(games.iter().flatten().any(|g| g.parse_action(text).is_ok()))
 }
 
 #[pymodule]
