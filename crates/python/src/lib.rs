@@ -336,6 +336,18 @@ impl State {
         Ok(())
     }
 
+    /// The engine's heuristic bot's choice for `seat` (default: the only
+    /// seat asked), as an index into `legal_actions(seat)`.
+    #[pyo3(signature = (seat=None))]
+    fn heuristic_choice(&self, seat: Option<usize>) -> PyResult<usize> {
+        let seat = self.seat_for(seat)?;
+        let legal = self.game().legal_actions(seat);
+        if legal.is_empty() {
+            return Err(IllegalActionError::new_err("that seat has nothing to decide"));
+        }
+        Ok(HeuristicBot.choose(&self.game().observe(seat), &legal))
+    }
+
     /// The match so far in the replay format (JSON lines, hash-chained),
     /// which `whistle replay verify` accepts once the match is over.
     fn log(&self) -> PyResult<String> {
