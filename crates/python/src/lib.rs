@@ -12,15 +12,15 @@
 use pyo3::{
     exceptions::{PyIndexError, PyRuntimeError, PyValueError},
     prelude::*,
-    types::PyBytes,
+    types::{PyBytes, PyString},
 };
 use whistle_bot::{Bot, HeuristicBot};
 use whistle_protocol::{convert, pb};
 use whistle_replay::{ActionLog, Clocks, EndLog, Faults, HandLog, Header};
 use whistle_rules::{
-    Action, Answer, AnyGame, Card, Fallback, Game, MatchDriver, MatchEvent, Observation, Options,
-    Seat, Status, Variant,
-    dealing::{Domain, Seed, Shuffler},
+    Action, Answer, AnyGame, Card, Fallback, Game, MatchDriver, Observation, Options, Seat,
+    Status, Variant,
+    dealing::{self, Domain, Seed, Shuffler},
     sample::WorldSampler,
 };
 
@@ -93,8 +93,8 @@ struct State {
     /// The number given as the seed (0 for a sampled world).
     seed: u64,
     options: Options,
-    /// Every deal's deck order, by deal.
-    decks: Vec<Vec<Card>>,
+    /// A world drawn by the sampler: its earlier deals are unknown.
+    sampled: bool,
     /// Every action applied, with its deal.
     actions: Vec<(u32, Seat, Action)>,
 }
@@ -102,31 +102,28 @@ struct State {
 impl State {
     fn new(driver: MatchDriver<AnyGame>, seed: u64, options: Options) -> PyResult<State> {
         let mut s = State {
-            driver,
+            driver: driver.without_events(),
             seed,
             options,
-            decks: Vec::new(),
+            sampled: false,
             actions: Vec::new(),
         };
         s.settle()?;
         Ok(s)
     }
 
-    /// Deals whatever the game waits for and keeps the deck orders.
+    /// Deals whatever the game waits for (from the match seed).
     fn settle(&mut self) -> PyResult<()> {
         self.driver
             .to_ask()
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        for e in self.driver.take_events() {
-            if let MatchEvent::Dealt { deal, order } = e {
-                let d = deal as usize;
-                if self.decks.len() <= d {
-                    self.decks.resize(d + 1, Vec::new());
-                }
-                self.decks[d] = order;
-            }
-        }
         Ok(())
+    }
+
+    /// The deck order of deal `deal`, as the driver dealt it.
+    fn deck(&self, deal: u32) -> Vec<Card> {
+        let seed = dealing::deal_seed(self.driver.match_seed(), deal);
+        dealing::deck_order(seed, self.game().deck()).to_vec()
     }
 
     fn game(&self) -> &AnyGame {
@@ -163,7 +160,6 @@ impl State {
         self.driver
             .apply(seat, action, false)
             .map_err(|e| IllegalActionError::new_err(e.to_string()))?;
-        self.driver.take_events();
         self.actions.push((deal, seat, action));
         self.settle()
     }
@@ -204,7 +200,7 @@ impl State {
     /// The legal actions of `seat` (default: the only seat asked), as text
     /// in the protocol's order.
     #[pyo3(signature = (seat=None))]
-    fn legal_actions(&self, seat: Option<usize>) -> PyResult<Vec<String>> {
+    fn legal_actions(&self, py: Python<'_>, seat: Option<usize>) -> PyResult<Vec<Py<PyString>>> {
         if self.game().status() != Status::Act {
             return Ok(Vec::new());
         }
@@ -213,7 +209,7 @@ impl State {
             .game()
             .legal_actions(seat)
             .iter()
-            .map(|a| a.to_string())
+            .map(|&a| text_of(py, a))
             .collect())
     }
 
@@ -352,6 +348,11 @@ impl State {
     /// which `whistle replay verify` accepts once the match is over.
     fn log(&self) -> PyResult<String> {
         let err = |e: &dyn std::fmt::Display| PyRuntimeError::new_err(e.to_string());
+        if self.sampled {
+            return Err(PyValueError::new_err(
+                "a sampled world has no log: its earlier deals are not known",
+            ));
+        }
         let g = self.game();
         let n = g.seats();
         let header = Header {
@@ -383,7 +384,7 @@ impl State {
                 prev: String::new(),
                 deal,
                 dealer: result.dealer,
-                deck: self.decks.get(deal as usize).cloned().unwrap_or_default(),
+                deck: self.deck(deal),
                 actions: self
                     .actions
                     .iter()
@@ -424,6 +425,22 @@ impl State {
             self.to_act()
         )
     }
+}
+
+thread_local! {
+    /// Each action's text as a Python string, made once: lists of legal
+    /// actions are built in every step of a playout.
+    static TEXTS: std::cell::RefCell<std::collections::HashMap<Action, Py<PyString>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+fn text_of(py: Python<'_>, a: Action) -> Py<PyString> {
+    TEXTS.with(|t| {
+        t.borrow_mut()
+            .entry(a)
+            .or_insert_with(|| PyString::intern(py, &a.to_string()).unbind())
+            .clone_ref(py)
+    })
 }
 
 fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -492,10 +509,10 @@ fn sample_worlds(
         };
         let driver = MatchDriver::new(world.game, match_seed(0), Fallback::default());
         let state = State {
-            driver,
+            driver: driver.without_events(),
             seed: 0,
             options: opts.clone(),
-            decks: Vec::new(),
+            sampled: true,
             actions: Vec::new(),
         };
         out.push((state, world.weight));
