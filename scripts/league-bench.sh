@@ -8,11 +8,16 @@
 #   cargo build --release -p whistle-cli
 #   scripts/league-bench.sh [BOTS] [SECONDS] [INTERVAL]
 #
+# HANDS (default 4) sets the hands of a match: a memory soak of 100,000
+# matches runs `HANDS=1 scripts/league-bench.sh 32 1500 60` (the per-match
+# costs show sooner with short matches).
+#
 # Needs Linux (/proc) and python3 (to read the standings' JSON).
 set -euo pipefail
 BOTS=${1:-64}
 SECONDS_TOTAL=${2:-180}
 INTERVAL=${3:-15}
+HANDS=${HANDS:-4}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 W=${WHISTLE:-$ROOT/target/release/whistle}
 DIR=$(mktemp -d /tmp/whistle-league-bench.XXXXXX)
@@ -22,7 +27,7 @@ cat > "$DIR/bench.toml" <<TOML
 name = "bench"
 game = "israeli"
 seed = 1
-hands = 4
+hands = $HANDS
 format = "round-robin"
 parallel = 16
 [time]

@@ -430,8 +430,8 @@ impl State {
 thread_local! {
     /// Each action's text as a Python string, made once: lists of legal
     /// actions are built in every step of a playout.
-    static TEXTS: std::cell::RefCell<std::collections::HashMap<Action, Py<PyString>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static TEXTS: std::cell::RefCell<rustc_hash::FxHashMap<Action, Py<PyString>>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
 }
 
 fn text_of(py: Python<'_>, a: Action) -> Py<PyString> {
