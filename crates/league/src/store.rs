@@ -74,6 +74,22 @@ const MIGRATIONS: &[&str] = &[
      );",
     // 2: a match recorded without rating anyone (a retired bot played).
     "ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;",
+    // 3: how many matches each bot played and each pair met, kept as the
+    // matches are recorded (the pairing reads them every round; counting
+    // them from `seats` took time in proportion to the whole history).
+    "ALTER TABLE bots ADD COLUMN played INTEGER NOT NULL DEFAULT 0;
+     UPDATE bots SET played =
+         (SELECT COUNT(DISTINCT s.match_id) FROM seats s WHERE s.bot_id = bots.id);
+     CREATE TABLE meetings (
+         a INTEGER NOT NULL REFERENCES bots(id),
+         b INTEGER NOT NULL REFERENCES bots(id),
+         matches INTEGER NOT NULL,
+         PRIMARY KEY (a, b)
+     );
+     INSERT INTO meetings (a, b, matches)
+         SELECT x.bot_id, y.bot_id, COUNT(DISTINCT x.match_id) FROM seats x
+         JOIN seats y ON x.match_id = y.match_id AND x.bot_id < y.bot_id
+         GROUP BY x.bot_id, y.bot_id;",
 ];
 
 /// The current time, as the store writes it (RFC 3339, seconds, UTC).
@@ -588,6 +604,19 @@ impl Store {
                 uncertainty: sigma,
             });
         }
+        let mut distinct = ids.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        for (i, &a) in distinct.iter().enumerate() {
+            tx.execute("UPDATE bots SET played = played + 1 WHERE id = ?1", [a])?;
+            for &b in &distinct[i + 1..] {
+                tx.execute(
+                    "INSERT INTO meetings (a, b, matches) VALUES (?1, ?2, 1)
+                     ON CONFLICT (a, b) DO UPDATE SET matches = matches + 1",
+                    [a, b],
+                )?;
+            }
+        }
         if !rated {
             tx.commit()?;
             return Ok(true);
@@ -630,18 +659,17 @@ impl Store {
     /// # Errors
     /// [`LeagueError::Store`].
     pub fn meetings(&self) -> Result<Meetings, LeagueError> {
-        let mut q = self.conn.prepare(
-            "SELECT b.name, COUNT(DISTINCT s.match_id) FROM bots b
-             LEFT JOIN seats s ON s.bot_id = b.id GROUP BY b.id ORDER BY b.id",
-        )?;
+        // Kept by `record_match` (migration 3), so a round's pairing costs
+        // the same after a million matches as after ten.
+        let mut q = self
+            .conn
+            .prepare("SELECT name, played FROM bots ORDER BY id")?;
         let played = q
             .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?
             .collect::<Result<_, _>>()?;
         let mut q = self.conn.prepare(
-            "SELECT a.name, b.name, COUNT(DISTINCT x.match_id) FROM seats x
-             JOIN seats y ON x.match_id = y.match_id AND x.bot_id < y.bot_id
-             JOIN bots a ON a.id = x.bot_id JOIN bots b ON b.id = y.bot_id
-             GROUP BY x.bot_id, y.bot_id",
+            "SELECT a.name, b.name, m.matches FROM meetings m
+             JOIN bots a ON a.id = m.a JOIN bots b ON b.id = m.b ORDER BY m.a, m.b",
         )?;
         let met = q
             .query_map([], |r| {
@@ -983,5 +1011,77 @@ mod tests {
             s.retire_bot("nobody"),
             Err(LeagueError::Refused(_))
         ));
+    }
+
+    /// The meeting counts as the seats table gives them (the query the
+    /// store ran every round before migration 3).
+    fn counted(s: &Store) -> (Vec<(String, u64)>, Vec<(String, String, u64)>) {
+        let mut q = s
+            .conn
+            .prepare(
+                "SELECT b.name, COUNT(DISTINCT s.match_id) FROM bots b
+                 LEFT JOIN seats s ON s.bot_id = b.id GROUP BY b.id ORDER BY b.id",
+            )
+            .unwrap();
+        let played = q
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut q = s
+            .conn
+            .prepare(
+                "SELECT a.name, b.name, COUNT(DISTINCT x.match_id) FROM seats x
+                 JOIN seats y ON x.match_id = y.match_id AND x.bot_id < y.bot_id
+                 JOIN bots a ON a.id = x.bot_id JOIN bots b ON b.id = y.bot_id
+                 GROUP BY x.bot_id, y.bot_id ORDER BY x.bot_id, y.bot_id",
+            )
+            .unwrap();
+        let met = q
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        (played, met)
+    }
+
+    #[test]
+    fn meetings_kept_as_matches_are_recorded_equal_the_counts_of_the_seats() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("league.db");
+        let mut s = Store::open(&path).unwrap();
+        let tables: [&[&str]; 6] = [
+            &["a", "b", "c", "d"],
+            &["a", "b", "c", "e"],
+            &["b", "b", "d", "e"],
+            &["e", "d", "c", "a"],
+            &["a", "b", "c", "d"],
+            &["c", "d", "e", "a"],
+        ];
+        for (i, bots) in tables.iter().enumerate() {
+            let rated = i != 2;
+            s.record_match(&record(&format!("h{i}"), bots), rated, |b| b.to_vec())
+                .unwrap();
+        }
+        // Recording one again changes nothing.
+        s.record_match(&record("h0", tables[0]), true, |b| b.to_vec())
+            .unwrap();
+        let m = s.meetings().unwrap();
+        let (played, met) = counted(&s);
+        assert_eq!(m.played, played);
+        assert_eq!(m.met, met);
+        assert!(m.met.contains(&("a".into(), "b".into(), 3)), "{:?}", m.met);
+        // A store of schema 2 gets the counts from its seats.
+        s.conn
+            .execute_batch(
+                "DROP TABLE meetings; ALTER TABLE bots DROP COLUMN played;
+                 PRAGMA user_version = 2;",
+            )
+            .unwrap();
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), 3);
+        let m = s.meetings().unwrap();
+        assert_eq!((m.played, m.met), counted(&s));
     }
 }
