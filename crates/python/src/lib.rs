@@ -12,13 +12,13 @@
 use pyo3::{
     exceptions::{PyIndexError, PyRuntimeError, PyValueError},
     prelude::*,
-    types::{PyBytes, PyString},
+    types::{PyBytes, PyList, PyString},
 };
 use whistle_bot::{Bot, HeuristicBot};
 use whistle_protocol::{convert, pb};
 use whistle_replay::{ActionLog, Clocks, EndLog, Faults, HandLog, Header};
 use whistle_rules::{
-    Action, Answer, AnyGame, Card, Fallback, Game, MatchDriver, Observation, Options, Seat,
+    Action, ActionList, Answer, AnyGame, Card, Fallback, Game, MatchDriver, Observation, Options, Seat,
     Status, Variant,
     dealing::{self, Domain, Seed, Shuffler},
     sample::WorldSampler,
@@ -95,6 +95,10 @@ struct State {
     options: Options,
     /// A world drawn by the sampler: its earlier deals are unknown.
     sampled: bool,
+    /// The legal actions `legal_actions` listed last: for whom, at which
+    /// step (the number of actions applied), so that `apply` by index does
+    /// not list them again.
+    listed: Option<(Seat, usize, ActionList)>,
     /// Every action applied, with its deal.
     actions: Vec<(u32, Seat, Action)>,
 }
@@ -106,6 +110,7 @@ impl State {
             seed,
             options,
             sampled: false,
+            listed: None,
             actions: Vec::new(),
         };
         s.settle()?;
@@ -200,17 +205,19 @@ impl State {
     /// The legal actions of `seat` (default: the only seat asked), as text
     /// in the protocol's order.
     #[pyo3(signature = (seat=None))]
-    fn legal_actions(&self, py: Python<'_>, seat: Option<usize>) -> PyResult<Vec<Py<PyString>>> {
+    fn legal_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
         if self.game().status() != Status::Act {
-            return Ok(Vec::new());
+            return Ok(PyList::empty(py));
         }
         let seat = self.seat_for(seat)?;
-        Ok(self
-            .game()
-            .legal_actions(seat)
-            .iter()
-            .map(|&a| text_of(py, a))
-            .collect())
+        let legal = self.game().legal_actions(seat);
+        let list = PyList::new(py, legal.iter().map(|&a| text_of(py, a)))?;
+        self.listed = Some((seat, self.actions.len(), legal));
+        Ok(list)
     }
 
     /// Plays `action` (its text, or an index into `legal_actions(seat)`)
@@ -219,6 +226,15 @@ impl State {
     #[pyo3(signature = (action, seat=None))]
     fn apply(&mut self, action: &Bound<'_, PyAny>, seat: Option<usize>) -> PyResult<()> {
         let seat = self.seat_for(seat)?;
+        // An index into the list just given out: no need to list again.
+        if let Ok(i) = action.extract::<u32>()
+            && let Some((s, step, legal)) = &self.listed
+            && *s == seat
+            && *step == self.actions.len()
+            && let Some(&a) = legal.get(i as usize)
+        {
+            return self.apply_action(seat, a);
+        }
         let answer = if let Ok(i) = action.extract::<u32>() {
             Answer::Index(i)
         } else if let Ok(t) = action.extract::<String>() {
@@ -513,6 +529,7 @@ fn sample_worlds(
             seed: 0,
             options: opts.clone(),
             sampled: true,
+            listed: None,
             actions: Vec::new(),
         };
         out.push((state, world.weight));

@@ -157,3 +157,21 @@ def test_the_log_is_one_replay_verify_accepts(game, whistle_bin, tmp_path):
                               capture_output=True, text=True)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "ok" in verified.stdout
+
+
+def test_an_index_always_means_the_list_of_that_seat_now():
+    """apply(index) after legal_actions() of another seat, or of an earlier
+    step, picks from the right list (the engine keeps the last one listed)."""
+    by_index = we.new_game("yogi", 6, {"hands": 1})
+    by_text = we.new_game("yogi", 6, {"hands": 1})
+    rng = random.Random(8)
+    while not by_index.is_over():
+        seats = by_index.to_act()
+        other = seats[-1]
+        by_index.legal_actions(other)  # listed, then not used
+        seat = seats[0]
+        legal = by_text.legal_actions(seat)
+        i = rng.randrange(len(legal))
+        by_index.apply(i, seat=seat)
+        by_text.apply(legal[i], seat=seat)
+    assert by_index.log() == by_text.log()
