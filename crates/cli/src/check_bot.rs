@@ -243,16 +243,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
     };
 
     // A stdio bot: whistle subscribes and plays for it over gRPC.
-    let bridge = match (child.stdin.take(), child.stdout.take()) {
-        (Some(stdin), Some(stdout)) => Some(whistle_tournament::stdio::spawn(
-            stdin,
-            stdout,
-            launch.address.clone(),
-            token.clone(),
-            args.name.clone(),
-        )),
-        _ => None,
-    };
+    let bridge = whistle_tournament::procs::bridge(&mut child, &launch);
     if let Some(line) = sandbox_line {
         report.add("sandbox", true, line);
     }

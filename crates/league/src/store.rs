@@ -1038,7 +1038,9 @@ mod tests {
             )
             .unwrap();
         let met = q
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64))
+            })
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();

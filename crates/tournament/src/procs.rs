@@ -118,6 +118,22 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// A stdio bot's bridge to the referee (`crate::stdio`), on the piped
+/// stdin and stdout of its process; `None` for any other bot.
+pub fn bridge(child: &mut Child, l: &Launch) -> Option<JoinHandle<()>> {
+    if !l.stdio {
+        return None;
+    }
+    let (stdin, stdout) = (child.stdin.take()?, child.stdout.take()?);
+    Some(crate::stdio::spawn(
+        stdin,
+        stdout,
+        l.address.clone(),
+        l.token.clone(),
+        l.name.clone(),
+    ))
+}
+
 fn spawn(l: &Launch) -> std::io::Result<Started> {
     let (mut cmd, scratch) = command(l)?;
     let piped = |on: bool| if on { Stdio::piped() } else { Stdio::null() };
@@ -128,16 +144,7 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
     #[cfg(unix)]
     cmd.process_group(0);
     let mut child = cmd.spawn()?;
-    let bridge = match (child.stdin.take(), child.stdout.take()) {
-        (Some(stdin), Some(stdout)) if l.stdio => Some(AbortOnDrop(crate::stdio::spawn(
-            stdin,
-            stdout,
-            l.address.clone(),
-            l.token.clone(),
-            l.name.clone(),
-        ))),
-        _ => None,
-    };
+    let bridge = bridge(&mut child, l).map(AbortOnDrop);
     Ok(Started {
         child,
         _scratch: scratch,
