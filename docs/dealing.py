@@ -11,8 +11,8 @@ the same text, and crates/rules/tests/determinism.rs pins that text.
 MASK32 = 0xFFFFFFFF
 
 # Domains of Seed::derive.
-MATCH, DEAL, FALLBACK, BOT = 1, 2, 3, 4
-DOMAIN_NAMES = {MATCH: "match", DEAL: "deal", FALLBACK: "fallback", BOT: "bot"}
+MATCH, DEAL, FALLBACK, BOT, ROUND = 1, 2, 3, 4, 5
+DOMAIN_NAMES = {MATCH: "match", DEAL: "deal", FALLBACK: "fallback", BOT: "bot", ROUND: "round"}
 
 # ---------------------------------------------------------------- ChaCha20
 
@@ -93,6 +93,17 @@ def seed_from_u64(n):
     return n.to_bytes(8, "little") + bytes(24)
 
 
+def seed_from_text(text):
+    """A seed as a file or a command line writes it: 64 hex digits are the
+    seed in full; otherwise a decimal number below 2^64, through seed_from_u64."""
+    t = text.strip()
+    if len(t) == 64 and all(c in "0123456789abcdefABCDEF" for c in t):
+        return bytes.fromhex(t)
+    if t.isdigit() and len(t) <= 20 and int(t) < 2**64:
+        return seed_from_u64(int(t))
+    raise ValueError("%r is not a seed: 64 hex digits, or a number below 2^64" % text)
+
+
 def derive(seed, domain, index):
     if not 0 <= index < (1 << 56):
         raise ValueError("seed index out of range")
@@ -148,7 +159,7 @@ def golden_lines():
     out.append("seed from_u64(1) = " + hexs(one))
     out.append("seed from_u64(18446744073709551615) = " + hexs(seed_from_u64(2**64 - 1)))
     for domain, index in [(MATCH, 0), (DEAL, 0), (DEAL, 1), (FALLBACK, 0), (BOT, 3),
-                          (MATCH, (1 << 56) - 1)]:
+                          (MATCH, (1 << 56) - 1), (ROUND, 1)]:
         out.append(
             "seed from_u64(1).derive(%s,%d) = %s"
             % (DOMAIN_NAMES[domain], index, hexs(derive(one, domain, index)))
@@ -189,6 +200,8 @@ def _self_test():
     key = bytes(range(32))
     block = chacha20_block(key, 1 | (0x09000000 << 32), 0x4A000000)
     assert block[:4] == [0xE4E7F110, 0x15593BD1, 0x1FDD0F50, 0xC47120A3], "ChaCha20 self-test"
+    assert seed_from_text("2026") == seed_from_u64(2026)
+    assert seed_from_text(seed_from_u64(7).hex()) == seed_from_u64(7)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};
 use prost::Message;
 use whistle_replay::verify::{self, Context, Report};
-use whistle_rules::{Event, Fallback, Game, MatchDriver, Player, Seat, Status, dealing::Seed};
+use whistle_rules::{Event, Fallback, Game, MatchDriver, Player, Seat, Status, dealing::{Seed, WrittenSeed}};
 
 use crate::usage;
 
@@ -74,9 +74,11 @@ pub struct VerifyArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The tournament seed, to check against the commitment. Default: the
-    /// seed revealed in the tournament folder's results.json, if any.
+    /// seed revealed in the tournament folder's results.json, if any. A
+    /// number, or 64 hex digits (as results.json and `whistle tournament`
+    /// print it).
     #[arg(long)]
-    seed: Option<u64>,
+    seed: Option<WrittenSeed>,
     /// Print the verdict on every action.
     #[arg(long)]
     steps: bool,
@@ -119,7 +121,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<(String, bool)> {
 /// Writes the hand viewer of a log.
 fn html(a: &HtmlArgs) -> anyhow::Result<String> {
     let Replayed { log, .. } = load(&a.file)?;
-    let seed = revealed_seed(&a.file).map(Seed::from_u64);
+    let seed = revealed_seed(&a.file).map(WrittenSeed::seed);
     let report = verify::verify_file(
         &a.file,
         Context {
@@ -172,12 +174,12 @@ fn expand(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 
 /// The seed revealed in `<tournament>/results.json` for a log at
 /// `<tournament>/matches/<m>.jsonl`.
-fn revealed_seed(log: &Path) -> Option<u64> {
+fn revealed_seed(log: &Path) -> Option<WrittenSeed> {
     /// Only the seed of results.json is read (the rest is skipped, not
     /// built).
     #[derive(serde::Deserialize)]
     struct Seeded {
-        seed: Option<u64>,
+        seed: Option<WrittenSeed>,
     }
     let dir = log.parent()?.parent()?;
     let text = std::fs::read_to_string(dir.join("results.json")).ok()?;
@@ -209,11 +211,12 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
     let mut out = String::new();
     let mut json: Vec<String> = Vec::new();
     // One results.json a tournament folder, read once.
-    let mut seeds: std::collections::HashMap<Option<PathBuf>, Option<u64>> = Default::default();
+    let mut seeds: std::collections::HashMap<Option<PathBuf>, Option<WrittenSeed>> =
+        Default::default();
     for f in &files {
         let folder = f.parent().and_then(Path::parent).map(Path::to_path_buf);
         let revealed = *seeds.entry(folder).or_insert_with(|| revealed_seed(f));
-        let seed = a.seed.or(revealed).map(Seed::from_u64);
+        let seed = a.seed.or(revealed).map(WrittenSeed::seed);
         let r = verify::verify_file(
             f,
             Context {

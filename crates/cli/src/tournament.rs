@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use whistle_rules::dealing::WrittenSeed;
 use whistle_tournament::{RunOptions, Shard, Tournament, report};
 
 use crate::{
@@ -29,8 +30,16 @@ pub struct TournamentArgs {
     #[arg(long)]
     overwrite: bool,
     /// Run only the slice `i/n` of the schedule (matches whose index is i mod n).
+    /// Every shard needs the same seed: `--seed` or the file's.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    /// The tournament seed, in place of the file's: 64 hex digits (as a run
+    /// prints it at its end: the same seed repeats a run exactly), or a
+    /// number (searchable: warned of). Default: the file's `seed`, else one
+    /// drawn from the operating system (a resumed run keeps the one its
+    /// folder drew).
+    #[arg(long, value_name = "SEED")]
+    seed: Option<WrittenSeed>,
     #[command(flatten)]
     run: RunFlags,
 }
@@ -79,7 +88,10 @@ impl RunFlags {
 /// folder resumes with `--resume`.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
     crate::serve::init_logging(&args.run.log);
-    let t = Tournament::load(&args.file).map_err(usage)?;
+    let mut t = Tournament::load(&args.file).map_err(usage)?;
+    if let Some(seed) = args.seed {
+        t.set_seed(seed);
+    }
     let shard = args
         .shard
         .as_deref()
@@ -102,6 +114,9 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
     if !args.resume {
         eprint!("{}", size_note(&t));
     }
+    if let Some(why) = &t.seed_warning {
+        eprintln!("warning: {why}");
+    }
     let rt = args.run.runtime()?;
     let summary = rt.block_on(async {
         let opts = RunOptions {
@@ -123,6 +138,14 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         .into());
     }
     let mut out = report::text(&summary.results);
+    if let Some(seed) = summary.results.seed {
+        // Revealed now that play is over: it matches the commitment said at
+        // the start, and repeats the run exactly.
+        out.push_str(&format!(
+            "seed {seed} (SHA-256 {}; the same deals again: `--seed {seed}`)\n",
+            whistle_replay::seed_commitment(seed.seed())
+        ));
+    }
     for (name, reason) in &summary.withdrawn {
         out.push_str(&format!(
             "bot {name} was out of the event ({reason}); its remaining matches were forfeits\n"

@@ -41,7 +41,7 @@ pub fn write(out: &Path) -> Result<PathBuf, String> {
     let viewer_dir = out.join("viewer");
     std::fs::create_dir_all(&viewer_dir).map_err(|e| format!("{}: {e}", viewer_dir.display()))?;
     let ctx = Context {
-        tournament_seed: results.seed.map(whistle_rules::dealing::Seed::from_u64),
+        tournament_seed: results.seed.map(whistle_rules::dealing::WrittenSeed::seed),
     };
     let logs = runner::log_paths(out).map_err(|e| e.to_string())?;
     // Every match's viewer page is independent: one worker a core.
@@ -165,7 +165,10 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                 section #notes {
                     h2 { "How the bots ran" }
                     ul { @for n in &r.notes {
-                        li.note data-kind=(n.kind) { strong { (n.bot) } ": " (n.detail) }
+                        li.note data-kind=(n.kind) {
+                            @if !n.bot.is_empty() { strong { (n.bot) } ": " }
+                            (n.detail)
+                        }
                     } }
                 }
             }

@@ -11,7 +11,10 @@
 //!   64-bit stream id) keyed by the parent seed, with stream id
 //!   `domain << 56 | index`. A tournament seed derives one seed per match
 //!   ([`Domain::Match`]); a match seed derives one seed per deal
-//!   ([`Domain::Deal`]) and per fallback decision ([`Domain::Fallback`]).
+//!   ([`Domain::Deal`]) and per fallback decision ([`Domain::Fallback`]); a
+//!   league's secret derives one tournament seed per round ([`Domain::Round`]).
+//! * A [`WrittenSeed`] is a seed as files and command lines write it: a
+//!   number (the seed [`Seed::from_u64`] makes of it) or 64 hex digits.
 //! * A deal's deck order: the game's deck in ascending card index, shuffled by
 //!   Fisher–Yates from the last position down, each swap partner drawn by
 //!   [`Shuffler::below`] (rejection sampling on raw 32-bit words of the ChaCha20
@@ -48,6 +51,8 @@ pub enum Domain {
     Fallback = 3,
     /// Match seed → a seed for the built-in random bot in seat `index`.
     Bot = 4,
+    /// League secret → the tournament seed of round `index`.
+    Round = 5,
 }
 
 /// A 32-byte seed (a ChaCha20 key).
@@ -108,6 +113,126 @@ impl fmt::Debug for Seed {
 impl fmt::Display for Seed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_hex())
+    }
+}
+
+/// A seed as a tournament file, a league file or a command line writes it,
+/// and as `results.json` reveals it: a number or 64 hex digits
+/// (`docs/dealing.md`, section 2).
+///
+/// Text that is exactly 64 hex digits is the seed in full; otherwise it must
+/// be a decimal number below 2^64, whose seed is [`Seed::from_u64`] of it.
+/// A number is written back as a number (a JSON number in `results.json`),
+/// so files and results written before full seeds existed read and deal
+/// exactly as before.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WrittenSeed {
+    /// A number: the seed is [`Seed::from_u64`] of it.
+    Number(u64),
+    /// The 32 bytes in full.
+    Full(Seed),
+}
+
+impl WrittenSeed {
+    /// The seed itself.
+    pub fn seed(self) -> Seed {
+        match self {
+            WrittenSeed::Number(n) => Seed::from_u64(n),
+            WrittenSeed::Full(s) => s,
+        }
+    }
+
+    /// Whether the seed is one of the 2^64 seeds of a number (its last 24
+    /// bytes are zero, however it is written): few enough to be searched. A
+    /// person's choice (a year, a date, a small number) is found in seconds
+    /// by dealing seed after seed against one hand a bot was dealt; and even
+    /// a random number below 2^64 is within reach of a patient attacker with
+    /// many machines. A seed drawn in full (256 bits) is not.
+    pub fn searchable(self) -> bool {
+        self.seed().0[8..].iter().all(|&b| b == 0)
+    }
+
+    /// Reads a written seed: 64 hex digits, or a decimal number below 2^64.
+    ///
+    /// # Errors
+    /// Anything else, with what a seed may be.
+    pub fn parse(text: &str) -> Result<WrittenSeed, String> {
+        let t = text.trim();
+        if t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Seed::from_hex(t).map(WrittenSeed::Full);
+        }
+        if !t.is_empty() && t.len() <= 20 && t.bytes().all(|b| b.is_ascii_digit()) {
+            if let Ok(n) = t.parse::<u64>() {
+                return Ok(WrittenSeed::Number(n));
+            }
+        }
+        let shown: String = t.chars().take(80).collect();
+        Err(format!(
+            "`{shown}` is not a seed: 64 hex digits, or a number below 2^64"
+        ))
+    }
+}
+
+impl From<Seed> for WrittenSeed {
+    fn from(s: Seed) -> WrittenSeed {
+        WrittenSeed::Full(s)
+    }
+}
+
+impl std::str::FromStr for WrittenSeed {
+    type Err = String;
+    fn from_str(s: &str) -> Result<WrittenSeed, String> {
+        WrittenSeed::parse(s)
+    }
+}
+
+impl fmt::Debug for WrittenSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "WrittenSeed({self})")
+    }
+}
+
+impl fmt::Display for WrittenSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WrittenSeed::Number(n) => write!(f, "{n}"),
+            WrittenSeed::Full(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for WrittenSeed {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            WrittenSeed::Number(n) => s.serialize_u64(*n),
+            WrittenSeed::Full(seed) => seed.serialize(s),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for WrittenSeed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WrittenSeed, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = WrittenSeed;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a seed: 64 hex digits (a string), or a number below 2^64")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<WrittenSeed, E> {
+                Ok(WrittenSeed::Number(n))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<WrittenSeed, E> {
+                u64::try_from(n)
+                    .map(WrittenSeed::Number)
+                    .map_err(|_| E::custom("a seed is not negative"))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<WrittenSeed, E> {
+                WrittenSeed::parse(s).map_err(E::custom)
+            }
+        }
+        d.deserialize_any(Visitor)
     }
 }
 
@@ -374,6 +499,30 @@ mod tests {
                 format!("{:?}", dealt.observe(Seat::new(0)).table),
                 "{variant}: the rest lands where it did"
             );
+        }
+    }
+
+    #[test]
+    fn written_seeds_read_both_forms() {
+        let n = WrittenSeed::parse("2026").unwrap();
+        assert_eq!(n, WrittenSeed::Number(2026));
+        assert_eq!(n.seed(), Seed::from_u64(2026));
+        assert_eq!(n.to_string(), "2026");
+        assert!(n.searchable());
+        let full = Seed::from_u64(1).derive(Domain::Round, 1);
+        let f = WrittenSeed::parse(&full.to_hex()).unwrap();
+        assert_eq!(f, WrittenSeed::Full(full));
+        assert_eq!(f.to_string(), full.to_hex());
+        assert!(!f.searchable());
+        // The seed of a number written in full is as searchable as the number.
+        let small = WrittenSeed::parse(&Seed::from_u64(7).to_hex()).unwrap();
+        assert!(small.searchable());
+        assert_eq!(
+            WrittenSeed::parse("18446744073709551615").unwrap(),
+            WrittenSeed::Number(u64::MAX)
+        );
+        for bad in ["", "-1", "18446744073709551616", "0x10", "12ab", &"f".repeat(63)] {
+            assert!(WrittenSeed::parse(bad).is_err(), "{bad}");
         }
     }
 

@@ -4,7 +4,8 @@
 //! ```toml
 //! name = "demo"
 //! game = "israeli"
-//! seed = 2026
+//! # seed = "9f0c…"           # 64 hex digits; default: drawn from the operating
+//!                             # system, committed to at the start, revealed at the end
 //! format = "round-robin"      # round-robin | duplicate | gauntlet
 //! seatings = "rotations"      # rotations | permutations (games where each seat plays for itself)
 //!                             # | whole-partnerships (partnership games: a bot plays both seats of its side)
@@ -50,7 +51,10 @@ use serde::Deserialize;
 use toml::Spanned;
 use whistle_protocol::limits::check_name;
 use whistle_referee::{Fallback, FaultPolicy, TimeControl};
-use whistle_rules::{Game, Options, Variant, dealing::Seed};
+use whistle_rules::{
+    Game, Options, Variant,
+    dealing::{Seed, WrittenSeed},
+};
 use whistle_sandbox::Limits;
 
 /// A tournament file that cannot be used: where and why.
@@ -260,8 +264,17 @@ pub struct Tournament {
     pub options: Options,
     /// The tournament seed.
     pub seed: Seed,
-    /// The number the seed came from.
-    pub seed_number: u64,
+    /// The seed as written: the file's or `--seed`'s as given, a drawn one
+    /// in full. What `results.json` reveals once play is over.
+    pub written_seed: WrittenSeed,
+    /// Whether the seed was drawn from the operating system (neither the
+    /// file nor the command line gave one). A run keeps a drawn seed in its
+    /// output folder ([`crate::runner::SEED_FILE`]), and a resumed run
+    /// reads it back from there rather than drawing anew.
+    pub seed_drawn: bool,
+    /// Why the seed can be searched, when it can ([`seed_warning`]): said
+    /// at the start of the run and kept in the results' notes.
+    pub seed_warning: Option<String>,
     /// The format.
     pub format: Format,
     /// How a group's bots are seated.
@@ -301,7 +314,7 @@ pub struct Tournament {
 struct RawFile {
     name: Spanned<String>,
     game: Spanned<String>,
-    seed: u64,
+    seed: Option<Spanned<WrittenSeed>>,
     format: Option<Spanned<String>>,
     seatings: Option<Spanned<String>>,
     hands: Option<Spanned<u32>>,
@@ -890,13 +903,19 @@ impl Tournament {
             Some(o) => base.join(o),
             None => default_out(base, &name),
         };
+        let written = match &raw.seed {
+            Some(s) => *s.get_ref(),
+            None => WrittenSeed::Full(draw_seed()),
+        };
         Ok(Tournament {
             path: path.to_path_buf(),
             name,
             game,
             options,
-            seed: Seed::from_u64(raw.seed),
-            seed_number: raw.seed,
+            seed: written.seed(),
+            written_seed: written,
+            seed_drawn: raw.seed.is_none(),
+            seed_warning: raw.seed.and_then(|s| seed_warning(*s.get_ref())),
             matches_per_bot,
             format,
             seatings,
@@ -915,6 +934,24 @@ impl Tournament {
         })
     }
 
+    /// Plays with `seed` (`--seed`, in place of the file's or a drawn
+    /// one): obeyed, with a warning when it can be searched.
+    pub fn set_seed(&mut self, seed: WrittenSeed) {
+        self.seed = seed.seed();
+        self.written_seed = seed;
+        self.seed_drawn = false;
+        self.seed_warning = seed_warning(seed);
+    }
+
+    /// Plays with the seed an earlier run of this folder drew (a resumed
+    /// run): still a drawn seed.
+    pub fn keep_drawn_seed(&mut self, seed: Seed) {
+        self.seed = seed;
+        self.written_seed = WrittenSeed::Full(seed);
+        self.seed_drawn = true;
+        self.seed_warning = None;
+    }
+
     /// The folder bot commands run in (the tournament file's folder).
     pub fn base_dir(&self) -> PathBuf {
         self.path
@@ -922,6 +959,38 @@ impl Tournament {
             .filter(|p| !p.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     }
+}
+
+/// A fresh seed: 32 bytes from the operating system's random source.
+///
+/// # Panics
+/// If the operating system gives no randomness (then no token could be
+/// made either, and nothing could run safely).
+pub fn draw_seed() -> Seed {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).expect("the operating system's random source");
+    Seed(b)
+}
+
+/// The warning a seed someone wrote deserves, if any: a seed that is one of
+/// the 2^64 seeds of a number (any seed written as a number, or in hex with
+/// its last 24 bytes zero) can be searched. Dealing one seed takes about a
+/// microsecond, so every seed below 2^32 is tried in about an hour on one
+/// core, and the numbers people choose (years, dates, small numbers) in
+/// moments; one hand a bot was dealt tells which seed it was, and with it
+/// every deal of the event. The bound is the whole of 2^64, not less: a
+/// random number below 2^64 is still within reach of an attacker with many
+/// machines and time, and nothing tells a chosen number from a random one.
+/// Seeds written in full (64 hex digits) are not judged: draw one (leave
+/// `seed` out, or `openssl rand -hex 32`).
+pub fn seed_warning(seed: WrittenSeed) -> Option<String> {
+    seed.searchable().then(|| {
+        "the seed is a number (one of the 2^64 seeds of a number): anyone who knows how \
+         whistle deals can search those against one hand a bot was dealt and learn every \
+         deal of the event; leave `seed` out (a seed is drawn, committed to at the start \
+         and revealed at the end) or give 64 hex digits drawn at random"
+            .to_string()
+    })
 }
 
 /// `replays/<name>/` beside the folder holding the tournament file (so
@@ -985,6 +1054,38 @@ command = ["whistle", "bot", "--bot", "first"]
     }
 
     #[test]
+    fn a_file_without_a_seed_draws_one_and_a_given_one_is_obeyed() {
+        let a = parse(&GOOD.replace("seed = 5\n", "")).unwrap();
+        let b = parse(&GOOD.replace("seed = 5\n", "")).unwrap();
+        assert!(a.seed_drawn && b.seed_drawn);
+        assert_ne!(a.seed, b.seed, "each run draws its own");
+        assert_eq!(a.written_seed, WrittenSeed::Full(a.seed));
+        assert_eq!(a.seed_warning, None);
+        // A number is searchable: obeyed, with a warning.
+        let n = parse(GOOD).unwrap();
+        assert!(!n.seed_drawn);
+        assert_eq!(n.seed, Seed::from_u64(5));
+        assert_eq!(n.written_seed, WrittenSeed::Number(5));
+        assert!(n.seed_warning.as_deref().unwrap().contains("2^64"));
+        // So is a number spelled in hex; 64 random hex digits are not.
+        let hex = GOOD.replace("seed = 5", &format!("seed = \"{}\"", Seed::from_u64(5)));
+        let h = parse(&hex).unwrap();
+        assert_eq!(h.seed, Seed::from_u64(5));
+        assert!(h.seed_warning.is_some());
+        let full = a.seed.to_hex();
+        let f = parse(&GOOD.replace("seed = 5", &format!("seed = \"{full}\""))).unwrap();
+        assert_eq!((f.seed, f.seed_drawn, f.seed_warning), (a.seed, false, None));
+        // A number may be written as a string too (above 2^63, TOML's
+        // integers end).
+        let big = parse(&GOOD.replace("seed = 5", "seed = \"18446744073709551615\"")).unwrap();
+        assert_eq!(big.seed, Seed::from_u64(u64::MAX));
+        let mut c = a.clone();
+        c.set_seed(WrittenSeed::Number(9));
+        assert_eq!((c.seed, c.seed_drawn), (Seed::from_u64(9), false));
+        assert!(c.seed_warning.is_some());
+    }
+
+    #[test]
     fn errors_name_the_key_and_the_line() {
         let cases = [
             (
@@ -1027,6 +1128,9 @@ command = ["whistle", "bot", "--bot", "first"]
         }
         let e = parse(&GOOD.replace("seed = 5", "seed = \"five\"")).unwrap_err();
         assert_eq!(e.line, Some(4), "{e}");
+        assert_eq!(e.key.as_deref(), Some("seed"), "{e}");
+        let e = parse(&GOOD.replace("seed = 5", "seed = -5")).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("seed"), "{e}");
         let e = parse(&GOOD.replace("seed = 5", "sede = 5")).unwrap_err();
         assert!(e.to_string().contains("sede"), "{e}");
     }
@@ -1104,7 +1208,6 @@ command = ["whistle", "bot", "--bot", "first"]
                 15,
             ),
             // Missing keys.
-            (GOOD.replace("seed = 5", ""), "seed", 1),
             // Remote bots connect with the token of the file; local ones have none.
             (
                 GOOD.replace("command = \"whistle bot --bot random\"", "remote = true"),

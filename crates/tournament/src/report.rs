@@ -112,6 +112,16 @@ fn difference_text(v: &Verdict) -> String {
     v.difference.as_ref().map_or("-".into(), interval)
 }
 
+/// A note as a line: `bot: detail` (the name between `mark`s), or the
+/// detail alone for a note on the whole event (the seed's).
+fn note_text(n: &crate::stats::Note, mark: &str) -> String {
+    if n.bot.is_empty() {
+        n.detail.clone()
+    } else {
+        format!("{mark}{}{mark}: {}", n.bot, n.detail)
+    }
+}
+
 /// The standings as a plain-text table for a terminal.
 pub fn text(r: &Results) -> String {
     let mut out = String::new();
@@ -124,7 +134,7 @@ pub fn text(r: &Results) -> String {
         r.ranking
     );
     for n in &r.notes {
-        let _ = writeln!(out, "note: {}: {}", n.bot, n.detail);
+        let _ = writeln!(out, "note: {}", note_text(n, ""));
     }
     let width = r
         .bots
@@ -272,7 +282,7 @@ pub fn markdown(r: &Results) -> String {
     if !r.notes.is_empty() {
         let _ = writeln!(out, "How the bots ran:\n");
         for n in &r.notes {
-            let _ = writeln!(out, "- **{}**: {}", n.bot, n.detail);
+            let _ = writeln!(out, "- {}", note_text(n, "**"));
         }
         let _ = writeln!(out);
     }

@@ -33,6 +33,7 @@ pub const OUTPUTS: &[&str] = &[
     "logs",
     "viewer",
     "tournament.json",
+    SEED_FILE,
     "results.json",
     "standings.md",
     "standings.csv",
@@ -305,6 +306,73 @@ fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
     }
 }
 
+/// The file of the output folder that keeps a drawn seed (64 hex digits),
+/// written before play (readable by the organiser's account only; no bot's
+/// sandbox reaches the output folder): a resumed run reads it back. The
+/// results reveal the seed once play is over.
+pub const SEED_FILE: &str = "seed.secret";
+
+/// The tournament a run of `out` plays: `t` itself, or, where `t` drew its
+/// seed, resumes, and `out` keeps the seed an earlier run drew, `t` with
+/// that seed.
+///
+/// # Errors
+/// A sharded run without a given seed (each shard would draw its own); an
+/// unreadable or damaged seed file.
+fn with_kept_seed(t: &Tournament, out: &Path, opts: &RunOptions) -> Result<Option<Tournament>, RunError> {
+    if !t.seed_drawn {
+        return Ok(None);
+    }
+    if opts.shard.is_some() {
+        return Err(RunError::Mismatch(format!(
+            "the shards of a tournament must deal from one seed, and none is given: give \
+             every shard the same `--seed` (or `seed` in the file), e.g. --seed {}",
+            crate::config::draw_seed()
+        )));
+    }
+    if !opts.resume {
+        return Ok(None);
+    }
+    let path = out.join(SEED_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        // A folder without one: a fresh folder starts with the drawn seed;
+        // one that holds a run is refused by the manifest's check.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_at(&path)(e)),
+    };
+    let seed = whistle_rules::dealing::Seed::from_hex(&text).map_err(|e| RunError::Parse {
+        path: path.clone(),
+        message: e,
+    })?;
+    let mut kept = t.clone();
+    kept.keep_drawn_seed(seed);
+    Ok(Some(kept))
+}
+
+/// Writes a drawn seed to `out`'s [`SEED_FILE`] (owner-only, on disk before
+/// any log), or removes a stale one when the seed is given.
+fn keep_seed(t: &Tournament, out: &Path) -> Result<(), RunError> {
+    let path = out.join(SEED_FILE);
+    if !t.seed_drawn {
+        return match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_at(&path)(e)),
+            _ => Ok(()),
+        };
+    }
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+        let mut f = o.open(&path)?;
+        f.write_all(format!("{}\n", t.seed).as_bytes())?;
+        f.sync_all()
+    };
+    write().map_err(io_at(&path))
+}
+
 /// `tournament.json`: what the output folder holds, written before play.
 /// It commits to the seed without revealing it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -510,6 +578,13 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     if opts.overwrite {
         remove_outputs(&out)?;
     }
+    let kept = with_kept_seed(t, &out, opts)?;
+    if kept.is_some() && opts.plan.is_some() {
+        return Err(RunError::Mismatch(
+            "a run given its plan must be given its seed too".into(),
+        ));
+    }
+    let t = kept.as_ref().unwrap_or(t);
     let all = opts.plan.clone().unwrap_or_else(|| schedule::plan(t));
     let planned: Vec<Planned> = all
         .iter()
@@ -538,8 +613,17 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         // be given to every attempt of a job, the first one included.)
         let old = Manifest::read(&out)?;
         if old != manifest {
+            let seed = if old.seed_commitment == manifest.seed_commitment {
+                ""
+            } else if t.seed_drawn {
+                // A drawn seed with no seed file: the folder's run was
+                // given its seed.
+                " and seed (it was given one: resume with the same `--seed`)"
+            } else {
+                " and seed"
+            };
             return Err(RunError::Mismatch(format!(
-                "{} holds a different tournament (or shard); resume needs the same file",
+                "{} holds a different tournament (or shard); resume needs the same file{seed}",
                 out.display()
             )));
         }
@@ -550,6 +634,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             out.display()
         )));
     }
+    keep_seed(t, &out)?;
     std::fs::write(
         out.join("tournament.json"),
         serde_json::to_string_pretty(&manifest).expect("manifest serializes") + "\n",
@@ -751,6 +836,13 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         Ok(())
     })?;
     let mut results = tally.finish();
+    if let Some(why) = &t.seed_warning {
+        results.notes.push(stats::Note {
+            bot: String::new(),
+            kind: "seed".into(),
+            detail: why.clone(),
+        });
+    }
     for name in &fair.unsandboxed {
         results.notes.push(stats::Note {
             bot: name.clone(),
@@ -786,7 +878,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         // not over. The logs resume with `--resume`.
         info!(finished, stopped_matches, "run interrupted");
     } else {
-        results.seed = Some(t.seed_number);
+        results.seed = Some(t.written_seed);
         report::write_all(&out, &results).map_err(io_at(&out))?;
     }
     Ok(Summary {
@@ -1371,11 +1463,32 @@ pub fn merge(dirs: &[PathBuf], out: &Path, reporter: &dyn Reporter) -> Result<Re
     // The seed as revealed by the shards (they all ran the same file).
     results.seed = dirs.iter().find_map(|d| {
         let text = std::fs::read_to_string(d.join("results.json")).ok()?;
-        serde_json::from_str::<serde_json::Value>(&text)
-            .ok()?
-            .get("seed")?
-            .as_u64()
+        serde_json::from_value(
+            serde_json::from_str::<serde_json::Value>(&text)
+                .ok()?
+                .get("seed")?
+                .clone(),
+        )
+        .ok()
     });
+    // And what the shards noted about the event (a searchable seed): once.
+    for d in dirs {
+        let Ok(text) = std::fs::read_to_string(d.join("results.json")) else {
+            continue;
+        };
+        let Some(notes) = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("notes").cloned())
+            .and_then(|n| serde_json::from_value::<Vec<stats::Note>>(n).ok())
+        else {
+            continue;
+        };
+        for n in notes.into_iter().filter(|n| n.kind == "seed") {
+            if !results.notes.contains(&n) {
+                results.notes.push(n);
+            }
+        }
+    }
     report::write_all(out, &results).map_err(io_at(out))?;
     Ok(results)
 }

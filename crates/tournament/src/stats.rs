@@ -266,8 +266,9 @@ pub struct Results {
     /// How the ranking was derived, for people.
     pub ranking: String,
     /// The tournament seed, revealed once play is over (check it against the
-    /// commitment in `tournament.json` and in every log header).
-    pub seed: Option<u64>,
+    /// commitment in `tournament.json` and in every log header): a number
+    /// as the file gave it, or 64 hex digits (a drawn seed).
+    pub seed: Option<whistle_rules::dealing::WrittenSeed>,
     /// Each bot's rating after each match it played, in schedule order (the
     /// rating system of `bots[].rating`), for plotting.
     #[serde(default)]
@@ -284,7 +285,8 @@ pub struct Results {
 pub struct Note {
     /// The bot.
     pub bot: String,
-    /// `unsandboxed`, `limit` or `out`.
+    /// `unsandboxed`, `limit`, `out`, or `seed` (a note on the event, not
+    /// on one bot: `bot` is empty).
     pub kind: String,
     /// In words.
     pub detail: String,

@@ -511,6 +511,7 @@ pub fn golden_lines() -> Vec<String> {
         (Domain::Fallback, "fallback", 0),
         (Domain::Bot, "bot", 3),
         (Domain::Match, "match", (1u64 << 56) - 1),
+        (Domain::Round, "round", 1),
     ] {
         out.push(format!(
             "seed from_u64(1).derive({name},{index}) = {}",
