@@ -405,13 +405,20 @@ fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
     store.set_meta("name", &league.name)?;
     store.set_meta("game", &league.game)?;
     store.set_meta(round::BASE_META, &league.base.display().to_string())?;
-    let seed_note = if league.seed_given {
-        "warning: the file gives `seed`: every league made from this file deals the same \
-         cards (remove it and `init` draws a secret seed)\n"
+    let seed_note = if league.seed_given.is_some() {
+        let mut note = "warning: the file gives `seed`: every league made from this file deals \
+                        the same cards (remove it and `init` draws a secret seed)\n"
+            .to_string();
+        if let Some(why) = league.seed_warning() {
+            note.push_str(&format!("warning: {why}\n"));
+        }
+        note
     } else {
-        store.set_meta(round::SEED_META, &round::draw_seed().to_string())?;
-        "a secret seed was drawn: each round publishes its commitment before it plays and \
-         its seed once it is closed (`whistle league rounds`)\n"
+        store.set_meta(round::SEED_META, &round::draw_seed().to_hex())?;
+        "a secret seed was drawn (256 bits): each round's seed is derived from it, its \
+         commitment published before the round plays and the seed once it is closed \
+         (`whistle league rounds`)\n"
+            .to_string()
     };
     for r in &league.reference {
         store
@@ -456,6 +463,9 @@ fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<S
     crate::serve::init_logging(&run.log);
     round::compress_closed(dir).map_err(refused)?;
     let prepared = round::prepare(dir).map_err(refused)?;
+    if let Some(why) = &prepared.tournament.seed_warning {
+        eprintln!("warning: {why}");
+    }
     let opts = RunOptions {
         out: Some(prepared.dir.clone()),
         resume: true,

@@ -3,8 +3,9 @@
 //! ```toml
 //! name = "student-league"        # ASCII letters, digits, `-`, `_`, `.`
 //! game = "israeli"
-//! # seed = 7                     # no: `init` draws a secret seed (a given one
-//!                                # makes every league of this file deal alike)
+//! # seed = "9f0c…"               # no: `init` draws a secret seed (a given one
+//!                                # makes every league of this file deal alike;
+//!                                # a number is searchable and warned of)
 //! hands = 4                      # hands per match
 //! format = "duplicate"           # or "round-robin": one match a table
 //! parallel = 4                   # tables at once
@@ -35,6 +36,7 @@ use std::{
 };
 
 use serde::Deserialize;
+use whistle_rules::dealing::{Domain, Seed, WrittenSeed};
 use whistle_tournament::config::{ConfigError, Tournament};
 
 /// Why a league could not be used.
@@ -143,7 +145,7 @@ impl Reference {
 struct RawFile {
     name: String,
     game: String,
-    seed: Option<u64>,
+    seed: Option<WrittenSeed>,
     hands: Option<u32>,
     format: Option<String>,
     parallel: Option<usize>,
@@ -176,12 +178,13 @@ pub struct LeagueFile {
     pub name: String,
     /// The game's name.
     pub game: String,
-    /// The league seed: the file's if it gives one (every league made from
-    /// that file then deals the same cards), else the secret one `init`
-    /// drew (kept in the store, see [`LeagueFile::set_seed`]).
-    pub seed: u64,
-    /// Whether the file gave the seed.
-    pub seed_given: bool,
+    /// The league's secret: the file's seed if it gives one (every league
+    /// made from that file then deals the same cards), else the secret one
+    /// `init` drew (kept in the store, see [`LeagueFile::set_seed`]). Each
+    /// round's seed is derived from it ([`LeagueFile::round_seed`]).
+    pub seed: Seed,
+    /// The seed as the file gives it, if it does.
+    pub seed_given: Option<WrittenSeed>,
     /// Hands per match (the game's default when absent).
     pub hands: Option<u32>,
     /// `true`: every table of a round plays all its seat rotations on the
@@ -252,8 +255,8 @@ impl LeagueFile {
         let mut file = LeagueFile {
             name: raw.name,
             game: raw.game,
-            seed: raw.seed.unwrap_or(0),
-            seed_given: raw.seed.is_some(),
+            seed: raw.seed.map(WrittenSeed::seed).unwrap_or_default(),
+            seed_given: raw.seed,
             hands: raw.hands,
             duplicate,
             parallel: raw.parallel.unwrap_or(4).max(1),
@@ -305,19 +308,25 @@ impl LeagueFile {
     }
 
     /// The secret seed `init` drew, used unless the file gives one.
-    pub fn set_seed(&mut self, seed: u64) {
-        if !self.seed_given {
+    pub fn set_seed(&mut self, seed: Seed) {
+        if self.seed_given.is_none() {
             self.seed = seed;
         }
     }
 
-    /// A round's seed: the league seed and the round number, mixed so that
-    /// neighbouring rounds share nothing.
-    pub fn round_seed(&self, round: u64) -> u64 {
-        self.seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(round.wrapping_mul(0xBF58_476D_1CE4_E5B9))
-            & ((1 << 62) - 1)
+    /// A round's seed: derived from the league's secret by ChaCha20 keyed
+    /// with it ([`Domain::Round`], `docs/dealing.md`), so that a round's
+    /// seed, published once the round is closed, tells nothing of any
+    /// other round's without the secret.
+    pub fn round_seed(&self, round: u64) -> Seed {
+        self.seed.derive(Domain::Round, round)
+    }
+
+    /// The warning the file's seed deserves, if it gives a searchable one
+    /// (as a tournament file's: [`whistle_tournament::config::seed_warning`]).
+    pub fn seed_warning(&self) -> Option<String> {
+        let why = whistle_tournament::config::seed_warning(self.seed_given?)?;
+        Some(format!("the league file gives `seed`: {why}"))
     }
 
     /// Reads the reference bots' relative paths from `base` (a league
@@ -334,7 +343,7 @@ impl LeagueFile {
         doc.insert("name".into(), s(&format!("{}-r{round:04}", self.name)));
         doc.insert("game".into(), s(&self.game));
         let seed = self.round_seed(round);
-        doc.insert("seed".into(), toml::Value::Integer(seed as i64));
+        doc.insert("seed".into(), toml::Value::String(seed.to_hex()));
         let format = if self.duplicate {
             "duplicate"
         } else {

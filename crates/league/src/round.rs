@@ -14,6 +14,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use whistle_rules::dealing::{Seed, WrittenSeed};
 use whistle_tournament::{Tournament, schedule::Planned};
 
 use crate::{
@@ -66,12 +67,29 @@ pub fn open(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
         file.set_base(base.into());
     }
     if let Some(seed) = store.meta(SEED_META)? {
-        let seed = seed.parse().map_err(|_| {
+        let seed = WrittenSeed::parse(&seed).map_err(|_| {
             LeagueError::Config(format!("{}: the store's seed is damaged", league.display()))
         })?;
-        file.set_seed(seed);
+        file.set_seed(seed.seed());
     }
     Ok((file, store))
+}
+
+/// Whether the league's secret must be drawn anew before its next round: a
+/// league made before round seeds were derived by a keyed function keeps a
+/// 62-bit number as its secret, which anyone can compute back from one
+/// closed round's published seed (the old round seed was a linear function
+/// of it), or none at all. Its played rounds keep their seeds (each
+/// round's `round.toml` holds its own, and [`round_seeds`] reads them
+/// there); its next rounds are derived from a fresh 256-bit secret.
+fn secret_is_old(file: &LeagueFile, store: &Store) -> Result<bool, LeagueError> {
+    if file.seed_given.is_some() {
+        return Ok(false);
+    }
+    Ok(match store.meta(SEED_META)? {
+        None => true,
+        Some(s) => !matches!(WrittenSeed::parse(&s), Ok(WrittenSeed::Full(_))),
+    })
 }
 
 /// The store's key for the folder of the league file `init` read: the
@@ -85,10 +103,9 @@ pub const BASE_META: &str = "file_folder";
 /// ([`round_seeds`]).
 pub const SEED_META: &str = "seed";
 
-/// A fresh secret league seed (62 bits from the operating system).
-pub fn draw_seed() -> u64 {
-    let hex = whistle_referee::new_token("");
-    u64::from_str_radix(&hex[hex.len() - 16..], 16).expect("hex") & ((1 << 62) - 1)
+/// A fresh secret league seed: 256 bits from the operating system.
+pub fn draw_seed() -> Seed {
+    whistle_tournament::config::draw_seed()
 }
 
 /// A round's seed as the public sees it: the commitment (SHA-256 of the
@@ -99,8 +116,9 @@ pub struct RoundSeed {
     pub round: u64,
     /// SHA-256 of its seed, as every log of the round carries it.
     pub commitment: String,
-    /// The seed, once the round is closed.
-    pub seed: Option<u64>,
+    /// The seed, once the round is closed: as its `round.toml` gives it
+    /// (a number for rounds played before round seeds were 256 bits).
+    pub seed: Option<WrittenSeed>,
     /// Whether the round is closed.
     pub closed: bool,
 }
@@ -110,22 +128,38 @@ pub struct RoundSeed {
 /// # Errors
 /// The league cannot be opened.
 pub fn round_seeds(league: &Path) -> Result<Vec<RoundSeed>, LeagueError> {
-    let (file, store) = open(league)?;
+    let (_, store) = open(league)?;
     let (open_round, started) = store.rounds()?;
-    Ok((1..=started)
+    (1..=started)
         .map(|round| {
-            let seed = file.round_seed(round);
+            let seed = recorded_seed(league, round)?;
             let closed = open_round.as_ref().is_none_or(|(n, _)| *n != round);
-            RoundSeed {
+            Ok(RoundSeed {
                 round,
-                commitment: whistle_replay::seed_commitment(
-                    whistle_rules::dealing::Seed::from_u64(seed),
-                ),
+                commitment: whistle_replay::seed_commitment(seed.seed()),
                 seed: closed.then_some(seed),
                 closed,
-            }
+            })
         })
-        .collect())
+        .collect()
+}
+
+/// The seed round `round` plays, as its folder's `round.toml` records it
+/// (written before the round starts, never changed).
+///
+/// # Errors
+/// A missing or damaged `round.toml`.
+pub fn recorded_seed(league: &Path, round: u64) -> Result<WrittenSeed, LeagueError> {
+    #[derive(serde::Deserialize)]
+    struct Seeded {
+        seed: WrittenSeed,
+    }
+    let path = round_dir(league, round).join("round.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| LeagueError::Io(path.clone(), e))?;
+    // Only the seed is read; the rest of the file is skipped.
+    toml::from_str::<Seeded>(&text)
+        .map(|s| s.seed)
+        .map_err(|e| LeagueError::Config(format!("{}: {}", path.display(), e.message())))
 }
 
 /// Seats the next round (or finds the round left open) and writes its
@@ -145,7 +179,7 @@ pub fn prepare(league: &Path) -> Result<Prepared, LeagueError> {
 /// # Errors
 /// As [`prepare`].
 pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepared, LeagueError> {
-    let (file, store) = open(league)?;
+    let (mut file, store) = open(league)?;
     let (open_round, started) = store.rounds()?;
     let (number, resumed) = match open_round {
         Some((n, _)) => (n, true),
@@ -159,6 +193,11 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
         move |e| LeagueError::Io(p, e)
     };
     if !resumed {
+        if secret_is_old(&file, &store)? {
+            let secret = draw_seed();
+            store.set_meta(SEED_META, &secret.to_hex())?;
+            file.set_seed(secret);
+        }
         let Seating { bots, groups } = seat(&file, &store, online)?;
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let text = file.tournament_text(number, &bots, &dir);
@@ -168,7 +207,12 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
         store.start_round(number, &dir.display().to_string())?;
     }
     let text = std::fs::read_to_string(&round_path).map_err(io(&round_path))?;
-    let tournament = Tournament::parse(&round_path, &text)?;
+    let mut tournament = Tournament::parse(&round_path, &text)?;
+    // The round's own seed is 256 bits, derived; a searchable league seed
+    // makes it searchable all the same.
+    if tournament.seed_warning.is_none() {
+        tournament.seed_warning = file.seed_warning();
+    }
     let groups: Vec<Vec<usize>> =
         serde_json::from_str(&std::fs::read_to_string(&tables_path).map_err(io(&tables_path))?)
             .map_err(|e| LeagueError::Config(format!("{}: {e}", tables_path.display())))?;

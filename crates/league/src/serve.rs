@@ -82,7 +82,7 @@ pub enum ServeEvent {
         complete: bool,
         /// The round's seed, revealed once the round is closed (its
         /// commitment is in every log and was printed when it started).
-        seed: Option<u64>,
+        seed: Option<whistle_rules::dealing::WrittenSeed>,
     },
     /// The web site listens.
     Site {
@@ -184,7 +184,7 @@ pub async fn serve(
                         number: prepared.number,
                         recorded: finished.imported.recorded,
                         complete: finished.complete,
-                        seed: finished.complete.then(|| file.round_seed(prepared.number)),
+                        seed: finished.complete.then_some(prepared.tournament.written_seed),
                     });
                     if finished.complete {
                         rounds += 1;

@@ -67,7 +67,7 @@ fn shard(dir: &Path, name: &str, logs: &[&MatchLog]) -> PathBuf {
     let names: Vec<String> = m.bots.clone();
     let owned: Vec<MatchLog> = logs.iter().map(|l| (*l).clone()).collect();
     let mut r = compute("t", "israeli", &names, &owned);
-    r.seed = Some(42);
+    r.seed = Some(whistle_rules::dealing::WrittenSeed::Number(42));
     report::write_all(&d, &r).unwrap();
     d
 }
@@ -87,7 +87,7 @@ fn merged_shards_equal_compute_over_all_logs_and_keep_the_seed() {
     let merged = merge(&[s0, s1], &out, &Silent).unwrap();
     let names: Vec<String> = BOTS.iter().map(|b| b.to_string()).collect();
     let mut expected = compute("t", "israeli", &names, &logs);
-    expected.seed = Some(42);
+    expected.seed = Some(whistle_rules::dealing::WrittenSeed::Number(42));
     assert_eq!(merged, expected);
     for i in 0..4 {
         assert!(match_path(&out, i).exists());
