@@ -9,7 +9,10 @@ use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};
 use prost::Message;
 use whistle_replay::verify::{self, Context, Report};
-use whistle_rules::{Event, Fallback, Game, MatchDriver, Player, Seat, Status, dealing::{Seed, WrittenSeed}};
+use whistle_rules::{
+    Event, Fallback, Game, MatchDriver, Player, Seat, Status,
+    dealing::{Seed, WrittenSeed},
+};
 
 use crate::usage;
 

@@ -1070,7 +1070,7 @@ fn a_league_draws_its_own_secret_seed_and_reveals_each_rounds_after_it_closes() 
         assert_eq!(r1["round"], 1);
         assert_eq!(r1["closed"], true, "{rounds}");
         let seed = r1["seed"]
-            .as_u64()
+            .as_str()
             .expect("revealed once closed")
             .to_string();
         let matches = s.path(&format!("{dir}/rounds/0001/matches"));

@@ -184,7 +184,9 @@ pub async fn serve(
                         number: prepared.number,
                         recorded: finished.imported.recorded,
                         complete: finished.complete,
-                        seed: finished.complete.then_some(prepared.tournament.written_seed),
+                        seed: finished
+                            .complete
+                            .then_some(prepared.tournament.written_seed),
                     });
                     if finished.complete {
                         rounds += 1;

@@ -521,7 +521,14 @@ mod tests {
             WrittenSeed::parse("18446744073709551615").unwrap(),
             WrittenSeed::Number(u64::MAX)
         );
-        for bad in ["", "-1", "18446744073709551616", "0x10", "12ab", &"f".repeat(63)] {
+        for bad in [
+            "",
+            "-1",
+            "18446744073709551616",
+            "0x10",
+            "12ab",
+            &"f".repeat(63),
+        ] {
             assert!(WrittenSeed::parse(bad).is_err(), "{bad}");
         }
     }

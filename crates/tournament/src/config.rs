@@ -1074,7 +1074,10 @@ command = ["whistle", "bot", "--bot", "first"]
         assert!(h.seed_warning.is_some());
         let full = a.seed.to_hex();
         let f = parse(&GOOD.replace("seed = 5", &format!("seed = \"{full}\""))).unwrap();
-        assert_eq!((f.seed, f.seed_drawn, f.seed_warning), (a.seed, false, None));
+        assert_eq!(
+            (f.seed, f.seed_drawn, f.seed_warning),
+            (a.seed, false, None)
+        );
         // A number may be written as a string too (above 2^63, TOML's
         // integers end).
         let big = parse(&GOOD.replace("seed = 5", "seed = \"18446744073709551615\"")).unwrap();

@@ -319,7 +319,11 @@ pub const SEED_FILE: &str = "seed.secret";
 /// # Errors
 /// A sharded run without a given seed (each shard would draw its own); an
 /// unreadable or damaged seed file.
-fn with_kept_seed(t: &Tournament, out: &Path, opts: &RunOptions) -> Result<Option<Tournament>, RunError> {
+fn with_kept_seed(
+    t: &Tournament,
+    out: &Path,
+    opts: &RunOptions,
+) -> Result<Option<Tournament>, RunError> {
     if !t.seed_drawn {
         return Ok(None);
     }
