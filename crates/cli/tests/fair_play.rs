@@ -76,7 +76,7 @@ fn event(
     let text = format!(
         r#"name = "fair"
 game = "israeli"
-seed = 99
+seed = "9999999999999999999999999999999999999999999999999999999999999999"
 format = "{format}"
 hands = 2
 parallel = 2
