@@ -44,6 +44,8 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 #[cfg(target_os = "linux")]
+mod filter;
+#[cfg(target_os = "linux")]
 mod linux;
 
 /// The argument that makes the running program a sandbox launcher.
@@ -279,6 +281,13 @@ pub struct Spec {
     pub limits: Limits,
     /// [`Mode::Landlock`]: the one TCP port it may connect to.
     pub referee_port: Option<u16>,
+    /// A stdio bot (whistle speaks to the referee for it over its standard
+    /// streams): it may open no socket at all, only connected pairs
+    /// (`socketpair`). A gRPC bot may open the sockets its mode reaches the
+    /// referee by: Unix stream sockets in [`Mode::Namespaces`], TCP under
+    /// [`Mode::Landlock`].
+    #[serde(default)]
+    pub stdio: bool,
 }
 
 impl Spec {
