@@ -386,7 +386,7 @@ fn programs(spec: &Spec) -> Result<Vec<BpfProgram>, String> {
     by_answer
         .into_iter()
         .map(|(answer, calls)| {
-            SeccompFilter::new(calls, SeccompAction::Allow, answer.action(), arch.clone())
+            SeccompFilter::new(calls, SeccompAction::Allow, answer.action(), arch)
                 .and_then(BpfProgram::try_from)
                 .map_err(|e| format!("building the system-call filter: {e}"))
         })
