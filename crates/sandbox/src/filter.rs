@@ -10,7 +10,8 @@
 //!   queries and leases, inotify/fanotify, SysV and POSIX IPC, keyrings,
 //!   tracing and other processes' memory, `perf_event_open`, `bpf`,
 //!   `userfaultfd`, mounts and namespaces, modules, `kexec`, the kernel log,
-//!   sockets but the one the bot needs ([`sockets`]), listening;
+//!   typing into a terminal (`TIOCSTI`), sockets but the one the bot needs
+//!   ([`sockets`]), listening;
 //! - `ENOSYS`, "no such call", where C libraries and runtimes test for a
 //!   newer call and fall back to an older one only on `ENOSYS`: `clone3`
 //!   (glibc then uses `clone`, whose flags the filter can read), `io_uring`
@@ -32,7 +33,13 @@
 //!
 //! On x86-64 the same calls are refused by their x32 numbers, which share
 //! the architecture's audit value (a kernel with x32 enabled would otherwise
-//! run them unfiltered).
+//! run them unfiltered); a call of another architecture (32-bit `int 0x80`)
+//! ends the process (`seccompiler`'s architecture check), so 32-bit
+//! programs cannot run as bots.
+//!
+//! The bot keeps the session keyring it inherits: with every key call
+//! refused it can reach neither that nor the user keyring (a new session
+//! keyring would have hidden only the first).
 
 use std::collections::BTreeMap;
 
@@ -181,6 +188,14 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
     add(
         libc::SYS_fcntl,
         any_of(1, &asked.map(|c| c as u64))?,
+        Refused,
+    );
+
+    // Typing into the organiser's terminal (a bot whose session has one
+    // may open /dev/tty) and the console's own commands.
+    add(
+        libc::SYS_ioctl,
+        any_of(1, &[libc::TIOCSTI as u64, libc::TIOCLINUX as u64])?,
         Refused,
     );
 

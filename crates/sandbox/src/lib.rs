@@ -204,7 +204,7 @@ impl Mode {
 pub const REFUSED_CALLS: &str = "file locks (taking one succeeds and locks nothing), \
     inotify and fanotify, SysV IPC and POSIX message queues, memfd, keyrings, ptrace and \
     other processes' memory, perf, bpf, userfaultfd, io_uring, mounts and new namespaces, \
-    the kernel log, modules and kexec";
+    the kernel log, typing into a terminal, modules and kexec";
 
 /// What this machine offers, as the launcher found it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

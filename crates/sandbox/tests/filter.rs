@@ -158,6 +158,12 @@ fn each_refused_call_gets_its_errno_and_what_a_bot_needs_still_works() {
     // Unsandboxed, the same program does all of it (the test is real).
     let bare = Command::new(probe_bin()).arg("calls").output().unwrap();
     let free = answers(&bare);
+    assert_eq!(
+        free.get("ioctl_tiocsti").map(String::as_str),
+        Some("E25"),
+        "unsandboxed TIOCSTI reaches the kernel (not a terminal): {}",
+        text(&bare)
+    );
     for call in [
         "memfd_create",
         "shmget",
@@ -226,6 +232,8 @@ fn each_refused_call_gets_its_errno_and_what_a_bot_needs_still_works() {
                 ("fcntl_ofd_getlk", EPERM),
                 ("fcntl_setlease", EPERM),
                 ("fcntl_getfd", "ok"),
+                ("ioctl_tiocsti", EPERM),
+                ("ioctl_fionread", "ok"),
             ];
             if grpc_tcp {
                 // Listening on an unbound TCP socket would bind a port.

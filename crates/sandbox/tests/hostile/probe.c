@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/msg.h>
@@ -136,6 +137,10 @@ static void calls(const char *self) {
     r = fcntl(fd, F_OFD_GETLK, &fl); say("fcntl_ofd_getlk", r);
     r = fcntl(fd, F_SETLEASE, F_RDLCK); say("fcntl_setlease", r);
     r = fcntl(fd, F_GETFD); say("fcntl_getfd", r);
+    /* Typing into a terminal: on a file that is none, the kernel says ENOTTY. */
+    char ch = 'x';
+    r = ioctl(fd, TIOCSTI, &ch); say("ioctl_tiocsti", r);
+    r = ioctl(fd, FIONREAD, &st); say("ioctl_fionread", r);
 }
 
 static int cards_to_bits(const char *list, int *bits) {
