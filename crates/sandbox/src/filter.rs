@@ -193,11 +193,10 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
 
     // Typing into the organiser's terminal (a bot whose session has one
     // may open /dev/tty) and the console's own commands.
-    add(
-        libc::SYS_ioctl,
-        any_of(1, &[libc::TIOCSTI as u64, libc::TIOCLINUX as u64])?,
-        Refused,
-    );
+    // (The type of an ioctl number differs between C libraries.)
+    #[allow(clippy::unnecessary_cast)]
+    let typing = [libc::TIOCSTI as u64, libc::TIOCLINUX as u64];
+    add(libc::SYS_ioctl, any_of(1, &typing)?, Refused);
 
     let refused_always: &[i64] = &[
         // Watching files and folders (names of files it cannot read).
