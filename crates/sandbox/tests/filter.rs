@@ -560,12 +560,13 @@ fn watching_a_folder_it_cannot_read_is_refused() {
     }
 }
 
-/// Whether `program` runs here.
-fn present(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// Where `program` is on the bots' `PATH`, if it is there.
+fn installed(program: &str) -> Option<PathBuf> {
+    let found = whistle_sandbox::which(program, "/usr/local/bin:/usr/bin:/bin");
+    if found.is_none() {
+        eprintln!("SKIPPED: no {program} here");
+    }
+    found
 }
 
 /// Runs `program args` in every mode, as a gRPC and as a stdio bot, and
@@ -646,10 +647,9 @@ print('sqlite', db.execute('select sum(x) from t').fetchone()[0])
 
 #[test]
 fn node_runs_workers_children_files_and_timers() {
-    if !present("node") {
-        eprintln!("SKIPPED: no node here");
+    let Some(node) = installed("node") else {
         return;
-    }
+    };
     let script = r#"
 const { Worker } = require('worker_threads');
 const cp = require('child_process'), fs = require('fs'), crypto = require('crypto');
@@ -667,7 +667,7 @@ w.on('message', (m) => {
 });
 "#;
     runs_everywhere(
-        Path::new("/usr/bin/node"),
+        &node,
         &["-e", script],
         |_| {},
         &[
@@ -705,26 +705,24 @@ public class Main {
 
 #[test]
 fn java_runs_a_compiled_class_and_a_source_file() {
-    if !present("javac") {
-        eprintln!("SKIPPED: no javac here");
+    let (Some(java), Some(javac)) = (installed("java"), installed("javac")) else {
         return;
-    }
+    };
     let want = ["pool 42", "child hi 0", "file x", "lock true"];
     let setup = |b: &Bot| {
         std::fs::write(b.dir.join("Main.java"), JAVA).unwrap();
-        let o = Command::new("javac")
+        let o = Command::new(&javac)
             .arg("Main.java")
             .current_dir(&b.dir)
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", text(&o));
     };
-    let java = Path::new("/usr/bin/java");
-    runs_everywhere(java, &["-Xmx64m", "-cp", ".", "Main"], setup, &want);
+    runs_everywhere(&java, &["-Xmx64m", "-cp", ".", "Main"], setup, &want);
     // The source launcher compiles in the sandbox (as the stdio example
     // bot `java PassFirst.java` does).
     runs_everywhere(
-        java,
+        &java,
         &["-Xmx64m", "Main.java"],
         |b| std::fs::write(b.dir.join("Main.java"), JAVA).unwrap(),
         &want,
