@@ -206,7 +206,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         sandbox_line = Some(format!(
             "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
             c.mode.name(),
-            c.mode.reaches_referee(),
+            c.mode.describe(args.stdio),
             launch.dir.display()
         ));
         _confinement = Some(c);

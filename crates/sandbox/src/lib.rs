@@ -13,12 +13,21 @@
 //!   its `HOME` and `TMPDIR`);
 //! - under resource limits ([`Limits`]): memory, processes and threads, CPU
 //!   time, file size and open files, with a watchdog that stops a sandbox
-//!   whose resident memory passes the limit.
+//!   whose resident memory passes the limit;
+//! - under a system-call filter (seccomp, built with `seccompiler`; the list
+//!   and the reasons in `filter.rs` and docs/fair-play.md, in short
+//!   [`REFUSED_CALLS`]): nothing through which it could pass information to
+//!   another bot (file locks, inotify, SysV IPC, message queues, keyrings),
+//!   hold memory no limit counts (memfd), reach another process (ptrace) or
+//!   leave its sandbox (mounts, namespaces, io_uring), and no socket but the
+//!   kind it reaches the referee by: Unix stream sockets in namespaces, TCP
+//!   under Landlock alone, none for a stdio bot ([`Spec::stdio`]).
 //!
 //! Where user namespaces are disabled or restricted (Ubuntu 24.04 allows them
 //! only to programs its AppArmor profiles name), Landlock alone confines the
 //! bot ([`Mode::Landlock`], Landlock ABI 6 or later): the same file rules, TCP
-//! connections only to the referee's port and no TCP listening, signals and
+//! connections only to the referee's port and no listening, the same
+//! system-call filter (so no UDP and no Unix sockets), signals and
 //! abstract Unix sockets only within the sandbox, tracing only of its own
 //! children, no `/proc` at all; the scratch folder's size is then bounded by
 //! the file-size limit only. Where neither can be had, [`probe`] says why and
@@ -29,8 +38,9 @@
 //! thing in `main`, and a sandboxed bot is started as
 //! `<launcher> __sandbox run` with its [`Spec`] in the environment
 //! ([`Spec::command`]). Inside the namespaces a small init process (PID 1)
-//! mounts the scratch `tmpfs` and a private `/proc`, applies the limits and
-//! the Landlock ruleset, starts the bot, reaps orphans, watches memory and
+//! mounts the scratch `tmpfs` and a private `/proc`, applies the limits, the
+//! Landlock ruleset and the system-call filter (which the init, the watchdog,
+//! then runs under too: it needs none of the refused calls), starts the bot, reaps orphans, watches memory and
 //! turns the way the bot ended into the launcher's exit status
 //! ([`Verdict::of_exit`]).
 
@@ -43,6 +53,8 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(target_os = "linux")]
+mod filter;
 #[cfg(target_os = "linux")]
 mod linux;
 
@@ -158,14 +170,40 @@ impl Mode {
         }
     }
 
-    /// How a bot in this mode reaches the referee.
+    /// How a gRPC bot in this mode reaches the referee, and what else of
+    /// the network it has (the Landlock rules and the system-call filter's
+    /// socket rule together).
     pub fn reaches_referee(self) -> &'static str {
         match self {
-            Mode::Namespaces => "a Unix socket (no network)",
-            Mode::Landlock => "TCP to the referee's port only",
+            Mode::Namespaces => {
+                "a Unix socket (no network: the only sockets it may open are Unix stream sockets)"
+            }
+            Mode::Landlock => {
+                "TCP to the referee's port only (no other TCP connection, no UDP, no other \
+                 socket, no listening)"
+            }
         }
     }
+
+    /// What a sandbox of this mode gives a bot, in one phrase that follows
+    /// "the referee is reached by": how it reaches the referee (`stdio`: a
+    /// stdio bot, for which whistle speaks) and the system calls refused
+    /// ([`REFUSED_CALLS`]).
+    pub fn describe(self, stdio: bool) -> String {
+        let reach = if stdio {
+            "whistle, over its stdin and stdout (it may open no socket at all)"
+        } else {
+            self.reaches_referee()
+        };
+        format!("{reach}; refused: {REFUSED_CALLS}")
+    }
 }
+
+/// The system calls refused to every sandboxed bot, in short (the list and
+/// the reasons: docs/fair-play.md; the filter: `filter.rs`).
+pub const REFUSED_CALLS: &str = "file locks (taking one locks nothing), inotify, SysV IPC and \
+    message queues, memfd, keyrings, ptrace, perf, bpf, io_uring, mounts and namespaces, \
+    typing into a terminal, modules and kexec";
 
 /// What this machine offers, as the launcher found it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -279,6 +317,13 @@ pub struct Spec {
     pub limits: Limits,
     /// [`Mode::Landlock`]: the one TCP port it may connect to.
     pub referee_port: Option<u16>,
+    /// A stdio bot (whistle speaks to the referee for it over its standard
+    /// streams): it may open no socket at all, only connected pairs
+    /// (`socketpair`). A gRPC bot may open the sockets its mode reaches the
+    /// referee by: Unix stream sockets in [`Mode::Namespaces`], TCP under
+    /// [`Mode::Landlock`].
+    #[serde(default)]
+    pub stdio: bool,
 }
 
 impl Spec {

@@ -279,7 +279,10 @@ fn run() -> ! {
             std::process::exit(code)
         }
         Mode::Landlock => {
-            if let Err(e) = set_limits(&spec).and_then(|()| restrict(&spec, false, true)) {
+            if let Err(e) = set_limits(&spec)
+                .and_then(|()| restrict(&spec, false, true))
+                .and_then(|()| crate::filter::install(&spec))
+            {
                 fail(&e);
             }
             let err = bot_command(&spec).exec();
@@ -368,7 +371,10 @@ fn init() -> ! {
         let bound = (spec.limits.processes + 2).max(301);
         let _ = std::fs::write("/proc/sys/kernel/pid_max", bound.to_string());
     }
-    if let Err(e) = set_limits(&spec).and_then(|()| restrict(&spec, proc_ok, false)) {
+    if let Err(e) = set_limits(&spec)
+        .and_then(|()| restrict(&spec, proc_ok, false))
+        .and_then(|()| crate::filter::install(&spec))
+    {
         fail(&e);
     }
     let bot = match bot_command(&spec).spawn() {

@@ -79,6 +79,7 @@ fn spec(mode: Mode, b: &Box_, program: &str, args: &[&str], port: Option<u16>) -
             ..Limits::default()
         },
         referee_port: port,
+        stdio: false,
     }
 }
 

@@ -219,6 +219,7 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
                 limits: s.limits,
                 // A stdio bot reaches nothing: whistle speaks for it.
                 referee_port: s.referee_port.filter(|_| !l.stdio),
+                stdio: l.stdio,
             };
             (Command::from(spec.command(&s.launcher)), Some(scratch))
         }

@@ -1,0 +1,469 @@
+//! The system-call filter of a sandboxed bot (seccomp, built with
+//! `seccompiler`): the kernel objects through which a bot could pass
+//! information to another bot, hold memory no limit counts, or reach
+//! beyond its sandbox, refused to the bot and everything it starts.
+//!
+//! It is a list of refusals, each with the error a runtime expects from a
+//! kernel or a system that lacks the call, so that runtimes fall back:
+//!
+//! - `EPERM`, "not permitted", for what a bot never needs: file-lock
+//!   queries and leases, inotify/fanotify, SysV and POSIX IPC, keyrings,
+//!   tracing and other processes' memory, `perf_event_open`, `bpf`,
+//!   `userfaultfd`, mounts and namespaces, modules, `kexec`, the kernel log,
+//!   typing into a terminal (`TIOCSTI`), sockets but the one the bot needs
+//!   ([`sockets`]), listening;
+//! - `ENOSYS`, "no such call", where C libraries and runtimes test for a
+//!   newer call and fall back to an older one only on `ENOSYS`: `clone3`
+//!   (glibc then uses `clone`, whose flags the filter can read), `io_uring`
+//!   (libuv then uses threads; its operations would bypass this filter),
+//!   `memfd_create` and `memfd_secret` (memory no limit counts);
+//! - success without effect for *taking* a file lock (`flock`, `F_SETLK`,
+//!   `F_SETLKW`, `F_OFD_SETLK`, `F_OFD_SETLKW`): a lock is seen by every
+//!   process that opens the file, so a lock on a file two bots can read
+//!   (their program, `/etc/passwd`, `/dev/null`) would pass bits between
+//!   them; taking one succeeds and places nothing, so nothing is ever locked,
+//!   and runtimes and libraries that lock their own files (SQLite, `dbm`)
+//!   work as in one process; asking whether a file is locked (`F_GETLK`,
+//!   `F_OFD_GETLK`) is refused.
+//!
+//! The filter is installed with `no_new_privs` at the last step before the
+//! bot starts (by the sandbox's init in [`Mode::Namespaces`], by the
+//! launcher before it execs the bot under Landlock alone) and is inherited
+//! across `fork` and `execve`: no process of the bot runs without it.
+//!
+//! On x86-64 the same calls are refused by their x32 numbers, which share
+//! the architecture's audit value (a kernel with x32 enabled would otherwise
+//! run them unfiltered); a call of another architecture (32-bit `int 0x80`)
+//! ends the process (`seccompiler`'s architecture check), so 32-bit
+//! programs cannot run as bots.
+//!
+//! The bot keeps the session keyring it inherits: with every key call
+//! refused it can reach neither that nor the user keyring (a new session
+//! keyring would have hidden only the first).
+
+use std::collections::BTreeMap;
+
+use nix::libc;
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen as Len, SeccompCmpOp as Op, SeccompCondition,
+    SeccompFilter, SeccompRule, TargetArch,
+};
+
+use crate::{Mode, Spec};
+
+/// How a refused call answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Answer {
+    /// `EPERM`: not permitted here.
+    Refused,
+    /// `ENOSYS`: as on a kernel without the call (callers fall back).
+    Missing,
+    /// Returns 0 without doing anything (taking a lock).
+    Pretend,
+}
+
+impl Answer {
+    fn action(self) -> SeccompAction {
+        match self {
+            Answer::Refused => SeccompAction::Errno(libc::EPERM as u32),
+            Answer::Missing => SeccompAction::Errno(libc::ENOSYS as u32),
+            Answer::Pretend => SeccompAction::Errno(0),
+        }
+    }
+}
+
+/// One refusal: a call, when its arguments match one of `when` (all of a
+/// rule's conditions; an empty list: always), answered by `answer`.
+struct Refusal {
+    call: i64,
+    when: Vec<SeccompRule>,
+    answer: Answer,
+}
+
+fn cond(arg: u8, len: Len, op: Op, value: u64) -> Result<SeccompCondition, String> {
+    SeccompCondition::new(arg, len, op, value).map_err(|e| format!("seccomp condition: {e}"))
+}
+
+fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, String> {
+    SeccompRule::new(conditions).map_err(|e| format!("seccomp rule: {e}"))
+}
+
+/// Rules matching `arg` equal to any of `values` (a 32-bit argument).
+fn any_of(arg: u8, values: &[u64]) -> Result<Vec<SeccompRule>, String> {
+    values
+        .iter()
+        .map(|&v| rule(vec![cond(arg, Len::Dword, Op::Eq, v)?]))
+        .collect()
+}
+
+/// Rules matching `arg` (a 64-bit set of flags) with any bit of `bits`.
+fn any_bit(arg: u8, bits: &[u64]) -> Result<Vec<SeccompRule>, String> {
+    bits.iter()
+        .map(|&b| rule(vec![cond(arg, Len::Qword, Op::MaskedEq(b), b)?]))
+        .collect()
+}
+
+/// The kind of socket (`type & SOCK_TYPE_MASK`, 0xf) is anything but a
+/// stream (1): its lowest bit is clear, or any of the three above it set.
+fn not_stream(arg: u8) -> Result<Vec<SeccompRule>, String> {
+    const _: () = assert!(libc::SOCK_STREAM == 1);
+    let mut rules = vec![rule(vec![cond(arg, Len::Dword, Op::MaskedEq(1), 0)?])?];
+    for bit in [2, 4, 8] {
+        rules.push(rule(vec![cond(arg, Len::Dword, Op::MaskedEq(bit), bit)?])?);
+    }
+    Ok(rules)
+}
+
+/// The namespace flags of `clone` and `unshare` (`CLONE_NEWTIME` shares its
+/// bit with `clone`'s exit signal, so it is checked for `unshare` only).
+const NAMESPACE_FLAGS: [u64; 7] = [
+    libc::CLONE_NEWNS as u64,
+    libc::CLONE_NEWCGROUP as u64,
+    libc::CLONE_NEWUTS as u64,
+    libc::CLONE_NEWIPC as u64,
+    libc::CLONE_NEWUSER as u64,
+    libc::CLONE_NEWPID as u64,
+    libc::CLONE_NEWNET as u64,
+];
+const CLONE_NEWTIME: u64 = 0x80;
+
+/// What the socket rule of a bot is: which sockets it may open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sockets {
+    /// Unix stream sockets (a gRPC bot in namespaces: the referee's socket).
+    UnixStream,
+    /// TCP over IPv4 and IPv6 (a gRPC bot under Landlock alone, which may
+    /// connect to the referee's port only).
+    Tcp,
+    /// None (a stdio bot).
+    None,
+}
+
+/// The socket rule of `spec`'s bot. Every bot may make a connected pair of
+/// Unix sockets (`socketpair`: runtimes use them for their own child
+/// processes; a pair reaches nothing but itself).
+pub(crate) fn sockets(spec: &Spec) -> Sockets {
+    match (spec.stdio, spec.mode) {
+        (true, _) => Sockets::None,
+        (false, Mode::Namespaces) => Sockets::UnixStream,
+        (false, Mode::Landlock) => Sockets::Tcp,
+    }
+}
+
+/// Every refusal for `spec`'s bot, by native call number.
+fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
+    use Answer::*;
+    let mut out = Vec::new();
+    let mut add = |call: i64, when: Vec<SeccompRule>, answer: Answer| {
+        out.push(Refusal { call, when, answer });
+    };
+    let always = Vec::new;
+
+    // File locks: taking one places nothing; asking is refused; leases and
+    // directory notifications (F_NOTIFY) are refused.
+    add(libc::SYS_flock, always(), Pretend);
+    let setlk = [
+        libc::F_SETLK,
+        libc::F_SETLKW,
+        libc::F_OFD_SETLK,
+        libc::F_OFD_SETLKW,
+    ];
+    add(
+        libc::SYS_fcntl,
+        any_of(1, &setlk.map(|c| c as u64))?,
+        Pretend,
+    );
+    let asked = [
+        libc::F_GETLK,
+        libc::F_OFD_GETLK,
+        libc::F_SETLEASE,
+        libc::F_GETLEASE,
+        libc::F_NOTIFY,
+    ];
+    add(
+        libc::SYS_fcntl,
+        any_of(1, &asked.map(|c| c as u64))?,
+        Refused,
+    );
+
+    // Typing into the organiser's terminal (a bot whose session has one
+    // may open /dev/tty) and the console's own commands.
+    // (The type of an ioctl number differs between C libraries.)
+    #[allow(clippy::unnecessary_cast)]
+    let typing = [libc::TIOCSTI as u64, libc::TIOCLINUX as u64];
+    add(libc::SYS_ioctl, any_of(1, &typing)?, Refused);
+
+    let refused_always: &[i64] = &[
+        // Watching files and folders (names of files it cannot read).
+        libc::SYS_inotify_init1,
+        libc::SYS_inotify_add_watch,
+        libc::SYS_fanotify_init,
+        libc::SYS_fanotify_mark,
+        // SysV IPC (shared between sandboxes without an IPC namespace, and
+        // outliving them) and POSIX message queues.
+        libc::SYS_shmget,
+        libc::SYS_shmat,
+        libc::SYS_shmdt,
+        libc::SYS_shmctl,
+        libc::SYS_semget,
+        libc::SYS_semop,
+        libc::SYS_semtimedop,
+        libc::SYS_semctl,
+        libc::SYS_msgget,
+        libc::SYS_msgsnd,
+        libc::SYS_msgrcv,
+        libc::SYS_msgctl,
+        libc::SYS_mq_open,
+        libc::SYS_mq_unlink,
+        libc::SYS_mq_timedsend,
+        libc::SYS_mq_timedreceive,
+        libc::SYS_mq_notify,
+        libc::SYS_mq_getsetattr,
+        // Keyrings (the organiser's session and user keyrings).
+        libc::SYS_keyctl,
+        libc::SYS_add_key,
+        libc::SYS_request_key,
+        // Other processes: tracing, their memory, their files.
+        libc::SYS_ptrace,
+        libc::SYS_process_vm_readv,
+        libc::SYS_process_vm_writev,
+        libc::SYS_process_madvise,
+        libc::SYS_pidfd_getfd,
+        libc::SYS_kcmp,
+        libc::SYS_move_pages,
+        libc::SYS_migrate_pages,
+        // Kernel facilities a bot never needs.
+        libc::SYS_perf_event_open,
+        libc::SYS_bpf,
+        libc::SYS_userfaultfd,
+        libc::SYS_syslog,
+        libc::SYS_name_to_handle_at,
+        libc::SYS_open_by_handle_at,
+        libc::SYS_lookup_dcookie,
+        // Mounts and namespaces.
+        libc::SYS_mount,
+        libc::SYS_umount2,
+        libc::SYS_pivot_root,
+        libc::SYS_chroot,
+        libc::SYS_open_tree,
+        libc::SYS_move_mount,
+        libc::SYS_fsopen,
+        libc::SYS_fsconfig,
+        libc::SYS_fsmount,
+        libc::SYS_fspick,
+        libc::SYS_mount_setattr,
+        libc::SYS_setns,
+        // The machine: modules, kexec, reboot, swap, accounting, quotas,
+        // clocks, names.
+        libc::SYS_init_module,
+        libc::SYS_finit_module,
+        libc::SYS_delete_module,
+        libc::SYS_kexec_load,
+        libc::SYS_kexec_file_load,
+        libc::SYS_reboot,
+        libc::SYS_swapon,
+        libc::SYS_swapoff,
+        libc::SYS_acct,
+        libc::SYS_quotactl,
+        libc::SYS_quotactl_fd,
+        libc::SYS_settimeofday,
+        libc::SYS_clock_settime,
+        libc::SYS_sethostname,
+        libc::SYS_setdomainname,
+        libc::SYS_vhangup,
+        // A client never listens (and under Landlock alone `listen` on an
+        // unbound socket would bind a port).
+        libc::SYS_listen,
+    ];
+    for &call in refused_always {
+        add(call, always(), Refused);
+    }
+    #[cfg(target_arch = "x86_64")]
+    for call in [
+        libc::SYS_inotify_init,
+        libc::SYS_uselib,
+        libc::SYS_iopl,
+        libc::SYS_ioperm,
+    ] {
+        add(call, always(), Refused);
+    }
+
+    // New namespaces.
+    add(libc::SYS_clone, any_bit(0, &NAMESPACE_FLAGS)?, Refused);
+    let mut unshare_flags = NAMESPACE_FLAGS.to_vec();
+    unshare_flags.push(CLONE_NEWTIME);
+    add(libc::SYS_unshare, any_bit(0, &unshare_flags)?, Refused);
+
+    // Calls whose absence callers handle.
+    for call in [
+        libc::SYS_clone3,
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+        libc::SYS_memfd_create,
+        libc::SYS_memfd_secret,
+    ] {
+        add(call, always(), Missing);
+    }
+
+    // Sockets: socketpair of Unix sockets only; socket() per the bot.
+    add(
+        libc::SYS_socketpair,
+        vec![rule(vec![cond(
+            0,
+            Len::Dword,
+            Op::Ne,
+            libc::AF_UNIX as u64,
+        )?])?],
+        Refused,
+    );
+    let socket_refused = match sockets(spec) {
+        Sockets::None => always(),
+        Sockets::UnixStream => {
+            let mut r = vec![rule(vec![cond(
+                0,
+                Len::Dword,
+                Op::Ne,
+                libc::AF_UNIX as u64,
+            )?])?];
+            r.extend(not_stream(1)?);
+            r
+        }
+        Sockets::Tcp => {
+            let mut r = vec![
+                rule(vec![
+                    cond(0, Len::Dword, Op::Ne, libc::AF_INET as u64)?,
+                    cond(0, Len::Dword, Op::Ne, libc::AF_INET6 as u64)?,
+                ])?,
+                // TCP only (not SCTP, MPTCP or another stream protocol).
+                rule(vec![
+                    cond(2, Len::Dword, Op::Ne, 0)?,
+                    cond(2, Len::Dword, Op::Ne, libc::IPPROTO_TCP as u64)?,
+                ])?,
+            ];
+            r.extend(not_stream(1)?);
+            r
+        }
+    };
+    add(libc::SYS_socket, socket_refused, Refused);
+    Ok(out)
+}
+
+/// The x32 numbers of the x86-64 calls refused (the x32 bit on the native
+/// number, and the x32-only numbers of the calls whose arguments differ).
+#[cfg(target_arch = "x86_64")]
+fn x32_numbers(call: i64) -> Vec<i64> {
+    const X32: i64 = 0x4000_0000;
+    let own = match call {
+        libc::SYS_ptrace => Some(521),
+        libc::SYS_mq_notify => Some(527),
+        libc::SYS_kexec_load => Some(528),
+        libc::SYS_move_pages => Some(533),
+        libc::SYS_process_vm_readv => Some(539),
+        libc::SYS_process_vm_writev => Some(540),
+        _ => None,
+    };
+    std::iter::once(X32 | call)
+        .chain(own.map(|n| X32 | n))
+        .collect()
+}
+
+/// The filters to install: one per kind of answer (a filter has one action
+/// for the calls it matches; the kernel runs them all, and no call is
+/// matched by two).
+fn programs(spec: &Spec) -> Result<Vec<BpfProgram>, String> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)
+        .map_err(|e| format!("no system-call filter for {} ({e})", std::env::consts::ARCH))?;
+    // Per answer, per call: `None` when the call is always refused (an
+    // empty chain, the shortest program), else the rules that refuse it.
+    let mut by_answer: BTreeMap<Answer, BTreeMap<i64, Option<Vec<SeccompRule>>>> = BTreeMap::new();
+    for r in refusals(spec)? {
+        #[cfg(target_arch = "x86_64")]
+        let numbers = std::iter::once(r.call).chain(x32_numbers(r.call));
+        #[cfg(not(target_arch = "x86_64"))]
+        let numbers = std::iter::once(r.call);
+        let calls = by_answer.entry(r.answer).or_default();
+        for n in numbers {
+            let entry = calls.entry(n).or_insert_with(|| Some(Vec::new()));
+            match (entry.as_mut(), r.when.is_empty()) {
+                (Some(_), true) => *entry = None,
+                (Some(rules), false) => rules.extend(r.when.iter().cloned()),
+                (None, _) => {}
+            }
+        }
+    }
+    let by_answer = by_answer.into_iter().map(|(answer, calls)| {
+        let calls: BTreeMap<i64, Vec<SeccompRule>> = calls
+            .into_iter()
+            .map(|(n, rules)| (n, rules.unwrap_or_default()))
+            .collect();
+        (answer, calls)
+    });
+    by_answer
+        .into_iter()
+        .map(|(answer, calls)| {
+            SeccompFilter::new(calls, SeccompAction::Allow, answer.action(), arch)
+                .and_then(BpfProgram::try_from)
+                .map_err(|e| format!("building the system-call filter: {e}"))
+        })
+        .collect()
+}
+
+/// Installs the filter for `spec`'s bot on this process (and so on every
+/// process it starts): sets `no_new_privs` and adds the seccomp filters.
+/// The process must be single-threaded (the launcher and the sandbox's init
+/// are).
+///
+/// # Errors
+/// Why the filter could not be built or installed (the sandbox then fails
+/// with `EXIT_SETUP`: a bot never runs without it).
+pub(crate) fn install(spec: &Spec) -> Result<(), String> {
+    for program in programs(spec)? {
+        seccompiler::apply_filter(&program)
+            .map_err(|e| format!("installing the system-call filter: {e}"))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::Limits;
+
+    fn spec(mode: Mode, stdio: bool) -> Spec {
+        Spec {
+            mode,
+            program: PathBuf::from("/bin/true"),
+            args: Vec::new(),
+            dir: PathBuf::from("/"),
+            env: Vec::new(),
+            read: Vec::new(),
+            scratch: PathBuf::from("/tmp"),
+            limits: Limits::default(),
+            referee_port: None,
+            stdio,
+        }
+    }
+
+    #[test]
+    fn every_kind_of_bot_gets_a_filter_that_builds() {
+        for (mode, stdio, sockets) in [
+            (Mode::Namespaces, false, Sockets::UnixStream),
+            (Mode::Namespaces, true, Sockets::None),
+            (Mode::Landlock, false, Sockets::Tcp),
+            (Mode::Landlock, true, Sockets::None),
+        ] {
+            let s = spec(mode, stdio);
+            assert_eq!(super::sockets(&s), sockets);
+            let programs = programs(&s).unwrap();
+            // Refused, missing, pretended.
+            assert_eq!(programs.len(), 3);
+            // The kernel runs the filter once per call number when it is
+            // installed (its action cache): a long one slows every start.
+            let len: usize = programs.iter().map(Vec::len).sum();
+            assert!(len < 2048, "{len} instructions");
+        }
+    }
+}
