@@ -205,7 +205,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         unix_server = reach.server;
         sandbox_line = Some(format!(
             "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
-            c.mode.name(),
+            c.support.describe(c.mode),
             c.mode.reaches_referee(),
             launch.dir.display()
         ));
