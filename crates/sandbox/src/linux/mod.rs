@@ -374,11 +374,7 @@ fn init(args: &[String]) -> ! {
     }
     let bot = match step(&launcher, "exec").args(args.iter().take(1)).spawn() {
         Ok(c) => Pid::from_raw(c.id() as i32),
-        Err(e) => fail(&format!(
-            "cannot start the bot's process {}: {e} {:?}",
-            launcher.display(),
-            std::fs::read_dir("/").map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
-        )),
+        Err(e) => fail(&format!("cannot start the bot's process: {e}")),
     };
     release_stdio();
     let mut watch = Watch::new(
