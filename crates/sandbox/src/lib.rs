@@ -207,7 +207,7 @@ impl Limits {
                 return Err(format!("`{name}` is {value}: it must be from {lo} to {hi}"));
             }
         }
-        if !(100..=1024_000).contains(&self.cpus.millis()) {
+        if !(100..=1_024_000).contains(&self.cpus.millis()) {
             return Err(format!(
                 "`cpus` is {}: it must be from 0.1 to 1024",
                 self.cpus

@@ -134,8 +134,18 @@ fn run(s: &Spec, cgroup: bool, limit: Duration) -> Ran {
     let status = wait(&mut child, limit);
     let mut stdout = String::new();
     let mut stderr = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
     let Some(status) = status else {
         panic!("the sandbox did not end within {limit:?}\nstdout: {stdout}\nstderr: {stderr}");
     };
@@ -166,7 +176,10 @@ fn with_marker(marker: &str) -> Vec<String> {
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let name = e.file_name();
-        let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else {
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
             continue;
         };
         if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
@@ -248,7 +261,11 @@ print('SURVIVED', flush=True)
                 r.text()
             );
             assert!(!r.stdout.contains("SURVIVED"), "{}", r.text());
-            assert!(r.stderr.contains("whistle sandbox: memory limit 128 MiB"), "{}", r.text());
+            assert!(
+                r.stderr.contains("whistle sandbox: memory limit 128 MiB"),
+                "{}",
+                r.text()
+            );
         }
     }
 }
@@ -365,9 +382,15 @@ fn a_cpu_hog_without_a_cgroup_is_stopped_for_its_share() {
         s.limits.cpus = Cpus::new(0.1);
         let t = Instant::now();
         let r = run(&s, false, Duration::from_secs(40));
-        assert_eq!(r.verdict, Verdict::CpuShare(Cpus::new(0.1)), "{mode:?}: {}", r.text());
+        assert_eq!(
+            r.verdict,
+            Verdict::CpuShare(Cpus::new(0.1)),
+            "{mode:?}: {}",
+            r.text()
+        );
         assert!(
-            r.stderr.contains("whistle sandbox: CPU share limit 0.1 processors"),
+            r.stderr
+                .contains("whistle sandbox: CPU share limit 0.1 processors"),
             "{}",
             r.text()
         );
@@ -406,7 +429,10 @@ fn nothing_outlives_the_launcher() {
                         .unwrap();
                 }
                 let status = wait(&mut child, Duration::from_secs(20));
-                assert!(status.is_some(), "{mode:?} cgroup {cgroup}: the launcher did not end");
+                assert!(
+                    status.is_some(),
+                    "{mode:?} cgroup {cgroup}: the launcher did not end"
+                );
                 let left = with_marker(&m);
                 for l in &left {
                     // Leave the machine clean even when the test fails.
@@ -489,7 +515,11 @@ fn the_bot_is_not_root_and_sees_a_private_root() {
         assert!(!r.stdout.contains("READ-SHADOW"), "{}", r.text());
         assert!(!r.stdout.contains("SEES-HOST-TMP"), "{}", r.text());
         for d in ["/home", "/root", "/run", "/var/run"] {
-            assert!(!r.stdout.contains(&format!("SEES {d}\n")), "{d}: {}", r.text());
+            assert!(
+                !r.stdout.contains(&format!("SEES {d}\n")),
+                "{d}: {}",
+                r.text()
+            );
         }
         assert!(r.stdout.contains("DONE"), "{}", r.text());
     }

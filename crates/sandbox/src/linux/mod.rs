@@ -172,10 +172,8 @@ fn run() -> ! {
     let parent = getppid();
     let launcher = me();
     let signals = stop_signals();
-    let cgroup = match Cgroup::make(&spec.limits, getpid()) {
-        Ok(g) => Some(g),
-        Err(_) => None,
-    };
+    // None: the watchdog keeps the limits (the probe says why).
+    let cgroup = Cgroup::make(&spec.limits, getpid()).ok();
     if let Some(g) = &cgroup {
         // Everything the launcher starts from now on is in the group.
         if let Err(e) = g.join(getpid()) {

@@ -154,7 +154,7 @@ fn memory_and_threads(pid: i32) -> (u64, u64) {
 /// Bytes a `tmpfs` holds.
 fn tmpfs_used(at: &Path) -> u64 {
     nix::sys::statvfs::statvfs(at).map_or(0, |s| {
-        (s.blocks() as u64).saturating_sub(s.blocks_free() as u64) * s.fragment_size() as u64
+        s.blocks().saturating_sub(s.blocks_free()) * s.fragment_size()
     })
 }
 
