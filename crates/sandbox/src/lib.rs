@@ -1,38 +1,52 @@
 //! Confines the bot programs whistle starts.
 //!
-//! A bot is untrusted code run on the organiser's machine. Where the kernel
-//! allows it without privileges, a sandboxed bot runs
+//! A bot is untrusted code run on the organiser's machine. A sandboxed bot
+//! runs, where the sandbox's namespaces can be made ([`Mode::Namespaces`]):
 //!
-//! - in its own user, PID, mount, network, IPC and UTS namespaces
-//!   ([`Mode::Namespaces`]): it sees no other process (a `/proc` of its own),
-//!   can signal or trace none, and has no network at all: it reaches the
-//!   referee through a Unix socket (`WHISTLE_ADDRESS=unix:PATH`);
-//! - under a Landlock ruleset: it reads only its own folder, the system's
-//!   libraries and language runtimes and the paths it is granted, all
-//!   read-only, and writes only its scratch folder (a size-capped `tmpfs`,
-//!   its `HOME` and `TMPDIR`);
-//! - under resource limits ([`Limits`]): memory, processes and threads, CPU
-//!   time, file size and open files, with a watchdog that stops a sandbox
-//!   whose resident memory passes the limit.
+//! - in its own mount, PID, network, IPC and UTS namespaces (and, for an
+//!   ordinary user, user namespaces): it sees no other process (a `/proc` of
+//!   its own), can signal or trace none, the sandbox's init included (PID 1,
+//!   undumpable), and has no network at all: it reaches the referee through
+//!   a Unix socket (`WHISTLE_ADDRESS=unix:PATH`);
+//! - in a private root: read-only binds of the system's runtimes, its folder,
+//!   its `read` paths and the launcher; its scratch `tmpfs`, a minimal `/dev`
+//!   with its own `/dev/shm`, the referee's socket; nothing else of the host
+//!   (no `/tmp`, `/run`, `/home`, no host socket);
+//! - never as root: run by root, as an unprivileged uid of its own; run by
+//!   an ordinary user, as that user with no capability;
+//! - under a Landlock ruleset applied by its own process (a second wall);
+//! - under limits ([`Limits`]): memory (shared memory and `tmpfs` counted),
+//!   processes and threads, a CPU share, CPU time, file size, open files and
+//!   scratch size: a cgroup's where the machine gives one, else the
+//!   watchdog's, and each process's `setrlimit`s.
 //!
-//! Where user namespaces are disabled or restricted (Ubuntu 24.04 allows them
-//! only to programs its AppArmor profiles name), Landlock alone confines the
-//! bot ([`Mode::Landlock`], Landlock ABI 6 or later): the same file rules, TCP
-//! connections only to the referee's port and no TCP listening, signals and
-//! abstract Unix sockets only within the sandbox, tracing only of its own
-//! children, no `/proc` at all; the scratch folder's size is then bounded by
-//! the file-size limit only. Where neither can be had, [`probe`] says why and
-//! whistle refuses to start bots unless the organiser opts out.
+//! Where the namespaces cannot be made (Ubuntu 24.04 allows user namespaces
+//! only to programs its AppArmor profiles name), Landlock alone can confine
+//! the bot ([`Mode::Landlock`], Landlock ABI 6 or later), but only when asked
+//! ([`MODE_VAR`]): it gives no private root (a bot can reach a host Unix
+//! socket by its path) and no `/proc`; [`Support::describe`] says so.
+//! Where neither can be had, [`probe`] says why and whistle refuses to start
+//! bots unless the organiser opts out.
 //!
-//! The work happens in a fresh, single-threaded process (a user namespace can
-//! only be entered by one): the running program calls [`launcher_main`] first
-//! thing in `main`, and a sandboxed bot is started as
-//! `<launcher> __sandbox run` with its [`Spec`] in the environment
-//! ([`Spec::command`]). Inside the namespaces a small init process (PID 1)
-//! mounts the scratch `tmpfs` and a private `/proc`, applies the limits and
-//! the Landlock ruleset, starts the bot, reaps orphans, watches memory and
-//! turns the way the bot ended into the launcher's exit status
-//! ([`Verdict::of_exit`]).
+//! The work happens in fresh, single-threaded processes (a user namespace
+//! can only be entered by one; the crate has no `unsafe`, so no `pre_exec`):
+//! the running program calls [`launcher_main`] first thing in `main`, and a
+//! sandboxed bot is started as `<launcher> __sandbox run` with its [`Spec`]
+//! in the environment ([`Spec::command`]). The launcher makes the sandbox's
+//! cgroup and stays outside the sandbox; in namespaces its init (PID 1)
+//! builds the private root, starts the bot's process, reaps orphans and
+//! watches; with Landlock alone the launcher itself is a child subreaper and
+//! watches. The bot's own process becomes the bot's user, sets its
+//! rlimits and confines itself (Landlock, then any system-call filter) last,
+//! so that the launcher and init stay outside its Landlock domain.
+//!
+//! **The launcher's contract**: it exits only once every process of its
+//! sandbox is gone (the PID namespace ended with its init, the cgroup empty,
+//! no descendant left), so its exit means that nothing of the bot remains;
+//! on SIGTERM, SIGINT or SIGHUP, or when its parent is gone, it kills them
+//! all and exits. Its exit status is the bot's, or a reserved one for a
+//! limit ([`Verdict::of_exit`]). (Killed with SIGKILL it cannot keep this
+//! contract with Landlock alone; in namespaces the init follows it.)
 
 use std::{
     fmt,
