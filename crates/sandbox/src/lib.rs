@@ -279,9 +279,6 @@ pub struct Support {
     /// Why no cgroup can be made, if none can.
     #[serde(default)]
     pub cgroup_error: Option<String>,
-    /// The value of [`MODE_VAR`] when probed.
-    #[serde(default)]
-    pub forced: Option<String>,
 }
 
 /// How to let whistle use user namespaces where they are restricted.
@@ -299,7 +296,7 @@ impl Support {
     /// Why no sandbox can be made on this machine, or why Landlock alone is
     /// not used unasked.
     pub fn mode(&self) -> Result<Mode, String> {
-        let forced = std::env::var(MODE_VAR).ok().or_else(|| self.forced.clone());
+        let forced = std::env::var(MODE_VAR).ok();
         let landlock_asked = forced.as_deref() == Some("landlock");
         if self.namespaces && !landlock_asked {
             return Ok(Mode::Namespaces);
@@ -688,6 +685,79 @@ mod tests {
         assert_eq!(Verdict::of_exit(Some(3), None, &l), Verdict::Exited(3));
         assert_eq!(Verdict::of_exit(None, Some(15), &l), Verdict::Signal(15));
         assert!(Verdict::of_exit(Some(EXIT_FILE_SIZE), None, &l).is_limit());
+    }
+
+    #[test]
+    fn each_verdict_has_one_status_read_back_as_itself() {
+        let l = Limits {
+            cpus: Cpus::new(1.5),
+            ..Limits::default()
+        };
+        for v in [
+            Verdict::Exited(0),
+            Verdict::Exited(3),
+            Verdict::Signal(9),
+            Verdict::Memory(l.memory_mib),
+            Verdict::Cpu(l.cpu_s),
+            Verdict::FileSize(l.file_mib),
+            Verdict::Processes(l.processes),
+            Verdict::CpuShare(l.cpus),
+            Verdict::Scratch(l.scratch_mib),
+            Verdict::Setup,
+        ] {
+            assert_eq!(Verdict::of_exit(Some(v.code()), None, &l), v, "{v}");
+        }
+        // A bot cannot pass for a limit.
+        assert_eq!(Verdict::Exited(EXIT_MEMORY).code(), EXIT_BOT_MAX);
+        assert_eq!(
+            Verdict::CpuShare(l.cpus).say("x"),
+            "whistle sandbox: CPU share limit 1.5 processors: x"
+        );
+    }
+
+    #[test]
+    fn cpus_read_as_a_number_of_processors() {
+        let l: Limits = serde_json::from_str(r#"{"cpus": 2}"#).unwrap();
+        assert_eq!(l.cpus, Cpus::new(2.0));
+        let l: Limits = serde_json::from_str(r#"{"cpus": 0.25}"#).unwrap();
+        assert_eq!(l.cpus.millis(), 250);
+        assert!(l.check().is_ok());
+        assert!(
+            Limits {
+                cpus: Cpus::new(0.01),
+                ..Limits::default()
+            }
+            .check()
+            .unwrap_err()
+            .contains("cpus")
+        );
+        let back: Limits = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
+        assert_eq!(back, l);
+    }
+
+    #[test]
+    fn landlock_alone_is_used_only_when_asked() {
+        let s = Support {
+            landlock_abi: 6,
+            namespaces: false,
+            namespaces_error: Some("EPERM".into()),
+            root: false,
+            cgroup: None,
+            cgroup_error: Some("none".into()),
+        };
+        if std::env::var(MODE_VAR).is_err() {
+            let e = s.mode().unwrap_err();
+            assert!(e.contains("AppArmor") && e.contains(MODE_VAR), "{e}");
+        }
+        assert!(s.describe(Mode::Landlock).contains("NOT guaranteed"));
+        let ns = Support {
+            namespaces: true,
+            ..s
+        };
+        assert!(
+            ns.describe(Mode::Namespaces)
+                .contains("private read-only root")
+        );
     }
 
     #[test]

@@ -40,9 +40,7 @@ use self::{
     cgroups::Cgroup,
     watchdog::{Duties, Scope, Watch},
 };
-use crate::{
-    CGROUP_VAR, EXIT_SETUP, LAUNCHER_ARG, Limits, MODE_VAR, Mode, SPEC_VAR, Spec, Support, Verdict,
-};
+use crate::{CGROUP_VAR, EXIT_SETUP, LAUNCHER_ARG, Limits, Mode, SPEC_VAR, Spec, Support, Verdict};
 
 fn fail(what: &str) -> ! {
     eprintln!("whistle sandbox: {what}");
@@ -85,6 +83,12 @@ fn step(launcher: &Path, name: &str) -> Command {
 fn probe() -> ! {
     let landlock_abi = landlock::abi();
     let root = getuid().is_root();
+    // Before the namespaces, as the launcher does it.
+    let cgroup = Cgroup::make(&Limits::default(), getpid()).map(|g| {
+        let d = g.describe();
+        g.remove();
+        d
+    });
     let namespaces = namespaces::enter().and_then(|()| {
         let out = step(&me(), "probe-init")
             .output()
@@ -95,11 +99,6 @@ fn probe() -> ! {
             Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
         }
     });
-    let cgroup = Cgroup::make(&Limits::default(), getpid()).map(|g| {
-        let d = g.describe();
-        g.remove();
-        d
-    });
     let support = Support {
         landlock_abi,
         namespaces: namespaces.is_ok(),
@@ -107,7 +106,6 @@ fn probe() -> ! {
         root,
         cgroup: cgroup.as_ref().ok().cloned(),
         cgroup_error: cgroup.err(),
-        forced: std::env::var(MODE_VAR).ok(),
     };
     println!(
         "{}",
@@ -206,7 +204,17 @@ fn run() -> ! {
             // Orphans of the bot's come back to the launcher, which ends
             // them all.
             let _ = prctl::set_child_subreaper(true);
-            step(&launcher, "exec").arg("landlock").spawn()
+            // Without a user namespace, RLIMIT_NPROC counts every task of
+            // the user: the bot's limit comes on top of those it has now,
+            // unless the cgroup bounds the sandbox's own.
+            let base = if covered("pids") {
+                None
+            } else {
+                Some(watchdog::tasks_of_user(getuid().as_raw()))
+            };
+            step(&launcher, "exec")
+                .arg(base.map_or("landlock".into(), |b| format!("landlock:{b}")))
+                .spawn()
         }
     };
     let child = match child {
@@ -224,7 +232,7 @@ fn run() -> ! {
         Watch::new(
             spec.limits,
             Duties {
-                processes: false,
+                processes: !covered("pids"),
                 memory: !covered("memory"),
                 cpu_share: !covered("cpu"),
                 scratch: Some(spec.scratch.clone()),
@@ -427,7 +435,16 @@ fn exec(args: &[String]) -> ! {
             fail(&format!("cannot become the bot's user: {e}"));
         }
     }
-    if let Err(e) = rlimits::set(&spec).and_then(|()| landlock::confine_self(&spec)) {
+    // Landlock alone: the user's tasks already running (RLIMIT_NPROC counts
+    // them), or none where the cgroup bounds the sandbox's.
+    let tasks_before = match args.first().map(String::as_str) {
+        Some("landlock") => None,
+        Some(a) if a.starts_with("landlock:") => {
+            Some(a["landlock:".len()..].parse::<u64>().unwrap_or(0))
+        }
+        _ => Some(0),
+    };
+    if let Err(e) = rlimits::set(&spec, tasks_before).and_then(|()| landlock::confine_self(&spec)) {
         fail(&e);
     }
     let err = Command::new(&spec.program)

@@ -126,6 +126,26 @@ pub(crate) fn descendant_pids() -> Vec<Pid> {
         .collect()
 }
 
+/// How many tasks (threads) user `uid` runs on this machine.
+pub(crate) fn tasks_of_user(uid: u32) -> u64 {
+    let mut n = 0;
+    for pid in pids() {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            continue;
+        };
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        };
+        if field("Uid:") == Some(u64::from(uid)) {
+            n += field("Threads:").unwrap_or(1);
+        }
+    }
+    n
+}
+
 pub(crate) fn clock_tick() -> f64 {
     sysconf(SysconfVar::CLK_TCK)
         .ok()
