@@ -192,6 +192,27 @@ fn with_marker(marker: &str) -> Vec<String> {
     out
 }
 
+/// The cgroup folders named `name` (a sandbox's), in every hierarchy.
+fn cgroups_named(name: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![(PathBuf::from("/sys/fs/cgroup"), 0)];
+    while let Some((d, depth)) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                if e.file_name().to_str() == Some(name) {
+                    out.push(e.path());
+                } else if depth < 4 {
+                    todo.push((e.path(), depth + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn marker(what: &str) -> String {
     format!(
         "whistle-hostile-{what}-{}-{}",
@@ -241,7 +262,8 @@ for i in range(4):
         os._exit(0)
     kids.append(pid)
 time.sleep(6)
-print('SURVIVED', flush=True)
+alive = sum(1 for k in kids if os.waitpid(k, os.WNOHANG) == (0, 0))
+print('KIDS-ALIVE', alive, flush=True)
 "#;
     for mode in modes().into_iter().filter(|m| *m == Mode::Namespaces) {
         for cgroup in cgroup_choices() {

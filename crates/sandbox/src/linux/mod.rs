@@ -281,7 +281,9 @@ fn run() -> ! {
         std::thread::sleep(Duration::from_millis(5));
     };
     let oom = cgroup.as_ref().map_or(0, Cgroup::oom_kills);
-    let verdict = if oom > 0 && verdict != Verdict::Exited(0) && !verdict.is_limit() {
+    // The kernel killed a process of the sandbox for its memory: the
+    // sandbox hit its memory limit, whatever its first process did next.
+    let verdict = if oom > 0 && !verdict.is_limit() {
         let v = Verdict::Memory(spec.limits.memory_mib);
         eprintln!(
             "{}",

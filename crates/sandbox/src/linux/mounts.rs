@@ -258,6 +258,7 @@ pub(crate) fn private_root(
     nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
     // Found while the host's tree is still the root.
     let paths = visible(spec, launcher);
+    super::namespaces::enter_mounts()?;
     private_mounts()?;
     let base = Path::new("/tmp");
     tmpfs(

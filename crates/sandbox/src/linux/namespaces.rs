@@ -1,14 +1,15 @@
 //! Stage: the namespaces of a sandbox and the user its bot runs as.
 //!
-//! Run as an ordinary user, the launcher enters new user, mount, PID,
-//! network, IPC and UTS namespaces, mapping root inside to the user (so the
-//! sandbox's init may mount its private root), and the bot's own process
+//! Run as an ordinary user, the launcher enters new user, PID, network, IPC
+//! and UTS namespaces, mapping root inside to the user (so the sandbox's
+//! init may make a mount namespace of its own and mount its private root
+//! there), and the bot's own process
 //! enters a second user namespace inside it that maps the user's own uid to
 //! that root: the bot runs as the user's uid, with no capability at all
 //! over the sandbox's mounts, PID namespace or init.
 //!
 //! Run as root, the launcher enters the same namespaces but the user
-//! namespace (it needs none to mount), and the bot's process becomes an
+//! namespace (init needs none to mount), and the bot's process becomes an
 //! unprivileged user of its own, [`BOT_IDS`] plus the launcher's pid (no
 //! other process on the machine has it): the bot is never root.
 
@@ -22,8 +23,9 @@ use nix::{
 /// subordinate ranges).
 pub(crate) const BOT_IDS: u32 = 1_500_000_000;
 
-const NAMESPACES: CloneFlags = CloneFlags::CLONE_NEWNS
-    .union(CloneFlags::CLONE_NEWPID)
+/// The launcher's: the mount namespace is init's own (its `pivot_root`
+/// must not move the launcher's root).
+const NAMESPACES: CloneFlags = CloneFlags::CLONE_NEWPID
     .union(CloneFlags::CLONE_NEWNET)
     .union(CloneFlags::CLONE_NEWIPC)
     .union(CloneFlags::CLONE_NEWUTS);
@@ -33,7 +35,8 @@ fn write_map(file: &str, text: &str) -> Result<(), String> {
 }
 
 /// Enters the sandbox's namespaces (the PID namespace for the processes
-/// started from now on).
+/// started from now on; the mount namespace is entered by init,
+/// [`enter_mounts`]).
 pub(crate) fn enter() -> Result<(), String> {
     if getuid().is_root() {
         return unshare(NAMESPACES).map_err(|e| format!("unshare: {e}"));
@@ -44,6 +47,12 @@ pub(crate) fn enter() -> Result<(), String> {
     write_map("uid_map", &format!("0 {uid} 1\n"))?;
     write_map("gid_map", &format!("0 {gid} 1\n"))?;
     Ok(())
+}
+
+/// Enters a mount namespace of this process's own (the sandbox's init,
+/// before it builds the private root).
+pub(crate) fn enter_mounts() -> Result<(), String> {
+    unshare(CloneFlags::CLONE_NEWNS).map_err(|e| format!("unshare (mounts): {e}"))
 }
 
 /// The uid and gid of the bot of the launcher `launcher` run as root.
