@@ -450,10 +450,16 @@ fn nothing_outlives_the_launcher() {
                         .status()
                         .unwrap();
                 }
+                let launcher = child.id();
                 let status = wait(&mut child, Duration::from_secs(20));
                 assert!(
                     status.is_some(),
                     "{mode:?} cgroup {cgroup}: the launcher did not end"
+                );
+                let groups = cgroups_named(&format!("whistle-sandbox-{launcher}"));
+                assert!(
+                    groups.is_empty(),
+                    "the sandbox's cgroup is left: {groups:?}"
                 );
                 let left = with_marker(&m);
                 for l in &left {
