@@ -205,7 +205,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         unix_server = reach.server;
         sandbox_line = Some(format!(
             "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
-            c.mode.name(),
+            c.support.describe(c.mode),
             c.mode.describe(args.stdio),
             launch.dir.display()
         ));
@@ -282,7 +282,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
             if let Some(b) = &bridge {
                 b.abort();
             }
-            let _ = child.kill().await;
+            whistle_tournament::procs::kill_group(&mut child, launch.sandbox.is_some()).await;
             server.shutdown().await;
             return Ok(report);
         }
@@ -316,7 +316,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         }
         Ok(Err(e)) => report.add("exit", false, format!("cannot wait for it: {e}")),
         Err(_) => {
-            let _ = child.kill().await;
+            whistle_tournament::procs::kill_group(&mut child, launch.sandbox.is_some()).await;
             report.add(
                 "exit",
                 false,

@@ -1,48 +1,63 @@
 //! Confines the bot programs whistle starts.
 //!
-//! A bot is untrusted code run on the organiser's machine. Where the kernel
-//! allows it without privileges, a sandboxed bot runs
+//! A bot is untrusted code run on the organiser's machine. A sandboxed bot
+//! runs, where the sandbox's namespaces can be made ([`Mode::Namespaces`]):
 //!
-//! - in its own user, PID, mount, network, IPC and UTS namespaces
-//!   ([`Mode::Namespaces`]): it sees no other process (a `/proc` of its own),
-//!   can signal or trace none, and has no network at all: it reaches the
-//!   referee through a Unix socket (`WHISTLE_ADDRESS=unix:PATH`);
-//! - under a Landlock ruleset: it reads only its own folder, the system's
-//!   libraries and language runtimes and the paths it is granted, all
-//!   read-only, and writes only its scratch folder (a size-capped `tmpfs`,
-//!   its `HOME` and `TMPDIR`);
-//! - under resource limits ([`Limits`]): memory, processes and threads, CPU
-//!   time, file size and open files, with a watchdog that stops a sandbox
-//!   whose resident memory passes the limit;
+//! - in its own mount, PID, network, IPC and UTS namespaces (and, for an
+//!   ordinary user, user namespaces): it sees no other process (a `/proc` of
+//!   its own), can signal or trace none, the sandbox's init included (PID 1,
+//!   undumpable), and has no network at all: it reaches the referee through
+//!   a Unix socket (`WHISTLE_ADDRESS=unix:PATH`);
+//! - in a private root: read-only binds of the system's runtimes, its folder,
+//!   its `read` paths and the launcher; its scratch `tmpfs`, a minimal `/dev`
+//!   with its own `/dev/shm`, the referee's socket; nothing else of the host
+//!   (no `/tmp`, `/run`, `/home`, no host socket);
+//! - never as root: run by root, as an unprivileged uid of its own; run by
+//!   an ordinary user, as that user with no capability;
+//! - under a Landlock ruleset applied by its own process (a second wall);
 //! - under a system-call filter (seccomp, built with `seccompiler`; the list
 //!   and the reasons in `filter.rs` and docs/fair-play.md, in short
-//!   [`REFUSED_CALLS`]): nothing through which it could pass information to
-//!   another bot (file locks, inotify, SysV IPC, message queues, keyrings),
-//!   hold memory no limit counts (memfd), reach another process (ptrace) or
-//!   leave its sandbox (mounts, namespaces, io_uring), and no socket but the
-//!   kind it reaches the referee by: Unix stream sockets in namespaces, TCP
-//!   under Landlock alone, none for a stdio bot ([`Spec::stdio`]).
+//!   [`REFUSED_CALLS`]), installed last by the bot's own process: nothing
+//!   through which it could pass information to another bot (file locks,
+//!   inotify, SysV IPC, message queues, keyrings), hold memory no limit
+//!   counts (memfd), reach another process (ptrace) or leave its sandbox
+//!   (mounts, namespaces, io_uring), and no socket but the kind it reaches
+//!   the referee by: Unix stream sockets in namespaces, TCP under Landlock
+//!   alone, none for a stdio bot ([`Spec::stdio`]);
+//! - under limits ([`Limits`]): memory (shared memory and `tmpfs` counted),
+//!   processes and threads, a CPU share, CPU time, file size, open files and
+//!   scratch size: a cgroup's where the machine gives one, else the
+//!   watchdog's, and each process's `setrlimit`s.
 //!
-//! Where user namespaces are disabled or restricted (Ubuntu 24.04 allows them
-//! only to programs its AppArmor profiles name), Landlock alone confines the
-//! bot ([`Mode::Landlock`], Landlock ABI 6 or later): the same file rules, TCP
-//! connections only to the referee's port and no listening, the same
-//! system-call filter (so no UDP and no Unix sockets), signals and
-//! abstract Unix sockets only within the sandbox, tracing only of its own
-//! children, no `/proc` at all; the scratch folder's size is then bounded by
-//! the file-size limit only. Where neither can be had, [`probe`] says why and
-//! whistle refuses to start bots unless the organiser opts out.
+//! Where the namespaces cannot be made (Ubuntu 24.04 allows user namespaces
+//! only to programs its AppArmor profiles name), Landlock alone can confine
+//! the bot ([`Mode::Landlock`], Landlock ABI 6 or later), but only when asked
+//! ([`MODE_VAR`]): it gives no private root (the host's files the bot may
+//! read are the host's, and their names and sizes show) and no `/proc`
+//! (the filter still refuses it every Unix socket); [`Support::describe`]
+//! says so.
+//! Where neither can be had, [`probe`] says why and whistle refuses to start
+//! bots unless the organiser opts out.
 //!
-//! The work happens in a fresh, single-threaded process (a user namespace can
-//! only be entered by one): the running program calls [`launcher_main`] first
-//! thing in `main`, and a sandboxed bot is started as
-//! `<launcher> __sandbox run` with its [`Spec`] in the environment
-//! ([`Spec::command`]). Inside the namespaces a small init process (PID 1)
-//! mounts the scratch `tmpfs` and a private `/proc`, applies the limits, the
-//! Landlock ruleset and the system-call filter (which the init, the watchdog,
-//! then runs under too: it needs none of the refused calls), starts the bot, reaps orphans, watches memory and
-//! turns the way the bot ended into the launcher's exit status
-//! ([`Verdict::of_exit`]).
+//! The work happens in fresh, single-threaded processes (a user namespace
+//! can only be entered by one; the crate has no `unsafe`, so no `pre_exec`):
+//! the running program calls [`launcher_main`] first thing in `main`, and a
+//! sandboxed bot is started as `<launcher> __sandbox run` with its [`Spec`]
+//! in the environment ([`Spec::command`]). The launcher makes the sandbox's
+//! cgroup and stays outside the sandbox; in namespaces its init (PID 1)
+//! builds the private root, starts the bot's process, reaps orphans and
+//! watches; with Landlock alone the launcher itself is a child subreaper and
+//! watches. The bot's own process becomes the bot's user, sets its
+//! rlimits and confines itself (Landlock, then any system-call filter) last,
+//! so that the launcher and init stay outside its Landlock domain.
+//!
+//! **The launcher's contract**: it exits only once every process of its
+//! sandbox is gone (the PID namespace ended with its init, the cgroup empty,
+//! no descendant left), so its exit means that nothing of the bot remains;
+//! on SIGTERM, SIGINT or SIGHUP, or when its parent is gone, it kills them
+//! all and exits. Its exit status is the bot's, or a reserved one for a
+//! limit ([`Verdict::of_exit`]). (Killed with SIGKILL it cannot keep this
+//! contract with Landlock alone; in namespaces the init follows it.)
 
 use std::{
     fmt,
@@ -66,7 +81,11 @@ const SPEC_VAR: &str = "WHISTLE_SANDBOX_SPEC";
 /// (the confinement of Ubuntu 24.04 and similar systems; tests use it).
 pub const MODE_VAR: &str = "WHISTLE_SANDBOX";
 
-/// Exit status of a launcher whose bot was stopped by the memory watchdog.
+/// Set to `none` to make no cgroup for a sandbox even where one can be had
+/// (its limits are then kept by the watchdog alone; tests use it).
+pub const CGROUP_VAR: &str = "WHISTLE_SANDBOX_CGROUP";
+
+/// Exit status of a launcher whose bot was stopped for its memory.
 pub const EXIT_MEMORY: i32 = 251;
 /// Exit status of a launcher whose bot ran out of CPU time.
 pub const EXIT_CPU: i32 = 252;
@@ -76,9 +95,58 @@ pub const EXIT_FILE_SIZE: i32 = 253;
 pub const EXIT_SETUP: i32 = 254;
 /// Exit status of a launcher whose bot started more processes than allowed.
 pub const EXIT_PROCESSES: i32 = 250;
+/// Exit status of a launcher whose bot used more than its CPU share.
+pub const EXIT_CPU_SHARE: i32 = 249;
+/// Exit status of a launcher whose bot filled its scratch folder past its
+/// size (Landlock alone, where the folder is not a `tmpfs`).
+pub const EXIT_SCRATCH: i32 = 248;
 /// A bot's own exit status at or above this is reported as this, so that a
 /// bot cannot pass for a limit.
-pub const EXIT_BOT_MAX: i32 = 249;
+pub const EXIT_BOT_MAX: i32 = 247;
+
+/// A share of the machine's processors, in thousandths of one (`cpus = 1.5`
+/// in a file is one and a half processors).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cpus(u32);
+
+impl Cpus {
+    /// `n` processors (rounded to a thousandth; negative is none).
+    pub fn new(n: f64) -> Cpus {
+        Cpus((n * 1000.0).round().clamp(0.0, u32::MAX as f64) as u32)
+    }
+
+    /// The share in processors.
+    pub fn get(self) -> f64 {
+        f64::from(self.0) / 1000.0
+    }
+
+    /// The share in thousandths of a processor.
+    pub fn millis(self) -> u64 {
+        u64::from(self.0)
+    }
+}
+
+impl fmt::Display for Cpus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.get())
+    }
+}
+
+impl Serialize for Cpus {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.get())
+    }
+}
+
+impl<'de> Deserialize<'de> for Cpus {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Cpus, D::Error> {
+        let n = f64::deserialize(d)?;
+        if !n.is_finite() {
+            return Err(serde::de::Error::custom("`cpus` must be a number"));
+        }
+        Ok(Cpus::new(n))
+    }
+}
 
 /// Resource limits of one sandbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,8 +167,14 @@ pub struct Limits {
     pub file_mib: u64,
     /// Open files per process (`RLIMIT_NOFILE`).
     pub open_files: u64,
-    /// Size of the scratch folder, MiB.
+    /// Size of the scratch folder, MiB (and of the sandbox's own
+    /// `/dev/shm`).
     pub scratch_mib: u64,
+    /// The share of the processors all the sandbox's processes and threads
+    /// may use together (a cgroup's CPU quota: more threads only slow the
+    /// bot itself; where no cgroup can be had the watchdog stops a sandbox
+    /// that uses more).
+    pub cpus: Cpus,
 }
 
 impl Default for Limits {
@@ -112,12 +186,25 @@ impl Default for Limits {
             file_mib: 64,
             open_files: 256,
             scratch_mib: 64,
+            cpus: Cpus::new(1.0),
         }
     }
 }
 
 impl Limits {
-    /// The names of the limits as files write them, with their values.
+    /// The names of all the limits as files write them.
+    pub const NAMES: [&'static str; 7] = [
+        "memory_mib",
+        "processes",
+        "cpu_s",
+        "file_mib",
+        "open_files",
+        "scratch_mib",
+        "cpus",
+    ];
+
+    /// The names of the whole-number limits as files write them, with their
+    /// values (all but [`Limits::cpus`]).
     pub fn fields(&self) -> [(&'static str, u64); 6] {
         [
             ("memory_mib", self.memory_mib),
@@ -146,6 +233,12 @@ impl Limits {
             if !(lo..=hi).contains(&value) {
                 return Err(format!("`{name}` is {value}: it must be from {lo} to {hi}"));
             }
+        }
+        if !(100..=1_024_000).contains(&self.cpus.millis()) {
+            return Err(format!(
+                "`cpus` is {}: it must be from 0.1 to 1024",
+                self.cpus
+            ));
         }
         Ok(())
     }
@@ -210,49 +303,102 @@ pub const REFUSED_CALLS: &str = "file locks (taking one locks nothing), inotify,
 pub struct Support {
     /// The kernel's Landlock ABI (0: none).
     pub landlock_abi: u32,
-    /// Whether unprivileged user namespaces (with PID, mount and network
-    /// namespaces, `/proc` and `tmpfs` mounts inside) work.
+    /// Whether the sandbox's namespaces (user namespaces for an ordinary
+    /// user; mount, PID, network, IPC and UTS ones, and the private root with
+    /// its own `/proc`) can be made.
     pub namespaces: bool,
     /// Why namespaces do not work, if they do not.
     pub namespaces_error: Option<String>,
     /// Whether whistle runs as root.
     pub root: bool,
+    /// What a sandbox's cgroup bounds here (`cgroup v1 (memory, pids,
+    /// cpu)`), if one can be made.
+    #[serde(default)]
+    pub cgroup: Option<String>,
+    /// Why no cgroup can be made, if none can.
+    #[serde(default)]
+    pub cgroup_error: Option<String>,
 }
 
+/// How to let whistle use user namespaces where they are restricted.
+pub const ENABLE_NAMESPACES: &str = "allow user namespaces for whistle: on Ubuntu 24.04 and \
+     later, an AppArmor profile with `userns,` for the whistle binary (docs/fair-play.md gives \
+     the file), elsewhere `sysctl kernel.unprivileged_userns_clone=1` or \
+     `user.max_user_namespaces`";
+
 impl Support {
-    /// The mode to use here (honouring [`MODE_VAR`]).
+    /// The mode to use here: namespaces where they can be made (unless
+    /// [`MODE_VAR`] is `landlock`); Landlock alone only when [`MODE_VAR`] is
+    /// `landlock` (it cannot give every guarantee: see [`Support::describe`]).
     ///
     /// # Errors
-    /// Why no sandbox can be made on this machine.
+    /// Why no sandbox can be made on this machine, or why Landlock alone is
+    /// not used unasked.
     pub fn mode(&self) -> Result<Mode, String> {
         let forced = std::env::var(MODE_VAR).ok();
-        if self.landlock_abi == 0 {
-            return Err(
-                "this kernel has no Landlock (Linux 5.13 or later with `landlock` in its \
-                 `lsm=` list is needed)"
-                    .into(),
-            );
-        }
-        if self.namespaces && forced.as_deref() != Some("landlock") {
+        let landlock_asked = forced.as_deref() == Some("landlock");
+        if self.namespaces && !landlock_asked {
             return Ok(Mode::Namespaces);
         }
-        if self.landlock_abi >= 6 && !self.root {
-            return Ok(Mode::Landlock);
-        }
-        if self.landlock_abi >= 6 {
+        let why = self.namespaces_error.as_deref().unwrap_or("disabled");
+        if self.landlock_abi < 6 {
             return Err(format!(
-                "unprivileged user namespaces are not available ({}), and Landlock alone cannot \
-                 bound the processes of a bot run by root (the kernel exempts root from \
-                 RLIMIT_NPROC): run whistle as an ordinary user",
-                self.namespaces_error.as_deref().unwrap_or("disabled"),
+                "the sandbox's namespaces cannot be made ({why}) and this kernel's Landlock (ABI \
+                 {}) cannot confine signals and TCP without them (ABI 6, Linux 6.12, is \
+                 needed); {ENABLE_NAMESPACES}",
+                self.landlock_abi
             ));
         }
+        if self.root {
+            return Err(format!(
+                "the sandbox's namespaces cannot be made ({why}), and Landlock alone would run \
+                 the bot as root; {ENABLE_NAMESPACES}, or run whistle as an ordinary user with \
+                 {MODE_VAR}=landlock"
+            ));
+        }
+        if landlock_asked {
+            return Ok(Mode::Landlock);
+        }
         Err(format!(
-            "unprivileged user namespaces are not available ({}) and this kernel's Landlock \
-             (ABI {}) cannot confine signals and TCP without them (ABI 6, Linux 6.12, is needed)",
-            self.namespaces_error.as_deref().unwrap_or("disabled"),
-            self.landlock_abi
+            "the sandbox's namespaces cannot be made ({why}); Landlock alone cannot give a bot a \
+             private root (it could reach a host Unix socket, such as Docker's or D-Bus's, by its \
+             path): {ENABLE_NAMESPACES}, or set {MODE_VAR}=landlock to accept Landlock alone"
         ))
+    }
+
+    /// What a sandbox of `mode` guarantees here and what it does not, in one
+    /// line (check-bot's first line, the terminal, the run's report).
+    pub fn describe(&self, mode: Mode) -> String {
+        let limits = match &self.cgroup {
+            Some(c) => format!(
+                "memory (shared memory and tmpfs counted), processes and CPU share bounded by a \
+                 {c}"
+            ),
+            None => format!(
+                "memory (resident, shared and tmpfs), processes and CPU share kept by the \
+                 watchdog (no cgroup: {})",
+                self.cgroup_error.as_deref().unwrap_or("none")
+            ),
+        };
+        match mode {
+            Mode::Namespaces => format!(
+                "namespaces: a private read-only root (no host /tmp, /home, /run or socket), its \
+                 own /proc, no network (the referee through a Unix socket), the bot {}; {limits}; \
+                 nothing outlives it",
+                if self.root {
+                    "run as an unprivileged uid of its own"
+                } else {
+                    "run as your uid with no capability"
+                }
+            ),
+            Mode::Landlock => format!(
+                "Landlock alone: the host's files read-only where granted, writes only to its \
+                 scratch folder (its size kept by the watchdog), TCP only to the referee, signals \
+                 only within, no Unix socket (the filter); NOT guaranteed: a private root (it \
+                 sees the host's file names, sizes and times where it may read) and its own \
+                 /proc; {limits}; nothing outlives it"
+            ),
+        }
     }
 }
 
@@ -407,13 +553,18 @@ pub fn which(name: &str, path_var: &str) -> Option<PathBuf> {
 }
 
 /// How a sandboxed bot's process ended, read from its launcher's exit.
+///
+/// Each limit's verdict has one exit status of the launcher
+/// ([`Verdict::code`]) and one wording (its `Display`), which the launcher
+/// also writes to the bot's stderr when it stops a bot ([`Verdict::say`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// It exited by itself with this status (0: cleanly).
     Exited(i32),
     /// A signal ended it.
     Signal(i32),
-    /// The memory watchdog stopped it.
+    /// It held more memory than allowed (the cgroup's memory limit, or the
+    /// watchdog: resident memory, shared memory and `tmpfs` together).
     Memory(u64),
     /// It ran out of CPU time.
     Cpu(u64),
@@ -421,6 +572,12 @@ pub enum Verdict {
     FileSize(u64),
     /// It held more processes than allowed.
     Processes(u64),
+    /// It used more than its share of the processors (where no cgroup can
+    /// slow it, the watchdog stops it).
+    CpuShare(Cpus),
+    /// It wrote more than its scratch folder holds (Landlock alone: the
+    /// watchdog sums the folder).
+    Scratch(u64),
     /// The sandbox could not be made (the launcher's stderr says why).
     Setup,
 }
@@ -435,6 +592,8 @@ impl Verdict {
             (Some(EXIT_FILE_SIZE), _) => Verdict::FileSize(limits.file_mib),
             (Some(EXIT_SETUP), _) => Verdict::Setup,
             (Some(EXIT_PROCESSES), _) => Verdict::Processes(limits.processes),
+            (Some(EXIT_CPU_SHARE), _) => Verdict::CpuShare(limits.cpus),
+            (Some(EXIT_SCRATCH), _) => Verdict::Scratch(limits.scratch_mib),
             (Some(c), _) if c > 128 && c < 128 + 65 => Verdict::Signal(c - 128),
             (Some(c), _) => Verdict::Exited(c),
             (None, Some(s)) => Verdict::Signal(s),
@@ -442,11 +601,43 @@ impl Verdict {
         }
     }
 
+    /// The launcher's exit status for this verdict (the inverse of
+    /// [`Verdict::of_exit`]; a bot's own status is capped below the
+    /// reserved ones).
+    pub fn code(&self) -> i32 {
+        match self {
+            Verdict::Exited(c) => (*c).clamp(0, EXIT_BOT_MAX),
+            Verdict::Signal(s) => 128 + s,
+            Verdict::Memory(_) => EXIT_MEMORY,
+            Verdict::Cpu(_) => EXIT_CPU,
+            Verdict::FileSize(_) => EXIT_FILE_SIZE,
+            Verdict::Processes(_) => EXIT_PROCESSES,
+            Verdict::CpuShare(_) => EXIT_CPU_SHARE,
+            Verdict::Scratch(_) => EXIT_SCRATCH,
+            Verdict::Setup => EXIT_SETUP,
+        }
+    }
+
+    /// The line the launcher writes to the bot's stderr when a limit stops
+    /// it: the verdict's wording, then what was seen (`detail`).
+    pub fn say(&self, detail: &str) -> String {
+        if detail.is_empty() {
+            format!("whistle sandbox: {self}: the bot was stopped")
+        } else {
+            format!("whistle sandbox: {self}: {detail}")
+        }
+    }
+
     /// Whether a limit stopped the bot.
     pub fn is_limit(&self) -> bool {
         matches!(
             self,
-            Verdict::Memory(_) | Verdict::Cpu(_) | Verdict::FileSize(_) | Verdict::Processes(_)
+            Verdict::Memory(_)
+                | Verdict::Cpu(_)
+                | Verdict::FileSize(_)
+                | Verdict::Processes(_)
+                | Verdict::CpuShare(_)
+                | Verdict::Scratch(_)
         )
     }
 }
@@ -461,6 +652,8 @@ impl fmt::Display for Verdict {
             Verdict::Cpu(s) => write!(f, "CPU time limit {s} s"),
             Verdict::FileSize(m) => write!(f, "file size limit {m} MiB"),
             Verdict::Processes(n) => write!(f, "process limit {n}"),
+            Verdict::CpuShare(c) => write!(f, "CPU share limit {c} processors"),
+            Verdict::Scratch(m) => write!(f, "scratch limit {m} MiB"),
             Verdict::Setup => f.write_str("the sandbox could not be made"),
         }
     }
@@ -539,6 +732,79 @@ mod tests {
         assert_eq!(Verdict::of_exit(Some(3), None, &l), Verdict::Exited(3));
         assert_eq!(Verdict::of_exit(None, Some(15), &l), Verdict::Signal(15));
         assert!(Verdict::of_exit(Some(EXIT_FILE_SIZE), None, &l).is_limit());
+    }
+
+    #[test]
+    fn each_verdict_has_one_status_read_back_as_itself() {
+        let l = Limits {
+            cpus: Cpus::new(1.5),
+            ..Limits::default()
+        };
+        for v in [
+            Verdict::Exited(0),
+            Verdict::Exited(3),
+            Verdict::Signal(9),
+            Verdict::Memory(l.memory_mib),
+            Verdict::Cpu(l.cpu_s),
+            Verdict::FileSize(l.file_mib),
+            Verdict::Processes(l.processes),
+            Verdict::CpuShare(l.cpus),
+            Verdict::Scratch(l.scratch_mib),
+            Verdict::Setup,
+        ] {
+            assert_eq!(Verdict::of_exit(Some(v.code()), None, &l), v, "{v}");
+        }
+        // A bot cannot pass for a limit.
+        assert_eq!(Verdict::Exited(EXIT_MEMORY).code(), EXIT_BOT_MAX);
+        assert_eq!(
+            Verdict::CpuShare(l.cpus).say("x"),
+            "whistle sandbox: CPU share limit 1.5 processors: x"
+        );
+    }
+
+    #[test]
+    fn cpus_read_as_a_number_of_processors() {
+        let l: Limits = serde_json::from_str(r#"{"cpus": 2}"#).unwrap();
+        assert_eq!(l.cpus, Cpus::new(2.0));
+        let l: Limits = serde_json::from_str(r#"{"cpus": 0.25}"#).unwrap();
+        assert_eq!(l.cpus.millis(), 250);
+        assert!(l.check().is_ok());
+        assert!(
+            Limits {
+                cpus: Cpus::new(0.01),
+                ..Limits::default()
+            }
+            .check()
+            .unwrap_err()
+            .contains("cpus")
+        );
+        let back: Limits = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
+        assert_eq!(back, l);
+    }
+
+    #[test]
+    fn landlock_alone_is_used_only_when_asked() {
+        let s = Support {
+            landlock_abi: 6,
+            namespaces: false,
+            namespaces_error: Some("EPERM".into()),
+            root: false,
+            cgroup: None,
+            cgroup_error: Some("none".into()),
+        };
+        if std::env::var(MODE_VAR).is_err() {
+            let e = s.mode().unwrap_err();
+            assert!(e.contains("AppArmor") && e.contains(MODE_VAR), "{e}");
+        }
+        assert!(s.describe(Mode::Landlock).contains("NOT guaranteed"));
+        let ns = Support {
+            namespaces: true,
+            ..s
+        };
+        assert!(
+            ns.describe(Mode::Namespaces)
+                .contains("private read-only root")
+        );
     }
 
     #[test]

@@ -489,6 +489,10 @@ fn a_stdio_bot_opens_no_socket_and_reaches_no_unix_socket_it_is_shown() {
         let path = b.dir.join("referee.sock");
         let listener = UnixListener::bind(&path).unwrap();
         listener.set_nonblocking(true).unwrap();
+        // Open to the bot's uid, as the runner opens the referee's socket
+        // (run by root, the bot is an unprivileged uid of its own).
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o666))
+            .unwrap();
         let path_s = path.display().to_string();
         let stdio = run(&spec(mode, &b, &probe_bin(), &["unix", &path_s], true));
         assert_eq!(

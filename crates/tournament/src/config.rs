@@ -372,6 +372,7 @@ fn limits_over(base: &Limits, over: &toml::Table) -> Result<Limits, String> {
     for (k, v) in base.fields() {
         t.insert(k.into(), toml::Value::Integer(v as i64));
     }
+    t.insert("cpus".into(), toml::Value::Float(base.cpus.get()));
     for (k, v) in over {
         t.insert(k.clone(), v.clone());
     }
@@ -381,7 +382,7 @@ fn limits_over(base: &Limits, over: &toml::Table) -> Result<Limits, String> {
             format!(
                 "{} (the limits are {})",
                 e.message().trim(),
-                base.fields().map(|(k, _)| k).to_vec().join(", ")
+                Limits::NAMES.join(", ")
             )
         })?;
     limits.check()?;

@@ -357,7 +357,7 @@ impl BotProcess {
                         // assignments have ended), then make sure it is gone.
                         let waited = tokio::time::timeout(Duration::from_secs(3), ch.wait()).await;
                         if waited.is_err() {
-                            kill_group(ch).await;
+                            kill_group(ch, l.sandbox.is_some()).await;
                         }
                         break;
                     }
@@ -460,9 +460,28 @@ impl BotProcess {
     }
 }
 
-async fn kill_group(ch: &mut Child) {
+/// Ends a bot's process: a sandbox's launcher is asked first (SIGTERM: it
+/// ends every process of its sandbox and exits once none is left), then
+/// whatever is left of the process group is killed.
+pub async fn kill_group(ch: &mut Child, sandboxed: bool) {
     #[cfg(unix)]
     if let Some(pid) = ch.id() {
+        if sandboxed {
+            // A sandbox's launcher ends every process of its sandbox on
+            // SIGTERM and exits once none is left (whistle_sandbox's
+            // contract); SIGKILL would leave it no time to (with Landlock
+            // alone, a bot's processes in a session of their own are no
+            // process group's).
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status();
+            if tokio::time::timeout(Duration::from_secs(2), ch.wait())
+                .await
+                .is_ok()
+            {
+                return;
+            }
+        }
         // The bot runs in its own process group: end its children too.
         let _ = std::process::Command::new("kill")
             .args(["-KILL", &format!("-{pid}")])

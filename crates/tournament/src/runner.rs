@@ -160,7 +160,8 @@ pub enum RunEvent {
     },
     /// How the run confines its bots.
     Sandbox {
-        /// `namespaces` or `landlock`.
+        /// The mode and what it guarantees here, in words
+        /// (`whistle_sandbox::Support::describe`).
         mode: String,
         /// Whether each play of a deal gets a fresh instance of a bot, and why.
         instances: Option<String>,
@@ -679,7 +680,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     }
     if let Some(c) = &fair.confinement {
         opts.reporter.report(RunEvent::Sandbox {
-            mode: c.mode.name().into(),
+            mode: c.support.describe(c.mode),
             instances: fair.instances.clone(),
         });
     }

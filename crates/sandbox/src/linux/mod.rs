@@ -1,0 +1,460 @@
+//! The launcher's steps on Linux, each a fresh process of the same program:
+//!
+//! - `probe`: what the machine offers ([`crate::Support`]);
+//! - `run`: the launcher. It makes the sandbox's cgroup ([`cgroups`]) and
+//!   stays outside the sandbox to the end: in namespaces it enters them
+//!   ([`namespaces`]) and starts `init`; with Landlock alone it starts
+//!   `exec` as a child subreaper and watches ([`watchdog`]). Either way it
+//!   exits only once every process of the sandbox is gone;
+//! - `init` (namespaces): PID 1 of the sandbox, undumpable. It builds the
+//!   private root ([`mounts`]), starts `exec`, reaps orphans and watches;
+//! - `exec`: the bot's own process. It becomes the bot's user
+//!   ([`namespaces::become_bot`], namespaces), sets its limits ([`rlimits`]),
+//!   confines itself ([`landlock::confine_self`]) and runs the bot.
+
+mod cgroups;
+mod landlock;
+mod mounts;
+mod namespaces;
+mod rlimits;
+mod watchdog;
+
+use std::{
+    os::unix::process::CommandExt,
+    path::{Path, PathBuf},
+    process::Command,
+    time::Duration,
+};
+
+use nix::{
+    sys::{
+        prctl,
+        signal::{SigSet, Signal, kill},
+        signalfd::{SfdFlags, SignalFd},
+        wait::{WaitPidFlag, WaitStatus, waitpid},
+    },
+    unistd::{Pid, getpid, getppid, getuid},
+};
+
+use self::{
+    cgroups::Cgroup,
+    watchdog::{Duties, Scope, Watch},
+};
+use crate::{CGROUP_VAR, EXIT_SETUP, LAUNCHER_ARG, Limits, Mode, SPEC_VAR, Spec, Support, Verdict};
+
+fn fail(what: &str) -> ! {
+    eprintln!("whistle sandbox: {what}");
+    std::process::exit(EXIT_SETUP)
+}
+
+pub(crate) fn launcher(step: &str) -> ! {
+    let args: Vec<String> = std::env::args().skip(3).collect();
+    match step {
+        "probe" => probe(),
+        "probe-init" => probe_init(),
+        "run" => run(),
+        "init" => init(&args),
+        "exec" => exec(&args),
+        other => fail(&format!("unknown launcher step `{other}`")),
+    }
+}
+
+fn spec() -> Spec {
+    let text = std::env::var(SPEC_VAR).unwrap_or_else(|_| fail("no sandbox spec given"));
+    serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("bad sandbox spec: {e}")))
+}
+
+fn me() -> PathBuf {
+    std::env::current_exe().unwrap_or_else(|e| fail(&format!("cannot find the launcher: {e}")))
+}
+
+/// A later step of the launcher, with the spec and the cgroup choice.
+fn step(launcher: &Path, name: &str) -> Command {
+    let mut cmd = Command::new(launcher);
+    cmd.args([LAUNCHER_ARG, name])
+        .env_clear()
+        .env(SPEC_VAR, std::env::var(SPEC_VAR).unwrap_or_default());
+    if let Ok(v) = std::env::var(CGROUP_VAR) {
+        cmd.env(CGROUP_VAR, v);
+    }
+    cmd
+}
+
+fn probe() -> ! {
+    let landlock_abi = landlock::abi();
+    let root = getuid().is_root();
+    // Before the namespaces, as the launcher does it.
+    let cgroup = Cgroup::make(&Limits::default(), getpid()).map(|g| {
+        let d = g.describe();
+        g.remove();
+        d
+    });
+    let namespaces = namespaces::enter().and_then(|()| {
+        let out = step(&me(), "probe-init")
+            .output()
+            .map_err(|e| format!("cannot start a process in the namespaces: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+        }
+    });
+    let support = Support {
+        landlock_abi,
+        namespaces: namespaces.is_ok(),
+        namespaces_error: namespaces.err(),
+        root,
+        cgroup: cgroup.as_ref().ok().cloned(),
+        cgroup_error: cgroup.err(),
+    };
+    println!(
+        "{}",
+        serde_json::to_string(&support).expect("a Support serializes")
+    );
+    std::process::exit(0)
+}
+
+/// Builds a private root as a sandbox's init would (for the probe).
+fn probe_init() -> ! {
+    let spec = Spec {
+        mode: Mode::Namespaces,
+        program: PathBuf::from("/bin/true"),
+        args: Vec::new(),
+        dir: PathBuf::from("/usr"),
+        env: Vec::new(),
+        read: Vec::new(),
+        scratch: PathBuf::from("/whistle-probe-scratch"),
+        limits: Limits::default(),
+        referee_port: None,
+        stdio: true,
+    };
+    match mounts::private_root(&spec, &me(), None) {
+        Ok(true) => std::process::exit(0),
+        Ok(false) => fail("cannot mount a private /proc"),
+        Err(e) => fail(&e),
+    }
+}
+
+/// The signals that end a sandbox early, read from a descriptor (the
+/// launcher has no signal handler).
+fn stop_signals() -> Option<SignalFd> {
+    let mut set = SigSet::empty();
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        set.add(s);
+    }
+    set.thread_block().ok()?;
+    SignalFd::with_flags(&set, SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC).ok()
+}
+
+/// Whether the launcher was told to stop (a signal) or lost its parent.
+fn told_to_stop(fd: Option<&SignalFd>, parent: Pid) -> bool {
+    fd.is_some_and(|f| matches!(f.read_signal(), Ok(Some(_)))) || getppid() != parent
+}
+
+/// Lets go of the bot's stdin and stdout once it is started (their copies
+/// here become `/dev/null`): when the bot closes its stdout, the end of the
+/// pipe is whistle's to see (a stdio bot, docs/stdio.md).
+fn release_stdio() {
+    if let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
+        let _ = nix::unistd::dup2_stdin(&null);
+        let _ = nix::unistd::dup2_stdout(&null);
+    }
+}
+
+/// The launcher: see the module's documentation.
+fn run() -> ! {
+    let spec = spec();
+    let parent = getppid();
+    let launcher = me();
+    let signals = stop_signals();
+    // None: the watchdog keeps the limits (the probe says why).
+    let cgroup = Cgroup::make(&spec.limits, getpid()).ok();
+    if let Some(g) = &cgroup {
+        // Everything the launcher starts from now on is in the group.
+        if let Err(e) = g.join(getpid()) {
+            g.remove();
+            fail(&format!("cannot join the sandbox's cgroup: {e}"));
+        }
+    }
+    let covered = |c: &str| cgroup.as_ref().is_some_and(|g| g.has(c));
+    let child = match spec.mode {
+        Mode::Namespaces => {
+            let outer = (getuid().as_raw(), nix::unistd::getgid().as_raw());
+            let ids = if getuid().is_root() {
+                Some(namespaces::bot_ids(getpid()))
+            } else {
+                None
+            };
+            if let Err(e) = namespaces::enter() {
+                cleanup(cgroup.as_ref());
+                fail(&format!("cannot enter the namespaces: {e}"));
+            }
+            let who = match ids {
+                Some((u, g)) => format!("ids={u}:{g}"),
+                None => format!("user={}:{}", outer.0, outer.1),
+            };
+            let duties = format!("memory={},cpu={}", !covered("memory"), !covered("cpu"),);
+            // The first process started now is PID 1 of the new namespace.
+            step(&launcher, "init").args([who, duties]).spawn()
+        }
+        Mode::Landlock => {
+            // Orphans of the bot's come back to the launcher, which ends
+            // them all.
+            let _ = prctl::set_child_subreaper(true);
+            // Without a user namespace, RLIMIT_NPROC counts every task of
+            // the user: the bot's limit comes on top of those it has now,
+            // unless the cgroup bounds the sandbox's own.
+            let base = if covered("pids") {
+                None
+            } else {
+                Some(watchdog::tasks_of_user(getuid().as_raw()))
+            };
+            step(&launcher, "exec")
+                .arg(base.map_or("landlock".into(), |b| format!("landlock:{b}")))
+                .spawn()
+        }
+    };
+    let child = match child {
+        Ok(c) => Pid::from_raw(c.id() as i32),
+        Err(e) => {
+            cleanup(cgroup.as_ref());
+            fail(&format!("cannot start the sandbox: {e}"))
+        }
+    };
+    if let Some(g) = &cgroup {
+        g.leave(getpid());
+    }
+    release_stdio();
+    let mut watch = (spec.mode == Mode::Landlock).then(|| {
+        Watch::new(
+            spec.limits,
+            Duties {
+                processes: !covered("pids"),
+                memory: !covered("memory"),
+                cpu_share: !covered("cpu"),
+                scratch: Some(spec.scratch.clone()),
+            },
+            Scope::Descendants,
+            Vec::new(),
+        )
+    });
+    let verdict = loop {
+        match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) => {}
+            Ok(WaitStatus::Exited(_, code)) => {
+                break Verdict::of_exit(Some(code), None, &spec.limits);
+            }
+            Ok(WaitStatus::Signaled(_, sig, _)) => {
+                break match spec.mode {
+                    // The bot itself (Landlock alone).
+                    Mode::Landlock => of_signal(sig, &spec.limits),
+                    Mode::Namespaces => Verdict::Signal(sig as i32),
+                };
+            }
+            Ok(_) => {}
+            Err(_) => break Verdict::Setup,
+        }
+        // Orphans (Landlock alone) are reaped as they come.
+        while let Ok(WaitStatus::Exited(p, _) | WaitStatus::Signaled(p, _, _)) =
+            waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG))
+        {
+            if p == child {
+                break;
+            }
+        }
+        if let Some(w) = watch.as_mut() {
+            if let Some((v, detail)) = w.check() {
+                eprintln!("{}", v.say(&detail));
+                let _ = kill(child, Signal::SIGKILL);
+                end_all(cgroup.as_ref(), child);
+                break v;
+            }
+        }
+        if told_to_stop(signals.as_ref(), parent) {
+            let _ = kill(child, Signal::SIGKILL);
+            end_all(cgroup.as_ref(), child);
+            break Verdict::Signal(Signal::SIGKILL as i32);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let oom = cgroup.as_ref().map_or(0, Cgroup::oom_kills);
+    // The kernel killed a process of the sandbox for its memory: the
+    // sandbox hit its memory limit, whatever its first process did next.
+    let verdict = if oom > 0 && !verdict.is_limit() {
+        let v = Verdict::Memory(spec.limits.memory_mib);
+        eprintln!(
+            "{}",
+            v.say(&format!(
+                "the kernel stopped {oom} of the bot's processes for it ({verdict})"
+            ))
+        );
+        v
+    } else {
+        verdict
+    };
+    end_all(cgroup.as_ref(), child);
+    cleanup(cgroup.as_ref());
+    std::process::exit(verdict.code())
+}
+
+/// Kills every process of the sandbox and waits until none is left: the
+/// cgroup's, and the launcher's descendants (its orphans come back to it).
+fn end_all(cgroup: Option<&Cgroup>, child: Pid) {
+    let me = getpid();
+    for _ in 0..400 {
+        if let Some(g) = cgroup {
+            g.kill_all(me, 1);
+        }
+        let left = watchdog::descendant_pids();
+        for p in &left {
+            let _ = kill(*p, Signal::SIGKILL);
+        }
+        // Reap whatever ended (the sandbox's init or the bot first).
+        let _ = waitpid(child, Some(WaitPidFlag::WNOHANG));
+        while let Ok(WaitStatus::Exited(..) | WaitStatus::Signaled(..)) =
+            waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG))
+        {}
+        let in_group = cgroup.map_or(0, |g| g.procs().iter().filter(|p| **p != me).count());
+        if left.is_empty() && in_group == 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn cleanup(cgroup: Option<&Cgroup>) {
+    if let Some(g) = cgroup {
+        g.remove();
+    }
+}
+
+/// The verdict of the bot's process ended by `sig`.
+fn of_signal(sig: Signal, l: &Limits) -> Verdict {
+    match sig {
+        Signal::SIGXCPU => Verdict::Cpu(l.cpu_s),
+        Signal::SIGKILL if cpu_seconds_of_children() >= l.cpu_s => Verdict::Cpu(l.cpu_s),
+        Signal::SIGXFSZ => Verdict::FileSize(l.file_mib),
+        other => Verdict::Signal(other as i32),
+    }
+}
+
+fn cpu_seconds_of_children() -> u64 {
+    nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
+        .map(|u| (u.user_time().tv_sec() + u.system_time().tv_sec()) as u64)
+        .unwrap_or(0)
+}
+
+/// `ids=U:G` or `user=U:G` as (ids for the bot, outer user).
+fn who(arg: &str) -> (Option<(u32, u32)>, (u32, u32)) {
+    let pair = |s: &str| {
+        let (u, g) = s.split_once(':')?;
+        Some((u.parse().ok()?, g.parse().ok()?))
+    };
+    if let Some(ids) = arg.strip_prefix("ids=").and_then(pair) {
+        return (Some(ids), ids);
+    }
+    if let Some(outer) = arg.strip_prefix("user=").and_then(pair) {
+        return (None, outer);
+    }
+    fail(&format!("bad launcher argument {arg:?}"))
+}
+
+/// PID 1 of a sandbox in namespaces.
+fn init(args: &[String]) -> ! {
+    // Ends with its launcher.
+    let _ = prctl::set_pdeathsig(Signal::SIGKILL);
+    // Its memory and tracing need a capability the bot lacks.
+    let _ = prctl::set_dumpable(false);
+    let spec = spec();
+    let launcher = me();
+    let (ids, _) = who(args.first().map_or("", String::as_str));
+    let duties = args.get(1).map_or("", String::as_str);
+    let proc_ok = mounts::private_root(&spec, &launcher, ids).unwrap_or_else(|e| fail(&e));
+    // A hard bound on the tasks of this PID namespace (Linux 6.14 and later
+    // keep `pid_max` per namespace; 301 is its least value): a fork bomb
+    // outruns any watchdog where no cgroup bounds it.
+    if proc_ok {
+        let bound = (spec.limits.processes + 2).max(301);
+        let _ = std::fs::write("/proc/sys/kernel/pid_max", bound.to_string());
+    }
+    let bot = match step(&launcher, "exec").args(args.iter().take(1)).spawn() {
+        Ok(c) => Pid::from_raw(c.id() as i32),
+        Err(e) => fail(&format!("cannot start the bot's process: {e}")),
+    };
+    release_stdio();
+    let mut watch = Watch::new(
+        spec.limits,
+        Duties {
+            processes: proc_ok,
+            memory: proc_ok && duties.contains("memory=true"),
+            cpu_share: proc_ok && duties.contains("cpu=true"),
+            scratch: None,
+        },
+        Scope::Namespace,
+        vec![spec.scratch.clone(), PathBuf::from("/dev/shm")],
+    );
+    loop {
+        match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) => {
+                if let Some((v, detail)) = watch.check() {
+                    end(v, &detail);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Ok(WaitStatus::Exited(pid, code)) if pid == bot => {
+                end(Verdict::of_exit(Some(code), None, &spec.limits), "")
+            }
+            Ok(WaitStatus::Signaled(pid, sig, _)) if pid == bot => {
+                end(of_signal(sig, &spec.limits), "")
+            }
+            // An orphan of the bot's, reaped; the bot goes on.
+            Ok(_) => {}
+            Err(_) => std::process::exit(EXIT_SETUP),
+        }
+    }
+}
+
+/// The end of a sandbox's init: every process of the namespace killed, the
+/// verdict said (a limit's) and turned into the exit status.
+fn end(v: Verdict, detail: &str) -> ! {
+    if v.is_limit() {
+        eprintln!("{}", v.say(detail));
+    }
+    let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+    std::process::exit(v.code())
+}
+
+/// The bot's own process: becomes the bot's user (namespaces), sets its
+/// limits, confines itself and runs the bot.
+fn exec(args: &[String]) -> ! {
+    let spec = spec();
+    if spec.mode == Mode::Namespaces {
+        let (ids, outer) = who(args.first().map_or("", String::as_str));
+        if let Err(e) = namespaces::become_bot(ids, outer) {
+            fail(&format!("cannot become the bot's user: {e}"));
+        }
+    }
+    // Landlock alone: the user's tasks already running (RLIMIT_NPROC counts
+    // them), or none where the cgroup bounds the sandbox's.
+    let tasks_before = match args.first().map(String::as_str) {
+        Some("landlock") => None,
+        Some(a) if a.starts_with("landlock:") => {
+            Some(a["landlock:".len()..].parse::<u64>().unwrap_or(0))
+        }
+        _ => Some(0),
+    };
+    if let Err(e) = rlimits::set(&spec, tasks_before).and_then(|()| landlock::confine_self(&spec)) {
+        fail(&e);
+    }
+    let err = Command::new(&spec.program)
+        .args(&spec.args)
+        .current_dir(&spec.dir)
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .exec();
+    fail(&format!("cannot start {}: {err}", spec.program.display()))
+}
