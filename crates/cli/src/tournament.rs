@@ -197,8 +197,22 @@ fn size_note(t: &Tournament) -> String {
     let worst = std::time::Duration::from_secs_f64(
         decisions as f64 * t.time.per_action.as_secs_f64() / parallel as f64,
     );
+    // A budget says exactly what each bot plays; other formats their mean.
+    let per_bot = match t.format {
+        Format::Budget => match whistle_tournament::schedule::budget_counts(t) {
+            (m, 0) => format!("every bot {m}"),
+            (m, more) => format!(
+                "every bot {m} or {}: {more} of the {n} bots play one more, as {} × {m} seats \
+                 do not fill whole tables of {}",
+                m + 1,
+                n,
+                t.seats
+            ),
+        },
+        _ => format!("{per_bot} per bot"),
+    };
     let mut out = format!(
-        "{}: {} matches ({} per bot, {} hand(s) each), about {} decisions, {} table(s) at once; \
+        "{}: {} matches ({}, {} hand(s) each), about {} decisions, {} table(s) at once; \
          at most about {} if every decision took its whole {} ms clock (bots that answer in \
          milliseconds take far less)\n",
         t.name,
@@ -220,14 +234,14 @@ fn size_note(t: &Tournament) -> String {
         let _ = std::fmt::Write::write_fmt(
             &mut out,
             format_args!(
-                "warning: this {} is huge ({} matches, {} per bot). For a class, `format = \"budget\"` \
+                "warning: this {} is huge ({} matches, {}). For a class, `format = \"budget\"` \
                  with `matches_per_bot = {budget}` plays about {} matches: every bot the same number, \
                  opponents and seats spread evenly, each deal at several tables \
                  (docs/tournaments.md)\n",
                 t.format.name(),
                 plan.len(),
                 per_bot,
-                n / t.seats * budget,
+                (n * budget).div_ceil(t.seats),
             ),
         );
     }
