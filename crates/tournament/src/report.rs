@@ -60,9 +60,16 @@ fn rating_note(r: &Results) -> Option<String> {
 /// whose pairwise verdict against the bot above it is not "better" (no
 /// clear difference, or ranked above by chance) shares that bot's place.
 /// Shown as `1=`: two copies of one bot read as the tie they are.
+///
+/// A bot that is not ranked (did not play, out, forfeited every match) has
+/// no place: `(0, false)`, shown as `-`.
 pub fn places(r: &Results) -> Vec<(usize, bool)> {
     let mut out: Vec<(usize, bool)> = Vec::with_capacity(r.bots.len());
     for (i, b) in r.bots.iter().enumerate() {
+        if b.unranked.is_some() {
+            out.push((0, false));
+            continue;
+        }
         let tied_above = i > 0
             && r.pairwise
                 .iter()
@@ -84,7 +91,9 @@ pub fn places(r: &Results) -> Vec<(usize, bool)> {
 
 /// A place as the standings show it: `3`, or `1=` when shared.
 pub fn place_text((place, tied): (usize, bool)) -> String {
-    if tied {
+    if place == 0 {
+        "-".into()
+    } else if tied {
         format!("{place}=")
     } else {
         place.to_string()
@@ -112,6 +121,64 @@ fn difference_text(v: &Verdict) -> String {
     v.difference.as_ref().map_or("-".into(), interval)
 }
 
+/// The grade's column heading, as every output names it.
+pub fn grade_heading(r: &Results) -> &'static str {
+    match r.grade.as_str() {
+        "matchpoints" => "matchpoints % [95% CI]",
+        "rating" => "rating [± 2σ]",
+        "team points" => "team points/hand [95% CI]",
+        _ if r.lower_is_better => "fines/hand [95% CI]",
+        _ => "points/hand [95% CI]",
+    }
+}
+
+/// A bot's grade as the outputs show it.
+pub fn grade_text(b: &BotStats) -> String {
+    b.grade.as_ref().map_or("-".into(), interval)
+}
+
+/// A bot's points per hand against par (same deal, same seat), where the
+/// event has them.
+pub fn par_text(r: &Results, name: &str) -> Option<String> {
+    let d = r.duplicate.as_ref()?;
+    d.versus_par
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, i)| if i.n == 0 { "-".into() } else { interval(i) })
+}
+
+/// How a bot ran, in one line, for a bot with faults or forfeits: `12
+/// faults (late 10, illegal 2); 3 of 8 matches forfeited`.
+pub fn trouble(b: &BotStats) -> Option<String> {
+    let total: u64 = b.faults.values().sum();
+    if total == 0 && b.forfeits == 0 {
+        return None;
+    }
+    let mut out = String::new();
+    if total > 0 {
+        let kinds: Vec<String> = b.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let _ = write!(
+            out,
+            "{total} fault{} ({})",
+            if total == 1 { "" } else { "s" },
+            kinds.join(", ")
+        );
+    }
+    if b.forfeits > 0 {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        let _ = write!(out, "{} of {} matches forfeited", b.forfeits, b.matches);
+    }
+    Some(out)
+}
+
+/// The verdict on two bots next to each other in the standings, or why
+/// there is none: they never met and never held the same cards.
+fn next_down<'a>(r: &'a Results, a: &str, b: &str) -> Option<&'a Verdict> {
+    r.pairwise.iter().find(|v| v.a == a && v.b == b)
+}
+
 /// The standings as a plain-text table for a terminal.
 pub fn text(r: &Results) -> String {
     let mut out = String::new();
@@ -133,11 +200,13 @@ pub fn text(r: &Results) -> String {
         .max()
         .unwrap_or(3)
         .max(3);
+    let gw = 26;
     let _ = writeln!(
         out,
-        "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
+        "{:>4}  {:<width$}  {:>gw$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
         "rank",
         "bot",
+        grade_heading(r),
         "rating",
         "hands",
         if r.lower_is_better {
@@ -152,11 +221,15 @@ pub fn text(r: &Results) -> String {
     );
     let shown = places(r);
     for (i, b) in r.bots.iter().enumerate() {
+        if b.unranked.is_some() {
+            continue;
+        }
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
+            "{:>4}  {:<width$}  {:>gw$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
             place_text(shown[i]),
             b.name,
+            grade_text(b),
             rating(b),
             b.hands,
             interval(&b.points),
@@ -166,6 +239,32 @@ pub fn text(r: &Results) -> String {
             b.max_ms,
             faults(b)
         );
+    }
+    let unranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_some()).collect();
+    if !unranked.is_empty() {
+        let _ = writeln!(out, "not ranked (no numbers they did not earn):");
+        for b in unranked {
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {}",
+                b.name,
+                b.unranked.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    let troubled: Vec<(&BotStats, String)> = r
+        .bots
+        .iter()
+        .filter_map(|b| trouble(b).map(|t| (b, t)))
+        .collect();
+    if !troubled.is_empty() {
+        let _ = writeln!(
+            out,
+            "how the bots ran: faults and forfeits, one line a bot (each fault is in the match logs, matches/)"
+        );
+        for (b, t) in troubled {
+            let _ = writeln!(out, "  {:<width$}  {t}", b.name);
+        }
     }
     if !r.teams.is_empty() {
         let _ = writeln!(out, "line-ups (the bots of one side): side points per hand");
@@ -201,18 +300,11 @@ pub fn text(r: &Results) -> String {
     if let Some(note) = rating_note(r) {
         let _ = writeln!(out, "{note}");
     }
-    // The terminal shows each bot against the next one down; the files hold
-    // every pair.
-    let next: Vec<&Verdict> = r
-        .bots
-        .windows(2)
-        .filter_map(|w| {
-            r.pairwise
-                .iter()
-                .find(|v| v.a == w[0].name && v.b == w[1].name)
-        })
-        .collect();
-    if !next.is_empty() {
+    // The terminal shows each ranked bot against the next one down, every
+    // pair of them (those that never met, or never held the same cards,
+    // said so); the files hold every pair.
+    let ranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_none()).collect();
+    if ranked.len() >= 2 {
         let _ = writeln!(
             out,
             "is each bot better than the next one down? head to head (ahead-behind-level), LOS, {}, verdict",
@@ -222,37 +314,58 @@ pub fn text(r: &Results) -> String {
                 "-"
             }
         );
-        for v in next {
-            let _ = writeln!(
-                out,
-                "  {} vs {}: {}  LOS {}  {}  {}",
-                v.a,
-                v.b,
-                head_to_head(v),
-                los_text(v),
-                difference_text(v),
-                verdict_words(v)
-            );
+        for w in ranked.windows(2) {
+            match next_down(r, &w[0].name, &w[1].name) {
+                Some(v) => {
+                    let _ = writeln!(
+                        out,
+                        "  {} vs {}: {}  LOS {}  {}  {}",
+                        v.a,
+                        v.b,
+                        head_to_head(v),
+                        los_text(v),
+                        difference_text(v),
+                        verdict_words(v)
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "  {} vs {}: never met{}: no verdict; the grade alone orders them",
+                        w[0].name,
+                        w[1].name,
+                        if r.duplicate.is_some() {
+                            " and never held the same cards"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+            }
         }
     }
     if let Some(d) = &r.duplicate {
         let _ = writeln!(
             out,
-            "duplicate: points per hand against par (same deal, same seat)"
+            "duplicate: points per hand against par (same deal, same seat), in standings order"
         );
-        for (name, i) in &d.versus_par {
-            let _ = writeln!(out, "  {name:<width$}  {}", interval(i));
+        for b in &r.bots {
+            if let Some(par) = par_text(r, &b.name) {
+                let _ = writeln!(out, "  {:<width$}  {par}", b.name);
+            }
         }
-        let _ = writeln!(
-            out,
-            "duplicate: matchpoints, % of those on the same cards outdone (ties half)"
-        );
-        for (name, i) in &d.matchpoints {
-            let _ = writeln!(out, "  {name:<width$}  {}", interval(i));
-        }
-        let _ = writeln!(out, "duplicate: paired per-deal differences");
-        for p in &d.pairs {
-            let _ = writeln!(out, "  {} − {}: {}", p.a, p.b, interval(&p.difference));
+        // Every pair is a line: the terminal shows them for a few bots.
+        if r.bots.len() <= 8 {
+            let _ = writeln!(out, "duplicate: paired per-deal differences");
+            for p in &d.pairs {
+                let _ = writeln!(out, "  {} − {}: {}", p.a, p.b, interval(&p.difference));
+            }
+        } else {
+            let _ = writeln!(
+                out,
+                "duplicate: the {} paired per-deal differences are in standings.md and results.json",
+                d.pairs.len()
+            );
         }
     }
     out
@@ -269,29 +382,57 @@ pub fn markdown(r: &Results) -> String {
         r.matches.len(),
         r.ranking
     );
-    if !r.notes.is_empty() {
+    if !r.grade.is_empty() {
+        let _ = writeln!(
+            out,
+            "**The grade is the {} column** (the first after the bot's name); the standings are in its order.\n",
+            grade_heading(r)
+        );
+    }
+    let troubled: Vec<(&BotStats, String)> = r
+        .bots
+        .iter()
+        .filter_map(|b| trouble(b).map(|t| (b, t)))
+        .collect();
+    if !r.notes.is_empty() || !troubled.is_empty() {
         let _ = writeln!(out, "How the bots ran:\n");
         for n in &r.notes {
             let _ = writeln!(out, "- **{}**: {}", n.bot, n.detail);
         }
+        for (b, t) in troubled {
+            let _ = writeln!(out, "- **{}**: {t}", b.name);
+        }
         let _ = writeln!(out);
     }
+    let par = r.duplicate.is_some() && r.grade != "rating";
     let _ = writeln!(
         out,
-        "| rank | bot | rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |",
+        "| rank | bot | {} |{} rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |",
+        grade_heading(r),
+        if par { " versus par [95% CI] |" } else { "" },
         if r.lower_is_better { "fines" } else { "points" }
     );
     let _ = writeln!(
         out,
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+        "|---:|---|---:|{}---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        if par { "---:|" } else { "" }
     );
     let shown = places(r);
     for (i, b) in r.bots.iter().enumerate() {
+        if b.unranked.is_some() {
+            continue;
+        }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} |",
+            "| {} | {} | {} |{} {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} |",
             place_text(shown[i]),
             b.name,
+            grade_text(b),
+            if par {
+                format!(" {} |", par_text(r, &b.name).unwrap_or_else(|| "-".into()))
+            } else {
+                String::new()
+            },
             rating(b),
             b.matches,
             b.hands,
@@ -304,6 +445,28 @@ pub fn markdown(r: &Results) -> String {
             b.forfeits,
             faults(b)
         );
+    }
+    let unranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_some()).collect();
+    if !unranked.is_empty() {
+        let _ = writeln!(out, "\n## Not ranked\n");
+        let _ = writeln!(
+            out,
+            "Bots that did not play, were out of the event or forfeited every match: listed apart, with what they did.\n"
+        );
+        let _ = writeln!(out, "| bot | why | matches | hands | forfeits | faults |");
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---|");
+        for b in unranked {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                b.name,
+                b.unranked.as_deref().unwrap_or_default(),
+                b.matches,
+                b.hands,
+                b.forfeits,
+                faults(b)
+            );
+        }
     }
     if !r.teams.is_empty() {
         let _ = writeln!(out, "\n## Line-ups\n");
@@ -429,6 +592,10 @@ pub fn csv(r: &Results) -> String {
         "ms_max",
         "forfeits",
         "faults",
+        "grade",
+        "grade_low",
+        "grade_high",
+        "unranked",
     ];
     w.write_record(header).expect("writing to memory");
     let shown = places(r);
@@ -444,7 +611,11 @@ pub fn csv(r: &Results) -> String {
                     )
                 });
         let row = [
-            shown[i].0.to_string(),
+            if shown[i].0 == 0 {
+                String::new()
+            } else {
+                shown[i].0.to_string()
+            },
             b.name.clone(),
             sys,
             val,
@@ -462,6 +633,10 @@ pub fn csv(r: &Results) -> String {
             format!("{:.3}", b.max_ms),
             b.forfeits.to_string(),
             faults(b).replace(' ', ";"),
+            b.grade.map_or(String::new(), |g| format!("{:.4}", g.mean)),
+            b.grade.map_or(String::new(), |g| format!("{:.4}", g.low)),
+            b.grade.map_or(String::new(), |g| format!("{:.4}", g.high)),
+            b.unranked.clone().unwrap_or_default(),
         ];
         w.write_record(&row).expect("writing to memory");
     }
