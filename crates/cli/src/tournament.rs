@@ -42,8 +42,12 @@ pub struct RunFlags {
     /// Progress display on stderr.
     #[arg(long, value_enum, default_value = "auto")]
     pub progress: Mode,
-    /// Log filter for stderr (tracing syntax).
-    #[arg(long, default_value = "warn")]
+    /// Log filter for stderr (tracing syntax). Each fault, bot restart and
+    /// table started short of a seat is logged at the target
+    /// `whistle::detail`, off by default: the standings summarise them, one
+    /// line a bot, and the match logs hold every fault (`--log warn` shows
+    /// each as it happens).
+    #[arg(long, default_value = "warn,whistle::detail=off")]
     pub log: String,
     /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand in
     /// progress; the run then plays on from its logs where it stopped.

@@ -56,37 +56,66 @@ fn rating_note(r: &Results) -> Option<String> {
     ))
 }
 
-/// Each bot's place in the standings, and whether it shares it: a bot
-/// whose pairwise verdict against the bot above it is not "better" (no
-/// clear difference, or ranked above by chance) shares that bot's place.
-/// Shown as `1=`: two copies of one bot read as the tie they are.
+/// Each bot's place in the standings, and whether it shares it. A bot's
+/// place is one more than the number of bots clearly better than it (their
+/// pairwise verdict says so; for two bots that never met and never held
+/// the same cards, their grades' 95 % intervals are apart), and never
+/// above the place of the bot listed above it. Bots with one place share
+/// it, shown as `1=`: two copies of one bot read as the tie they are, and
+/// so do bots the event cannot tell apart.
 ///
 /// A bot that is not ranked (did not play, out, forfeited every match) has
 /// no place: `(0, false)`, shown as `-`.
 pub fn places(r: &Results) -> Vec<(usize, bool)> {
-    let mut out: Vec<(usize, bool)> = Vec::with_capacity(r.bots.len());
-    for (i, b) in r.bots.iter().enumerate() {
-        if b.unranked.is_some() {
-            out.push((0, false));
-            continue;
+    let ranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_none()).collect();
+    // Whether `x` (listed above `y`, or below) is clearly better than `y`.
+    let better = |x: &BotStats, y: &BotStats| -> bool {
+        match r
+            .pairwise
+            .iter()
+            .find(|v| (v.a == x.name && v.b == y.name) || (v.a == y.name && v.b == x.name))
+        {
+            Some(v) if v.a == x.name => v.verdict == "better",
+            Some(v) => v.verdict == "worse",
+            None => {
+                let higher =
+                    r.lower_is_better && matches!(r.grade.as_str(), "points" | "team points");
+                match (&x.grade, &y.grade) {
+                    (Some(gx), Some(gy)) if gx.n >= 2 && gy.n >= 2 && gx.disjoint(gy) => {
+                        (gx.mean > gy.mean) != higher
+                    }
+                    _ => false,
+                }
+            }
         }
-        let tied_above = i > 0
-            && r.pairwise
-                .iter()
-                .find(|v| {
-                    (v.a == r.bots[i - 1].name && v.b == b.name)
-                        || (v.b == r.bots[i - 1].name && v.a == b.name)
-                })
-                .is_some_and(|v| v.verdict != "better");
-        if tied_above {
-            let place = out[i - 1].0;
-            out[i - 1].1 = true;
-            out.push((place, true));
-        } else {
-            out.push((i + 1, false));
-        }
+    };
+    let mut numbers: Vec<usize> = Vec::with_capacity(ranked.len());
+    for b in &ranked {
+        let above = ranked.iter().filter(|x| better(x, b)).count();
+        let floor = numbers.last().copied().unwrap_or(1);
+        numbers.push((above + 1).max(floor));
     }
-    out
+    let mut shown = numbers.iter();
+    r.bots
+        .iter()
+        .map(|b| {
+            if b.unranked.is_some() {
+                (0, false)
+            } else {
+                let n = *shown.next().expect("one number a ranked bot");
+                (n, numbers.iter().filter(|&&m| m == n).count() > 1)
+            }
+        })
+        .collect()
+}
+
+/// Whether two bots' grades are within each other's 95 % intervals (or
+/// either has none): no clear difference between them.
+fn grades_overlap(a: &BotStats, b: &BotStats) -> bool {
+    match (&a.grade, &b.grade) {
+        (Some(x), Some(y)) => x.n < 2 || y.n < 2 || !x.disjoint(y),
+        _ => true,
+    }
 }
 
 /// A place as the standings show it: `3`, or `1=` when shared.
@@ -179,6 +208,26 @@ fn next_down<'a>(r: &'a Results, a: &str, b: &str) -> Option<&'a Verdict> {
     r.pairwise.iter().find(|v| v.a == a && v.b == b)
 }
 
+/// How two bots that never met and never held the same cards compare:
+/// through their grades, each earned against the same field.
+pub fn never_met(r: &Results, a: &BotStats, b: &BotStats) -> String {
+    let how = if r.duplicate.is_some() {
+        "never met, never held the same cards"
+    } else {
+        "never met"
+    };
+    let grade = if r.grade.is_empty() {
+        "grade"
+    } else {
+        r.grade.as_str()
+    };
+    if grades_overlap(a, b) {
+        format!("{how}; their {grade} intervals overlap: no clear difference")
+    } else {
+        format!("{how}; their {grade} intervals are apart: better")
+    }
+}
+
 /// The standings as a plain-text table for a terminal.
 pub fn text(r: &Results) -> String {
     let mut out = String::new();
@@ -190,7 +239,8 @@ pub fn text(r: &Results) -> String {
         r.matches.len(),
         r.ranking
     );
-    for n in &r.notes {
+    // A bot out of the event is listed with why among the bots not ranked.
+    for n in r.notes.iter().filter(|n| n.kind != "out") {
         let _ = writeln!(out, "note: {}: {}", n.bot, n.detail);
     }
     let width = r
@@ -201,12 +251,17 @@ pub fn text(r: &Results) -> String {
         .unwrap_or(3)
         .max(3);
     let gw = 26;
+    // Events on the same cards: each bot's points against par beside the
+    // grade.
+    let pw = if r.duplicate.is_some() { 26 } else { 0 };
     let _ = writeln!(
         out,
-        "{:>4}  {:<width$}  {:>gw$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
+        "{:>4}  {:<width$}  {:>gw$}  {:>pw$}{}{:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
         "rank",
         "bot",
         grade_heading(r),
+        if pw > 0 { "vs par/hand [95% CI]" } else { "" },
+        if pw > 0 { "  " } else { "" },
         "rating",
         "hands",
         if r.lower_is_better {
@@ -226,10 +281,12 @@ pub fn text(r: &Results) -> String {
         }
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>gw$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
+            "{:>4}  {:<width$}  {:>gw$}  {:>pw$}{}{:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
             place_text(shown[i]),
             b.name,
             grade_text(b),
+            par_text(r, &b.name).unwrap_or_default(),
+            if pw > 0 { "  " } else { "" },
             rating(b),
             b.hands,
             interval(&b.points),
@@ -331,29 +388,16 @@ pub fn text(r: &Results) -> String {
                 None => {
                     let _ = writeln!(
                         out,
-                        "  {} vs {}: never met{}: no verdict; the grade alone orders them",
+                        "  {} vs {}: {}",
                         w[0].name,
                         w[1].name,
-                        if r.duplicate.is_some() {
-                            " and never held the same cards"
-                        } else {
-                            ""
-                        }
+                        never_met(r, w[0], w[1])
                     );
                 }
             }
         }
     }
     if let Some(d) = &r.duplicate {
-        let _ = writeln!(
-            out,
-            "duplicate: points per hand against par (same deal, same seat), in standings order"
-        );
-        for b in &r.bots {
-            if let Some(par) = par_text(r, &b.name) {
-                let _ = writeln!(out, "  {:<width$}  {par}", b.name);
-            }
-        }
         // Every pair is a line: the terminal shows them for a few bots.
         if r.bots.len() <= 8 {
             let _ = writeln!(out, "duplicate: paired per-deal differences");

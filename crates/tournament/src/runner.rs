@@ -1204,7 +1204,7 @@ pub async fn record_table(
         match rec {
             TableRecord::Started { connected } => {
                 if connected.iter().any(|c| !c) {
-                    warn!(table = %table_id, ?connected, "started without every seat");
+                    warn!(target: "whistle::detail", table = %table_id, ?connected, "started without every seat");
                 }
             }
             TableRecord::Deal { deal, order } => {
