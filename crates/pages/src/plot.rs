@@ -73,6 +73,7 @@ pub fn ratings_svg(series: &[Series], width: u32, height: u32) -> String {
             .expect("a chart: margins and label areas fit any size given");
         let _ = chart
             .configure_mesh()
+            .light_line_style(RGBColor(240, 240, 240))
             .x_desc("match")
             .y_desc("rating")
             .draw();
@@ -96,7 +97,7 @@ pub fn ratings_svg(series: &[Series], width: u32, height: u32) -> String {
                     .collect();
                 let _ = write!(
                     lines,
-                    r#"<polygon class="band" data-bot="{name}" points="{}" fill="{}" fill-opacity="0.12" stroke="none"/>"#,
+                    r#"<polygon class="band" data-bot="{name}" points="{}" fill="{}" fill-opacity="0.09" stroke="none"/>"#,
                     band.join(" "),
                     color_css(i)
                 );

@@ -196,6 +196,23 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
         .iter()
         .filter_map(|b| text::trouble(b).map(|t| (b, t)))
         .collect();
+    // How the bots ran: one line a bot, its notes, then its faults and
+    // forfeits.
+    let mut ran: Vec<(String, String, Vec<String>)> = Vec::new();
+    let mut add = |bot: &str, kind: &str, line: String| match ran.iter_mut().find(|e| e.0 == bot) {
+        Some(e) => {
+            e.1.push(' ');
+            e.1.push_str(kind);
+            e.2.push(line);
+        }
+        None => ran.push((bot.to_string(), kind.to_string(), vec![line])),
+    };
+    for n in &r.notes {
+        add(&n.bot, &n.kind, n.detail.clone());
+    }
+    for (b, t) in &troubled {
+        add(&b.name, "faults", t.clone());
+    }
     let grade_name = if r.grade.is_empty() {
         "rank".to_string()
     } else {
@@ -214,15 +231,12 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
             }
         }
         main {
-            @if !r.notes.is_empty() || !troubled.is_empty() {
+            @if !ran.is_empty() {
                 section #notes {
                     h2 { "How the bots ran" }
                     ul {
-                        @for n in &r.notes {
-                            li.note data-kind=(n.kind) { strong { (n.bot) } ": " (n.detail) }
-                        }
-                        @for (b, t) in &troubled {
-                            li.note data-kind="faults" data-bot=(b.name) { strong { (b.name) } ": " (t) }
+                        @for (bot, kinds, lines) in &ran {
+                            li.note data-kind=(kinds) data-bot=(bot) { strong { (bot) } ": " (lines.join("; ")) }
                         }
                     }
                     p.explain { "Every fault is in the match logs (matches/) and each hand's viewer page; a bot's own output is in logs/." }
@@ -234,7 +248,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                     "The first number is the grade, with its 95 % interval beneath. "
                     @if par { "vs par: points per hand against the mean of everyone who held the same cards from the same seat. " }
                     "rating: " (system) " value ± its uncertainty (one standard deviation). "
-                    "A place marked = is shared: no clear difference from the bot above. "
+                    "A place counts the bots clearly better (their pairwise verdict, or for bots that never met nor held the same cards, grades whose intervals are apart); a place marked = is shared. "
                     "Click a bot to pick out its line in the ratings chart."
                 }
                 div.scroll { table {

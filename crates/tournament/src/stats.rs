@@ -1081,10 +1081,19 @@ fn duplicate_stats(cells: &Cells, bots: &[String], lower: bool) -> DuplicateStat
         .map(|(n, v)| (n.clone(), Interval::of(v)))
         .collect();
     versus_par.sort_by(|a, b| a.0.cmp(&b.0));
+    // A percentage: its interval stays within 0 and 100.
     let mut matchpoints: Vec<(String, Interval)> = bots
         .iter()
         .zip(&mps)
-        .map(|(n, v)| (n.clone(), Interval::of(v)))
+        .map(|(n, v)| {
+            let i = Interval::of(v);
+            let (low, high) = if i.n < 2 {
+                (i.low, i.high)
+            } else {
+                (i.low.max(0.0), i.high.min(100.0))
+            };
+            (n.clone(), Interval { low, high, ..i })
+        })
         .collect();
     matchpoints.sort_by(|a, b| a.0.cmp(&b.0));
     DuplicateStats {
