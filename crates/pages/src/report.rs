@@ -247,7 +247,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                 p.explain {
                     "The first number is the grade, with its 95 % interval beneath. "
                     @if par { "vs par: points per hand against the mean of everyone who held the same cards from the same seat. " }
-                    "rating: " (system) " value ± its uncertainty (one standard deviation). "
+                    "rating: " (system) " value ± its uncertainty (one standard deviation; as a grade, its interval is the value ± two standard deviations, about 95 %): ratings within each other's intervals may well be the same strength. "
                     "A place counts the bots clearly better (their pairwise verdict, or for bots that never met nor held the same cards, grades whose intervals are apart); a place marked = is shared. "
                     "Click a bot to pick out its line in the ratings chart."
                 }
