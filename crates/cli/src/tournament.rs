@@ -265,3 +265,39 @@ fn human(d: std::time::Duration) -> String {
         format!("{:.1} days", s / 86_400.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(bots: usize, budget: u32) -> Tournament {
+        let mut text = format!(
+            "name = \"class\"\ngame = \"israeli\"\nseed = 1\nhands = 1\nformat = \"budget\"\n\
+             matches_per_bot = {budget}\n"
+        );
+        for i in 0..bots {
+            text.push_str(&format!("[[bots]]\nname = \"b{i}\"\ncommand = \"x\"\n"));
+        }
+        Tournament::parse(std::path::Path::new("class.toml"), &text).expect("a valid file")
+    }
+
+    /// Before play a budget event says what every bot plays: the same
+    /// number where the seats fill whole tables, else which bots play one
+    /// more and why.
+    #[test]
+    fn a_budget_says_before_play_what_every_bot_plays() {
+        let note = size_note(&class(30, 8));
+        assert!(
+            note.starts_with("class: 60 matches (every bot 8, 1 hand(s) each)"),
+            "{note}"
+        );
+        let note = size_note(&class(30, 3));
+        assert!(
+            note.starts_with(
+                "class: 23 matches (every bot 3 or 4: 2 of the 30 bots play one more, as 30 × 3 \
+                 seats do not fill whole tables of 4, 1 hand(s) each)"
+            ),
+            "{note}"
+        );
+    }
+}
