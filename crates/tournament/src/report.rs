@@ -583,7 +583,8 @@ pub fn markdown(r: &Results) -> String {
         );
         let _ = writeln!(out, "| bot | versus par [95% CI] | samples |");
         let _ = writeln!(out, "|---|---:|---:|");
-        for (name, i) in &d.versus_par {
+        // A bot without a cell (it did not play) has no row.
+        for (name, i) in d.versus_par.iter().filter(|(_, i)| i.n > 0) {
             let _ = writeln!(out, "| {name} | {} | {} |", interval(i), i.n);
         }
         let _ = writeln!(out, "\n## Duplicate: matchpoints\n");
@@ -593,7 +594,7 @@ pub fn markdown(r: &Results) -> String {
         );
         let _ = writeln!(out, "| bot | matchpoints % [95% CI] | samples |");
         let _ = writeln!(out, "|---|---:|---:|");
-        for (name, i) in &d.matchpoints {
+        for (name, i) in d.matchpoints.iter().filter(|(_, i)| i.n > 0) {
             let _ = writeln!(out, "| {name} | {} | {} |", interval(i), i.n);
         }
         let _ = writeln!(out, "\n## Duplicate: paired per-deal differences\n");
