@@ -438,13 +438,23 @@ pub fn markdown(r: &Results) -> String {
         .iter()
         .filter_map(|b| trouble(b).map(|t| (b, t)))
         .collect();
-    if !r.notes.is_empty() || !troubled.is_empty() {
-        let _ = writeln!(out, "How the bots ran:\n");
-        for n in &r.notes {
-            let _ = writeln!(out, "- **{}**: {}", n.bot, n.detail);
+    // One line a bot: its notes, then its faults and forfeits.
+    let mut ran: Vec<(&str, Vec<String>)> = Vec::new();
+    let lines = r
+        .notes
+        .iter()
+        .map(|n| (n.bot.as_str(), n.detail.clone()))
+        .chain(troubled.into_iter().map(|(b, t)| (b.name.as_str(), t)));
+    for (bot, line) in lines {
+        match ran.iter_mut().find(|e| e.0 == bot) {
+            Some(e) => e.1.push(line),
+            None => ran.push((bot, vec![line])),
         }
-        for (b, t) in troubled {
-            let _ = writeln!(out, "- **{}**: {t}", b.name);
+    }
+    if !ran.is_empty() {
+        let _ = writeln!(out, "How the bots ran:\n");
+        for (bot, lines) in ran {
+            let _ = writeln!(out, "- **{bot}**: {}", lines.join("; "));
         }
         let _ = writeln!(out);
     }
