@@ -51,8 +51,12 @@ pub struct RunFlags {
     /// Progress display on stderr.
     #[arg(long, value_enum, default_value = "auto")]
     pub progress: Mode,
-    /// Log filter for stderr (tracing syntax).
-    #[arg(long, default_value = "warn")]
+    /// Log filter for stderr (tracing syntax). Each fault, bot restart and
+    /// table started short of a seat is logged at the target
+    /// `whistle::detail`, off by default: the standings summarise them, one
+    /// line a bot, and the match logs hold every fault (`--log warn` shows
+    /// each as it happens).
+    #[arg(long, default_value = "warn,whistle::detail=off")]
     pub log: String,
     /// On SIGTERM or Ctrl-C, how long tables may take to finish the hand in
     /// progress; the run then plays on from its logs where it stopped.
@@ -220,8 +224,22 @@ fn size_note(t: &Tournament) -> String {
     let worst = std::time::Duration::from_secs_f64(
         decisions as f64 * t.time.per_action.as_secs_f64() / parallel as f64,
     );
+    // A budget says exactly what each bot plays; other formats their mean.
+    let per_bot = match t.format {
+        Format::Budget => match whistle_tournament::schedule::budget_counts(t) {
+            (m, 0) => format!("every bot {m}"),
+            (m, more) => format!(
+                "every bot {m} or {}: {more} of the {n} bots play one more, as {} × {m} seats \
+                 do not fill whole tables of {}",
+                m + 1,
+                n,
+                t.seats
+            ),
+        },
+        _ => format!("{per_bot} per bot"),
+    };
     let mut out = format!(
-        "{}: {} matches ({} per bot, {} hand(s) each), about {} decisions, {} table(s) at once; \
+        "{}: {} matches ({}, {} hand(s) each), about {} decisions, {} table(s) at once; \
          at most about {} if every decision took its whole {} ms clock (bots that answer in \
          milliseconds take far less)\n",
         t.name,
@@ -243,14 +261,14 @@ fn size_note(t: &Tournament) -> String {
         let _ = std::fmt::Write::write_fmt(
             &mut out,
             format_args!(
-                "warning: this {} is huge ({} matches, {} per bot). For a class, `format = \"budget\"` \
+                "warning: this {} is huge ({} matches, {}). For a class, `format = \"budget\"` \
                  with `matches_per_bot = {budget}` plays about {} matches: every bot the same number, \
                  opponents and seats spread evenly, each deal at several tables \
                  (docs/tournaments.md)\n",
                 t.format.name(),
                 plan.len(),
                 per_bot,
-                n / t.seats * budget,
+                (n * budget).div_ceil(t.seats),
             ),
         );
     }
@@ -268,5 +286,41 @@ fn human(d: std::time::Duration) -> String {
         format!("{:.1} h", s / 3600.0)
     } else {
         format!("{:.1} days", s / 86_400.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(bots: usize, budget: u32) -> Tournament {
+        let mut text = format!(
+            "name = \"class\"\ngame = \"israeli\"\nseed = 1\nhands = 1\nformat = \"budget\"\n\
+             matches_per_bot = {budget}\n"
+        );
+        for i in 0..bots {
+            text.push_str(&format!("[[bots]]\nname = \"b{i}\"\ncommand = \"x\"\n"));
+        }
+        Tournament::parse(std::path::Path::new("class.toml"), &text).expect("a valid file")
+    }
+
+    /// Before play a budget event says what every bot plays: the same
+    /// number where the seats fill whole tables, else which bots play one
+    /// more and why.
+    #[test]
+    fn a_budget_says_before_play_what_every_bot_plays() {
+        let note = size_note(&class(30, 8));
+        assert!(
+            note.starts_with("class: 60 matches (every bot 8, 1 hand(s) each)"),
+            "{note}"
+        );
+        let note = size_note(&class(30, 3));
+        assert!(
+            note.starts_with(
+                "class: 23 matches (every bot 3 or 4: 2 of the 30 bots play one more, as 30 × 3 \
+                 seats do not fill whole tables of 4, 1 hand(s) each)"
+            ),
+            "{note}"
+        );
     }
 }

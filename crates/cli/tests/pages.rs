@@ -541,62 +541,169 @@ fn the_league_site_shows_standings_histories_matches_and_live_tables() {
     common::stop_all(&mut serve, &mut bots);
 }
 
-#[test]
-fn the_report_stays_readable_with_forty_bots_on_a_phone() {
-    use whistle_tournament::stats::{Rating, RatingPoint};
-    let s = Scratch::new("pages-forty");
-    let names: Vec<String> = (0..40).map(|i| format!("bot-{i:02}")).collect();
-    let mut results = whistle_tournament::stats::compute("forty", "israeli", &names, &[]);
+/// A report of `n` bots as a class's budget event leaves it: every bot
+/// ranked by matchpoints, with par and a rating history, the last three
+/// not ranked (one out of the event, two forfeiting every match), a few
+/// with faults.
+fn class_report(s: &Scratch, n: usize) -> std::path::PathBuf {
+    use whistle_tournament::stats::{DuplicateStats, Interval, Note, Rating, RatingPoint};
+    let names: Vec<String> = (0..n).map(|i| format!("student-{i:02}")).collect();
+    let mut results = whistle_tournament::stats::compute("class", "israeli", &names, &[]);
+    results.grade = "matchpoints".into();
+    let iv = |mean: f64, half: f64| Interval {
+        n: 16,
+        mean,
+        low: mean - half,
+        high: mean + half,
+    };
+    let mut par = Vec::new();
+    let mut mps = Vec::new();
     for (i, b) in results.bots.iter_mut().enumerate() {
+        b.matches = 8;
+        b.hands = 16;
+        b.points = iv(-10.0 - i as f64, 12.345);
         b.rating = Some(Rating {
             system: "weng-lin".into(),
             value: 40.0 - i as f64 * 0.5,
-            uncertainty: 2.0,
+            uncertainty: 4.9,
         });
-        let history = (0..30u64)
+        let out = i + 3 >= n;
+        b.unranked = match n - i {
+            1 => Some("out: its process ended 4 times (last: exited with status 1); see out/logs/x.stderr.log".into()),
+            2 | 3 => Some("forfeited every match".into()),
+            _ => None,
+        };
+        b.grade = (!out).then(|| iv(99.0 - i as f64 * 1.5, 14.25));
+        if out {
+            b.forfeits = 8;
+            b.faults.insert("malformed".into(), 80);
+        } else if i % 7 == 3 {
+            b.faults.insert("late".into(), 3);
+            b.faults.insert("illegal".into(), 1);
+        }
+        par.push((b.name.clone(), iv(30.0 - i as f64, 11.5)));
+        mps.push((b.name.clone(), iv(99.0 - i as f64 * 1.5, 14.25)));
+        let history = (0..8u64)
             .map(|m| RatingPoint {
-                r#match: m,
-                value: 25.0 + (m as f64 / 29.0) * (15.0 - i as f64 * 0.5),
-                uncertainty: 8.0 - m as f64 * 0.2,
+                r#match: m * n as u64 / 4 + i as u64 % 7,
+                value: 25.0 + (m as f64 / 7.0) * (15.0 - i as f64 * 0.5),
+                uncertainty: 8.0 - m as f64 * 0.4,
             })
             .collect();
         results.rating_history.insert(b.name.clone(), history);
     }
-    let out = s.path("forty");
+    results.duplicate = Some(DuplicateStats {
+        versus_par: par,
+        pairs: Vec::new(),
+        matchpoints: mps,
+    });
+    results.notes.push(Note {
+        bot: names[n - 1].clone(),
+        kind: "out".into(),
+        detail: "out of the event: its process ended 4 times".into(),
+    });
+    let out = s.path(&format!("class-{n}"));
     std::fs::create_dir_all(out.join("matches")).unwrap();
     std::fs::write(
         out.join("results.json"),
         serde_json::to_string(&results).unwrap(),
     )
     .unwrap();
-    let report = whistle_pages::report::write(&out).unwrap();
-    let Some(browser) = browser() else { return };
-    let tab = browser.new_tab().unwrap();
-    tab.set_bounds(headless_chrome::types::Bounds::Normal {
-        left: None,
-        top: None,
-        width: Some(390.0),
-        height: Some(844.0),
-    })
-    .unwrap();
-    tab.navigate_to(&format!("file://{}", report.display()))
-        .unwrap();
-    tab.wait_for_element("#standings tr.bot").unwrap();
-    assert_eq!(texts(&tab, "#standings tr.bot td.name"), names);
-    assert_eq!(texts(&tab, "#ratings .legend li").len(), 40);
-    // Wide tables scroll in their own boxes; the page itself does not.
-    let overflow = tab
-        .evaluate(
-            "document.documentElement.scrollWidth - window.innerWidth",
-            false,
-        )
-        .unwrap()
-        .value
-        .and_then(|v| v.as_f64())
-        .unwrap_or(1e9);
-    assert!(
-        overflow <= 1.0,
-        "the page is {overflow} px wider than a phone"
-    );
-    screenshot(&tab, &s.path("report-forty-phone.png"));
+    whistle_pages::report::write(&out).unwrap()
+}
+
+/// How far the page, and the standings table in its box, are wider than
+/// the window.
+fn overflow(tab: &Tab) -> (f64, f64) {
+    let f = |js: &str| {
+        tab.evaluate(js, false)
+            .unwrap()
+            .value
+            .and_then(|v| v.as_f64())
+            .unwrap_or(1e9)
+    };
+    (
+        f("document.documentElement.scrollWidth - window.innerWidth"),
+        f(
+            "(function () { var b = document.querySelector('#standings .scroll'); return b.scrollWidth - b.clientWidth; })()",
+        ),
+    )
+}
+
+/// A class of 30 and of 60 at 1280 px and on a phone: the standings fit at
+/// 1280 px (no sideways scrolling, every column on screen), the page never
+/// scrolls sideways on a phone, the grade comes first, the bots not ranked
+/// are in a table of their own, every bot with faults or forfeits is named
+/// under "How the bots ran", and the ratings chart draws eight bots in
+/// colour and names every line (picked out by a click in the standings).
+#[test]
+fn the_report_stays_readable_with_thirty_and_sixty_bots() {
+    let s = Scratch::new("pages-class");
+    for n in [30usize, 60] {
+        let report = class_report(&s, n);
+        let Some(browser) = browser() else { return };
+        for (width, height, label) in [(1280.0, 2000.0, "1280"), (390.0, 844.0, "phone")] {
+            let tab = browser.new_tab().unwrap();
+            tab.set_bounds(headless_chrome::types::Bounds::Normal {
+                left: None,
+                top: None,
+                width: Some(width),
+                height: Some(height),
+            })
+            .unwrap();
+            tab.navigate_to(&format!("file://{}", report.display()))
+                .unwrap();
+            tab.wait_for_element("#standings tr.bot").unwrap();
+            let ranked: Vec<String> = (0..n - 3).map(|i| format!("student-{i:02}")).collect();
+            assert_eq!(texts(&tab, "#standings tr.bot td.name"), ranked);
+            assert_eq!(
+                texts(&tab, "#unranked td.name"),
+                (n - 3..n)
+                    .map(|i| format!("student-{i:02}"))
+                    .collect::<Vec<_>>()
+            );
+            let heads = texts(&tab, "#standings th");
+            assert!(heads[2].starts_with("matchpoints"), "{heads:?}");
+            assert!(heads[3].starts_with("vs par"), "{heads:?}");
+            // Faults or forfeits: every such bot named, once.
+            let ran = texts(&tab, "#notes li");
+            let troubled = (0..n).filter(|&i| i % 7 == 3 || i + 3 >= n).count();
+            assert_eq!(ran.len(), troubled, "{ran:?}");
+            assert_eq!(texts(&tab, "#ratings .legend li").len(), 8);
+            let lines = tab
+                .evaluate(
+                    "document.querySelectorAll('#ratings polyline.rating').length",
+                    false,
+                )
+                .unwrap()
+                .value
+                .and_then(|v| v.as_u64());
+            assert_eq!(lines, Some(n as u64));
+            let (page, table) = overflow(&tab);
+            assert!(
+                page <= 1.0,
+                "{n} bots, {label}: the page is {page} px too wide"
+            );
+            if label == "1280" {
+                assert!(
+                    table <= 1.0,
+                    "{n} bots at 1280 px: the standings scroll by {table} px"
+                );
+                // A click on a bot's row picks out its line.
+                tab.find_element("#standings tr.bot[data-bot='student-20'] td.name")
+                    .unwrap()
+                    .click()
+                    .unwrap();
+                let picked = tab
+                    .evaluate(
+                        "document.querySelector('#ratings polyline.picked').dataset.bot",
+                        false,
+                    )
+                    .unwrap()
+                    .value;
+                assert_eq!(picked, Some(Value::from("student-20")));
+            }
+            screenshot(&tab, &s.path(&format!("report-class-{n}-{label}.png")));
+        }
+    }
 }

@@ -1275,7 +1275,7 @@ fn a_class_of_forty_is_told_its_size_and_fits_in_a_budget() {
     );
     assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains("class: 40 matches (4 per bot"),
+        r.stderr.contains("class: 40 matches (every bot 4,"),
         "{}",
         r.stderr
     );

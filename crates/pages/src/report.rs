@@ -9,7 +9,10 @@ use std::{
 
 use maud::{Markup, PreEscaped, html};
 use whistle_replay::verify::Context;
-use whistle_tournament::{Results, runner};
+use whistle_tournament::{
+    Results, runner,
+    stats::{BotStats, Interval},
+};
 
 use crate::{page, plot, viewer};
 
@@ -102,17 +105,23 @@ fn viewer_row(
     }))
 }
 
-fn rating_text(r: &whistle_tournament::stats::BotStats) -> (String, String) {
+fn rating_text(r: &whistle_tournament::stats::BotStats) -> String {
     match &r.rating {
-        Some(x) => (
-            format!("{:.1} ± {:.1}", x.value, x.uncertainty),
-            format!(
-                "[{:.1}, {:.1}]",
-                x.value - 2.0 * x.uncertainty,
-                x.value + 2.0 * x.uncertainty
-            ),
-        ),
-        None => ("-".into(), String::new()),
+        Some(x) => format!("{:.1} ± {:.1}", x.value, x.uncertainty),
+        None => "-".into(),
+    }
+}
+
+/// A mean over its 95 % interval, the interval in small type beneath.
+fn interval_cell(i: Option<&Interval>) -> Markup {
+    match i {
+        Some(i) if i.n >= 2 => html! {
+            span.mean { (format!("{:.2}", i.mean)) }
+            br;
+            span.ci { (format!("[{:.2}, {:.2}]", i.low, i.high)) }
+        },
+        Some(i) if i.n == 1 => html! { span.mean { (format!("{:.2}", i.mean)) } },
+        _ => html! { "-" },
     }
 }
 
@@ -132,7 +141,27 @@ fn faults_text(f: &std::collections::BTreeMap<String, u64>) -> String {
     out
 }
 
+/// Picks a bot's rating line out of the chart when its standings row is
+/// clicked (and back). Names are read from `data-bot` and compared as
+/// text.
+const PICK_JS: &str = r#"
+document.querySelectorAll('#standings tr.bot').forEach(function (tr) {
+  tr.addEventListener('click', function () {
+    var on = !tr.classList.contains('picked');
+    tr.classList.toggle('picked', on);
+    document.querySelectorAll('#ratings polyline.rating').forEach(function (line) {
+      if (line.dataset.bot === tr.dataset.bot) {
+        line.classList.toggle('picked', on);
+        line.parentNode.appendChild(line);
+      }
+    });
+  });
+});
+"#;
+
 fn page_html(r: &Results, rows: &[Row]) -> String {
+    use whistle_tournament::report as text;
+    // The chart follows the standings: the ranked bots first, best first.
     let series: Vec<plot::Series> = r
         .bots
         .iter()
@@ -153,60 +182,131 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
         .find_map(|b| b.rating.as_ref().map(|x| x.system.clone()))
         .unwrap_or_default();
     let title = format!("{} — {}", r.tournament, r.game);
-    let places = whistle_tournament::report::places(r);
+    let places = text::places(r);
+    let par = r.duplicate.is_some() && r.grade != "rating";
+    let ranked: Vec<(usize, &BotStats)> = r
+        .bots
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.unranked.is_none())
+        .collect();
+    let unranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_some()).collect();
+    let troubled: Vec<(&BotStats, String)> = r
+        .bots
+        .iter()
+        .filter_map(|b| text::trouble(b).map(|t| (b, t)))
+        .collect();
+    // How the bots ran: one line a bot, its notes, then its faults and
+    // forfeits.
+    let mut ran: Vec<(String, String, Vec<String>)> = Vec::new();
+    let mut add = |bot: &str, kind: &str, line: String| match ran.iter_mut().find(|e| e.0 == bot) {
+        Some(e) => {
+            e.1.push(' ');
+            e.1.push_str(kind);
+            e.2.push(line);
+        }
+        None => ran.push((bot.to_string(), kind.to_string(), vec![line])),
+    };
+    for n in &r.notes {
+        add(&n.bot, &n.kind, n.detail.clone());
+    }
+    for (b, t) in &troubled {
+        add(&b.name, "faults", t.clone());
+    }
+    let grade_name = if r.grade.is_empty() {
+        "rank".to_string()
+    } else {
+        text::grade_heading(r).to_string()
+    };
+    let drawn = series.len().min(plot::DRAWN);
     let body: Markup = html! {
         header {
             h1 { (title) }
-            p { (rows.len()) " matches; ranked " (r.ranking) "."
+            p { (rows.len()) " matches."
                 @if let Some(seed) = r.seed { " Tournament seed " (seed) " (revealed)." } }
+            @if !r.grade.is_empty() {
+                p.grade { strong { "The grade is the " (grade_name) " column" } ", the standings' order: ranked " (r.ranking) "." }
+            } @else {
+                p { "Ranked " (r.ranking) "." }
+            }
         }
         main {
-            @if !r.notes.is_empty() {
+            @if !ran.is_empty() {
                 section #notes {
                     h2 { "How the bots ran" }
-                    ul { @for n in &r.notes {
-                        li.note data-kind=(n.kind) {
-                            @if !n.bot.is_empty() { strong { (n.bot) } ": " }
-                            (n.detail)
+                    ul {
+                        @for (bot, kinds, lines) in &ran {
+                            li.note data-kind=(kinds) data-bot=(bot) {
+                                @if !bot.is_empty() { strong { (bot) } ": " }
+                                (lines.join("; "))
+                            }
                         }
-                    } }
+                    }
+                    p.explain { "Every fault is in the match logs (matches/) and each hand's viewer page; a bot's own output is in logs/." }
                 }
             }
             section #standings {
                 h2 { "Standings" }
                 p.explain {
-                    "rating: " (system) " value ± its uncertainty (one standard deviation). "
-                    "interval: the value ± two standard deviations (about 95 %): ratings whose "
-                    "intervals overlap may well be the same strength. A place marked = is shared: "
-                    "the pairwise verdict finds no clear difference from the bot above."
+                    "The first number is the grade, with its 95 % interval beneath. "
+                    @if par { "vs par: points per hand against the mean of everyone who held the same cards from the same seat. " }
+                    "rating: " (system) " value ± its uncertainty (one standard deviation; as a grade, its interval is the value ± two standard deviations, about 95 %): ratings within each other's intervals may well be the same strength. "
+                    "A place counts the bots clearly better (their pairwise verdict, or for bots that never met nor held the same cards, grades whose intervals are apart); a place marked = is shared. "
+                    "Click a bot to pick out its line in the ratings chart."
                 }
                 div.scroll { table {
                     thead { tr {
-                        th { "#" } th { "bot" } th { "rating (± σ)" } th { "interval (± 2σ)" }
-                        th { "points / hand [95 %]" } th { "matches" } th { "hands" }
-                        th { "wins" } th { "faults" } th { "decision ms (mean / max)" }
+                        th { "#" } th { "bot" } th.grade { (grade_name) }
+                        @if par { th { "vs par / hand [95 %]" } }
+                        th { "rating (± σ)" }
+                        th.minor { (if r.lower_is_better { "fines" } else { "points" }) " / hand [95 %]" }
+                        th { "matches" } th.minor { "wins" } th { "faults" } th.minor { "decision ms (mean / max)" }
                     } }
                     tbody {
-                        @for (i, b) in r.bots.iter().enumerate() {
-                            @let (rating, interval) = rating_text(b);
+                        @for (i, b) in &ranked {
                             tr.bot data-bot=(b.name) {
-                                td.place { (whistle_tournament::report::place_text(places[i])) }
-                                td.name { (b.name) } td { (rating) } td { (interval) }
-                                td { (format!("{:.2} [{:.2}, {:.2}]", b.points.mean, b.points.low, b.points.high)) }
-                                td { (b.matches) } td { (b.hands) } td { (b.wins) }
+                                td.place { (text::place_text(places[*i])) }
+                                td.name { (b.name) }
+                                td.grade { (interval_cell(b.grade.as_ref())) }
+                                @if par {
+                                    td { (interval_cell(r.duplicate.as_ref().and_then(|d| d.versus_par.iter().find(|(n, _)| *n == b.name).map(|(_, i)| i)))) }
+                                }
+                                td { (rating_text(b)) }
+                                td.minor { (interval_cell(Some(&b.points))) }
+                                td { (b.matches) } td.minor { (b.wins) }
                                 td { (faults_text(&b.faults)) }
-                                td { (format!("{:.1} / {:.1}", b.mean_ms, b.max_ms)) }
+                                td.minor { (format!("{:.1} / {:.1}", b.mean_ms, b.max_ms)) }
                             }
                         }
                     }
                 } }
             }
+            @if !unranked.is_empty() {
+                section #unranked {
+                    h2 { "Not ranked" }
+                    p.explain { "Bots that did not play, were out of the event, or forfeited every match: listed apart, with no numbers they did not earn." }
+                    div.scroll { table {
+                        thead { tr { th { "bot" } th { "why" } th { "matches" } th { "faults" } } }
+                        tbody { @for b in &unranked {
+                            tr.unranked data-bot=(b.name) {
+                                td.name { (b.name) }
+                                td.why { (b.unranked.as_deref().unwrap_or_default()) }
+                                td { (b.matches) }
+                                td { (faults_text(&b.faults)) }
+                            }
+                        } }
+                    } }
+                }
+            }
             @if !series.is_empty() {
                 section #ratings {
                     h2 { "Ratings over the matches (" (system) ", ± one standard deviation)" }
+                    @if series.len() > drawn {
+                        p.explain { "The top " (drawn) " are drawn in colour; the other " (series.len() - drawn) " are grey: hover a line for its bot, or click a bot in the standings to pick out its line." }
+                    }
                     div.chart { (PreEscaped(plot::ratings_svg(&series, 900, 360))) }
                     ul.legend {
-                        @for (i, (name, _)) in series.iter().enumerate() {
+                        @for (i, (name, _)) in series.iter().take(drawn).enumerate() {
                             li { span.swatch style=(format!("background:{}", plot::color_css(i))) {} (name) }
                         }
                     }
@@ -246,6 +346,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                 } }
             }
         }
+        script { (PreEscaped(PICK_JS)) }
     };
     page(&title, REPORT_CSS, body)
 }

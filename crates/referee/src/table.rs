@@ -932,7 +932,10 @@ impl Table {
         // Details can quote what a bot sent: bounded and without control
         // characters wherever they go (the log, the seat, the record).
         f.detail = whistle_protocol::limits::truncate(&f.detail, 240);
+        // One line a fault: a run of many bots summarises them per bot
+        // instead (`whistle tournament` turns this target off by default).
         warn!(
+            target: "whistle::detail",
             table = %self.id,
             seat = f.seat.index(),
             kind = %f.kind,

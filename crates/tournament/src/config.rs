@@ -99,12 +99,14 @@ pub enum Format {
     /// twice, and each seat is compared with the others who held the same
     /// cards. For bots that cannot be given fresh instances (remote ones).
     Movement,
-    /// A budget: every bot plays about `matches_per_bot` matches, whatever
-    /// the field's size. Sessions seat every bot once at tables of k, the
-    /// least-met bots together (as a league pairs its rounds); each session
-    /// plays k sets of deals, each set at every table, seats rotating, so
-    /// a bot sits in every seat once a session, holds no deal twice, and
-    /// is compared on the same cards with the other tables.
+    /// A budget: every bot plays exactly `matches_per_bot` matches (or one
+    /// more, where the bots' seats do not fill whole tables), whatever the
+    /// field's size. Sessions seat the bots at tables of k, the least-met
+    /// bots together (as a league pairs its rounds); each session plays k
+    /// sets of deals, each set at every table, seats rotating, so a bot
+    /// sits in every seat once a session; the budget's rest is played set
+    /// by set. A bot holds no deal twice and is compared on the same cards
+    /// with the other tables.
     Budget,
 }
 
@@ -281,8 +283,8 @@ pub struct Tournament {
     pub seatings: Seatings,
     /// Repetitions of the schedule, each with fresh deals.
     pub rounds: u32,
-    /// A budget event's matches per bot (about: a whole number of sessions
-    /// of k matches each).
+    /// A budget event's matches per bot (exactly, or one more where the
+    /// bots' seats do not fill whole tables: `schedule::budget_counts`).
     pub matches_per_bot: Option<u32>,
     /// Tables at once.
     pub parallel: usize,

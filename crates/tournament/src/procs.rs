@@ -380,7 +380,7 @@ impl BotProcess {
                         }
                         c.store(true, Ordering::Relaxed);
                         let n = r.fetch_add(1, Ordering::Relaxed) + 1;
-                        warn!(bot = %l.name, status = %how, restart = n, "bot process ended during the tournament");
+                        warn!(target: "whistle::detail", bot = %l.name, status = %how, restart = n, "bot process ended during the tournament");
                         let mut next = None;
                         if n <= MAX_RESTARTS {
                             tokio::time::sleep(Duration::from_millis(200)).await;
@@ -398,7 +398,7 @@ impl BotProcess {
                                     "its process ended {n} times (last: {how}); see {}",
                                     l.stderr_log.display()
                                 );
-                                warn!(bot = %l.name, %reason, "bot out of the event");
+                                warn!(target: "whistle::detail", bot = %l.name, %reason, "bot out of the event");
                                 if let Some(f) = on_out.take() {
                                     f(&l.name, &reason);
                                 }

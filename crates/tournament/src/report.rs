@@ -56,35 +56,73 @@ fn rating_note(r: &Results) -> Option<String> {
     ))
 }
 
-/// Each bot's place in the standings, and whether it shares it: a bot
-/// whose pairwise verdict against the bot above it is not "better" (no
-/// clear difference, or ranked above by chance) shares that bot's place.
-/// Shown as `1=`: two copies of one bot read as the tie they are.
+/// Each bot's place in the standings, and whether it shares it. A bot's
+/// place is one more than the number of bots clearly better than it (their
+/// pairwise verdict says so; for two bots that never met and never held
+/// the same cards, their grades' 95 % intervals are apart), and never
+/// above the place of the bot listed above it. Bots with one place share
+/// it, shown as `1=`: two copies of one bot read as the tie they are, and
+/// so do bots the event cannot tell apart.
+///
+/// A bot that is not ranked (did not play, out, forfeited every match) has
+/// no place: `(0, false)`, shown as `-`.
 pub fn places(r: &Results) -> Vec<(usize, bool)> {
-    let mut out: Vec<(usize, bool)> = Vec::with_capacity(r.bots.len());
-    for (i, b) in r.bots.iter().enumerate() {
-        let tied_above = i > 0
-            && r.pairwise
-                .iter()
-                .find(|v| {
-                    (v.a == r.bots[i - 1].name && v.b == b.name)
-                        || (v.b == r.bots[i - 1].name && v.a == b.name)
-                })
-                .is_some_and(|v| v.verdict != "better");
-        if tied_above {
-            let place = out[i - 1].0;
-            out[i - 1].1 = true;
-            out.push((place, true));
-        } else {
-            out.push((i + 1, false));
+    let ranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_none()).collect();
+    // Whether `x` (listed above `y`, or below) is clearly better than `y`.
+    let better = |x: &BotStats, y: &BotStats| -> bool {
+        match r
+            .pairwise
+            .iter()
+            .find(|v| (v.a == x.name && v.b == y.name) || (v.a == y.name && v.b == x.name))
+        {
+            Some(v) if v.a == x.name => v.verdict == "better",
+            Some(v) => v.verdict == "worse",
+            None => {
+                let higher =
+                    r.lower_is_better && matches!(r.grade.as_str(), "points" | "team points");
+                match (&x.grade, &y.grade) {
+                    (Some(gx), Some(gy)) if gx.n >= 2 && gy.n >= 2 && gx.disjoint(gy) => {
+                        (gx.mean > gy.mean) != higher
+                    }
+                    _ => false,
+                }
+            }
         }
+    };
+    let mut numbers: Vec<usize> = Vec::with_capacity(ranked.len());
+    for b in &ranked {
+        let above = ranked.iter().filter(|x| better(x, b)).count();
+        let floor = numbers.last().copied().unwrap_or(1);
+        numbers.push((above + 1).max(floor));
     }
-    out
+    let mut shown = numbers.iter();
+    r.bots
+        .iter()
+        .map(|b| {
+            if b.unranked.is_some() {
+                (0, false)
+            } else {
+                let n = *shown.next().expect("one number a ranked bot");
+                (n, numbers.iter().filter(|&&m| m == n).count() > 1)
+            }
+        })
+        .collect()
+}
+
+/// Whether two bots' grades are within each other's 95 % intervals (or
+/// either has none): no clear difference between them.
+fn grades_overlap(a: &BotStats, b: &BotStats) -> bool {
+    match (&a.grade, &b.grade) {
+        (Some(x), Some(y)) => x.n < 2 || y.n < 2 || !x.disjoint(y),
+        _ => true,
+    }
 }
 
 /// A place as the standings show it: `3`, or `1=` when shared.
 pub fn place_text((place, tied): (usize, bool)) -> String {
-    if tied {
+    if place == 0 {
+        "-".into()
+    } else if tied {
         format!("{place}=")
     } else {
         place.to_string()
@@ -122,6 +160,84 @@ fn note_text(n: &crate::stats::Note, mark: &str) -> String {
     }
 }
 
+/// The grade's column heading, as every output names it.
+pub fn grade_heading(r: &Results) -> &'static str {
+    match r.grade.as_str() {
+        "matchpoints" => "matchpoints % [95% CI]",
+        "rating" => "rating [± 2σ]",
+        "team points" => "team points/hand [95% CI]",
+        _ if r.lower_is_better => "fines/hand [95% CI]",
+        _ => "points/hand [95% CI]",
+    }
+}
+
+/// A bot's grade as the outputs show it.
+pub fn grade_text(b: &BotStats) -> String {
+    b.grade.as_ref().map_or("-".into(), interval)
+}
+
+/// A bot's points per hand against par (same deal, same seat), where the
+/// event has them.
+pub fn par_text(r: &Results, name: &str) -> Option<String> {
+    let d = r.duplicate.as_ref()?;
+    d.versus_par
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, i)| if i.n == 0 { "-".into() } else { interval(i) })
+}
+
+/// How a bot ran, in one line, for a bot with faults or forfeits: `12
+/// faults (late 10, illegal 2); 3 of 8 matches forfeited`.
+pub fn trouble(b: &BotStats) -> Option<String> {
+    let total: u64 = b.faults.values().sum();
+    if total == 0 && b.forfeits == 0 {
+        return None;
+    }
+    let mut out = String::new();
+    if total > 0 {
+        let kinds: Vec<String> = b.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let _ = write!(
+            out,
+            "{total} fault{} ({})",
+            if total == 1 { "" } else { "s" },
+            kinds.join(", ")
+        );
+    }
+    if b.forfeits > 0 {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        let _ = write!(out, "{} of {} matches forfeited", b.forfeits, b.matches);
+    }
+    Some(out)
+}
+
+/// The verdict on two bots next to each other in the standings, or why
+/// there is none: they never met and never held the same cards.
+fn next_down<'a>(r: &'a Results, a: &str, b: &str) -> Option<&'a Verdict> {
+    r.pairwise.iter().find(|v| v.a == a && v.b == b)
+}
+
+/// How two bots that never met and never held the same cards compare:
+/// through their grades, each earned against the same field.
+pub fn never_met(r: &Results, a: &BotStats, b: &BotStats) -> String {
+    let how = if r.duplicate.is_some() {
+        "never met, never held the same cards"
+    } else {
+        "never met"
+    };
+    let grade = if r.grade.is_empty() {
+        "grade"
+    } else {
+        r.grade.as_str()
+    };
+    if grades_overlap(a, b) {
+        format!("{how}; their {grade} intervals overlap: no clear difference")
+    } else {
+        format!("{how}; their {grade} intervals are apart: better")
+    }
+}
+
 /// The standings as a plain-text table for a terminal.
 pub fn text(r: &Results) -> String {
     let mut out = String::new();
@@ -133,7 +249,8 @@ pub fn text(r: &Results) -> String {
         r.matches.len(),
         r.ranking
     );
-    for n in &r.notes {
+    // A bot out of the event is listed with why among the bots not ranked.
+    for n in r.notes.iter().filter(|n| n.kind != "out") {
         let _ = writeln!(out, "note: {}", note_text(n, ""));
     }
     let width = r
@@ -143,11 +260,18 @@ pub fn text(r: &Results) -> String {
         .max()
         .unwrap_or(3)
         .max(3);
+    let gw = 26;
+    // Events on the same cards: each bot's points against par beside the
+    // grade.
+    let pw = if r.duplicate.is_some() { 26 } else { 0 };
     let _ = writeln!(
         out,
-        "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
+        "{:>4}  {:<width$}  {:>gw$}  {:>pw$}{}{:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
         "rank",
         "bot",
+        grade_heading(r),
+        if pw > 0 { "vs par/hand [95% CI]" } else { "" },
+        if pw > 0 { "  " } else { "" },
         "rating",
         "hands",
         if r.lower_is_better {
@@ -162,11 +286,17 @@ pub fn text(r: &Results) -> String {
     );
     let shown = places(r);
     for (i, b) in r.bots.iter().enumerate() {
+        if b.unranked.is_some() {
+            continue;
+        }
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
+            "{:>4}  {:<width$}  {:>gw$}  {:>pw$}{}{:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
             place_text(shown[i]),
             b.name,
+            grade_text(b),
+            par_text(r, &b.name).unwrap_or_default(),
+            if pw > 0 { "  " } else { "" },
             rating(b),
             b.hands,
             interval(&b.points),
@@ -176,6 +306,32 @@ pub fn text(r: &Results) -> String {
             b.max_ms,
             faults(b)
         );
+    }
+    let unranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_some()).collect();
+    if !unranked.is_empty() {
+        let _ = writeln!(out, "not ranked (no numbers they did not earn):");
+        for b in unranked {
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {}",
+                b.name,
+                b.unranked.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    let troubled: Vec<(&BotStats, String)> = r
+        .bots
+        .iter()
+        .filter_map(|b| trouble(b).map(|t| (b, t)))
+        .collect();
+    if !troubled.is_empty() {
+        let _ = writeln!(
+            out,
+            "how the bots ran: faults and forfeits, one line a bot (each fault is in the match logs, matches/)"
+        );
+        for (b, t) in troubled {
+            let _ = writeln!(out, "  {:<width$}  {t}", b.name);
+        }
     }
     if !r.teams.is_empty() {
         let _ = writeln!(out, "line-ups (the bots of one side): side points per hand");
@@ -211,18 +367,11 @@ pub fn text(r: &Results) -> String {
     if let Some(note) = rating_note(r) {
         let _ = writeln!(out, "{note}");
     }
-    // The terminal shows each bot against the next one down; the files hold
-    // every pair.
-    let next: Vec<&Verdict> = r
-        .bots
-        .windows(2)
-        .filter_map(|w| {
-            r.pairwise
-                .iter()
-                .find(|v| v.a == w[0].name && v.b == w[1].name)
-        })
-        .collect();
-    if !next.is_empty() {
+    // The terminal shows each ranked bot against the next one down, every
+    // pair of them (those that never met, or never held the same cards,
+    // said so); the files hold every pair.
+    let ranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_none()).collect();
+    if ranked.len() >= 2 {
         let _ = writeln!(
             out,
             "is each bot better than the next one down? head to head (ahead-behind-level), LOS, {}, verdict",
@@ -232,37 +381,45 @@ pub fn text(r: &Results) -> String {
                 "-"
             }
         );
-        for v in next {
-            let _ = writeln!(
-                out,
-                "  {} vs {}: {}  LOS {}  {}  {}",
-                v.a,
-                v.b,
-                head_to_head(v),
-                los_text(v),
-                difference_text(v),
-                verdict_words(v)
-            );
+        for w in ranked.windows(2) {
+            match next_down(r, &w[0].name, &w[1].name) {
+                Some(v) => {
+                    let _ = writeln!(
+                        out,
+                        "  {} vs {}: {}  LOS {}  {}  {}",
+                        v.a,
+                        v.b,
+                        head_to_head(v),
+                        los_text(v),
+                        difference_text(v),
+                        verdict_words(v)
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "  {} vs {}: {}",
+                        w[0].name,
+                        w[1].name,
+                        never_met(r, w[0], w[1])
+                    );
+                }
+            }
         }
     }
     if let Some(d) = &r.duplicate {
-        let _ = writeln!(
-            out,
-            "duplicate: points per hand against par (same deal, same seat)"
-        );
-        for (name, i) in &d.versus_par {
-            let _ = writeln!(out, "  {name:<width$}  {}", interval(i));
-        }
-        let _ = writeln!(
-            out,
-            "duplicate: matchpoints, % of those on the same cards outdone (ties half)"
-        );
-        for (name, i) in &d.matchpoints {
-            let _ = writeln!(out, "  {name:<width$}  {}", interval(i));
-        }
-        let _ = writeln!(out, "duplicate: paired per-deal differences");
-        for p in &d.pairs {
-            let _ = writeln!(out, "  {} − {}: {}", p.a, p.b, interval(&p.difference));
+        // Every pair is a line: the terminal shows them for a few bots.
+        if r.bots.len() <= 8 {
+            let _ = writeln!(out, "duplicate: paired per-deal differences");
+            for p in &d.pairs {
+                let _ = writeln!(out, "  {} − {}: {}", p.a, p.b, interval(&p.difference));
+            }
+        } else {
+            let _ = writeln!(
+                out,
+                "duplicate: the {} paired per-deal differences are in standings.md and results.json",
+                d.pairs.len()
+            );
         }
     }
     out
@@ -279,29 +436,71 @@ pub fn markdown(r: &Results) -> String {
         r.matches.len(),
         r.ranking
     );
-    if !r.notes.is_empty() {
+    if !r.grade.is_empty() {
+        let _ = writeln!(
+            out,
+            "**The grade is the {} column** (the first after the bot's name); the standings are in its order.\n",
+            grade_heading(r)
+        );
+    }
+    let troubled: Vec<(&BotStats, String)> = r
+        .bots
+        .iter()
+        .filter_map(|b| trouble(b).map(|t| (b, t)))
+        .collect();
+    // One line a bot: its notes, then its faults and forfeits.
+    let mut ran: Vec<(&str, Vec<String>)> = Vec::new();
+    let lines = r
+        .notes
+        .iter()
+        .map(|n| (n.bot.as_str(), n.detail.clone()))
+        .chain(troubled.into_iter().map(|(b, t)| (b.name.as_str(), t)));
+    for (bot, line) in lines {
+        match ran.iter_mut().find(|e| e.0 == bot) {
+            Some(e) => e.1.push(line),
+            None => ran.push((bot, vec![line])),
+        }
+    }
+    if !ran.is_empty() {
         let _ = writeln!(out, "How the bots ran:\n");
-        for n in &r.notes {
-            let _ = writeln!(out, "- {}", note_text(n, "**"));
+        for (bot, lines) in ran {
+            if bot.is_empty() {
+                let _ = writeln!(out, "- {}", lines.join("; "));
+            } else {
+                let _ = writeln!(out, "- **{bot}**: {}", lines.join("; "));
+            }
         }
         let _ = writeln!(out);
     }
+    let par = r.duplicate.is_some() && r.grade != "rating";
     let _ = writeln!(
         out,
-        "| rank | bot | rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |",
+        "| rank | bot | {} |{} rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |",
+        grade_heading(r),
+        if par { " versus par [95% CI] |" } else { "" },
         if r.lower_is_better { "fines" } else { "points" }
     );
     let _ = writeln!(
         out,
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+        "|---:|---|---:|{}---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        if par { "---:|" } else { "" }
     );
     let shown = places(r);
     for (i, b) in r.bots.iter().enumerate() {
+        if b.unranked.is_some() {
+            continue;
+        }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} |",
+            "| {} | {} | {} |{} {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} |",
             place_text(shown[i]),
             b.name,
+            grade_text(b),
+            if par {
+                format!(" {} |", par_text(r, &b.name).unwrap_or_else(|| "-".into()))
+            } else {
+                String::new()
+            },
             rating(b),
             b.matches,
             b.hands,
@@ -314,6 +513,28 @@ pub fn markdown(r: &Results) -> String {
             b.forfeits,
             faults(b)
         );
+    }
+    let unranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_some()).collect();
+    if !unranked.is_empty() {
+        let _ = writeln!(out, "\n## Not ranked\n");
+        let _ = writeln!(
+            out,
+            "Bots that did not play, were out of the event or forfeited every match: listed apart, with what they did.\n"
+        );
+        let _ = writeln!(out, "| bot | why | matches | hands | forfeits | faults |");
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---|");
+        for b in unranked {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                b.name,
+                b.unranked.as_deref().unwrap_or_default(),
+                b.matches,
+                b.hands,
+                b.forfeits,
+                faults(b)
+            );
+        }
     }
     if !r.teams.is_empty() {
         let _ = writeln!(out, "\n## Line-ups\n");
@@ -386,7 +607,8 @@ pub fn markdown(r: &Results) -> String {
         );
         let _ = writeln!(out, "| bot | versus par [95% CI] | samples |");
         let _ = writeln!(out, "|---|---:|---:|");
-        for (name, i) in &d.versus_par {
+        // A bot without a cell (it did not play) has no row.
+        for (name, i) in d.versus_par.iter().filter(|(_, i)| i.n > 0) {
             let _ = writeln!(out, "| {name} | {} | {} |", interval(i), i.n);
         }
         let _ = writeln!(out, "\n## Duplicate: matchpoints\n");
@@ -396,7 +618,7 @@ pub fn markdown(r: &Results) -> String {
         );
         let _ = writeln!(out, "| bot | matchpoints % [95% CI] | samples |");
         let _ = writeln!(out, "|---|---:|---:|");
-        for (name, i) in &d.matchpoints {
+        for (name, i) in d.matchpoints.iter().filter(|(_, i)| i.n > 0) {
             let _ = writeln!(out, "| {name} | {} | {} |", interval(i), i.n);
         }
         let _ = writeln!(out, "\n## Duplicate: paired per-deal differences\n");
@@ -439,6 +661,10 @@ pub fn csv(r: &Results) -> String {
         "ms_max",
         "forfeits",
         "faults",
+        "grade",
+        "grade_low",
+        "grade_high",
+        "unranked",
     ];
     w.write_record(header).expect("writing to memory");
     let shown = places(r);
@@ -454,7 +680,11 @@ pub fn csv(r: &Results) -> String {
                     )
                 });
         let row = [
-            shown[i].0.to_string(),
+            if shown[i].0 == 0 {
+                String::new()
+            } else {
+                shown[i].0.to_string()
+            },
             b.name.clone(),
             sys,
             val,
@@ -472,6 +702,10 @@ pub fn csv(r: &Results) -> String {
             format!("{:.3}", b.max_ms),
             b.forfeits.to_string(),
             faults(b).replace(' ', ";"),
+            b.grade.map_or(String::new(), |g| format!("{:.4}", g.mean)),
+            b.grade.map_or(String::new(), |g| format!("{:.4}", g.low)),
+            b.grade.map_or(String::new(), |g| format!("{:.4}", g.high)),
+            b.unranked.clone().unwrap_or_default(),
         ];
         w.write_record(&row).expect("writing to memory");
     }

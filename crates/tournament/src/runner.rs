@@ -834,6 +834,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
 
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
     let mut tally = stats::Tally::new(&t.name, t.game.name(), &names);
+    tally.mark_out(&withdrawn);
     for_each_log(&out, |l| {
         if opts.shard.is_none_or(|s| s.owns(l.header.match_index)) {
             tally.add(&l);
@@ -1300,7 +1301,7 @@ pub async fn record_table(
         match rec {
             TableRecord::Started { connected } => {
                 if connected.iter().any(|c| !c) {
-                    warn!(table = %table_id, ?connected, "started without every seat");
+                    warn!(target: "whistle::detail", table = %table_id, ?connected, "started without every seat");
                 }
             }
             TableRecord::Deal { deal, order } => {

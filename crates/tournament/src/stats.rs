@@ -135,6 +135,16 @@ pub struct BotStats {
     /// seat (O16, O17).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub own_points: Option<Interval>,
+    /// Its grade: the measure [`Results::grade`] names, with its 95 %
+    /// interval (a rating: the value ± two uncertainties; `n` its matches).
+    /// Absent for a bot that is not ranked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grade: Option<Interval>,
+    /// Why the bot is not ranked, if it is not: `did not play`, `out: ...`
+    /// (out of the event) or `forfeited every match`. Such bots come after
+    /// every ranked bot, in name order, with no place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unranked: Option<String>,
 }
 
 /// A comparison of two bots on the same deals from the same seat.
@@ -265,6 +275,13 @@ pub struct Results {
     pub pairwise: Vec<Verdict>,
     /// How the ranking was derived, for people.
     pub ranking: String,
+    /// The grade the ranking is by: `matchpoints` (events that compare
+    /// seats on the same cards: duplicate, movement, budget, solitaire),
+    /// `rating` (round robins and gauntlets: Weng-Lin, or Glicko-2 in
+    /// two-seat games), `points` (points or fines per hand) or
+    /// `team points` (cooperative games). Empty in files written before it.
+    #[serde(default)]
+    pub grade: String,
     /// The tournament seed, revealed once play is over (check it against the
     /// commitment in `tournament.json` and in every log header): a number
     /// as the file gave it, or 64 hex digits (a drawn seed).
@@ -361,6 +378,8 @@ pub struct Tally {
     /// (bot index i, bot index j), i < j → (i ahead, j ahead, level).
     head_to_head: BTreeMap<(usize, usize), (u64, u64, u64)>,
     rating_history: BTreeMap<String, Vec<RatingPoint>>,
+    /// Bots out of the event, and why.
+    out: BTreeMap<String, String>,
 }
 
 impl Tally {
@@ -387,6 +406,16 @@ impl Tally {
             last_index: None,
             head_to_head: BTreeMap::new(),
             rating_history: BTreeMap::new(),
+            out: BTreeMap::new(),
+        }
+    }
+
+    /// Names the bots that were out of the event (withdrawn: the rest of
+    /// their matches forfeited), with why: they are listed apart from the
+    /// ranked bots.
+    pub fn mark_out(&mut self, out: &[(String, String)]) {
+        for (bot, why) in out {
+            self.out.insert(bot.clone(), why.clone());
         }
     }
 
@@ -617,11 +646,24 @@ impl Tally {
                     max_ms: a.ms.2,
                     rating,
                     own_points: (!a.own.is_empty()).then(|| Interval::of(&a.own)),
+                    grade: None,
+                    unranked: if a.matches == 0 {
+                        Some("did not play".into())
+                    } else if let Some(why) = self.out.get(&name) {
+                        Some(format!("out: {why}"))
+                    } else if a.forfeits == a.matches {
+                        Some("forfeited every match".into())
+                    } else {
+                        None
+                    },
                     name,
                 }
             })
             .collect();
-        let ranking = if kind == Sides::Cooperative {
+        let duplicate = self
+            .duplicate
+            .then(|| duplicate_stats(&self.cells, &self.bots, lower));
+        let rated = if kind == Sides::Cooperative {
             "cooperative game: no individual rating; each bot by the mean team score per hand of the line-ups it played in (see the line-ups table)"
         } else if kind == Sides::Partnerships {
             "by Weng-Lin rating derived from partnership results (each match one game between the partnerships, a partnership a team of its bots; forfeits rank last); see the line-ups table"
@@ -636,17 +678,71 @@ impl Tally {
         } else {
             "by Weng-Lin rating (one multi-player game per match ranked by final totals; forfeits rank last; a bot in two seats of one match counts once, at its better place)"
         };
-        stats.sort_by(|x, y| {
-            let key = |b: &BotStats| match &b.rating {
-                Some(r) => r.value,
-                None if lower => -b.points.mean,
-                None => b.points.mean,
+        // The grade: on the same cards where the event compares seats so
+        // (the cards' luck cancels out), else the rating, else the points.
+        let grade = if duplicate.is_some() {
+            "matchpoints"
+        } else if kind == Sides::Cooperative {
+            "team points"
+        } else if stats.iter().any(|b| b.rating.is_some()) {
+            "rating"
+        } else {
+            "points"
+        };
+        for b in &mut stats {
+            if b.unranked.is_some() {
+                continue;
+            }
+            b.grade = match grade {
+                "matchpoints" => duplicate.as_ref().and_then(|d| {
+                    d.matchpoints
+                        .iter()
+                        .find(|(n, _)| *n == b.name)
+                        .map(|(_, i)| *i)
+                        .filter(|i| i.n > 0)
+                }),
+                "rating" => b.rating.as_ref().map(|r| Interval {
+                    n: b.matches,
+                    mean: r.value,
+                    low: r.value - 2.0 * r.uncertainty,
+                    high: r.value + 2.0 * r.uncertainty,
+                }),
+                _ => (b.points.n > 0).then_some(b.points),
             };
-            key(y).total_cmp(&key(x)).then_with(|| x.name.cmp(&y.name))
+        }
+        let ranking = match grade {
+            "matchpoints" => {
+                let mut words = String::from(
+                    "by matchpoints, the grade: on each deal and seat, the percentage of the others \
+                     who held the same cards that the bot outdid (a tie counts half), with its 95 % \
+                     interval; where seats are compared on the same cards this is the fairest \
+                     grade, the cards' luck cancelling out",
+                );
+                if stats.iter().any(|b| b.rating.is_some()) {
+                    words.push_str(". Beside it the rating: ");
+                    words.push_str(rated.trim_start_matches("by "));
+                }
+                words
+            }
+            _ => rated.to_string(),
+        };
+        stats.sort_by(|x, y| {
+            // Ranked bots by grade (better first), then the bots without a
+            // grade, then the bots not ranked; names break ties.
+            let key = |b: &BotStats| {
+                let better = match (&b.grade, grade) {
+                    (Some(g), "points" | "team points") if lower => -g.mean,
+                    (Some(g), _) => g.mean,
+                    (None, _) => 0.0,
+                };
+                (b.unranked.is_some(), b.grade.is_none(), -better)
+            };
+            let (kx, ky) = (key(x), key(y));
+            kx.0.cmp(&ky.0)
+                .then(kx.1.cmp(&ky.1))
+                .then(kx.2.total_cmp(&ky.2))
+                .then_with(|| x.name.cmp(&y.name))
         });
-        let duplicate = self
-            .duplicate
-            .then(|| duplicate_stats(&self.cells, &self.bots, lower));
         let mut teams: Vec<TeamStats> = self
             .team_acc
             .into_iter()
@@ -670,8 +766,13 @@ impl Tally {
                 .total_cmp(&b.points.mean)
                 .then_with(|| x.line_up.cmp(&y.line_up))
         });
+        let ranked: Vec<BotStats> = stats
+            .iter()
+            .filter(|b| b.unranked.is_none())
+            .cloned()
+            .collect();
         let pairwise = verdicts(
-            &stats,
+            &ranked,
             &self.index,
             &self.head_to_head,
             duplicate.as_ref(),
@@ -688,7 +789,8 @@ impl Tally {
             duplicate,
             teams,
             pairwise,
-            ranking: ranking.into(),
+            ranking,
+            grade: grade.into(),
             seed: None,
             rating_history: self.rating_history,
             notes: Vec::new(),
@@ -981,10 +1083,19 @@ fn duplicate_stats(cells: &Cells, bots: &[String], lower: bool) -> DuplicateStat
         .map(|(n, v)| (n.clone(), Interval::of(v)))
         .collect();
     versus_par.sort_by(|a, b| a.0.cmp(&b.0));
+    // A percentage: its interval stays within 0 and 100.
     let mut matchpoints: Vec<(String, Interval)> = bots
         .iter()
         .zip(&mps)
-        .map(|(n, v)| (n.clone(), Interval::of(v)))
+        .map(|(n, v)| {
+            let i = Interval::of(v);
+            let (low, high) = if i.n < 2 {
+                (i.low, i.high)
+            } else {
+                (i.low.max(0.0), i.high.min(100.0))
+            };
+            (n.clone(), Interval { low, high, ..i })
+        })
         .collect();
     matchpoints.sort_by(|a, b| a.0.cmp(&b.0));
     DuplicateStats {

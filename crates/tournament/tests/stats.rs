@@ -316,3 +316,149 @@ fn an_unbounded_interval_survives_json() {
     let back: Interval = serde_json::from_str(&serde_json::to_string(&two).unwrap()).unwrap();
     assert_eq!(back, two);
 }
+
+/// Events that compare seats on the same cards are graded by matchpoints:
+/// the standings follow the grade, each ranked bot carries its matchpoints
+/// interval as its grade. A bot that never played and a bot out of the
+/// event are listed apart, with why, after every ranked bot: no grade, no
+/// place, no verdict, and the terminal's table does not rank them.
+#[test]
+fn same_cards_events_are_graded_by_matchpoints_and_idle_bots_are_listed_apart() {
+    let four = ["a", "b", "c", "d"];
+    let mut logs: Vec<MatchLog> = (0..4u64)
+        .map(|i| {
+            let seats: Vec<&str> = (0..4).map(|s| four[(s + i as usize) % 4]).collect();
+            // The seat's luck (seat 0 holds the best cards) plus the bot's
+            // skill: c best, then a, d, b.
+            let hands: Vec<H> = (0..3)
+                .map(|d| {
+                    let pts: Vec<i32> = seats
+                        .iter()
+                        .enumerate()
+                        .map(|(s, b)| {
+                            let skill = match *b {
+                                "c" => 9,
+                                "a" => 6,
+                                "d" => 3,
+                                _ => 0,
+                            };
+                            20 - 5 * s as i32 + skill + d
+                        })
+                        .collect();
+                    h(&pts)
+                })
+                .collect();
+            let mut l = log(i, "israeli", &seats, &hands, &[]);
+            l.header.duplicate = Some(Duplicate {
+                group: 0,
+                rotation: i as u32,
+            });
+            l
+        })
+        .collect();
+    // f sits one match and forfeits it: then it was out.
+    let mut f = log(
+        4,
+        "israeli",
+        &["f", "a", "b", "c"],
+        &[h(&[0, 1, 2, 3])],
+        &[0],
+    );
+    f.header.duplicate = Some(Duplicate {
+        group: 1,
+        rotation: 0,
+    });
+    logs.push(f);
+    let all = names(&["a", "b", "c", "d", "e", "f"]);
+    let mut tally = stats::Tally::new("t", "israeli", &all);
+    tally.mark_out(&[("f".into(), "its process ended at start".into())]);
+    for l in &logs {
+        tally.add(l);
+    }
+    let r = tally.finish();
+    assert_eq!(r.grade, "matchpoints");
+    assert!(r.ranking.starts_with("by matchpoints"), "{}", r.ranking);
+    let order: Vec<&str> = r.bots.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(order, ["c", "a", "d", "b", "e", "f"]);
+    // The rating (from places, where the seat's luck counts) disagrees: d
+    // is rated above a. The grade decides.
+    let rating = |n| bot(&r, n).rating.as_ref().unwrap().value;
+    assert!(rating("d") > rating("a"));
+    let mps = &r.duplicate.as_ref().unwrap().matchpoints;
+    for b in &r.bots[..4] {
+        let mp = mps.iter().find(|(n, _)| *n == b.name).unwrap().1;
+        assert_eq!(b.grade, Some(mp), "{}", b.name);
+        assert!(b.unranked.is_none());
+    }
+    assert!(close(bot(&r, "c").grade.unwrap().mean, 100.0));
+    assert!(close(bot(&r, "b").grade.unwrap().mean, 0.0));
+    assert_eq!(bot(&r, "e").unranked.as_deref(), Some("did not play"));
+    assert_eq!(
+        bot(&r, "f").unranked.as_deref(),
+        Some("out: its process ended at start")
+    );
+    assert!(bot(&r, "e").grade.is_none() && bot(&r, "f").grade.is_none());
+    let places = whistle_tournament::report::places(&r);
+    assert_eq!(&places[4..], [(0, false), (0, false)]);
+    assert_eq!(whistle_tournament::report::place_text(places[5]), "-");
+    assert!(
+        r.pairwise
+            .iter()
+            .all(|v| !["e", "f"].contains(&v.a.as_str()) && !["e", "f"].contains(&v.b.as_str())),
+        "no verdict on a bot that is not ranked"
+    );
+    let text = whistle_tournament::report::text(&r);
+    assert!(text.contains("matchpoints % [95% CI]"), "{text}");
+    let table_end = text.find("not ranked").expect("a listing apart");
+    assert!(!text[..table_end].contains("\n   -  e"), "{text}");
+    assert!(text[table_end..].contains("e    did not play"), "{text}");
+    assert!(
+        text.contains("f    out: its process ended at start"),
+        "{text}"
+    );
+    assert!(text.contains("1 of 1 matches forfeited"), "{text}");
+    let md = whistle_tournament::report::markdown(&r);
+    assert!(
+        md.contains("## Not ranked") && md.contains("| e | did not play |"),
+        "{md}"
+    );
+    // The grade survives the results file; a file from before it reads.
+    let back: Results = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+    assert_eq!(back.grade, r.grade);
+    for (x, y) in back.bots.iter().zip(&r.bots) {
+        assert_eq!((&x.name, &x.unranked), (&y.name, &y.unranked));
+        assert_eq!(x.grade.map(|g| g.mean), y.grade.map(|g| g.mean));
+    }
+    let mut old: serde_json::Value = serde_json::to_value(&r).unwrap();
+    old.as_object_mut().unwrap().remove("grade");
+    for b in old["bots"].as_array_mut().unwrap() {
+        b.as_object_mut().unwrap().remove("grade");
+        b.as_object_mut().unwrap().remove("unranked");
+    }
+    let old: Results = serde_json::from_value(old).unwrap();
+    assert_eq!(old.grade, "");
+}
+
+/// A round robin (no shared cards) is graded by the rating, its interval
+/// the value ± two uncertainties.
+#[test]
+fn a_round_robin_is_graded_by_the_rating() {
+    let seats = ["a", "b", "c", "d"];
+    let logs: Vec<MatchLog> = (0..4)
+        .map(|i| {
+            let order: Vec<&str> = (0..4).map(|s| seats[(s + i) % 4]).collect();
+            let pts: Vec<i32> = order
+                .iter()
+                .map(|b| if *b == "b" { 9 } else { 0 })
+                .collect();
+            log(i as u64, "israeli", &order, &[h(&pts)], &[])
+        })
+        .collect();
+    let r = compute("t", "israeli", &names(&seats), &logs);
+    assert_eq!(r.grade, "rating");
+    assert_eq!(r.bots[0].name, "b");
+    let b = &r.bots[0];
+    let (g, x) = (b.grade.unwrap(), b.rating.clone().unwrap());
+    assert!(close(g.mean, x.value) && close(g.low, x.value - 2.0 * x.uncertainty));
+    assert_eq!(g.n, 4);
+}
