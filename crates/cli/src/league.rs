@@ -352,15 +352,21 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
             matches,
             resumed,
             waiting,
-        } => eprintln!(
-            "round {number}{}: {matches} match(es); waiting bots: {}",
-            if *resumed { " (resumed)" } else { "" },
-            if waiting.is_empty() {
-                "none".to_string()
-            } else {
-                waiting.join(", ")
+            seed_warning,
+        } => {
+            if let Some(why) = seed_warning {
+                eprintln!("warning: {why}");
             }
-        ),
+            eprintln!(
+                "round {number}{}: {matches} match(es); waiting bots: {}",
+                if *resumed { " (resumed)" } else { "" },
+                if waiting.is_empty() {
+                    "none".to_string()
+                } else {
+                    waiting.join(", ")
+                }
+            )
+        }
         serve::ServeEvent::RoundEnded {
             number,
             recorded,

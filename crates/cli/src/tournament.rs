@@ -130,9 +130,16 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         whistle_tournament::run(&t, &opts).await
     })?;
     if summary.interrupted {
+        // A drawn seed stays in the folder; a given one must be given again
+        // (it is not printed: it stays secret until the event is over).
+        let seed = if args.seed.is_some() {
+            " --seed <the same seed>"
+        } else {
+            ""
+        };
         return Err(Interrupted(format!(
             "whistle tournament: stopped; {} of {} matches finished, logs in {} \
-             (continue with `whistle tournament {} --out {} --resume`)",
+             (continue with `whistle tournament {} --out {} --resume{seed}`)",
             summary.finished,
             summary.planned,
             summary.out.display(),

@@ -371,3 +371,33 @@ pub fn compress_closed(league: &Path) -> Result<(), LeagueError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use whistle_rules::dealing::Domain;
+
+    #[test]
+    fn a_round_keeps_the_seed_its_file_records_old_or_new() {
+        let tmp = tempfile::tempdir().unwrap();
+        let league = tmp.path();
+        let new = Seed::from_u64(1).derive(Domain::Round, 2);
+        for (n, seed) in [(1, "123456789".to_string()), (2, format!("\"{new}\""))] {
+            let dir = round_dir(league, n);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join("round.toml"),
+                format!("name = \"l-r{n:04}\"\ngame = \"israeli\"\nseed = {seed}\n"),
+            )
+            .unwrap();
+        }
+        // A round played before round seeds were 256 bits keeps its number
+        // (it is what its logs commit to); a new one its 64 hex digits.
+        assert_eq!(
+            recorded_seed(league, 1).unwrap(),
+            WrittenSeed::Number(123_456_789)
+        );
+        assert_eq!(recorded_seed(league, 2).unwrap(), WrittenSeed::Full(new));
+        assert!(recorded_seed(league, 3).is_err());
+    }
+}

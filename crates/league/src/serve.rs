@@ -71,6 +71,8 @@ pub enum ServeEvent {
         resumed: bool,
         /// The remote bots waiting when it was seated.
         waiting: Vec<String>,
+        /// Why its seed can be searched, if it can (a league file's number).
+        seed_warning: Option<String>,
     },
     /// A round ended (or stopped).
     RoundEnded {
@@ -165,6 +167,7 @@ pub async fn serve(
                         matches: prepared.plan.len(),
                         resumed: prepared.resumed,
                         waiting: waiting.clone(),
+                        seed_warning: prepared.tournament.seed_warning.clone(),
                     });
                     let ended = play(
                         league,

@@ -372,6 +372,9 @@ fn keep_seed(t: &Tournament, out: &Path) -> Result<(), RunError> {
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
         let mut f = o.open(&path)?;
+        // Owner-only even where the file was there before.
+        #[cfg(unix)]
+        f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
         f.write_all(format!("{}\n", t.seed).as_bytes())?;
         f.sync_all()
     };
