@@ -260,52 +260,75 @@ pub fn text(r: &Results) -> String {
         .max()
         .unwrap_or(3)
         .max(3);
-    let gw = 26;
-    // Events on the same cards: each bot's points against par beside the
-    // grade.
-    let pw = if r.duplicate.is_some() { 26 } else { 0 };
-    let _ = writeln!(
-        out,
-        "{:>4}  {:<width$}  {:>gw$}  {:>pw$}{}{:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8}  {:>7}  faults",
-        "rank",
-        "bot",
-        grade_heading(r),
-        if pw > 0 { "vs par/hand [95% CI]" } else { "" },
-        if pw > 0 { "  " } else { "" },
-        "rating",
-        "hands",
+    // The ranked bots' table, each column as wide as its widest cell, so
+    // that sixty bots fit a terminal: the grade first, then (events on the
+    // same cards) points against par, the rating, and the rest.
+    let shown = places(r);
+    let ranked: Vec<(usize, &BotStats)> = r
+        .bots
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.unranked.is_none())
+        .collect();
+    let mut columns: Vec<(String, bool, Vec<String>)> = Vec::new();
+    let mut column = |head: &str, left: bool, cell: &dyn Fn(usize, &BotStats) -> String| {
+        let cells = ranked.iter().map(|&(i, b)| cell(i, b)).collect();
+        columns.push((head.to_string(), left, cells));
+    };
+    column("rank", false, &|i, _| place_text(shown[i]));
+    column("bot", true, &|_, b| b.name.clone());
+    column(grade_heading(r), false, &|_, b| grade_text(b));
+    if r.duplicate.is_some() {
+        column("vs par/hand [95% CI]", false, &|_, b| {
+            par_text(r, &b.name).unwrap_or_default()
+        });
+    }
+    column("rating", false, &|_, b| rating(b));
+    column("hands", false, &|_, b| b.hands.to_string());
+    column(
         if r.lower_is_better {
             "fines/hand [95% CI]"
         } else {
             "points/hand [95% CI]"
         },
-        "bids made",
-        "wins",
-        "ms mean",
-        "ms max",
+        false,
+        &|_, b| interval(&b.points),
     );
-    let shown = places(r);
-    for (i, b) in r.bots.iter().enumerate() {
-        if b.unranked.is_some() {
-            continue;
+    column("bids made", false, &|_, b| bids(b));
+    column("wins", false, &|_, b| b.wins.to_string());
+    column("ms mean", false, &|_, b| format!("{:.2}", b.mean_ms));
+    column("ms max", false, &|_, b| format!("{:.1}", b.max_ms));
+    column("faults", true, &|_, b| faults(b));
+    let row = |cells: Vec<&str>| -> String {
+        let mut line = String::new();
+        for (k, ((_, left, all), cell)) in columns.iter().zip(cells).enumerate() {
+            let w = all
+                .iter()
+                .map(|c| c.chars().count())
+                .chain(std::iter::once(columns[k].0.chars().count()))
+                .max()
+                .unwrap_or(0);
+            if k > 0 {
+                line.push_str("  ");
+            }
+            if k + 1 == columns.len() {
+                line.push_str(cell);
+            } else if *left {
+                let _ = write!(line, "{cell:<w$}");
+            } else {
+                let _ = write!(line, "{cell:>w$}");
+            }
         }
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>gw$}  {:>pw$}{}{:>16}  {:>6}  {:>30}  {:>15}  {:>5}  {:>8.2}  {:>7.1}  {}",
-            place_text(shown[i]),
-            b.name,
-            grade_text(b),
-            par_text(r, &b.name).unwrap_or_default(),
-            if pw > 0 { "  " } else { "" },
-            rating(b),
-            b.hands,
-            interval(&b.points),
-            bids(b),
-            b.wins,
-            b.mean_ms,
-            b.max_ms,
-            faults(b)
-        );
+        line
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        row(columns.iter().map(|c| c.0.as_str()).collect())
+    );
+    for k in 0..ranked.len() {
+        let cells: Vec<&str> = columns.iter().map(|c| c.2[k].as_str()).collect();
+        let _ = writeln!(out, "{}", row(cells));
     }
     let unranked: Vec<&BotStats> = r.bots.iter().filter(|b| b.unranked.is_some()).collect();
     if !unranked.is_empty() {
