@@ -2,7 +2,11 @@
 //! `whistle-sandbox`), the folders they may read, and whether each play of a
 //! deal needs a fresh instance of a bot.
 
-use std::path::{Path, PathBuf};
+use std::{
+    collections::{HashMap, HashSet},
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use whistle_rules::dealing::Seed;
 use whistle_sandbox::{Limits, Mode, Support};
@@ -279,7 +283,7 @@ pub fn replays_deals_of(
     plan: &[Planned],
     which: impl Fn(usize) -> bool,
 ) -> Option<String> {
-    let mut held: std::collections::HashMap<(Seed, usize), u64> = Default::default();
+    let mut held: HashMap<(Seed, usize), u64> = Default::default();
     for p in plan {
         for &b in p.seats.iter().filter(|&&b| which(b)) {
             if let Some(first) = held.insert((p.match_seed, b), p.index) {
@@ -301,6 +305,154 @@ pub fn replays_deals_of(
         }
     }
     None
+}
+
+/// One bot holding one set of deals: a match seed and the bot's index.
+pub type Hold = (Seed, usize);
+
+/// The sets of deals each bot's instances hold now: for every match being
+/// played, and every finished one whose instances are not all gone yet, a
+/// [`Hold`] of each of its local bots. A match starts only when none of its
+/// holds is taken ([`Pending::next`]), so the instances of a bot that see
+/// the same deals never overlap in time: the next one starts after every
+/// process of the one before is gone (`procs`, "When a bot is gone").
+#[derive(Debug, Default)]
+pub struct Holds {
+    taken: std::sync::Mutex<HashSet<Hold>>,
+    freed: tokio::sync::Notify,
+}
+
+impl Holds {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<Hold>> {
+        // A panic while the set is held leaves it whole (every change is
+        // one insert or remove), so a poisoned lock is still usable.
+        self.taken
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Completes when a hold is given back (at once if one was given back
+    /// since the last call).
+    pub async fn freed(&self) {
+        self.freed.notified().await;
+    }
+}
+
+/// The holds of one match, given back when this is dropped: after its
+/// instances are gone.
+#[derive(Debug)]
+pub struct Held {
+    holds: Arc<Holds>,
+    keys: Vec<Hold>,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.keys.is_empty() {
+            return;
+        }
+        let mut taken = self.holds.lock();
+        for k in &self.keys {
+            taken.remove(k);
+        }
+        drop(taken);
+        self.holds.freed.notify_one();
+    }
+}
+
+/// The matches of a run still to start, and the order they start in.
+///
+/// Without fresh instances (no bot holds a deal twice) they start in
+/// schedule order. With them, a match starts only when none of its local
+/// bots holds its deals now ([`Holds`]); among the matches that may start,
+/// the one whose set of deals (its match seed) has the most matches left
+/// goes first (the earliest of those in the schedule), so the sets advance
+/// side by side and the event keeps its parallelism: at most one match of a
+/// set that involves a bot plays at a time, the other sets play meanwhile.
+pub struct Pending {
+    /// The matches left, in schedule order, with their holds.
+    matches: std::collections::VecDeque<(Planned, Vec<Hold>)>,
+    /// Matches left per set of deals.
+    left: HashMap<Seed, usize>,
+    /// Whether holds are kept (the run gives each play of a deal a fresh
+    /// instance).
+    held: bool,
+    holds: Arc<Holds>,
+}
+
+impl Pending {
+    /// `todo` in schedule order; with `held`, each match holds its deals
+    /// for each bot `local` accepts (the bots the run starts).
+    pub fn new(todo: Vec<Planned>, held: bool, local: impl Fn(usize) -> bool) -> Pending {
+        let mut left: HashMap<Seed, usize> = HashMap::new();
+        let matches = todo
+            .into_iter()
+            .map(|p| {
+                let mut keys: Vec<Hold> = Vec::new();
+                if held {
+                    *left.entry(p.match_seed).or_default() += 1;
+                    for &b in &p.seats {
+                        // A bot with two seats of one table holds its deals once.
+                        if local(b) && !keys.contains(&(p.match_seed, b)) {
+                            keys.push((p.match_seed, b));
+                        }
+                    }
+                }
+                (p, keys)
+            })
+            .collect();
+        Pending {
+            matches,
+            left,
+            held,
+            holds: Arc::default(),
+        }
+    }
+
+    /// Whether every match has started.
+    pub fn is_empty(&self) -> bool {
+        self.matches.is_empty()
+    }
+
+    /// The holds the run's matches take and give back.
+    pub fn holds(&self) -> &Arc<Holds> {
+        &self.holds
+    }
+
+    /// The next match to start, with its holds taken, if one may start now
+    /// (else wait for [`Holds::freed`] and ask again).
+    pub fn next(&mut self) -> Option<(Planned, Held)> {
+        if !self.held {
+            let (p, keys) = self.matches.pop_front()?;
+            return Some((p, self.held(keys)));
+        }
+        let mut taken = self.holds.lock();
+        let mut best: Option<(usize, usize)> = None;
+        for (i, (p, keys)) in self.matches.iter().enumerate() {
+            let left = self.left.get(&p.match_seed).copied().unwrap_or(0);
+            if best.is_some_and(|(_, most)| left <= most) {
+                continue;
+            }
+            if keys.iter().all(|k| !taken.contains(k)) {
+                best = Some((i, left));
+            }
+        }
+        let (i, _) = best?;
+        let (p, keys) = self.matches.remove(i)?;
+        taken.extend(keys.iter().copied());
+        drop(taken);
+        if let Some(n) = self.left.get_mut(&p.match_seed) {
+            *n -= 1;
+        }
+        Some((p, self.held(keys)))
+    }
+
+    fn held(&self, keys: Vec<Hold>) -> Held {
+        Held {
+            holds: self.holds.clone(),
+            keys,
+        }
+    }
 }
 
 /// Arguments that name an existing path relative to the tournament file's
