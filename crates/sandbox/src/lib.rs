@@ -33,6 +33,21 @@
 //! the Landlock ruleset, starts the bot, reaps orphans, watches memory and
 //! turns the way the bot ended into the launcher's exit status
 //! ([`Verdict::of_exit`]).
+//!
+//! The launcher's exit is what whistle waits for before it lets another
+//! instance of the bot see the same deals (`whistle-tournament`'s `procs`,
+//! "When a bot is gone"), so a launcher keeps this contract: once it has
+//! exited and been reaped, no process of its bot runs, except processes
+//! still in the launcher's process group (whistle starts the launcher as
+//! the leader of a group of its own, then kills what is left of that group
+//! and waits until none of it is alive). In [`Mode::Namespaces`] the
+//! launcher exits only after the init, and the kernel ends every process
+//! of the PID namespace before its init's exit is reported; the init is in
+//! the launcher's group (and dies with the launcher), so a group killed by
+//! whistle takes the namespace with it. In [`Mode::Landlock`] the launcher
+//! becomes the bot; a descendant that leaves the process group (`setsid`)
+//! is not covered by the group and must be ended by the sandbox before the
+//! launcher exits.
 
 use std::{
     fmt,

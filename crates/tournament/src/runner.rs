@@ -724,11 +724,11 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     for p in &procs {
         p.finishing();
     }
-    // Retired, the bots' Subscribe streams end and they exit by themselves
-    // (the launch contract); whatever is left is stopped.
+    // Dismissed, the bots' Subscribe streams end and they exit by
+    // themselves (the launch contract); whatever is left is stopped.
     for b in &t.bots {
         if !(shared && matches!(b.kind, BotKind::Remote { .. })) {
-            referee.retire_bot(&b.name);
+            referee.dismiss_bot(&b.name);
         }
     }
     let mut limits: Vec<(String, String)> = Vec::new();
