@@ -313,7 +313,7 @@ pub type Hold = (Seed, usize);
 /// The sets of deals each bot's instances hold now: for every match being
 /// played, and every finished one whose instances are not all gone yet, a
 /// [`Hold`] of each of its local bots. A match starts only when none of its
-/// holds is taken ([`Pending::next`]), so the instances of a bot that see
+/// holds is taken ([`Pending::startable`]), so the instances of a bot that see
 /// the same deals never overlap in time: the next one starts after every
 /// process of the one before is gone (`procs`, "When a bot is gone").
 #[derive(Debug, Default)]
@@ -421,7 +421,7 @@ impl Pending {
 
     /// The next match to start, with its holds taken, if one may start now
     /// (else wait for [`Holds::freed`] and ask again).
-    pub fn next(&mut self) -> Option<(Planned, Held)> {
+    pub fn startable(&mut self) -> Option<(Planned, Held)> {
         if !self.held {
             let (p, keys) = self.matches.pop_front()?;
             return Some((p, self.held(keys)));

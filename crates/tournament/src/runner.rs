@@ -659,7 +659,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             () = wait_stop(&mut stop) => break,
         };
         let (p, held) = loop {
-            if let Some(next) = pending.next() {
+            if let Some(next) = pending.startable() {
                 break next;
             }
             tokio::select! {
