@@ -1,7 +1,7 @@
 //! `whistle serve` as a long-running service, with real bot processes: it
 //! returns the memory of finished tables, stops cleanly on SIGTERM (and at
 //! once on a second signal), logs every refused call without the token,
-//! and lets a bot-token process exit once the bot is retired.
+//! and ends a retired bot's stream at once (its process exits, refused).
 
 use std::time::Duration;
 
