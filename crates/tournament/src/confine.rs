@@ -483,4 +483,64 @@ mod tests {
         assert!(!exposes(Path::new("/a/b/bot"), Path::new("/a/b/t.toml")));
         assert!(!exposes(Path::new("/a/bc"), Path::new("/a/b/t.toml")));
     }
+
+    fn planned(index: u64, seats: &[usize], set: u8) -> Planned {
+        Planned {
+            index,
+            seats: seats.to_vec(),
+            match_seed: Seed([set; 32]),
+            duplicate: Some((u64::from(set), 0)),
+        }
+    }
+
+    fn indices(started: &[(Planned, Held)]) -> Vec<u64> {
+        started.iter().map(|(p, _)| p.index).collect()
+    }
+
+    #[test]
+    fn a_set_of_deals_waits_for_its_bots_earlier_instances_while_other_sets_start() {
+        // Two sets of deals, each in four rotations of bots 0..4, then a
+        // third set with bots 4 and 5 only.
+        let mut plan = Vec::new();
+        for set in 0..2u8 {
+            for r in 0..4usize {
+                let seats: Vec<usize> = (0..4).map(|s| (s + r) % 4).collect();
+                plan.push(planned(plan.len() as u64, &seats, set));
+            }
+        }
+        plan.push(planned(8, &[4, 5, 4, 5], 2));
+        let mut pending = Pending::new(plan, true, |_| true);
+        let mut started = Vec::new();
+        while let Some(next) = pending.startable() {
+            started.push(next);
+        }
+        // One match of each set: the others of sets 0 and 1 wait.
+        assert_eq!(indices(&started), [0, 4, 8]);
+        // The instances of match 4 are gone: set 1 plays on, set 0 waits.
+        let gone = started.remove(1);
+        drop(gone);
+        let next = pending.startable().expect("set 1's next match");
+        assert_eq!(next.0.index, 5);
+        assert!(pending.startable().is_none(), "sets 0 and 1 are held");
+        // A bot with two seats of one table holds its deals once; when both
+        // instances are gone the table's deals are free again.
+        let two_seats = started.remove(1);
+        assert_eq!(two_seats.1.keys.len(), 2);
+        drop(two_seats);
+        assert!(pending.startable().is_none(), "set 2 is over");
+        // Set 0 has more matches left than set 1: it goes first when both may.
+        drop(next);
+        drop(started);
+        assert_eq!(pending.startable().map(|(p, _)| p.index), Some(1));
+    }
+
+    #[test]
+    fn a_bot_the_run_does_not_start_holds_nothing_and_without_instances_the_order_stays() {
+        let plan = vec![planned(0, &[0, 1], 0), planned(1, &[1, 0], 0)];
+        let mut remote = Pending::new(plan.clone(), true, |_| false);
+        assert!(remote.startable().is_some() && remote.startable().is_some());
+        let mut plain = Pending::new(plan, false, |_| true);
+        let (a, b) = (plain.startable().unwrap(), plain.startable().unwrap());
+        assert_eq!((a.0.index, b.0.index), (0, 1));
+    }
 }

@@ -629,6 +629,28 @@ mod tests {
     }
 
     #[test]
+    fn a_process_state_group_and_session_are_read_after_its_name() {
+        let stat = "4242 (a (b) c) S 1 4240 4239 0 -1 4194560 99 0 0 0";
+        assert_eq!(stat_fields(stat), Some(('S', 4240, 4239)));
+        assert_eq!(stat_fields("7 (z) Z 1 7 7 0"), Some(('Z', 7, 7)));
+        assert_eq!(stat_fields("garbage"), None);
+    }
+
+    #[tokio::test]
+    async fn a_group_is_gone_only_when_its_left_processes_are() {
+        // A leader that leaves a child behind in its group and exits.
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "sleep 30 & exit 0"]).process_group(0);
+        let mut ch = cmd.spawn().unwrap();
+        let group = ch.id();
+        assert!(ch.wait().await.unwrap().success());
+        let pgid = i32::try_from(group.unwrap()).unwrap();
+        assert!(group_alive(pgid), "the sleep is still there");
+        end_group(group, "test").await;
+        assert!(!group_alive(pgid));
+    }
+
+    #[test]
     fn programs_resolve_against_the_tournament_folder() {
         let dir = Path::new("/data/tournaments");
         assert_eq!(
