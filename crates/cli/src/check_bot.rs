@@ -292,9 +292,9 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         play_game(args, &referee, game, i == 0, &mut report, &stderr_path).await?;
     }
 
-    // Exit: once retired, its Subscribe stream ends and the process should
-    // finish on its own.
-    referee.retire_bot(&args.name);
+    // Exit: once dismissed, its Subscribe stream ends and the process
+    // should finish on its own.
+    referee.dismiss_bot(&args.name);
     match tokio::time::timeout(Duration::from_secs(10), child.wait()).await {
         Ok(Ok(status)) if status.success() => report.add(
             "exit",

@@ -221,8 +221,8 @@ pub struct RetireArgs {
     admin_token: Option<String>,
 }
 
-/// Retires the bot: its tokens are revoked and its Subscribe streams end,
-/// so its process exits once its seats are done.
+/// Retires the bot: its tokens are revoked and its Subscribe stream ends
+/// at once with UNAUTHENTICATED.
 pub fn retire(args: &RetireArgs) -> anyhow::Result<String> {
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async {

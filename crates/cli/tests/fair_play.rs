@@ -727,3 +727,223 @@ fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal
     assert!(pages > 0 && !shown_at.is_empty(), "nothing was watched");
     eprintln!("{pages} pages read, {partial} showed part of a match");
 }
+
+/// A stdio bot that tells on stderr, prefixed with an id of its own, when
+/// it starts (`start T`), the 13 cards it is dealt at each table (`cards
+/// TABLE DEAL CARDS`), that it is still alive every 50 ms (`alive T`) until
+/// it is gone, and when its match is over (`played T`); then it lingers,
+/// deaf to SIGTERM, as a bot that meant to pass its hand on would.
+const LINGERING: &str = r#"import json, os, signal, sys, threading, time
+
+ID = os.urandom(8).hex()
+
+
+def say(*words):
+    sys.stderr.write("[%s] %s\n" % (ID, " ".join(str(w) for w in words)))
+    sys.stderr.flush()
+
+
+def alive():
+    while True:
+        say("alive", "%.6f" % time.time())
+        time.sleep(0.05)
+
+
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+say("start", "%.6f" % time.time())
+threading.Thread(target=alive, daemon=True).start()
+dealt = set()
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") != "request":
+        continue
+    o = m["observation"]
+    deal = next((e["hand_start"]["deal"] for e in o.get("history", []) if "hand_start" in e), 0)
+    if (m["table"], deal) not in dealt and len(o.get("hand", [])) == 13:
+        dealt.add((m["table"], deal))
+        say("cards", m["table"], deal, ",".join(sorted(o["hand"])))
+    print(0, flush=True)
+say("played", "%.6f" % time.time())
+time.sleep(30)
+"#;
+
+/// One instance of the lingering bot, read from its stderr log.
+#[derive(Debug, Default)]
+struct Instance {
+    start: f64,
+    /// The last sign of life: it was gone within 50 ms (and a scheduling
+    /// delay) of this.
+    last: f64,
+    played: Option<f64>,
+    table: Option<String>,
+    /// Its cards at each deal.
+    cards: BTreeMap<u64, String>,
+}
+
+/// Runs a duplicate event of the lingering bot and three bundled ones, two
+/// sets of deals (`rounds = 2`) of four rotations each, with `parallel`
+/// tables, and returns the lingering bot's instances with the set of deals
+/// (duplicate group) of each.
+fn lingering_event(name: &str, parallel: usize) -> Option<Vec<(u64, Instance)>> {
+    let s = Scratch::new(name);
+    std::fs::create_dir_all(s.path("event")).unwrap();
+    std::fs::create_dir_all(s.path("bots/linger")).unwrap();
+    s.write("bots/linger/linger.py", LINGERING);
+    let file = s.write(
+        "event/t.toml",
+        &format!(
+            r#"name = "linger"
+game = "israeli"
+seed = 12
+format = "duplicate"
+seatings = "rotations"
+hands = 2
+rounds = 2
+parallel = {parallel}
+out = "../out"
+
+[time]
+per_action_ms = 5000
+time_bank_ms = 20000
+
+[[bots]]
+name = "linger"
+command = ["python3", "../bots/linger/linger.py"]
+dir = "../bots/linger"
+stdio = true
+
+[[bots]]
+name = "random"
+command = ["whistle", "bot", "--bot", "random"]
+
+[[bots]]
+name = "first"
+command = ["whistle", "bot", "--bot", "first"]
+
+[[bots]]
+name = "heuristic"
+command = ["whistle", "bot", "--bot", "heuristic"]
+"#
+        ),
+    );
+    let r = whistle(
+        &s,
+        &["tournament", file.to_str().unwrap()],
+        Duration::from_secs(300),
+    );
+    if !sandbox_available() {
+        assert_ne!(r.status.code(), Some(0), "{}", r.stderr);
+        return None;
+    }
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let mut group_of = BTreeMap::new();
+    for e in std::fs::read_dir(s.path("out/matches")).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        group_of.insert(
+            header["table"].as_str().unwrap().to_string(),
+            header["duplicate"]["group"].as_u64().unwrap(),
+        );
+    }
+    let log = std::fs::read_to_string(s.path("out/logs/linger.stderr.log")).unwrap();
+    let mut seen: BTreeMap<String, Instance> = BTreeMap::new();
+    for line in log.lines() {
+        let Some((id, rest)) = line.strip_prefix('[').and_then(|l| l.split_once("] ")) else {
+            continue;
+        };
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let time = || words.get(1).and_then(|t| t.parse::<f64>().ok());
+        let i = seen.entry(id.to_string()).or_default();
+        match words.first() {
+            Some(&"start") => i.start = time().unwrap(),
+            Some(&"alive") => i.last = i.last.max(time().unwrap_or(0.0)),
+            Some(&"played") => i.played = time(),
+            Some(&"cards") if words.len() == 4 => {
+                i.table = Some(words[1].to_string());
+                i.cards
+                    .insert(words[2].parse().unwrap(), words[3].to_string());
+            }
+            _ => {}
+        }
+    }
+    let instances: Vec<(u64, Instance)> = seen
+        .into_values()
+        .map(|mut i| {
+            i.last = i.last.max(i.played.unwrap_or(0.0));
+            let table = i.table.clone().expect("every instance was dealt cards");
+            (group_of[&table], i)
+        })
+        .collect();
+    // 2 sets of deals, each in 4 rotations: the bot holds each set 4 times,
+    // each time in another seat (the cards of one deal never repeat).
+    assert_eq!(instances.len(), 8, "{instances:#?}\n{log}");
+    for g in [0, 1] {
+        let of: Vec<&Instance> = instances
+            .iter()
+            .filter(|(x, _)| *x == g)
+            .map(|(_, i)| i)
+            .collect();
+        assert_eq!(of.len(), 4, "{instances:#?}");
+        let hands: BTreeSet<&String> = of.iter().filter_map(|i| i.cards.get(&0)).collect();
+        assert_eq!(hands.len(), 4, "four seats of one deal: {of:#?}");
+    }
+    Some(instances)
+}
+
+/// Checks that no two instances of the bot that held the same deals were
+/// alive at once, and that each lingering one delayed the next of its
+/// deals rather than overlapping it. Returns whether instances of
+/// different deals were alive at once (the event's parallelism).
+fn one_view_of_each_deal(instances: &[(u64, Instance)]) -> bool {
+    for g in [0, 1] {
+        let mut of: Vec<&Instance> = instances
+            .iter()
+            .filter(|(x, _)| *x == g)
+            .map(|(_, i)| i)
+            .collect();
+        of.sort_by(|a, b| a.start.total_cmp(&b.start));
+        for w in of.windows(2) {
+            let (before, next) = (w[0], w[1]);
+            assert!(
+                next.start > before.last,
+                "two instances that held the deals of set {g} were alive at once: one until \
+                 {:.3}, the next from {:.3}",
+                before.last,
+                next.start
+            );
+            // It lingered after its match (3 s of grace, then killed), and
+            // the next one waited for its end.
+            let played = before.played.expect("it played its match");
+            assert!(
+                next.start - played > 2.0,
+                "the next instance of set {g} started {:.3} s after the last one's match ended, \
+                 while that one lingered",
+                next.start - played
+            );
+        }
+    }
+    instances.iter().any(|(g, a)| {
+        instances
+            .iter()
+            .any(|(h, b)| g != h && a.start < b.last && b.start < a.last)
+    })
+}
+
+#[test]
+fn lingering_instances_never_overlap_the_next_of_their_deals_and_other_deals_play_meanwhile() {
+    let Some(instances) = lingering_event("fair-linger", 4) else {
+        return;
+    };
+    assert!(
+        one_view_of_each_deal(&instances),
+        "the two sets of deals never played at once: {instances:#?}"
+    );
+}
+
+#[test]
+fn with_one_table_at_a_time_a_lingering_instance_still_delays_the_next_of_its_deals() {
+    let Some(instances) = lingering_event("fair-linger-serial", 1) else {
+        return;
+    };
+    one_view_of_each_deal(&instances);
+}

@@ -595,7 +595,11 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
     );
     assert!(!again.status.success());
     let said = String::from_utf8_lossy(&again.stderr);
-    assert!(said.contains("unknown token"), "{said}");
+    // Refused by the store at once, or once the league has looked.
+    assert!(
+        said.contains("unknown token") || said.contains("the bot is retired"),
+        "{said}"
+    );
     // A league bot's token is not the admin token.
     let admin = common::whistle_with_ca(
         &s,
@@ -1343,4 +1347,158 @@ fn a_closed_rounds_logs_are_compressed_and_every_reader_reads_them() {
         &["league", "round", "--dir", "lg", "--progress", "quiet"],
     );
     assert!(s.path("lg/rounds/0002/matches").is_dir());
+}
+
+/// Processes killed (and reaped) when this is dropped, a failing test too.
+struct Reap(Vec<std::process::Child>);
+
+impl Drop for Reap {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// Waits up to 30 s for `path` to hold `text`; returns the file.
+fn file_says(path: &std::path::Path, text: &str) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let now = std::fs::read_to_string(path).unwrap_or_default();
+        if now.contains(text) {
+            return now;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{} never said `{text}`:\n{now}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_returns() {
+    use whistle_protocol::pb::{SubscribeRequest, referee_client::RefereeClient};
+    let s = Scratch::new("league-token");
+    s.write(
+        "l.toml",
+        "name = \"tok\"\ngame = \"israeli\"\nseed = 3\nhands = 1\n",
+    );
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    let tokens = common::add_league_bots(&s, "lg", &["b1"]);
+    // The scheduler looks once a minute: nothing below may wait for it.
+    let serve = Command::new(WHISTLE)
+        .args([
+            "league",
+            "serve",
+            "--dir",
+            "lg",
+            "--listen",
+            "127.0.0.1:0",
+            "--poll-ms",
+            "60000",
+            "--progress",
+            "quiet",
+        ])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(s.path("serve.stdout")).unwrap())
+        .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
+        .spawn()
+        .unwrap();
+    let said = file_says(&s.path("serve.stdout"), "listening on ");
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("listening on "))
+        .unwrap();
+    let address = common::listening_address(line);
+    // A real bot process holds b1's stream.
+    let first = Command::new(WHISTLE)
+        .args([
+            "bot",
+            "--bot",
+            "random",
+            "--address",
+            &address,
+            "--token",
+            &tokens[0],
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(s.path("first.stderr")).unwrap())
+        .spawn()
+        .unwrap();
+    let mut procs = Reap(vec![serve, first]);
+    file_says(&s.path("serve.stderr"), "bot subscribed");
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{address}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut client = RefereeClient::new(channel);
+        let subscribe = |client: &mut RefereeClient<tonic::transport::Channel>| {
+            let mut c = client.clone();
+            let token = tokens[0].clone();
+            async move {
+                c.subscribe(SubscribeRequest {
+                    token,
+                    bot_name: "b1".into(),
+                })
+                .await
+            }
+        };
+        // A second Subscribe with the token takes over; the first process's
+        // stream ends with ABORTED and the process exits, refused.
+        let mut second = subscribe(&mut client).await.unwrap().into_inner();
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(st) = procs.0[1].try_wait().unwrap() {
+                break st;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the superseded bot process goes on"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert!(!status.success(), "{status}");
+        let first_said = std::fs::read_to_string(s.path("first.stderr")).unwrap();
+        assert!(first_said.contains("superseded"), "{first_said}");
+        let log = std::fs::read_to_string(s.path("serve.stderr")).unwrap();
+        assert!(
+            log.lines()
+                .any(|l| l.contains("WARN") && l.contains("a second Subscribe for the bot")),
+            "{log}"
+        );
+
+        // Retired: the open stream ends UNAUTHENTICATED at once, and a
+        // Subscribe made as soon as the command returns is refused.
+        ok(&s, &["league", "retire-bot", "b1", "--dir", "lg"]);
+        let retired_at = std::time::Instant::now();
+        let again = subscribe(&mut client).await.unwrap_err();
+        assert_eq!(again.code(), tonic::Code::Unauthenticated, "{again:?}");
+        assert!(again.message().contains("retired"), "{again:?}");
+        let ended = tokio::time::timeout(Duration::from_secs(5), second.message())
+            .await
+            .expect("the retired bot's stream stays open");
+        let e = ended.unwrap_err();
+        assert_eq!(e.code(), tonic::Code::Unauthenticated, "{e:?}");
+        assert!(
+            retired_at.elapsed() < Duration::from_secs(2),
+            "the stream ended {:?} after the retirement",
+            retired_at.elapsed()
+        );
+    });
+    common::stop_all(&mut procs.0[0], &mut []);
+    let log = std::fs::read_to_string(s.path("serve.stderr")).unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("subscribe refused: the bot is retired")),
+        "{log}"
+    );
 }

@@ -890,7 +890,7 @@ fn remote_bots_and_scripts_beside_the_file_take_part() {
 }
 
 /// SIGTERM stops a run cleanly: the tables finish the hand in progress, the
-/// bots are retired and exit, the runner exits 75 (resumable) without
+/// bots are dismissed and exit, the runner exits 75 (resumable) without
 /// results, and `--resume` then gives exactly the logs and results of a run
 /// never stopped.
 #[test]
@@ -954,7 +954,7 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
         !stopped.join("results.json").exists(),
         "no results for a stopped run"
     );
-    // The bots were retired and exited by themselves.
+    // The bots were dismissed and exited by themselves.
     let left = wait_for_no_processes_in(&s.dir, Duration::from_secs(10));
     assert!(left.is_empty(), "bot processes left: {left:?}");
     // Every log holds whole hands only.

@@ -9,13 +9,24 @@
 //! it, and the round's matches are recorded as they finish. A bot that
 //! disconnects mid-match follows the fault policy; it plays again in the
 //! round after it reconnects. Bots added while the league serves are
-//! admitted at the next check; a retired bot's token is revoked at once
-//! (a later `Subscribe` with it is refused and logged).
+//! admitted at the next check. A bot retired in the store is refused from
+//! the moment the retirement is committed: the referee asks the store
+//! whether a bot is retired on every `Subscribe` and `Play`
+//! ([`Referee::set_admits`]); and a watcher that reads the store's data
+//! version every [`RETIRE_WATCH`] ends the retired bot's open `Subscribe`
+//! stream with `UNAUTHENTICATED` and forfeits its seats, without waiting
+//! for the scheduler's next look.
 //!
 //! The referee listens twice: on the public address (TLS or not) for the
 //! bots' owners, and on a loopback port for the reference bots it starts.
 
-use std::{collections::BTreeSet, net::SocketAddr, path::Path, sync::Arc, time::Duration};
+use std::{
+    collections::BTreeSet,
+    net::SocketAddr,
+    path::Path,
+    sync::{Arc, Mutex, PoisonError},
+    time::Duration,
+};
 
 use whistle_referee::{Referee, RefereeConfig, TlsIdentity};
 use whistle_tournament::{Reporter, RunOptions, runner::SharedReferee};
@@ -24,6 +35,9 @@ use crate::{
     config::LeagueError,
     round::{self, Prepared},
 };
+
+/// How often a serving league looks whether a bot was retired in its store.
+pub const RETIRE_WATCH: Duration = Duration::from_millis(50);
 
 /// How a league serves.
 pub struct ServeOptions {
@@ -115,6 +129,23 @@ pub async fn serve(
         admin_token: Some(opts.admin_token.clone()),
         ..RefereeConfig::default()
     });
+    // A retired bot is refused from the moment its retirement is in the
+    // store (the store's answer, not the scheduler's last look).
+    let gate = Mutex::new(crate::store::Store::open(&league.join(crate::STORE_FILE))?);
+    referee.set_admits(Arc::new(move |bot: &str| {
+        let store = gate.lock().unwrap_or_else(PoisonError::into_inner);
+        match store.is_retired(bot) {
+            Ok(retired) => !retired,
+            Err(e) => {
+                tracing::warn!(error = %e, bot, "league store unreadable; the bot is let in");
+                true
+            }
+        }
+    }));
+    let watcher = tokio::spawn(watch_retired(
+        crate::store::Store::open(&league.join(crate::STORE_FILE))?,
+        referee.clone(),
+    ));
     let listen_err = |e: std::io::Error| LeagueError::Round(format!("cannot serve: {e}"));
     let (addr, public) = referee
         .spawn_tls(opts.listen, opts.tls.clone())
@@ -208,6 +239,7 @@ pub async fn serve(
             _ = stop.wait_for(|s| *s) => {}
         }
     };
+    watcher.abort();
     referee.drain(opts.drain).await;
     public.shutdown().await;
     inner.shutdown().await;
@@ -244,6 +276,40 @@ fn admit(
         }
     }
     Ok(remote)
+}
+
+/// Ends at once what a bot retired while the league serves still holds:
+/// its `Subscribe` stream (`UNAUTHENTICATED`) and its seats (forfeited, as
+/// the scheduler's look would). Reads the store's data version every
+/// [`RETIRE_WATCH`] and the bots only when it changed.
+async fn watch_retired(store: crate::store::Store, referee: Referee) {
+    let retired = |store: &crate::store::Store| -> BTreeSet<String> {
+        store
+            .bots()
+            .map(|bots| {
+                bots.into_iter()
+                    .filter(|b| b.retired)
+                    .map(|b| b.name)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut known = retired(&store);
+    let mut version = store.data_version().ok();
+    loop {
+        tokio::time::sleep(RETIRE_WATCH).await;
+        let now = store.data_version().ok();
+        if now == version {
+            continue;
+        }
+        version = now;
+        for bot in retired(&store) {
+            if known.insert(bot.clone()) {
+                referee.retire_bot(&bot);
+                referee.withdraw_bot(&bot, "retired from the league");
+            }
+        }
+    }
 }
 
 /// A round left open (by a stop or a crash) plays on only once its remote

@@ -418,6 +418,34 @@ impl Store {
         Ok(changed > 0)
     }
 
+    /// Whether `name` is a retired bot (a name the store does not know is
+    /// not).
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn is_retired(&self, name: &str) -> Result<bool, LeagueError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT retired_at IS NOT NULL FROM bots WHERE name = ?1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(false))
+    }
+
+    /// A number that changes whenever another connection commits to the
+    /// store (SQLite's `data_version`): cheap to ask often.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn data_version(&self) -> Result<i64, LeagueError> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "data_version", |r| r.get(0))?)
+    }
+
     /// The bot a token belongs to, if it is an active bot's.
     ///
     /// # Errors

@@ -36,6 +36,10 @@ use crate::{
     table::{Conn, Table, TableCmd, TableSnapshot, TableState, WATCH_BUFFER, Watch},
 };
 
+/// The status message of a retired bot's refused or ended stream.
+pub const RETIRED: &str = "the bot is retired";
+/// The status message of a `Subscribe` stream a newer one replaced.
+pub const SUPERSEDED: &str = "superseded by a newer Subscribe for the same bot";
 /// How long a new Play stream may take to send its Hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Concurrent streams on one HTTP/2 connection (a bot token's bot holds one
@@ -130,8 +134,61 @@ struct Live {
 #[derive(Default)]
 struct BotQueue {
     backlog: VecDeque<pb::SeatAssignment>,
-    subscribers: Vec<mpsc::Sender<Result<pb::SeatAssignment, Status>>>,
-    next: usize,
+    /// The bot's one `Subscribe` stream (one token, one bot: a newer one
+    /// replaces it).
+    subscriber: Option<Subscriber>,
+}
+
+/// An open `Subscribe` stream.
+struct Subscriber {
+    tx: mpsc::Sender<Result<pb::SeatAssignment, Status>>,
+    /// Ends the stream at once with a status, whatever it still holds.
+    end: oneshot::Sender<Status>,
+    peer: String,
+}
+
+impl Subscriber {
+    fn is_open(&self) -> bool {
+        !self.tx.is_closed()
+    }
+}
+
+/// Whether a bot may still play: asked with its name on every `Subscribe`
+/// and `Play` (see [`Referee::set_admits`]).
+pub type Admits = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// A `Subscribe` stream's messages: the assignments sent to it, unless a
+/// status sent on `end` ends it first (at once, unsent assignments left).
+struct Assignments {
+    rx: mpsc::Receiver<Result<pb::SeatAssignment, Status>>,
+    end: Option<oneshot::Receiver<Status>>,
+    done: bool,
+}
+
+impl Stream for Assignments {
+    type Item = Result<pb::SeatAssignment, Status>;
+
+    fn poll_next(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        if self.done {
+            return Poll::Ready(None);
+        }
+        if let Some(end) = self.end.as_mut() {
+            match Pin::new(end).poll(cx) {
+                Poll::Ready(Ok(status)) => {
+                    self.done = true;
+                    return Poll::Ready(Some(Err(status)));
+                }
+                // No early end any more: the stream ends with its channel.
+                Poll::Ready(Err(_)) => self.end = None,
+                Poll::Pending => {}
+            }
+        }
+        self.rx.poll_recv(cx)
+    }
 }
 
 #[derive(Default)]
@@ -156,6 +213,8 @@ struct Inner {
     config: RefereeConfig,
     /// `Play` streams that have not said Hello yet, by peer.
     pending: crate::conn::Pending,
+    /// Who decides, beyond the registry, whether a bot may still play.
+    admits: std::sync::OnceLock<Admits>,
 }
 
 /// How a referee runs: who may call Admin, and what it keeps.
@@ -306,6 +365,7 @@ impl Referee {
                 next_table: AtomicU64::new(1),
                 next_conn: AtomicU64::new(1),
                 pending: crate::conn::Pending::default(),
+                admits: std::sync::OnceLock::new(),
                 config,
             }),
         }
@@ -313,6 +373,22 @@ impl Referee {
 
     fn registry(&self) -> std::sync::MutexGuard<'_, Registry> {
         self.inner.registry.lock().expect("registry lock")
+    }
+
+    /// Makes `admits` the judge of whether a bot may still play: every
+    /// `Subscribe` with its bot token and every `Play` of one of its seats
+    /// asks it with the bot's name, and a bot it refuses is retired there
+    /// and then ([`Referee::retire_bot`]) and its stream refused with
+    /// `UNAUTHENTICATED`. A league asks its store, so a bot retired there is
+    /// refused from the moment the retirement is committed, without waiting
+    /// for the league to look. Set once; later calls are ignored.
+    pub fn set_admits(&self, admits: Admits) {
+        let _ = self.inner.admits.set(admits);
+    }
+
+    /// Whether `bot_name` may play (always, without [`Referee::set_admits`]).
+    fn admitted(&self, bot_name: &str) -> bool {
+        self.inner.admits.get().is_none_or(|a| a(bot_name))
     }
 
     /// Creates a table and starts its task; it begins play when every seat
@@ -461,8 +537,9 @@ impl Referee {
         let mut reg = self.registry();
         let mut out = Vec::new();
         for (name, q) in reg.bots.iter_mut() {
-            q.subscribers.retain(|tx| !tx.is_closed());
-            if !q.subscribers.is_empty() {
+            if !q.subscriber.as_ref().is_some_and(Subscriber::is_open) {
+                q.subscriber = None;
+            } else {
                 out.push(name.clone());
             }
         }
@@ -470,24 +547,49 @@ impl Referee {
         out
     }
 
-    /// Retires `bot_name`: its bot tokens are revoked (a later `Subscribe`
-    /// with one is refused) and every `Subscribe` stream of it ends with OK
-    /// once the assignments already sent are read, so a bot process exits
-    /// when its seats are done (the launch contract). Seats it already holds
-    /// play on. Returns whether the bot was known.
+    /// Retires `bot_name`: its bot tokens are revoked (from now on a
+    /// `Subscribe` with one is refused with `UNAUTHENTICATED`) and its open
+    /// `Subscribe` stream ends at once with `UNAUTHENTICATED` ("the bot is
+    /// retired"), assignments it had not read included. Seats it already
+    /// holds are not taken from it ([`Referee::withdraw_bot`] does that).
+    /// Returns whether the bot was known.
     pub fn retire_bot(&self, bot_name: &str) -> bool {
+        self.revoke(bot_name, true)
+    }
+
+    /// Lets `bot_name` go when its event is over: its bot tokens are
+    /// revoked as by [`Referee::retire_bot`], but its `Subscribe` stream
+    /// ends with OK once the assignments already sent are read, so a bot
+    /// process exits when its seats are done (the launch contract). Seats it
+    /// already holds play on. Returns whether the bot was known.
+    pub fn dismiss_bot(&self, bot_name: &str) -> bool {
+        self.revoke(bot_name, false)
+    }
+
+    fn revoke(&self, bot_name: &str, at_once: bool) -> bool {
         let mut reg = self.registry();
         let before = reg.bot_tokens.len();
         reg.bot_tokens.retain(|_, n| n != bot_name);
         let known = reg.bot_tokens.len() != before;
         let queue = reg.bots.remove(bot_name);
+        drop(reg);
         if let Some(q) = &queue
             && !q.backlog.is_empty()
         {
             warn!(bot = %bot_name, seats = q.backlog.len(), "bot retired with seats it never received");
         }
-        info!(bot = %bot_name, "bot retired");
-        known || queue.is_some()
+        let had_queue = queue.is_some();
+        let open = queue.and_then(|q| q.subscriber).filter(Subscriber::is_open);
+        if at_once {
+            if let Some(s) = open {
+                let _ = s.end.send(Status::unauthenticated(RETIRED));
+                warn!(bot = %bot_name, peer = %s.peer, "bot retired: its Subscribe stream is ended");
+            }
+            info!(bot = %bot_name, "bot retired: its tokens are revoked");
+        } else {
+            info!(bot = %bot_name, "bot dismissed: its event is over");
+        }
+        known || had_queue
     }
 
     /// Takes `bot_name` out of the event with `reason`: every seat of it in
@@ -614,8 +716,9 @@ impl Referee {
         // Last, the bots' Subscribe streams: their seats have ended.
         let mut reg = self.registry();
         for q in reg.bots.values_mut() {
-            for s in q.subscribers.drain(..) {
-                let _ = s.try_send(Err(Status::unavailable(whistle_protocol::SHUTTING_DOWN)));
+            if let Some(s) = q.subscriber.take() {
+                let _ =
+                    s.tx.try_send(Err(Status::unavailable(whistle_protocol::SHUTTING_DOWN)));
             }
         }
     }
@@ -933,15 +1036,19 @@ fn replay_prefix(
 }
 
 fn deliver(q: &mut BotQueue, assignment: pb::SeatAssignment) {
-    q.subscribers.retain(|s| !s.is_closed());
-    let n = q.subscribers.len();
-    for k in 0..n {
-        let i = (q.next + k) % n;
-        if q.subscribers[i].try_send(Ok(assignment.clone())).is_ok() {
-            q.next = i + 1;
-            return;
-        }
+    if !q.subscriber.as_ref().is_some_and(Subscriber::is_open) {
+        q.subscriber = None;
     }
+    let assignment = match &q.subscriber {
+        Some(s) => match s.tx.try_send(Ok(assignment)) {
+            Ok(()) => return,
+            Err(e) => match e.into_inner() {
+                Ok(a) => a,
+                Err(_) => return,
+            },
+        },
+        None => assignment,
+    };
     q.backlog.push_back(assignment);
 }
 
@@ -987,7 +1094,7 @@ impl pb::referee_server::Referee for BotService {
     ) -> Result<Response<Self::SubscribeStream>, Status> {
         let peer = peer(&req);
         let req = req.into_inner();
-        let mut reg = self.0.registry();
+        let reg = self.0.registry();
         if let Some((table_id, seat, game)) = reg.seat_tokens.get(&req.token).cloned() {
             let one = pb::SeatAssignment {
                 table_id,
@@ -1005,16 +1112,47 @@ impl pb::referee_server::Referee for BotService {
             warn!(%peer, bot = %name, "subscribe refused: shutting down");
             return Err(Status::unavailable(whistle_protocol::SHUTTING_DOWN));
         }
+        drop(reg);
+        if !self.0.admitted(&name) {
+            warn!(%peer, bot = %name, "subscribe refused: the bot is retired");
+            self.0.retire_bot(&name);
+            return Err(Status::unauthenticated(RETIRED));
+        }
+        let mut reg = self.0.registry();
+        // Retired meanwhile.
+        if !reg.bot_tokens.contains_key(&token_hash(&req.token)) {
+            return Err(Status::unauthenticated("unknown token"));
+        }
         let (tx, rx) = mpsc::channel(STREAM_BUFFER);
+        let (end_tx, end_rx) = oneshot::channel();
         let q = reg.bots.entry(name.clone()).or_default();
         while let Some(a) = q.backlog.pop_front() {
             if tx.try_send(Ok(a)).is_err() {
                 break;
             }
         }
-        q.subscribers.push(tx);
+        let older = q.subscriber.replace(Subscriber {
+            tx,
+            end: end_tx,
+            peer: peer.clone(),
+        });
+        drop(reg);
+        // One token, one bot: the newer stream takes over.
+        if let Some(old) = older.filter(Subscriber::is_open) {
+            warn!(
+                bot = %name,
+                %peer,
+                older = %old.peer,
+                "a second Subscribe for the bot: the older stream is ended (superseded)"
+            );
+            let _ = old.end.send(Status::aborted(SUPERSEDED));
+        }
         info!(bot = %name, %peer, "bot subscribed");
-        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        Ok(Response::new(Box::pin(Assignments {
+            rx,
+            end: Some(end_rx),
+            done: false,
+        })))
     }
 
     async fn play(
@@ -1079,14 +1217,18 @@ impl pb::referee_server::Referee for BotService {
                 }
             }
         };
-        let cmd = {
+        let (cmd, seat_bot) = {
             let reg = self.0.registry();
             match reg.tables.get(&table_id).map(|t| t.live.as_ref()) {
                 None => return Err(refuse(Status::not_found("no such table"))),
                 Some(None) => return Err(refuse(Status::failed_precondition("the table is over"))),
-                Some(Some(l)) => l.cmd.clone(),
+                Some(Some(l)) => (l.cmd.clone(), l.seats.get(seat.index()).cloned()),
             }
         };
+        if let Some(b) = seat_bot.filter(|b| !self.0.admitted(b)) {
+            self.0.retire_bot(&b);
+            return Err(refuse(Status::unauthenticated(RETIRED)));
+        }
         let conn_id = self.0.inner.next_conn.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(STREAM_BUFFER);
         let (reply_tx, reply_rx) = oneshot::channel();

@@ -58,6 +58,12 @@
 //! all and exits. Its exit status is the bot's, or a reserved one for a
 //! limit ([`Verdict::of_exit`]). (Killed with SIGKILL it cannot keep this
 //! contract with Landlock alone; in namespaces the init follows it.)
+//!
+//! whistle's runner relies on this contract before it lets another instance
+//! of the bot see the same deals (`whistle-tournament`'s `procs`, "When a
+//! bot is gone"): it starts each launcher as the leader of a process group
+//! of its own, and after the launcher is reaped it also kills what is left
+//! of that group and waits until none of it is alive.
 
 use std::{
     fmt,

@@ -2,7 +2,11 @@
 //! `whistle-sandbox`), the folders they may read, and whether each play of a
 //! deal needs a fresh instance of a bot.
 
-use std::path::{Path, PathBuf};
+use std::{
+    collections::{HashMap, HashSet},
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use whistle_rules::dealing::Seed;
 use whistle_sandbox::{Limits, Mode, Support};
@@ -288,7 +292,7 @@ pub fn replays_deals_of(
     plan: &[Planned],
     which: impl Fn(usize) -> bool,
 ) -> Option<String> {
-    let mut held: std::collections::HashMap<(Seed, usize), u64> = Default::default();
+    let mut held: HashMap<(Seed, usize), u64> = Default::default();
     for p in plan {
         for &b in p.seats.iter().filter(|&&b| which(b)) {
             if let Some(first) = held.insert((p.match_seed, b), p.index) {
@@ -310,6 +314,154 @@ pub fn replays_deals_of(
         }
     }
     None
+}
+
+/// One bot holding one set of deals: a match seed and the bot's index.
+pub type Hold = (Seed, usize);
+
+/// The sets of deals each bot's instances hold now: for every match being
+/// played, and every finished one whose instances are not all gone yet, a
+/// [`Hold`] of each of its local bots. A match starts only when none of its
+/// holds is taken ([`Pending::startable`]), so the instances of a bot that see
+/// the same deals never overlap in time: the next one starts after every
+/// process of the one before is gone (`procs`, "When a bot is gone").
+#[derive(Debug, Default)]
+pub struct Holds {
+    taken: std::sync::Mutex<HashSet<Hold>>,
+    freed: tokio::sync::Notify,
+}
+
+impl Holds {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<Hold>> {
+        // A panic while the set is held leaves it whole (every change is
+        // one insert or remove), so a poisoned lock is still usable.
+        self.taken
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Completes when a hold is given back (at once if one was given back
+    /// since the last call).
+    pub async fn freed(&self) {
+        self.freed.notified().await;
+    }
+}
+
+/// The holds of one match, given back when this is dropped: after its
+/// instances are gone.
+#[derive(Debug)]
+pub struct Held {
+    holds: Arc<Holds>,
+    keys: Vec<Hold>,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.keys.is_empty() {
+            return;
+        }
+        let mut taken = self.holds.lock();
+        for k in &self.keys {
+            taken.remove(k);
+        }
+        drop(taken);
+        self.holds.freed.notify_one();
+    }
+}
+
+/// The matches of a run still to start, and the order they start in.
+///
+/// Without fresh instances (no bot holds a deal twice) they start in
+/// schedule order. With them, a match starts only when none of its local
+/// bots holds its deals now ([`Holds`]); among the matches that may start,
+/// the one whose set of deals (its match seed) has the most matches left
+/// goes first (the earliest of those in the schedule), so the sets advance
+/// side by side and the event keeps its parallelism: at most one match of a
+/// set that involves a bot plays at a time, the other sets play meanwhile.
+pub struct Pending {
+    /// The matches left, in schedule order, with their holds.
+    matches: std::collections::VecDeque<(Planned, Vec<Hold>)>,
+    /// Matches left per set of deals.
+    left: HashMap<Seed, usize>,
+    /// Whether holds are kept (the run gives each play of a deal a fresh
+    /// instance).
+    held: bool,
+    holds: Arc<Holds>,
+}
+
+impl Pending {
+    /// `todo` in schedule order; with `held`, each match holds its deals
+    /// for each bot `local` accepts (the bots the run starts).
+    pub fn new(todo: Vec<Planned>, held: bool, local: impl Fn(usize) -> bool) -> Pending {
+        let mut left: HashMap<Seed, usize> = HashMap::new();
+        let matches = todo
+            .into_iter()
+            .map(|p| {
+                let mut keys: Vec<Hold> = Vec::new();
+                if held {
+                    *left.entry(p.match_seed).or_default() += 1;
+                    for &b in &p.seats {
+                        // A bot with two seats of one table holds its deals once.
+                        if local(b) && !keys.contains(&(p.match_seed, b)) {
+                            keys.push((p.match_seed, b));
+                        }
+                    }
+                }
+                (p, keys)
+            })
+            .collect();
+        Pending {
+            matches,
+            left,
+            held,
+            holds: Arc::default(),
+        }
+    }
+
+    /// Whether every match has started.
+    pub fn is_empty(&self) -> bool {
+        self.matches.is_empty()
+    }
+
+    /// The holds the run's matches take and give back.
+    pub fn holds(&self) -> &Arc<Holds> {
+        &self.holds
+    }
+
+    /// The next match to start, with its holds taken, if one may start now
+    /// (else wait for [`Holds::freed`] and ask again).
+    pub fn startable(&mut self) -> Option<(Planned, Held)> {
+        if !self.held {
+            let (p, keys) = self.matches.pop_front()?;
+            return Some((p, self.held(keys)));
+        }
+        let mut taken = self.holds.lock();
+        let mut best: Option<(usize, usize)> = None;
+        for (i, (p, keys)) in self.matches.iter().enumerate() {
+            let left = self.left.get(&p.match_seed).copied().unwrap_or(0);
+            if best.is_some_and(|(_, most)| left <= most) {
+                continue;
+            }
+            if keys.iter().all(|k| !taken.contains(k)) {
+                best = Some((i, left));
+            }
+        }
+        let (i, _) = best?;
+        let (p, keys) = self.matches.remove(i)?;
+        taken.extend(keys.iter().copied());
+        drop(taken);
+        if let Some(n) = self.left.get_mut(&p.match_seed) {
+            *n -= 1;
+        }
+        Some((p, self.held(keys)))
+    }
+
+    fn held(&self, keys: Vec<Hold>) -> Held {
+        Held {
+            holds: self.holds.clone(),
+            keys,
+        }
+    }
 }
 
 /// Arguments that name an existing path relative to the tournament file's
@@ -339,5 +491,65 @@ mod tests {
         assert!(exposes(Path::new("/a/b"), Path::new("/a/b")));
         assert!(!exposes(Path::new("/a/b/bot"), Path::new("/a/b/t.toml")));
         assert!(!exposes(Path::new("/a/bc"), Path::new("/a/b/t.toml")));
+    }
+
+    fn planned(index: u64, seats: &[usize], set: u8) -> Planned {
+        Planned {
+            index,
+            seats: seats.to_vec(),
+            match_seed: Seed([set; 32]),
+            duplicate: Some((u64::from(set), 0)),
+        }
+    }
+
+    fn indices(started: &[(Planned, Held)]) -> Vec<u64> {
+        started.iter().map(|(p, _)| p.index).collect()
+    }
+
+    #[test]
+    fn a_set_of_deals_waits_for_its_bots_earlier_instances_while_other_sets_start() {
+        // Two sets of deals, each in four rotations of bots 0..4, then a
+        // third set with bots 4 and 5 only.
+        let mut plan = Vec::new();
+        for set in 0..2u8 {
+            for r in 0..4usize {
+                let seats: Vec<usize> = (0..4).map(|s| (s + r) % 4).collect();
+                plan.push(planned(plan.len() as u64, &seats, set));
+            }
+        }
+        plan.push(planned(8, &[4, 5, 4, 5], 2));
+        let mut pending = Pending::new(plan, true, |_| true);
+        let mut started = Vec::new();
+        while let Some(next) = pending.startable() {
+            started.push(next);
+        }
+        // One match of each set: the others of sets 0 and 1 wait.
+        assert_eq!(indices(&started), [0, 4, 8]);
+        // The instances of match 4 are gone: set 1 plays on, set 0 waits.
+        let gone = started.remove(1);
+        drop(gone);
+        let next = pending.startable().expect("set 1's next match");
+        assert_eq!(next.0.index, 5);
+        assert!(pending.startable().is_none(), "sets 0 and 1 are held");
+        // A bot with two seats of one table holds its deals once; when both
+        // instances are gone the table's deals are free again.
+        let two_seats = started.remove(1);
+        assert_eq!(two_seats.1.keys.len(), 2);
+        drop(two_seats);
+        assert!(pending.startable().is_none(), "set 2 is over");
+        // Set 0 has more matches left than set 1: it goes first when both may.
+        drop(next);
+        drop(started);
+        assert_eq!(pending.startable().map(|(p, _)| p.index), Some(1));
+    }
+
+    #[test]
+    fn a_bot_the_run_does_not_start_holds_nothing_and_without_instances_the_order_stays() {
+        let plan = vec![planned(0, &[0, 1], 0), planned(1, &[1, 0], 0)];
+        let mut remote = Pending::new(plan.clone(), true, |_| false);
+        assert!(remote.startable().is_some() && remote.startable().is_some());
+        let mut plain = Pending::new(plan, false, |_| true);
+        let (a, b) = (plain.startable().unwrap(), plain.startable().unwrap());
+        assert_eq!((a.0.index, b.0.index), (0, 1));
     }
 }

@@ -1,5 +1,30 @@
 //! Bot processes: started with the launch contract, their stderr kept in a
 //! size-capped log, restarted after a crash (a few times), always stopped.
+//!
+//! # When a bot is gone
+//!
+//! A bot process is *gone* when none of its processes runs any more; the
+//! runner starts the next instance of a bot that will see the same deals
+//! only then (docs/fair-play.md, "One view of a deal per bot"). whistle
+//! starts each bot (or its sandbox's launcher) as the leader of a process
+//! group of its own, and [`BotProcess::stop_and_wait`] returns, and a
+//! crashed bot is started again, only after
+//!
+//! 1. the leader has exited and whistle has reaped it, and then
+//! 2. no process of that group is alive (what is left is killed with
+//!    `SIGKILL` and waited for; zombies do not count: they run nothing).
+//!
+//! The contract with the sandbox (`whistle-sandbox`, its module doc) is
+//! that the launcher's exit means its bot is gone, except for processes
+//! that stay in the launcher's process group, which step 2 ends. In
+//! namespace mode the launcher exits only after the sandbox's init, and the
+//! kernel ends every process of a PID namespace before the exit of its
+//! init is reported; when whistle kills the group (a bot that outstays
+//! [`STOP_GRACE`]), the init is in the group, so step 2 waits for it, and
+//! with it for the whole namespace. In Landlock mode the launcher becomes
+//! the bot, and the bot's descendants are in its group unless they leave it
+//! (`setsid`): keeping those is the sandbox's part of the contract (its
+//! process tracking), not the group's.
 
 use std::{
     path::{Path, PathBuf},
@@ -22,6 +47,13 @@ use whistle_sandbox::{Limits, Mode, Spec, Verdict};
 
 /// Bytes of a bot's stderr kept per tournament; the rest is dropped with a note.
 pub const STDERR_CAP: u64 = 1 << 20;
+/// How long a bot told to stop (its matches are over) may take to exit by
+/// itself before its process group is killed.
+pub const STOP_GRACE: Duration = Duration::from_secs(3);
+/// How long the processes of a killed group may take to be gone before
+/// whistle goes on regardless (and says so): only a process stuck in the
+/// kernel outlives a `SIGKILL` that long.
+const GONE_WITHIN: Duration = Duration::from_secs(10);
 /// How many times a crashed bot is started again; after that it is out of
 /// the event.
 pub const MAX_RESTARTS: u32 = 3;
@@ -104,6 +136,8 @@ pub fn program(word: &str, dir: &Path) -> PathBuf {
 /// when this is dropped, after the process has ended).
 struct Started {
     child: Child,
+    /// Its process group (the leader's pid, kept: a reaped child has none).
+    group: Option<u32>,
     _scratch: Option<tempfile::TempDir>,
     /// A stdio bot's bridge to the referee, stopped with the process.
     _bridge: Option<AbortOnDrop>,
@@ -144,9 +178,11 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
     #[cfg(unix)]
     cmd.process_group(0);
     let mut child = cmd.spawn()?;
+    let group = child.id();
     let bridge = bridge(&mut child, l).map(AbortOnDrop);
     Ok(Started {
         child,
+        group,
         _scratch: scratch,
         _bridge: bridge,
     })
@@ -355,13 +391,17 @@ impl BotProcess {
                     _ = stopped.changed() => {
                         // Give the bot a moment to finish on its own (its
                         // assignments have ended), then make sure it is gone.
-                        let waited = tokio::time::timeout(Duration::from_secs(3), ch.wait()).await;
+                        let waited = tokio::time::timeout(STOP_GRACE, ch.wait()).await;
                         if waited.is_err() {
                             kill_group(ch, l.sandbox.is_some()).await;
                         }
+                        end_group(started.group, &l.name).await;
                         break;
                     }
                     status = ch.wait() => {
+                        // Whatever the bot left in its group goes with it,
+                        // before it is started again or counted as done.
+                        end_group(started.group, &l.name).await;
                         if let Some(c) = captured {
                             let _ = c.await;
                         }
@@ -446,12 +486,14 @@ impl BotProcess {
         let _ = self.stop.send(true);
     }
 
-    /// Stops the bot (after up to 3 s to exit by itself) and waits.
+    /// Stops the bot (after up to [`STOP_GRACE`] to exit by itself) and
+    /// waits until it is gone (the module doc says what that means).
     pub async fn stop(mut self) {
         self.stop_and_wait().await;
     }
 
-    /// [`BotProcess::stop`], keeping what it knows ([`BotProcess::verdicts`]).
+    /// [`BotProcess::stop`], keeping what it knows ([`BotProcess::verdicts`]):
+    /// when it returns, no process of the bot is alive.
     pub async fn stop_and_wait(&mut self) {
         let _ = self.stop.send(true);
         if let Some(task) = self.task.take() {
@@ -462,19 +504,20 @@ impl BotProcess {
 
 /// Ends a bot's process: a sandbox's launcher is asked first (SIGTERM: it
 /// ends every process of its sandbox and exits once none is left), then
-/// whatever is left of the process group is killed.
+/// the process group is killed (the leader still unreaped, so the group's
+/// number cannot have been taken by another) and the leader reaped.
 pub async fn kill_group(ch: &mut Child, sandboxed: bool) {
-    #[cfg(unix)]
-    if let Some(pid) = ch.id() {
+    if let Some(pid) = ch.id().and_then(|p| i32::try_from(p).ok()) {
         if sandboxed {
             // A sandbox's launcher ends every process of its sandbox on
             // SIGTERM and exits once none is left (whistle_sandbox's
             // contract); SIGKILL would leave it no time to (with Landlock
             // alone, a bot's processes in a session of their own are no
             // process group's).
-            let _ = std::process::Command::new("kill")
-                .args(["-TERM", &pid.to_string()])
-                .status();
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGTERM,
+            );
             if tokio::time::timeout(Duration::from_secs(2), ch.wait())
                 .await
                 .is_ok()
@@ -483,11 +526,81 @@ pub async fn kill_group(ch: &mut Child, sandboxed: bool) {
             }
         }
         // The bot runs in its own process group: end its children too.
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", &format!("-{pid}")])
-            .status();
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
     }
     let _ = ch.kill().await;
+}
+
+/// Once the leader of process group `group` is reaped: kills what is left
+/// of the group and waits until none of it is alive (see the module doc).
+async fn end_group(group: Option<u32>, name: &str) {
+    let Some(pgid) = group.and_then(|g| i32::try_from(g).ok()) else {
+        return;
+    };
+    let deadline = tokio::time::Instant::now() + GONE_WITHIN;
+    let mut killed = false;
+    while group_alive(pgid) {
+        if tokio::time::Instant::now() >= deadline {
+            warn!(bot = %name, group = pgid, "processes of the bot outlive SIGKILL; going on");
+            return;
+        }
+        if !killed {
+            info!(bot = %name, group = pgid, "the bot left processes behind; they are killed");
+            killed = true;
+        }
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pgid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// Whether a process of group `pgid` in this session is alive (running or
+/// stopped, not a zombie): whether the group can be signalled at all, then
+/// which of its processes `/proc` shows alive (where `/proc` cannot be
+/// listed, any that can be signalled).
+fn group_alive(pgid: i32) -> bool {
+    let group = nix::unistd::Pid::from_raw(pgid);
+    // No process has the group (the common case): nothing to look for.
+    if nix::sys::signal::killpg(group, None).is_err() {
+        return false;
+    }
+    let session = nix::unistd::getsid(None).map(nix::unistd::Pid::as_raw).ok();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return true;
+    };
+    entries.flatten().any(|e| {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            return false;
+        };
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| stat_fields(&stat))
+            .is_some_and(|(state, pgrp, sid)| {
+                pgrp == pgid && session.is_none_or(|s| s == sid) && !matches!(state, 'Z' | 'X')
+            })
+    })
+}
+
+/// A process's state, process group and session from its `/proc/PID/stat`
+/// (the fields after the name, which is in parentheses and may hold any
+/// character but is the last such group).
+fn stat_fields(stat: &str) -> Option<(char, i32, i32)> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut f = rest.split_whitespace();
+    let state = f.next()?.chars().next()?;
+    let _ppid = f.next()?;
+    let pgrp = f.next()?.parse().ok()?;
+    let sid = f.next()?.parse().ok()?;
+    Some((state, pgrp, sid))
 }
 
 /// The stderr log of bot `name` in `out`. Names from a tournament file are
@@ -533,6 +646,28 @@ mod tests {
             stderr_log(out, "ok-name_1"),
             Path::new("/data/out/logs/ok-name_1.stderr.log")
         );
+    }
+
+    #[test]
+    fn a_process_state_group_and_session_are_read_after_its_name() {
+        let stat = "4242 (a (b) c) S 1 4240 4239 0 -1 4194560 99 0 0 0";
+        assert_eq!(stat_fields(stat), Some(('S', 4240, 4239)));
+        assert_eq!(stat_fields("7 (z) Z 1 7 7 0"), Some(('Z', 7, 7)));
+        assert_eq!(stat_fields("garbage"), None);
+    }
+
+    #[tokio::test]
+    async fn a_group_is_gone_only_when_its_left_processes_are() {
+        // A leader that leaves a child behind in its group and exits.
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "sleep 30 & exit 0"]).process_group(0);
+        let mut ch = cmd.spawn().unwrap();
+        let group = ch.id();
+        assert!(ch.wait().await.unwrap().success());
+        let pgid = i32::try_from(group.unwrap()).unwrap();
+        assert!(group_alive(pgid), "the sleep is still there");
+        end_group(group, "test").await;
+        assert!(!group_alive(pgid));
     }
 
     #[test]

@@ -737,13 +737,28 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     };
     let mut stopped_matches = 0u64;
     let mut drained = false;
-    for p in todo.iter().cloned() {
+    // With fresh instances, a match waits until its bots' instances that
+    // saw its deals are gone; other sets of deals play meanwhile.
+    let mut pending = confine::Pending::new(todo.clone(), fair.instances.is_some(), |b| {
+        fair.locals.contains_key(&t.bots[b].name)
+    });
+    let holds = pending.holds().clone();
+    'dispatch: while !pending.is_empty() {
         if stopped(&stop) {
             break;
         }
         let permit = tokio::select! {
             permit = slots.clone().acquire_owned() => permit.expect("never closed"),
             () = wait_stop(&mut stop) => break,
+        };
+        let (p, held) = loop {
+            if let Some(next) = pending.startable() {
+                break next;
+            }
+            tokio::select! {
+                () = holds.freed() => {}
+                () = wait_stop(&mut stop) => break 'dispatch,
+            }
         };
         let referee = referee.clone();
         let t = t_shared.clone();
@@ -756,6 +771,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             withdrawn: withdrawn.clone(),
             done: instances.clone(),
             stoppers: stoppers.clone(),
+            held,
         });
         tasks.spawn(async move {
             let r = play_match(&referee, &t, &p, &path, resume, &progress, seats).await;
@@ -801,11 +817,11 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     for p in &procs {
         p.finishing();
     }
-    // Retired, the bots' Subscribe streams end and they exit by themselves
-    // (the launch contract); whatever is left is stopped.
+    // Dismissed, the bots' Subscribe streams end and they exit by
+    // themselves (the launch contract); whatever is left is stopped.
     for b in &t.bots {
         if !(shared && matches!(b.kind, BotKind::Remote { .. })) {
-            referee.retire_bot(&b.name);
+            referee.dismiss_bot(&b.name);
         }
     }
     let mut limits: Vec<(String, String)> = Vec::new();
@@ -1096,6 +1112,8 @@ struct SeatInstances {
     done: Arc<std::sync::Mutex<Vec<BotProcess>>>,
     /// The tasks stopping the instances of finished matches.
     stoppers: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+    /// The match's deals, held for its bots until its instances are gone.
+    held: confine::Held,
 }
 
 /// Completes when `stop` turns true; never without one.
@@ -1264,17 +1282,21 @@ async fn play_match(
     .await;
     if let Some(si) = seats {
         // The instances end by themselves with their match; the stragglers
-        // are stopped in the background so the next table can start.
+        // are stopped in the background so that a table of other deals can
+        // start. The deals stay held until every instance is gone: only
+        // then may another instance of one of these bots see them.
         for p in &started {
             p.finishing();
         }
         let done = si.done.clone();
+        let held = si.held;
         let stopper = tokio::spawn(async move {
             let mut finished = Vec::new();
             for mut p in started {
                 p.stop_and_wait().await;
                 finished.push(p);
             }
+            drop(held);
             done.lock().expect("instances").extend(finished);
         });
         let mut stoppers = si.stoppers.lock().expect("stoppers");

@@ -1,7 +1,7 @@
 //! `whistle serve` as a long-running service, with real bot processes: it
 //! returns the memory of finished tables, stops cleanly on SIGTERM (and at
 //! once on a second signal), logs every refused call without the token,
-//! and lets a bot-token process exit once the bot is retired.
+//! and ends a retired bot's stream at once (its process exits, refused).
 
 use std::time::Duration;
 
@@ -381,7 +381,7 @@ async fn refused_calls_are_logged_with_the_peer_and_never_the_whole_token() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_retired_bot_token_process_exits_once_its_table_is_done() {
+async fn a_retired_bot_token_process_is_cut_off_and_exits_refused() {
     let mut server = Server::start(&[]).await;
     let token = server.register("rb").await;
     let mut bot = bot_process(&server, &token, "rb");
@@ -398,9 +398,16 @@ async fn a_retired_bot_token_process_exits_once_its_table_is_done() {
     let mut retire = Proc::spawn("whistle retire-bot", &mut cmd);
     retire.wait(LIMIT).await;
     assert_eq!(retire.code(), Some(0), "{}", retire.dump());
-    let status = timeout(Duration::from_secs(20), async { bot.wait(LIMIT).await }).await;
+    // Its Subscribe stream ends at once with UNAUTHENTICATED: the kit exits
+    // as a bot whose token is refused.
+    let status = timeout(Duration::from_secs(5), async { bot.wait(LIMIT).await }).await;
     assert!(status.is_ok(), "{}", bot.dump());
-    assert_eq!(bot.code(), Some(0), "{}", bot.dump());
+    assert_eq!(
+        bot.code(),
+        Some(i32::from(whistle_bot::client::EXIT_REFUSED)),
+        "{}",
+        bot.dump()
+    );
     // The retired token is refused from now on.
     let mut bots = RefereeClient::new(server.channel().await);
     let e = bots
