@@ -10,8 +10,9 @@
 //!   queries and leases, inotify/fanotify, SysV and POSIX IPC, keyrings,
 //!   tracing and other processes' memory, `perf_event_open`, `bpf`,
 //!   `userfaultfd`, mounts and namespaces, modules, `kexec`, the kernel log,
-//!   typing into a terminal (`TIOCSTI`), sockets but the one the bot needs
-//!   ([`sockets`]), listening;
+//!   typing into a terminal (`TIOCSTI`), other processes' limits,
+//!   priorities and CPUs, sockets but the one the bot needs ([`sockets`]),
+//!   listening;
 //! - `ENOSYS`, "no such call", where C libraries and runtimes test for a
 //!   newer call and fall back to an older one only on `ENOSYS`: `clone3`
 //!   (glibc then uses `clone`, whose flags the filter can read), `io_uring`
@@ -192,6 +193,31 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
     #[allow(clippy::unnecessary_cast)]
     let typing = [libc::TIOCSTI as u64, libc::TIOCLINUX as u64];
     add(libc::SYS_ioctl, any_of(1, &typing)?, Refused);
+
+    // Other processes' limits, priorities and CPUs: under Landlock alone
+    // the bot's user is the organiser's, and these calls reach every
+    // process of that user (another bot, whistle itself) by its PID. The
+    // bot may change its own (PID 0, the C library's way).
+    let other = |arg: u8| -> Result<Vec<SeccompRule>, String> {
+        Ok(vec![rule(vec![cond(arg, Len::Dword, Op::Ne, 0)?])?])
+    };
+    for call in [
+        libc::SYS_prlimit64,
+        libc::SYS_sched_setaffinity,
+        libc::SYS_sched_setscheduler,
+        libc::SYS_sched_setparam,
+        libc::SYS_sched_setattr,
+    ] {
+        add(call, other(0)?, Refused);
+    }
+    // setpriority and ioprio_set: a process (PRIO_PROCESS 0,
+    // IOPRIO_WHO_PROCESS 1) and only itself; not a group, not a user.
+    let mut priority = other(1)?;
+    priority.push(rule(vec![cond(0, Len::Dword, Op::Ne, 0)?])?);
+    add(libc::SYS_setpriority, priority, Refused);
+    let mut io_priority = other(1)?;
+    io_priority.push(rule(vec![cond(0, Len::Dword, Op::Ne, 1)?])?);
+    add(libc::SYS_ioprio_set, io_priority, Refused);
 
     let refused_always: &[i64] = &[
         // Watching files and folders (names of files it cannot read).

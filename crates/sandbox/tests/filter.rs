@@ -179,6 +179,10 @@ fn each_refused_call_gets_its_errno_and_what_a_bot_needs_still_works() {
         "fcntl_getlk",
         "io_uring_setup",
         "keyctl",
+        "prlimit_other",
+        "setpriority_other",
+        "sched_setscheduler_other",
+        "sched_setaffinity_other",
     ] {
         assert_eq!(
             free.get(call).map(String::as_str),
@@ -233,6 +237,13 @@ fn each_refused_call_gets_its_errno_and_what_a_bot_needs_still_works() {
                 ("fcntl_setlease", EPERM),
                 ("fcntl_getfd", "ok"),
                 ("ioctl_tiocsti", EPERM),
+                ("prlimit_other", EPERM),
+                ("prlimit_self", "ok"),
+                ("setpriority_other", EPERM),
+                ("setpriority_self", "ok"),
+                ("sched_setscheduler_other", EPERM),
+                ("sched_setaffinity_other", EPERM),
+                ("sched_setaffinity_self", "ok"),
                 ("ioctl_fionread", "ok"),
             ];
             if grpc_tcp {

@@ -32,6 +32,7 @@
 #include <sys/msg.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
@@ -127,6 +128,19 @@ static void calls(const char *self) {
     char buf[8];
     struct iovec local = {buf, sizeof buf}, remote = {(void *)self, sizeof buf};
     r = process_vm_readv(c, &local, 1, &remote, 1, 0); say("process_vm_readv", r);
+    /* Another process's limits, priority, scheduling and CPUs (under
+     * Landlock alone: any process of the organiser's user). */
+    struct rlimit rl;
+    r = prlimit(c, RLIMIT_NOFILE, NULL, &rl); say("prlimit_other", r);
+    r = prlimit(0, RLIMIT_NOFILE, NULL, &rl); say("prlimit_self", r);
+    r = setpriority(PRIO_PROCESS, c, 0); say("setpriority_other", r);
+    r = setpriority(PRIO_PROCESS, 0, 0); say("setpriority_self", r);
+    struct sched_param sp = {0};
+    r = sched_setscheduler(c, SCHED_OTHER, &sp); say("sched_setscheduler_other", r);
+    cpu_set_t cpus;
+    sched_getaffinity(0, sizeof cpus, &cpus);
+    r = sched_setaffinity(c, sizeof cpus, &cpus); say("sched_setaffinity_other", r);
+    r = sched_setaffinity(0, sizeof cpus, &cpus); say("sched_setaffinity_self", r);
     kill(c, SIGKILL);
     waitpid(c, NULL, 0);
     /* Locks and leases on a file it may read. */
