@@ -176,7 +176,8 @@ impl Mode {
     pub fn reaches_referee(self) -> &'static str {
         match self {
             Mode::Namespaces => {
-                "a Unix socket (no network: the only sockets it may open are Unix stream sockets)"
+                "a Unix socket (no network; it may open Unix stream sockets only, which can reach \
+                 any Unix socket of the machine its user may write)"
             }
             Mode::Landlock => {
                 "TCP to the referee's port only (no other TCP connection, no UDP, no other \
