@@ -12,7 +12,7 @@
 //!   `userfaultfd`, mounts and namespaces, modules, `kexec`, the kernel log,
 //!   typing into a terminal (`TIOCSTI`), other processes' limits,
 //!   priorities and CPUs, sockets but the one the bot needs ([`sockets`]),
-//!   listening;
+//!   listening, TCP Fast Open (it connects out of Landlock's sight);
 //! - `ENOSYS`, "no such call", where C libraries and runtimes test for a
 //!   newer call and fall back to an older one only on `ENOSYS`: `clone3`
 //!   (glibc then uses `clone`, whose flags the filter can read), `io_uring`
@@ -372,6 +372,22 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
         }
     };
     add(libc::SYS_socket, socket_refused, Refused);
+    if sockets(spec) == Sockets::Tcp {
+        // TCP Fast Open: sending with MSG_FASTOPEN connects without
+        // connect(2), out of Landlock's sight (a bot reached any port).
+        let fastopen = libc::MSG_FASTOPEN as u64;
+        let with_fastopen = |arg: u8| {
+            rule(vec![cond(
+                arg,
+                Len::Dword,
+                Op::MaskedEq(fastopen),
+                fastopen,
+            )?])
+        };
+        add(libc::SYS_sendto, vec![with_fastopen(3)?], Refused);
+        add(libc::SYS_sendmsg, vec![with_fastopen(2)?], Refused);
+        add(libc::SYS_sendmmsg, vec![with_fastopen(3)?], Refused);
+    }
     Ok(out)
 }
 
