@@ -10,8 +10,9 @@
 //!   queries and leases, inotify/fanotify, SysV and POSIX IPC, keyrings,
 //!   tracing and other processes' memory, `perf_event_open`, `bpf`,
 //!   `userfaultfd`, mounts and namespaces, modules, `kexec`, the kernel log,
-//!   typing into a terminal (`TIOCSTI`), sockets but the one the bot needs
-//!   ([`sockets`]), listening;
+//!   typing into a terminal (`TIOCSTI`), other processes' limits,
+//!   priorities and CPUs, sockets but the one the bot needs ([`sockets`]),
+//!   listening, TCP Fast Open (it connects out of Landlock's sight);
 //! - `ENOSYS`, "no such call", where C libraries and runtimes test for a
 //!   newer call and fall back to an older one only on `ENOSYS`: `clone3`
 //!   (glibc then uses `clone`, whose flags the filter can read), `io_uring`
@@ -193,6 +194,31 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
     let typing = [libc::TIOCSTI as u64, libc::TIOCLINUX as u64];
     add(libc::SYS_ioctl, any_of(1, &typing)?, Refused);
 
+    // Other processes' limits, priorities and CPUs: under Landlock alone
+    // the bot's user is the organiser's, and these calls reach every
+    // process of that user (another bot, whistle itself) by its PID. The
+    // bot may change its own (PID 0, the C library's way).
+    let other = |arg: u8| -> Result<Vec<SeccompRule>, String> {
+        Ok(vec![rule(vec![cond(arg, Len::Dword, Op::Ne, 0)?])?])
+    };
+    for call in [
+        libc::SYS_prlimit64,
+        libc::SYS_sched_setaffinity,
+        libc::SYS_sched_setscheduler,
+        libc::SYS_sched_setparam,
+        libc::SYS_sched_setattr,
+    ] {
+        add(call, other(0)?, Refused);
+    }
+    // setpriority and ioprio_set: a process (PRIO_PROCESS 0,
+    // IOPRIO_WHO_PROCESS 1) and only itself; not a group, not a user.
+    let mut priority = other(1)?;
+    priority.push(rule(vec![cond(0, Len::Dword, Op::Ne, 0)?])?);
+    add(libc::SYS_setpriority, priority, Refused);
+    let mut io_priority = other(1)?;
+    io_priority.push(rule(vec![cond(0, Len::Dword, Op::Ne, 1)?])?);
+    add(libc::SYS_ioprio_set, io_priority, Refused);
+
     let refused_always: &[i64] = &[
         // Watching files and folders (names of files it cannot read).
         libc::SYS_inotify_init1,
@@ -346,6 +372,22 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
         }
     };
     add(libc::SYS_socket, socket_refused, Refused);
+    if sockets(spec) == Sockets::Tcp {
+        // TCP Fast Open: sending with MSG_FASTOPEN connects without
+        // connect(2), out of Landlock's sight (a bot reached any port).
+        let fastopen = libc::MSG_FASTOPEN as u64;
+        let with_fastopen = |arg: u8| {
+            rule(vec![cond(
+                arg,
+                Len::Dword,
+                Op::MaskedEq(fastopen),
+                fastopen,
+            )?])
+        };
+        add(libc::SYS_sendto, vec![with_fastopen(3)?], Refused);
+        add(libc::SYS_sendmsg, vec![with_fastopen(2)?], Refused);
+        add(libc::SYS_sendmmsg, vec![with_fastopen(3)?], Refused);
+    }
     Ok(out)
 }
 

@@ -275,7 +275,8 @@ impl Mode {
     pub fn reaches_referee(self) -> &'static str {
         match self {
             Mode::Namespaces => {
-                "a Unix socket (no network: the only sockets it may open are Unix stream sockets)"
+                "a Unix socket (no network; it may open Unix stream sockets only, which can reach \
+                 any Unix socket of the machine its user may write)"
             }
             Mode::Landlock => {
                 "TCP to the referee's port only (no other TCP connection, no UDP, no other \
@@ -301,8 +302,8 @@ impl Mode {
 /// The system calls refused to every sandboxed bot, in short (the list and
 /// the reasons: docs/fair-play.md; the filter: `filter.rs`).
 pub const REFUSED_CALLS: &str = "file locks (taking one locks nothing), inotify, SysV IPC and \
-    message queues, memfd, keyrings, ptrace, perf, bpf, io_uring, mounts and namespaces, \
-    typing into a terminal, modules and kexec";
+    message queues, memfd, keyrings, ptrace, other processes' limits and priorities, perf, \
+    bpf, io_uring, mounts and namespaces, typing into a terminal, modules and kexec";
 
 /// What this machine offers, as the launcher found it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@
 use std::{
     collections::BTreeMap,
     io::Read,
-    net::UdpSocket,
+    net::{TcpListener, UdpSocket},
     os::unix::net::UnixListener,
     path::{Path, PathBuf},
     process::{Command, Output, Stdio},
@@ -179,6 +179,10 @@ fn each_refused_call_gets_its_errno_and_what_a_bot_needs_still_works() {
         "fcntl_getlk",
         "io_uring_setup",
         "keyctl",
+        "prlimit_other",
+        "setpriority_other",
+        "sched_setscheduler_other",
+        "sched_setaffinity_other",
     ] {
         assert_eq!(
             free.get(call).map(String::as_str),
@@ -233,6 +237,13 @@ fn each_refused_call_gets_its_errno_and_what_a_bot_needs_still_works() {
                 ("fcntl_setlease", EPERM),
                 ("fcntl_getfd", "ok"),
                 ("ioctl_tiocsti", EPERM),
+                ("prlimit_other", EPERM),
+                ("prlimit_self", "ok"),
+                ("setpriority_other", EPERM),
+                ("setpriority_self", "ok"),
+                ("sched_setscheduler_other", EPERM),
+                ("sched_setaffinity_other", EPERM),
+                ("sched_setaffinity_self", "ok"),
                 ("ioctl_fionread", "ok"),
             ];
             if grpc_tcp {
@@ -477,6 +488,49 @@ fn udp_is_refused_under_landlock_alone_and_nothing_arrives() {
             text(&o)
         );
         assert!(listener.recv(&mut buf).is_err(), "{mode:?}: a datagram");
+    }
+}
+
+#[test]
+fn tcp_fast_open_reaches_no_other_port_under_landlock_alone() {
+    // Sending with MSG_FASTOPEN connects without connect(2), which is where
+    // Landlock checks the port: unsandboxed and under Landlock without the
+    // filter the data reached any port.
+    let other = TcpListener::bind("127.0.0.1:0").unwrap();
+    other.set_nonblocking(true).unwrap();
+    let referee = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = other.local_addr().unwrap().port().to_string();
+    let client = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_fastopen")
+        .ok()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .is_some_and(|v| v & 1 == 1);
+    if client {
+        let bare = Command::new(probe_bin())
+            .args(["fastopen", &port])
+            .output()
+            .unwrap();
+        assert_eq!(
+            answers(&bare).get("fastopen").map(String::as_str),
+            Some("ok"),
+            "{}",
+            text(&bare)
+        );
+        assert!(other.accept().is_ok(), "unsandboxed, Fast Open connects");
+    } else {
+        eprintln!("TCP Fast Open is off for clients here: only the refusal is checked");
+    }
+    for mode in modes().into_iter().filter(|m| *m == Mode::Landlock) {
+        let b = bot();
+        let mut s = spec(mode, &b, &probe_bin(), &["fastopen", &port], false);
+        s.referee_port = Some(referee.local_addr().unwrap().port());
+        let o = run(&s);
+        assert_eq!(
+            answers(&o).get("fastopen").map(String::as_str),
+            Some(EPERM),
+            "{}",
+            text(&o)
+        );
+        assert!(other.accept().is_err(), "a connection arrived");
     }
 }
 

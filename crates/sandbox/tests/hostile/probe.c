@@ -6,6 +6,7 @@
  *   probe ptrace PID               attach to PID (the sandbox's init is 1)
  *   probe unix PATH                connect to the Unix socket at PATH
  *   probe inotify DIR              watch DIR
+ *   probe fastopen PORT            send to 127.0.0.1:PORT by TCP Fast Open
  *   probe keyread NAME             read the user key NAME of the session keyring
  *   probe session-exec NAME TEXT PROG ARGS...
  *                                  a new session keyring holding NAME=TEXT, then exec PROG
@@ -32,6 +33,7 @@
 #include <sys/msg.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
@@ -127,6 +129,19 @@ static void calls(const char *self) {
     char buf[8];
     struct iovec local = {buf, sizeof buf}, remote = {(void *)self, sizeof buf};
     r = process_vm_readv(c, &local, 1, &remote, 1, 0); say("process_vm_readv", r);
+    /* Another process's limits, priority, scheduling and CPUs (under
+     * Landlock alone: any process of the organiser's user). */
+    struct rlimit rl;
+    r = prlimit(c, RLIMIT_NOFILE, NULL, &rl); say("prlimit_other", r);
+    r = prlimit(0, RLIMIT_NOFILE, NULL, &rl); say("prlimit_self", r);
+    r = setpriority(PRIO_PROCESS, c, 0); say("setpriority_other", r);
+    r = setpriority(PRIO_PROCESS, 0, 0); say("setpriority_self", r);
+    struct sched_param sp = {0};
+    r = sched_setscheduler(c, SCHED_OTHER, &sp); say("sched_setscheduler_other", r);
+    cpu_set_t cpus;
+    sched_getaffinity(0, sizeof cpus, &cpus);
+    r = sched_setaffinity(c, sizeof cpus, &cpus); say("sched_setaffinity_other", r);
+    r = sched_setaffinity(0, sizeof cpus, &cpus); say("sched_setaffinity_self", r);
     kill(c, SIGKILL);
     waitpid(c, NULL, 0);
     /* Locks and leases on a file it may read. */
@@ -258,6 +273,18 @@ int main(int argc, char **argv) {
         struct sockaddr_un a = {.sun_family = AF_UNIX};
         strncpy(a.sun_path, argv[2], sizeof a.sun_path - 1);
         say("connect", connect(s, (struct sockaddr *)&a, sizeof a));
+        return 0;
+    }
+    if (strcmp(cmd, "fastopen") == 0 && argc > 2) {
+        /* A TCP connection to any port by TCP Fast Open (sendto with
+         * MSG_FASTOPEN connects without connect(2), which Landlock rules). */
+        int s = socket(AF_INET, SOCK_STREAM, 0);
+        if (s < 0) { say("socket", -1); return 0; }
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(atoi(argv[2])),
+                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+        long r = sendto(s, "51,0,13", 7, MSG_FASTOPEN, (struct sockaddr *)&a, sizeof a);
+        say("fastopen", r);
+        sleep(1);
         return 0;
     }
     if (strcmp(cmd, "inotify") == 0 && argc > 2) {
