@@ -346,6 +346,19 @@ impl Cgroup {
             .unwrap_or(0)
     }
 
+    /// How many forks the pids controller refused at the limit.
+    pub(crate) fn forks_refused(&self) -> u64 {
+        let Some(d) = self.dir("pids") else {
+            return 0;
+        };
+        std::fs::read_to_string(d.join("pids.events"))
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("max "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
     /// Kills every process of the group (but `spare`) until it is empty,
     /// for up to about `rounds` × 5 ms. Whether it is empty.
     pub(crate) fn kill_all(&self, spare: Pid, rounds: u32) -> bool {

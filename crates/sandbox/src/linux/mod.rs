@@ -196,7 +196,12 @@ fn run() -> ! {
                 Some((u, g)) => format!("ids={u}:{g}"),
                 None => format!("user={}:{}", outer.0, outer.1),
             };
-            let duties = format!("memory={},cpu={}", !covered("memory"), !covered("cpu"),);
+            let duties = format!(
+                "memory={},cpu={},pids={}",
+                !covered("memory"),
+                !covered("cpu"),
+                !covered("pids")
+            );
             // The first process started now is PID 1 of the new namespace.
             step(&launcher, "init").args([who, duties]).spawn()
         }
@@ -279,6 +284,21 @@ fn run() -> ! {
             break Verdict::Signal(Signal::SIGKILL as i32);
         }
         std::thread::sleep(Duration::from_millis(5));
+    };
+    // The cgroup refused forks at its task limit and the bot did not end
+    // cleanly: the process limit stopped it.
+    let refused = cgroup.as_ref().map_or(0, Cgroup::forks_refused);
+    let verdict = if refused > 0 && !verdict.is_limit() && verdict != Verdict::Exited(0) {
+        let v = Verdict::Processes(spec.limits.processes);
+        eprintln!(
+            "{}",
+            v.say(&format!(
+                "the kernel refused {refused} of the bot's forks at the limit ({verdict})"
+            ))
+        );
+        v
+    } else {
+        verdict
     };
     let oom = cgroup.as_ref().map_or(0, Cgroup::oom_kills);
     // The kernel killed a process of the sandbox for its memory: the
@@ -380,7 +400,17 @@ fn init(args: &[String]) -> ! {
         let bound = (spec.limits.processes + 2).max(301);
         let _ = std::fs::write("/proc/sys/kernel/pid_max", bound.to_string());
     }
-    let bot = match step(&launcher, "exec").args(args.iter().take(1)).spawn() {
+    // Where the cgroup bounds the tasks, a refused fork is its to count.
+    let nproc = if duties.contains("pids=false") {
+        "nproc=cgroup"
+    } else {
+        "nproc=rlimit"
+    };
+    let bot = match step(&launcher, "exec")
+        .args(args.iter().take(1))
+        .arg(nproc)
+        .spawn()
+    {
         Ok(c) => Pid::from_raw(c.id() as i32),
         Err(e) => fail(&format!("cannot start the bot's process: {e}")),
     };
@@ -444,6 +474,7 @@ fn exec(args: &[String]) -> ! {
         Some(a) if a.starts_with("landlock:") => {
             Some(a["landlock:".len()..].parse::<u64>().unwrap_or(0))
         }
+        _ if args.get(1).map(String::as_str) == Some("nproc=cgroup") => None,
         _ => Some(0),
     };
     if let Err(e) = rlimits::set(&spec, tasks_before).and_then(|()| landlock::confine_self(&spec)) {
