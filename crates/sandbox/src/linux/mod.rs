@@ -418,7 +418,7 @@ fn init(args: &[String]) -> ! {
     let mut watch = Watch::new(
         spec.limits,
         Duties {
-            processes: proc_ok,
+            processes: proc_ok && duties.contains("pids=true"),
             memory: proc_ok && duties.contains("memory=true"),
             cpu_share: proc_ok && duties.contains("cpu=true"),
             scratch: None,
@@ -426,8 +426,10 @@ fn init(args: &[String]) -> ! {
         Scope::Namespace,
         vec![spec.scratch.clone(), PathBuf::from("/dev/shm")],
     );
+    // With nothing to watch (a cgroup keeps every limit), init only reaps.
+    let flags = (!watch.idle()).then_some(WaitPidFlag::WNOHANG);
     loop {
-        match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+        match waitpid(Pid::from_raw(-1), flags) {
             Ok(WaitStatus::StillAlive) => {
                 if let Some((v, detail)) = watch.check() {
                     end(v, &detail);
