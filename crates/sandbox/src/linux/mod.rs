@@ -246,29 +246,36 @@ fn run() -> ! {
             Vec::new(),
         )
     });
+    let ended = |status: WaitStatus| match status {
+        WaitStatus::Exited(_, code) => Some(Verdict::of_exit(Some(code), None, &spec.limits)),
+        WaitStatus::Signaled(_, sig, _) => Some(match spec.mode {
+            // The bot itself (Landlock alone).
+            Mode::Landlock => of_signal(sig, &spec.limits),
+            Mode::Namespaces => Verdict::Signal(sig as i32),
+        }),
+        _ => None,
+    };
     let verdict = loop {
-        match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::StillAlive) => {}
-            Ok(WaitStatus::Exited(_, code)) => {
-                break Verdict::of_exit(Some(code), None, &spec.limits);
+        // The child's end, and orphans (Landlock alone) as they come.
+        let mut over = None;
+        loop {
+            match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => break,
+                Ok(status) if status.pid() == Some(child) => {
+                    if let Some(v) = ended(status) {
+                        over = Some(v);
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    over = Some(Verdict::Setup);
+                    break;
+                }
             }
-            Ok(WaitStatus::Signaled(_, sig, _)) => {
-                break match spec.mode {
-                    // The bot itself (Landlock alone).
-                    Mode::Landlock => of_signal(sig, &spec.limits),
-                    Mode::Namespaces => Verdict::Signal(sig as i32),
-                };
-            }
-            Ok(_) => {}
-            Err(_) => break Verdict::Setup,
         }
-        // Orphans (Landlock alone) are reaped as they come.
-        while let Ok(WaitStatus::Exited(p, _) | WaitStatus::Signaled(p, _, _)) =
-            waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG))
-        {
-            if p == child {
-                break;
-            }
+        if let Some(v) = over {
+            break v;
         }
         if let Some(w) = watch.as_mut() {
             if let Some((v, detail)) = w.check() {
