@@ -204,9 +204,8 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         launch.sandbox = Some(c.sandboxed(bot.limits, grants.read, &reach));
         unix_server = reach.server;
         sandbox_line = Some(format!(
-            "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
+            "runs in a sandbox ({}) reading {} and the system's paths",
             c.support.describe(c.mode),
-            c.mode.reaches_referee(),
             launch.dir.display()
         ));
         _confinement = Some(c);
