@@ -554,3 +554,33 @@ fn the_bot_is_not_root_and_sees_a_private_root() {
     }
     let _ = std::fs::remove_file(&host_tmp);
 }
+
+/// The bot cannot stop, freeze or trace the process that watches it and
+/// ends it (its parent: the launcher with Landlock alone, the sandbox's
+/// init in namespaces): the sandbox goes on and ends as the bot does.
+#[test]
+fn the_bot_cannot_stop_or_trace_its_watcher() {
+    let script = r#"
+import ctypes, os, signal, time
+libc = ctypes.CDLL(None, use_errno=True)
+parent = os.getppid()
+r = libc.ptrace(16, parent, 0, 0)
+print('TRACED' if r == 0 else 'TRACE-REFUSED', flush=True)
+for s in (signal.SIGSTOP, signal.SIGKILL):
+    try:
+        os.kill(parent, s); print('SIGNALLED', s, flush=True)
+    except OSError as e:
+        print('SIGNAL-REFUSED', s, e, flush=True)
+time.sleep(0.5)
+print('ALIVE', flush=True)
+os._exit(7)
+"#;
+    for mode in modes() {
+        let f = folders();
+        let r = run(&python(mode, &f, script), true, Duration::from_secs(30));
+        assert!(!r.stdout.contains("TRACED"), "{mode:?}: {}", r.text());
+        assert!(r.stdout.contains("ALIVE"), "{mode:?}: {}", r.text());
+        // The watcher lived to report the bot's own status.
+        assert_eq!(r.verdict, Verdict::Exited(7), "{mode:?}: {}", r.text());
+    }
+}

@@ -1093,6 +1093,29 @@ command = ["whistle", "bot", "--bot", "first"]
     }
 
     #[test]
+    fn a_cpu_share_reads_from_the_sandbox_table_and_a_bots_limits() {
+        let text = GOOD
+            .replace("hands = 2", "hands = 2\n\n[sandbox]\ncpus = 2")
+            .replace(
+                "command = \"whistle bot --bot random\"",
+                "command = \"whistle bot --bot random\"\nlimits = { cpus = 0.5, memory_mib = 512 }",
+            );
+        let t = parse(&text).unwrap();
+        assert_eq!(t.sandbox.cpus, whistle_sandbox::Cpus::new(2.0));
+        let BotKind::Local(a) = &t.bots[0].kind else {
+            panic!("a local bot")
+        };
+        assert_eq!(a.limits.cpus, whistle_sandbox::Cpus::new(0.5));
+        assert_eq!(a.limits.memory_mib, 512);
+        let BotKind::Local(b) = &t.bots[1].kind else {
+            panic!("a local bot")
+        };
+        assert_eq!(b.limits.cpus, whistle_sandbox::Cpus::new(2.0));
+        let e = parse(&text.replace("cpus = 0.5", "cpus = 0")).unwrap_err();
+        assert!(e.to_string().contains("cpus"), "{e}");
+    }
+
+    #[test]
     fn errors_name_the_key_and_the_line() {
         let cases = [
             (

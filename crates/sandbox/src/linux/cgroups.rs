@@ -133,6 +133,7 @@ impl Cgroup {
             Err(e2) => Cgroup::make_v1(&mounts, &own, &name)
                 .map_err(|e1| format!("cgroup v2: {e2}; cgroup v1: {e1}"))?,
         };
+        group.sweep();
         if let Err(e) = group.set(limits) {
             group.remove();
             return Err(e);
@@ -234,6 +235,31 @@ impl Cgroup {
             dirs,
             home,
         })
+    }
+
+    /// Removes the groups a launcher killed outright (SIGKILL) left beside
+    /// this one: empty, their launcher gone (a group with a process in it
+    /// cannot be removed).
+    fn sweep(&self) {
+        for d in self.folders() {
+            let Some(parent) = d.parent() else { continue };
+            let Ok(entries) = std::fs::read_dir(parent) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let Some(pid) = name
+                    .to_str()
+                    .and_then(|n| n.strip_prefix("whistle-sandbox-"))
+                    .and_then(|p| p.parse::<u32>().ok())
+                else {
+                    continue;
+                };
+                if !Path::new(&format!("/proc/{pid}")).exists() {
+                    let _ = std::fs::remove_dir(e.path());
+                }
+            }
+        }
     }
 
     fn dir(&self, controller: &str) -> Option<&Path> {
@@ -342,6 +368,19 @@ impl Cgroup {
             .unwrap_or_default()
             .lines()
             .find_map(|l| l.strip_prefix("oom_kill "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// How many forks the pids controller refused at the limit.
+    pub(crate) fn forks_refused(&self) -> u64 {
+        let Some(d) = self.dir("pids") else {
+            return 0;
+        };
+        std::fs::read_to_string(d.join("pids.events"))
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("max "))
             .and_then(|n| n.trim().parse().ok())
             .unwrap_or(0)
     }

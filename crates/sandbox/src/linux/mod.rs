@@ -197,7 +197,12 @@ fn run() -> ! {
                 Some((u, g)) => format!("ids={u}:{g}"),
                 None => format!("user={}:{}", outer.0, outer.1),
             };
-            let duties = format!("memory={},cpu={}", !covered("memory"), !covered("cpu"),);
+            let duties = format!(
+                "memory={},cpu={},pids={}",
+                !covered("memory"),
+                !covered("cpu"),
+                !covered("pids")
+            );
             // The first process started now is PID 1 of the new namespace.
             step(&launcher, "init").args([who, duties]).spawn()
         }
@@ -242,29 +247,36 @@ fn run() -> ! {
             Vec::new(),
         )
     });
+    let ended = |status: WaitStatus| match status {
+        WaitStatus::Exited(_, code) => Some(Verdict::of_exit(Some(code), None, &spec.limits)),
+        WaitStatus::Signaled(_, sig, _) => Some(match spec.mode {
+            // The bot itself (Landlock alone).
+            Mode::Landlock => of_signal(sig, &spec.limits),
+            Mode::Namespaces => Verdict::Signal(sig as i32),
+        }),
+        _ => None,
+    };
     let verdict = loop {
-        match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::StillAlive) => {}
-            Ok(WaitStatus::Exited(_, code)) => {
-                break Verdict::of_exit(Some(code), None, &spec.limits);
+        // The child's end, and orphans (Landlock alone) as they come.
+        let mut over = None;
+        loop {
+            match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => break,
+                Ok(status) if status.pid() == Some(child) => {
+                    if let Some(v) = ended(status) {
+                        over = Some(v);
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    over = Some(Verdict::Setup);
+                    break;
+                }
             }
-            Ok(WaitStatus::Signaled(_, sig, _)) => {
-                break match spec.mode {
-                    // The bot itself (Landlock alone).
-                    Mode::Landlock => of_signal(sig, &spec.limits),
-                    Mode::Namespaces => Verdict::Signal(sig as i32),
-                };
-            }
-            Ok(_) => {}
-            Err(_) => break Verdict::Setup,
         }
-        // Orphans (Landlock alone) are reaped as they come.
-        while let Ok(WaitStatus::Exited(p, _) | WaitStatus::Signaled(p, _, _)) =
-            waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG))
-        {
-            if p == child {
-                break;
-            }
+        if let Some(v) = over {
+            break v;
         }
         if let Some(w) = watch.as_mut() {
             if let Some((v, detail)) = w.check() {
@@ -280,6 +292,21 @@ fn run() -> ! {
             break Verdict::Signal(Signal::SIGKILL as i32);
         }
         std::thread::sleep(Duration::from_millis(5));
+    };
+    // The cgroup refused forks at its task limit and the bot did not end
+    // cleanly: the process limit stopped it.
+    let refused = cgroup.as_ref().map_or(0, Cgroup::forks_refused);
+    let verdict = if refused > 0 && !verdict.is_limit() && verdict != Verdict::Exited(0) {
+        let v = Verdict::Processes(spec.limits.processes);
+        eprintln!(
+            "{}",
+            v.say(&format!(
+                "the kernel refused {refused} of the bot's forks at the limit ({verdict})"
+            ))
+        );
+        v
+    } else {
+        verdict
     };
     let oom = cgroup.as_ref().map_or(0, Cgroup::oom_kills);
     // The kernel killed a process of the sandbox for its memory: the
@@ -381,7 +408,17 @@ fn init(args: &[String]) -> ! {
         let bound = (spec.limits.processes + 2).max(301);
         let _ = std::fs::write("/proc/sys/kernel/pid_max", bound.to_string());
     }
-    let bot = match step(&launcher, "exec").args(args.iter().take(1)).spawn() {
+    // Where the cgroup bounds the tasks, a refused fork is its to count.
+    let nproc = if duties.contains("pids=false") {
+        "nproc=cgroup"
+    } else {
+        "nproc=rlimit"
+    };
+    let bot = match step(&launcher, "exec")
+        .args(args.iter().take(1))
+        .arg(nproc)
+        .spawn()
+    {
         Ok(c) => Pid::from_raw(c.id() as i32),
         Err(e) => fail(&format!("cannot start the bot's process: {e}")),
     };
@@ -389,7 +426,7 @@ fn init(args: &[String]) -> ! {
     let mut watch = Watch::new(
         spec.limits,
         Duties {
-            processes: proc_ok,
+            processes: proc_ok && duties.contains("pids=true"),
             memory: proc_ok && duties.contains("memory=true"),
             cpu_share: proc_ok && duties.contains("cpu=true"),
             scratch: None,
@@ -397,8 +434,10 @@ fn init(args: &[String]) -> ! {
         Scope::Namespace,
         vec![spec.scratch.clone(), PathBuf::from("/dev/shm")],
     );
+    // With nothing to watch (a cgroup keeps every limit), init only reaps.
+    let flags = (!watch.idle()).then_some(WaitPidFlag::WNOHANG);
     loop {
-        match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+        match waitpid(Pid::from_raw(-1), flags) {
             Ok(WaitStatus::StillAlive) => {
                 if let Some((v, detail)) = watch.check() {
                     end(v, &detail);
@@ -445,6 +484,7 @@ fn exec(args: &[String]) -> ! {
         Some(a) if a.starts_with("landlock:") => {
             Some(a["landlock:".len()..].parse::<u64>().unwrap_or(0))
         }
+        _ if args.get(1).map(String::as_str) == Some("nproc=cgroup") => None,
         _ => Some(0),
     };
     if let Err(e) = rlimits::set(&spec, tasks_before).and_then(|()| landlock::confine_self(&spec)) {

@@ -215,6 +215,12 @@ impl Watch {
         }
     }
 
+    /// Whether there is nothing to watch (a cgroup keeps every limit).
+    pub(crate) fn idle(&self) -> bool {
+        let d = &self.duties;
+        !d.processes && !d.memory && !d.cpu_share && d.scratch.is_none()
+    }
+
     fn procs(&self) -> Vec<Proc> {
         match self.scope {
             Scope::Namespace => pids()
@@ -252,7 +258,12 @@ impl Watch {
         if self.polls % 10 != 0 && count <= l.processes {
             return None;
         }
-        let procs = self.procs();
+        let d = &self.duties;
+        let procs = if d.processes || d.memory || d.cpu_share {
+            self.procs()
+        } else {
+            Vec::new()
+        };
         if self.duties.processes || self.duties.memory {
             let (mut bytes, mut tasks) = (0u64, 0u64);
             for p in &procs {
