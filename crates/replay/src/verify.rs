@@ -622,13 +622,15 @@ fn run(
     report.seed_checked = match_seed.is_some();
     // The match is re-played through the same driver the referee uses: its
     // fallback rule and count decide what each logged fallback must be.
+    // A header without a fault policy predates the `passive` default: its
+    // fallbacks were `random`, as they were then.
     let rule = header
         .faults
         .as_ref()
-        .and_then(|f| Fallback::from_name(&f.fallback))
-        .unwrap_or_default();
+        .map_or(Some(Fallback::Random), |f| Fallback::from_name(&f.fallback))
+        .unwrap_or(Fallback::Random);
     // A random fallback can be checked only against a known match seed.
-    let fallbacks_checked = rule == Fallback::First || match_seed.is_some();
+    let fallbacks_checked = rule != Fallback::Random || match_seed.is_some();
     let mut driver = MatchDriver::new(game, match_seed.unwrap_or_default(), rule).without_events();
     let mut faults: BTreeMap<Seat, (u32, bool)> = BTreeMap::new();
     for (k, (line, l)) in lines.iter().enumerate().skip(1) {
