@@ -80,7 +80,7 @@ impl Fallback {
 ///
 /// # Panics
 /// If `legal` is empty (a seat asked to act always has a legal action).
-pub fn fallback_action<G: Game + ?Sized>(
+pub fn fallback_action<G: Game>(
     game: &G,
     seat: Seat,
     legal: &[Action],

@@ -91,7 +91,7 @@ pub fn default_key(rules: &TrickRules, action: Action) -> u32 {
 ///
 /// # Panics
 /// If `legal` is empty (a seat asked to act always has a legal action).
-pub fn passive_action<G: Game + ?Sized>(game: &G, seat: Seat, legal: &[Action]) -> Action {
+pub fn passive_action<G: Game>(game: &G, seat: Seat, legal: &[Action]) -> Action {
     let mut best = legal[0];
     let mut best_key = game.passive_key(seat, best);
     for &a in &legal[1..] {

@@ -211,10 +211,7 @@ fn a_table_of_fallbacks_never_bids() {
         let game = variant.new_game(&Options::parse(&opts).unwrap()).unwrap();
         let mut d = MatchDriver::new(game, Seed::from_u64(9), Fallback::default());
         let mut played = Vec::new();
-        loop {
-            let Some(seat) = d.to_ask().unwrap().first() else {
-                break;
-            };
+        while let Some(seat) = d.to_ask().unwrap().first() {
             played.push(d.play_fallback(seat));
         }
         assert!(
