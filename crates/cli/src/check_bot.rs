@@ -146,7 +146,7 @@ const TAIL_WIDTH: usize = 240;
 
 /// The last lines of the bot's stderr (at most [`TAIL_LINES`], each cut to
 /// [`TAIL_WIDTH`] bytes), read from the end of its log only.
-fn stderr_lines(path: &Path) -> Vec<String> {
+pub(crate) fn stderr_lines(path: &Path) -> Vec<String> {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut f) = std::fs::File::open(path) else {
         return Vec::new();
@@ -896,5 +896,114 @@ fn late_answers(
             worst.as_millis(),
             first.unwrap_or_default()
         )
+    })
+}
+
+/// How to start a bot process with the launch contract, as a tournament
+/// does (`replay rerun` starts a student's bot with it).
+pub(crate) struct Process<'a> {
+    /// Its name (`$WHISTLE_BOT_NAME`, and the name its seats are routed by).
+    pub name: &'a str,
+    /// The command and its arguments.
+    pub command: &'a [String],
+    /// Its folder (default: its program's).
+    pub dir: Option<&'a Path>,
+    /// More paths it may read in its sandbox.
+    pub read: &'a [std::path::PathBuf],
+    /// Whether it runs in the sandbox.
+    pub sandbox: bool,
+    /// Whether it speaks JSON lines on stdin and stdout.
+    pub stdio: bool,
+}
+
+/// A bot process started by [`start`]: dropped, it is killed and what it
+/// was given (bridge, sandbox, socket) goes with it.
+pub(crate) struct Started {
+    /// The process.
+    pub child: tokio::process::Child,
+    /// A stdio bot's bridge to the referee.
+    bridge: Option<tokio::task::JoinHandle<()>>,
+    unix_server: Option<whistle_referee::ServerHandle>,
+    _confinement: Option<Confinement>,
+    _scratch: Option<tempfile::TempDir>,
+}
+
+impl Started {
+    /// Stops the process and what serves it.
+    pub async fn stop(mut self) {
+        let _ = self.child.kill().await;
+        if let Some(b) = self.bridge.take() {
+            b.abort();
+        }
+        if let Some(u) = self.unix_server.take() {
+            u.shutdown().await;
+        }
+    }
+}
+
+/// Starts `p` against `referee` (listening at `address`) with `token`,
+/// sandboxed as in a tournament unless `p.sandbox` is false; its stderr
+/// goes to `stderr`.
+pub(crate) async fn start(
+    p: &Process<'_>,
+    referee: &Referee,
+    address: &str,
+    token: &str,
+    stderr: &Path,
+) -> anyhow::Result<Started> {
+    let cwd = std::env::current_dir()?;
+    let bot = whistle_tournament::config::LocalBot {
+        command: p.command.to_vec(),
+        dir: p.dir.map(|d| cwd.join(d)),
+        read: p.read.iter().map(|r| cwd.join(r)).collect(),
+        sandbox: p.sandbox,
+        limits: whistle_sandbox::Limits::default(),
+        stdio: p.stdio,
+    };
+    let program = confine::resolve_program(&p.command[0], &cwd);
+    let mut launch = whistle_tournament::procs::Launch {
+        name: p.name.to_string(),
+        command: std::iter::once(program.display().to_string())
+            .chain(confine::absolute_args(&p.command[1..], &cwd))
+            .collect(),
+        dir: bot.folder(&cwd),
+        address: address.to_string(),
+        token: token.to_string(),
+        stderr_log: stderr.to_path_buf(),
+        sandbox: None,
+        once: false,
+        stdio: p.stdio,
+    };
+    let mut confinement = None;
+    let mut unix_server = None;
+    if bot.sandbox {
+        let c = Confinement::new(std::env::current_exe()?)
+            .map_err(|e| anyhow::anyhow!("{e} (or: --no-sandbox)"))?;
+        let grants = confine::check_grants(&bot, &cwd, &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
+        launch.dir = grants.folder;
+        let reach = c.reach(referee, &launch.address).await?;
+        if !p.stdio {
+            launch.address = reach.address.clone();
+        }
+        launch.sandbox = Some(c.sandboxed(bot.limits, grants.read, &reach));
+        unix_server = reach.server;
+        confinement = Some(c);
+    }
+    let piped = |on: bool| if on { Stdio::piped() } else { Stdio::null() };
+    let (mut cmd, scratch) = whistle_tournament::procs::command(&launch)?;
+    cmd.stdin(piped(p.stdio))
+        .stdout(piped(p.stdio))
+        .stderr(std::fs::File::create(stderr)?)
+        .kill_on_drop(true);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| anyhow::anyhow!("cannot start `{}`: {e}", program.display()))?;
+    let bridge = whistle_tournament::procs::bridge(&mut child, &launch);
+    Ok(Started {
+        child,
+        bridge,
+        unix_server,
+        _confinement: confinement,
+        _scratch: scratch,
     })
 }
