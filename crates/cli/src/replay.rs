@@ -722,6 +722,13 @@ fn step_view(
             "bot": log.header.seats.get(seat.index()),
             "protocol": if a.stdio { "stdio" } else { "grpc" },
             "sent": sent.as_ref().and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok()),
+            // The seat's view at this step, asked or not, in the protocol's
+            // JSON form (a request's `observation`).
+            "observation": serde_json::to_value(whistle_protocol::convert::observation(
+                &game.observe(seat),
+                game.hand_results(),
+            ))?,
+            "legal": legal.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
             "answered": answers,
             "verdict": verdicts,
             "played": {
