@@ -580,7 +580,12 @@ impl Requests {
 
     /// Before step `i`: the faults before it, then the requests the table
     /// issues for the seats now asked.
-    fn issue(&mut self, game: &whistle_rules::AnyGame, faults: &[whistle_replay::FaultLog], i: usize) {
+    fn issue(
+        &mut self,
+        game: &whistle_rules::AnyGame,
+        faults: &[whistle_replay::FaultLog],
+        i: usize,
+    ) {
         for f in faults.iter().filter(|f| f.at == i) {
             if f.forfeited {
                 self.forfeited.insert(f.seat);
@@ -604,7 +609,12 @@ impl Requests {
     }
 
     /// Step `i` was applied: its seat's request is settled.
-    fn answered(&mut self, act: &whistle_replay::ActionLog, _: &[whistle_replay::FaultLog], _: usize) {
+    fn answered(
+        &mut self,
+        act: &whistle_replay::ActionLog,
+        _: &[whistle_replay::FaultLog],
+        _: usize,
+    ) {
         self.pending.remove(&act.seat);
         if !act.fallback {
             let took = (act.ms * 1000.0).round() as u64;
@@ -673,8 +683,13 @@ fn step_view(
                 Some(x) => format!("index {n} (`{x}`)"),
                 None => format!("index {n}"),
             },
-            Some(whistle_rules::Answer::Text(t)) => format!("`{}`", whistle_protocol::limits::truncate(t, 40)),
-            Some(other) => format!("{}", whistle_protocol::limits::truncate(&format!("{other:?}"), 60)),
+            Some(whistle_rules::Answer::Text(t)) => {
+                format!("`{}`", whistle_protocol::limits::truncate(t, 40))
+            }
+            Some(other) => format!(
+                "{}",
+                whistle_protocol::limits::truncate(&format!("{other:?}"), 60)
+            ),
             None => "nothing in time".to_string(),
         };
         let reason = match &f.answer {
@@ -684,11 +699,14 @@ fn step_view(
             },
             None => f.detail.clone(),
         };
-        let fallback = f
-            .fallback
-            .map_or(String::new(), |x| format!("; the referee played its fallback `{x}`"));
+        let fallback = f.fallback.map_or(String::new(), |x| {
+            format!("; the referee played its fallback `{x}`")
+        });
         answers.push(given.clone());
-        verdicts.push(format!("sent {given}: refused ({}): {reason}{fallback}", f.kind));
+        verdicts.push(format!(
+            "sent {given}: refused ({}): {reason}{fallback}",
+            f.kind
+        ));
     }
     if act.seat == seat && !act.fallback {
         answers.push(format!("`{}`", act.action));
@@ -746,7 +764,11 @@ fn step_view(
         out,
         "hand {} step {i}, seat {seat}{}",
         hand.deal,
-        if bot.is_empty() { String::new() } else { format!(" ({bot})") }
+        if bot.is_empty() {
+            String::new()
+        } else {
+            format!(" ({bot})")
+        }
     );
     match &sent {
         Some(line) if a.stdio => {
@@ -775,10 +797,11 @@ fn step_view(
 /// `replay html` writes; `#hand=H&step=S&seat=N` opens it there.
 fn viewer_link(file: &Path, deal: u32, step: usize, seat: Seat) -> String {
     let hash = format!("#hand={deal}&step={step}&seat={}", seat.index());
-    let name = file
-        .file_name()
-        .and_then(|n| n.to_str())
-        .map(|n| n.trim_end_matches(".gz").trim_end_matches(".jsonl").to_string());
+    let name = file.file_name().and_then(|n| n.to_str()).map(|n| {
+        n.trim_end_matches(".gz")
+            .trim_end_matches(".jsonl")
+            .to_string()
+    });
     let page = file
         .parent()
         .filter(|d| d.file_name().is_some_and(|n| n == "matches"))
@@ -922,7 +945,8 @@ fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
                     f.seat,
                     f.kind,
                     f.detail,
-                    f.fallback.map_or(String::new(), |x| format!("; fallback `{x}`"))
+                    f.fallback
+                        .map_or(String::new(), |x| format!("; fallback `{x}`"))
                 )),
                 TableRecord::Hand(h) if h.deal == a.hand => {
                     result = Some(h);

@@ -139,18 +139,30 @@ fn show_prints_what_the_seat_was_sent_what_it_sent_and_the_verdict() {
     assert!(
         seen.lines().any(|l| l == shown),
         "the line shown is not one the bot read:\n{shown}\n--- the bot read ---\n{}",
-        seen.lines().filter(|l| l.contains("\"request\"")).take(3).collect::<Vec<_>>().join("\n")
+        seen.lines()
+            .filter(|l| l.contains("\"request\""))
+            .take(3)
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     // The answer and the verdict with its reason, and the fallback.
     assert!(
-        r.stdout.contains(&format!("sent `{sent_card}`: refused (illegal): `{sent_card}`: must follow suit")),
+        r.stdout.contains(&format!(
+            "sent `{sent_card}`: refused (illegal): `{sent_card}`: must follow suit"
+        )),
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("the referee played its fallback `"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("the referee played its fallback `"),
+        "{}",
+        r.stdout
+    );
     // The viewer's link to the same step.
     assert!(
-        r.stdout.contains(&format!("viewer/m00000.html#hand={deal}&step={step}&seat={seat}")),
+        r.stdout.contains(&format!(
+            "viewer/m00000.html#hand={deal}&step={step}&seat={seat}"
+        )),
         "{}",
         r.stdout
     );
@@ -173,7 +185,11 @@ fn show_prints_what_the_seat_was_sent_what_it_sent_and_the_verdict() {
     );
     let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let line: serde_json::Value = serde_json::from_str(shown).unwrap();
-    assert_eq!(doc["sent"]["observation"], line["observation"], "{}", r.stdout);
+    assert_eq!(
+        doc["sent"]["observation"], line["observation"],
+        "{}",
+        r.stdout
+    );
     // (proto3's JSON mapping writes a 64-bit number as a string.)
     assert_eq!(
         doc["sent"]["request_id"].as_str().unwrap(),
@@ -231,7 +247,12 @@ fn rerun_plays_the_disputed_hand_with_a_stdio_bot() {
     // The student's bot played: it read requests again, and its refusals
     // are shown.
     let seen = std::fs::read_to_string(s.path("seen.jsonl")).unwrap_or_default();
-    assert!(seen.contains("\"type\":\"request\""), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        seen.contains("\"type\":\"request\""),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
     assert!(
         r.stdout.contains("fault in the rerun: seat") && r.stdout.contains("illegal"),
         "{}",
@@ -258,5 +279,9 @@ fn rerun_plays_the_disputed_hand_with_a_stdio_bot() {
         Duration::from_secs(120),
     );
     assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("the cmd bot's stderr ends:"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("the cmd bot's stderr ends:"),
+        "{}",
+        r.stdout
+    );
 }
