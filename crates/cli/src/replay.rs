@@ -686,10 +686,7 @@ fn step_view(
             Some(whistle_rules::Answer::Text(t)) => {
                 format!("`{}`", whistle_protocol::limits::truncate(t, 40))
             }
-            Some(other) => format!(
-                "{}",
-                whistle_protocol::limits::truncate(&format!("{other:?}"), 60)
-            ),
+            Some(other) => whistle_protocol::limits::truncate(&format!("{other:?}"), 60),
             None => "nothing in time".to_string(),
         };
         let reason = match &f.answer {
