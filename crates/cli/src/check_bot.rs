@@ -94,6 +94,8 @@ struct Report {
     /// The last lines of the bot's stderr (read once it is done): they go
     /// under every FAIL.
     stderr: Option<Vec<String>>,
+    /// Requests the bot answered, over every match.
+    answered: usize,
 }
 
 impl Report {
@@ -169,19 +171,9 @@ pub(crate) fn stderr_lines(path: &Path) -> Vec<String> {
     lines
 }
 
-/// The last lines of the bot's stderr, for a failure's detail.
-fn stderr_tail(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().rev().take(5).collect();
-    if lines.is_empty() {
-        return "its stderr is empty".into();
-    }
-    let tail: Vec<&str> = lines.into_iter().rev().collect();
-    format!(
-        "its stderr ends: {}",
-        whistle_protocol::limits::truncate(&tail.join(" | "), 600)
-    )
-}
+/// Where a failure's detail points: the last lines of the bot's stderr are
+/// printed under every FAIL ([`Report::text`]).
+const SEE_STDERR: &str = "its last stderr lines are below";
 
 /// What a gRPC bot printed on stdout: its first lines (cut) and whether
 /// one looked like JSON.
@@ -270,7 +262,10 @@ pub fn run(args: &CheckBotArgs) -> anyhow::Result<(String, bool)> {
             .collect::<Result<_, _>>()?
     };
     whistle_protocol::limits::check_name(&args.name).map_err(usage)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
+    // Two workers: the referee, a stdio bot's bridge and the checks share
+    // them, so that whistle's own work does not eat into the bot's clock.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()?;
     let scratch = tempfile::tempdir()?;
@@ -465,16 +460,8 @@ async fn check(
             if k > 0 && child.try_wait()?.is_some() {
                 break;
             }
-            let (a, p) = play_game(
-                args,
-                &referee,
-                game,
-                extra,
-                i == 0 && k == 0,
-                &mut report,
-                &stderr_path,
-            )
-            .await?;
+            let (a, p) =
+                play_game(args, &referee, game, extra, i == 0 && k == 0, &mut report).await?;
             asked.0.extend(a);
             asked.1.extend(p);
         }
@@ -497,6 +484,20 @@ async fn check(
     // Which kinds of decision each game asked, over every match it played
     // (nothing to say of a bot that died on the way).
     let alive = child.try_wait()?.is_none();
+    // A stdio bot's seats were subscribed by the bridge: one that died
+    // without answering anything never really subscribed.
+    if args.stdio && !alive && report.answered == 0 {
+        for c in report
+            .checks
+            .iter_mut()
+            .filter(|c| c.name == "subscribe" && c.pass)
+        {
+            c.pass = false;
+            c.detail = "the process exited before it answered a single request; whistle \
+                        had subscribed for it, but nobody was there to answer"
+                .into();
+        }
+    }
     for (game, (asked, possible)) in kinds_report.into_iter().filter(|_| alive) {
         let never: Vec<&str> = possible.difference(&asked).copied().collect();
         report.add(
@@ -533,11 +534,7 @@ async fn check(
                 launch.sandbox.as_ref(),
                 &tail,
             );
-            report.add(
-                "exit",
-                false,
-                format!("{how}; {}", stderr_tail(&stderr_path)),
-            )
+            report.add("exit", false, format!("{how}; {}", SEE_STDERR))
         }
         Ok(Err(e)) => report.add("exit", false, format!("cannot wait for it: {e}")),
         Err(_) => {
@@ -585,7 +582,6 @@ async fn play_game(
     extra: &[&str],
     cut: bool,
     report: &mut Report,
-    stderr_path: &Path,
 ) -> anyhow::Result<Kinds> {
     let name = if extra.is_empty() {
         game.name().to_string()
@@ -665,11 +661,7 @@ async fn play_game(
         report.add(
             format!("{name}: match"),
             false,
-            format!(
-                "not over after {} s; {}",
-                limit.as_secs(),
-                stderr_tail(stderr_path)
-            ),
+            format!("not over after {} s; {}", limit.as_secs(), SEE_STDERR),
         );
         return Ok((BTreeSet::new(), possible));
     }
@@ -694,7 +686,7 @@ async fn play_game(
                     .filter(|(_, x)| !**x)
                     .map(|(i, _)| i)
                     .collect::<Vec<_>>(),
-                stderr_tail(stderr_path)
+                SEE_STDERR
             ),
         ),
         None => report.add(
@@ -778,6 +770,7 @@ async fn play_game(
             _ => {}
         }
     }
+    report.answered += decisions;
     let phases: Vec<String> = asked.iter().map(|(p, n)| format!("{p} {n}")).collect();
     let never: Vec<&str> = offered.difference(&chosen).copied().collect();
     report.add(
@@ -808,7 +801,7 @@ async fn play_game(
         report.add(
             format!("{name}: connection"),
             false,
-            format!("{f}; {}", stderr_tail(stderr_path)),
+            format!("{f}; {}", SEE_STDERR),
         );
     }
     if cut {
@@ -835,7 +828,7 @@ async fn play_game(
                 false,
                 format!(
                     "seat 0 never answered again after its stream was cut; {}",
-                    stderr_tail(stderr_path)
+                    SEE_STDERR
                 ),
             ),
         };

@@ -117,7 +117,14 @@ fn a_bot_that_crashes_fails_with_the_reason_and_its_stderr() {
     );
     assert!(
         fail.iter()
-            .any(|l| l.starts_with("FAIL exit:") && l.contains("exiting abruptly")),
+            .any(|l| l.starts_with("FAIL exit:") && l.contains("exited with status")),
+        "{}",
+        r.stdout
+    );
+    // The bot's last stderr lines are under every FAIL.
+    assert!(
+        r.stdout
+            .contains("\n    | whistle bot: --crash-after 5: exiting abruptly as asked\n"),
         "{}",
         r.stdout
     );
