@@ -158,6 +158,12 @@ fn show_prints_what_the_seat_was_sent_what_it_sent_and_the_verdict() {
         "{}",
         r.stdout
     );
+    // With the rule's id and its page.
+    assert!(
+        r.stdout.contains(", rule I5 (docs/rules/israeli.md#i5)"),
+        "{}",
+        r.stdout
+    );
     // The viewer's link to the same step.
     assert!(
         r.stdout.contains(&format!(
