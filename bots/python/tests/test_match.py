@@ -441,6 +441,77 @@ def test_the_python_tournament_file_runs(tmp_path):
     assert (out / "report.html").is_file()
 
 
+# A bot passed to run() as an instance (the kit installed in the test's
+# environment), which keeps its seat from
+# new_match and refuses (raises) if a request of another seat reaches it.
+INSTANCE_BOT = """
+from whistle_bot import Bot, run
+class Mine(Bot):
+    def new_match(self, welcome):
+        self.seat = welcome.seat
+    def choose(self, observation, legal):
+        if observation.seat != self.seat:
+            raise RuntimeError(f"seat {observation.seat} asked the bot of seat {self.seat}")
+        return 0
+run(Mine())
+"""
+
+
+def test_an_instance_plays_each_seat_with_its_own_copy(tmp_path):
+    """run(Mine()) with a bot token (check-bot: every seat in one process):
+    each seat plays its own copy, so what new_match stores stays that
+    seat's, and every check passes."""
+    # The kit installed in this environment, as a student's bot uses it.
+    bot = tmp_path / "instance_bot.py"
+    bot.write_text(INSTANCE_BOT)
+    run = subprocess.run(
+        [str(binary("whistle")), "check-bot", "--games", "israeli,yogi", "--hands", "1", "--", sys.executable,
+         str(bot)],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
+    assert "FAIL" not in run.stdout, run.stdout
+
+
+# A bot whose code fails on every request.
+FAILING_BOT = """
+import os, sys
+sys.path.append(os.environ["KIT_DIR"])
+from whistle_bot import run
+def choose(observation, legal):
+    return legal[undefined_name]
+run(choose)
+"""
+
+
+def test_a_bot_error_is_printed_once_with_its_traceback_and_is_a_fault(tmp_path):
+    """The bot's own exception: its traceback printed once, clearly; later
+    ones in one line each; every such answer a fault (the referee plays its
+    fallback), counted in the seat's outcome."""
+    procs = Processes(tmp_path)
+    try:
+        address = start_referee(procs)
+        table, seats = create_table(address, "honeymoon", 3, 1, "python,random")
+        procs.start("python-bot", [sys.executable, "-c", FAILING_BOT, "--address", address, "--token", seats[0][0]],
+                    env={"KIT_DIR": str(PYTHON_KIT)})
+        token, bot_seed = seats[1]
+        procs.start("whistle-bot-1", [binary("whistle-bot"), "--bot", "random", "--seed", bot_seed,
+                                      "--address", address, "--token", token])
+        procs.wait_all(["python-bot", "whistle-bot-1"], MATCH_TIMEOUT_S)
+        err = procs.stderr("python-bot")
+        status = table_status(address, table)
+    finally:
+        procs.close()
+    assert err.count("Traceback (most recent call last)") == 1, err
+    assert "YOUR BOT RAISED an exception on request" in err, err
+    assert "NameError: name 'undefined_name' is not defined" in err, err
+    assert "line 6, in choose" in err, err
+    assert "your bot raised again on request" in err, err
+    # Every answer a fault, up to the forfeit (10 faults by default).
+    assert status.faults[0] == 10, status
+    assert 0 in list(status.result.forfeited), status.result
+
+
 def test_check_bot_passes_the_examples():
     """`whistle check-bot`, as the README tells students to run it, passes
     both examples in every game."""

@@ -21,6 +21,7 @@ resumes the seat if the referee's grace period has not run out; a refusal
 from __future__ import annotations
 
 import argparse
+import copy
 import logging
 import operator
 import os
@@ -28,6 +29,7 @@ import queue
 import sys
 import threading
 import time
+import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Union
 
@@ -72,10 +74,12 @@ class Bot:
     """A bot with hooks. Subclass it and override ``choose``; the other hooks
     are optional.
 
-    One instance plays one seat when you pass the class itself to
-    :func:`run`; an instance passed to :func:`run` plays every seat it is
-    assigned (with a bot token these play at the same time, in several
-    threads).
+    Each seat gets a bot of its own: passed the class, :func:`run` makes
+    one instance per seat; passed an instance, it plays each seat with a
+    copy of it (``copy.deepcopy``, or ``copy.copy`` where that fails), so
+    what a seat's hooks store (``self.seat`` in ``new_match``) never mixes
+    with another seat's; with a bot token these play at the same time, in
+    several threads.
     """
 
     #: The name sent to the referee when the launch contract gives none.
@@ -158,6 +162,9 @@ class SeatOutcome:
     #: Requests answered, and how many of those by text.
     answers: int = 0
     text_answers: int = 0
+    #: Requests on which the bot's own code raised (each a fault: the
+    #: referee played its fallback).
+    bot_errors: int = 0
     #: Why the seat stopped early, if it did.
     error: Optional[str] = None
 
@@ -234,15 +241,53 @@ def channel(address: str) -> grpc.Channel:
     return grpc.insecure_channel(address, options)
 
 
+def _copy_of(bot: Bot) -> Bot:
+    """A seat's own copy of an instance the caller passed."""
+    try:
+        return copy.deepcopy(bot)
+    except Exception:  # something in it cannot be copied deeply (a lock, a handle)
+        return copy.copy(bot)
+
+
 def _as_bot(bot: Any) -> Callable[[], Bot]:
-    """A factory of per-seat bots for what the caller passed."""
+    """A factory of per-seat bots for what the caller passed: a class is
+    instantiated per seat, an instance copied per seat (see :class:`Bot`)."""
     if isinstance(bot, type) and issubclass(bot, Bot):
         return bot
     if isinstance(bot, Bot):
-        return lambda: bot
+        return lambda: _copy_of(bot)
     if callable(bot):
         return lambda: FunctionBot(bot)
     raise TypeError(f"expected a function choose(observation, legal), a Bot subclass or a Bot; got {bot!r}")
+
+
+# Bot errors already printed with their traceback: (type, file, line).
+_errors_shown: set = set()
+_errors_lock = threading.Lock()
+
+
+def _report_bot_error(tag: str, during: str, e: BaseException, fault: bool = True) -> None:
+    """Prints an exception raised by the bot's own code: its traceback the
+    first time it is raised at that place, one line after that. The
+    answer sent is empty, which the referee counts as a fault (MALFORMED)
+    and answers with its fallback."""
+    tb = traceback.extract_tb(e.__traceback__)
+    where = (type(e).__name__, tb[-1].filename, tb[-1].lineno) if tb else (type(e).__name__, "", 0)
+    with _errors_lock:
+        first = where not in _errors_shown
+        _errors_shown.add(where)
+    what = f"{type(e).__name__}: {e}"
+    if first:
+        text = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+        sys.stderr.write(
+            f"whistle_bot: {tag}: YOUR BOT RAISED an exception {during}"
+            + ("; this answer counts as a fault and the referee plays its fallback" if fault else "; the kit goes on")
+            + f":\n{text}"
+            "whistle_bot: (the same error at the same place again is reported in one line)\n"
+        )
+        sys.stderr.flush()
+    else:
+        log.error("%s: your bot raised again %s: %s%s", tag, during, what, " (a fault)" if fault else "")
 
 
 def _wants_events(bot: Bot) -> bool:
@@ -410,8 +455,8 @@ class _Seat:
         """Calls one of the bot's hooks; a bug in it is logged, not fatal."""
         try:
             hook(arg)
-        except Exception:
-            log.exception("%s: the bot's %s raised", self.tag, getattr(hook, "__name__", "hook"))
+        except Exception as e:
+            _report_bot_error(self.tag, f"in {getattr(hook, '__name__', 'a hook')}", e, fault=False)
 
     def _answer(self, request: Any) -> Any:
         """The Answer to send for ``request``, or None when it is certainly
@@ -420,12 +465,9 @@ class _Seat:
         answer = pb.Answer(request_id=request.request_id)
         try:
             choice = self.bot.on_request(request)
-        except Exception:
-            log.exception(
-                "%s: the bot raised on request %d; sending no choice (a MALFORMED fault: the referee plays its fallback)",
-                self.tag,
-                request.request_id,
-            )
+        except Exception as e:
+            self.outcome.bot_errors += 1
+            _report_bot_error(self.tag, f"on request {request.request_id}", e)
             return answer
         spent_ms = (time.monotonic() - received) * 1000
         allowed_ms = request.deadline_ms + request.time_bank_ms
@@ -467,7 +509,7 @@ class _Seat:
     def _match_end(self, result: Any) -> None:
         self.outcome.result = result
         log.info(
-            "match-end table=%s seat=%d hands=%d totals=%s ranks=%s forfeited=%s faults=%d answers=%d text_answers=%d",
+            "match-end table=%s seat=%d hands=%d totals=%s ranks=%s forfeited=%s faults=%d answers=%d text_answers=%d bot_errors=%d",
             self.outcome.table_id,
             self.outcome.seat,
             result.hands,
@@ -477,6 +519,7 @@ class _Seat:
             self.outcome.faults,
             self.outcome.answers,
             self.outcome.text_answers,
+            self.outcome.bot_errors,
         )
         self._hook(self.bot.on_match_end, result)
 

@@ -12,6 +12,16 @@
 //! in the middle of the first match it reconnects and plays on; and once
 //! its seats are done (its token retired) the process exits by itself with
 //! status 0.
+//!
+//! Time is judged for the time the bot had: the referee's clock is the
+//! given one times the seats (the bot plays them all, and a simultaneous
+//! step's requests wait in it one behind another), and each answer is
+//! measured from its request or the bot's previous answer, whichever came
+//! later ([`late_answers`]). A check made once the bot's process has exited
+//! does not pass (a stdio bot's bridge would otherwise carry its seats).
+//! Every FAIL is followed by the last lines of the bot's stderr, bounded.
+//! Games whose options open more kinds of decision are played again under
+//! them ([`extra_options`]); the kinds asked are reported per game.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -23,7 +33,7 @@ use std::{
 use clap::Args;
 use tokio::time::Instant;
 use whistle_referee::{Referee, TableRecord, TableSpec, TimeControl};
-use whistle_rules::{Action, Game, Options, Seat, Variant, dealing::Seed};
+use whistle_rules::{Action, ActionKind, Game, Options, Seat, Variant, dealing::Seed};
 use whistle_tournament::confine::{self, Confinement};
 
 use crate::usage;
@@ -81,6 +91,11 @@ struct Check {
 #[derive(Default)]
 struct Report {
     checks: Vec<Check>,
+    /// The last lines of the bot's stderr (read once it is done): they go
+    /// under every FAIL.
+    stderr: Option<Vec<String>>,
+    /// Requests the bot answered, over every match.
+    answered: usize,
 }
 
 impl Report {
@@ -94,9 +109,20 @@ impl Report {
 
     fn text(&self) -> String {
         let mut out = String::new();
+        let tail = self.stderr.clone().unwrap_or_default();
         for c in &self.checks {
             let verdict = if c.pass { "PASS" } else { "FAIL" };
             out.push_str(&format!("{verdict} {}: {}\n", c.name, c.detail));
+            if !c.pass && self.stderr.is_some() {
+                if tail.is_empty() {
+                    out.push_str("    (the bot's stderr is empty)\n");
+                } else {
+                    out.push_str("    the bot's stderr ends:\n");
+                    for l in &tail {
+                        out.push_str(&format!("    | {l}\n"));
+                    }
+                }
+            }
         }
         let failed = self.checks.iter().filter(|c| !c.pass).count();
         if failed == 0 {
@@ -115,18 +141,114 @@ impl Report {
     }
 }
 
-/// The last lines of the bot's stderr, for a failure's detail.
-fn stderr_tail(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().rev().take(5).collect();
-    if lines.is_empty() {
-        return "its stderr is empty".into();
+/// How many of the bot's last stderr lines go under a FAIL, and how long
+/// each may be: bounded whatever the bot writes.
+const TAIL_LINES: usize = 12;
+const TAIL_WIDTH: usize = 240;
+
+/// The last lines of the bot's stderr (at most [`TAIL_LINES`], each cut to
+/// [`TAIL_WIDTH`] bytes), read from the end of its log only.
+pub(crate) fn stderr_lines(path: &Path) -> Vec<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    let len = f.metadata().map_or(0, |m| m.len());
+    let from = len.saturating_sub((TAIL_LINES * TAIL_WIDTH * 4) as u64);
+    let mut bytes = Vec::new();
+    if f.seek(SeekFrom::Start(from)).is_err() || f.read_to_end(&mut bytes).is_err() {
+        return Vec::new();
     }
-    let tail: Vec<&str> = lines.into_iter().rev().collect();
-    format!(
-        "its stderr ends: {}",
-        whistle_protocol::limits::truncate(&tail.join(" | "), 600)
-    )
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines: Vec<String> = text
+        .lines()
+        .skip(usize::from(from > 0))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| whistle_protocol::limits::truncate(l, TAIL_WIDTH))
+        .collect();
+    let cut = lines.len().saturating_sub(TAIL_LINES);
+    lines.drain(..cut);
+    lines
+}
+
+/// Where a failure's detail points: the last lines of the bot's stderr are
+/// printed under every FAIL ([`Report::text`]).
+const SEE_STDERR: &str = "its last stderr lines are below";
+
+/// What a gRPC bot printed on stdout: its first lines (cut) and whether
+/// one looked like JSON.
+#[derive(Default)]
+struct Stdout {
+    first: Vec<String>,
+    json: bool,
+}
+
+/// Reads a bot's stdout to its end, keeping only its first lines (bounded),
+/// so the bot never blocks on a full pipe and nothing it prints is held.
+fn watch_stdout(out: tokio::process::ChildStdout) -> std::sync::Arc<std::sync::Mutex<Stdout>> {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Stdout::default()));
+    let keep = seen.clone();
+    tokio::spawn(async move {
+        let mut r = tokio::io::BufReader::new(out);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            // A line is read up to 4 KiB at a time; what is longer is cut.
+            match (&mut r).take(4096).read_until(b'\n', &mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    let line = line.trim();
+                    if let Ok(mut s) = keep.lock()
+                        && s.first.len() < 3
+                        && !line.is_empty()
+                    {
+                        s.json |= line.starts_with('{');
+                        s.first.push(whistle_protocol::limits::truncate(line, 120));
+                    }
+                }
+            }
+        }
+    });
+    seen
+}
+
+/// The hint for a process that never subscribed: a stdio bot started
+/// without `--stdio` prints JSON lines, or exits at once when its stdin
+/// (closed without `--stdio`) ends.
+fn stdio_hint(
+    args: &CheckBotArgs,
+    stdout: Option<&std::sync::Arc<std::sync::Mutex<Stdout>>>,
+    at_once: bool,
+) -> String {
+    if args.stdio {
+        return String::new();
+    }
+    let seen = stdout
+        .and_then(|s| s.lock().ok().map(|s| (s.json, s.first.clone())))
+        .unwrap_or_default();
+    let again = "check-bot --stdio -- ...";
+    match seen {
+        (true, first) => format!(
+            "; it printed JSON lines on stdout ({}): a bot that speaks JSON lines on \
+             stdin and stdout (docs/stdio.md) is checked with `{again}`",
+            first.join(" | ")
+        ),
+        (false, first) if !first.is_empty() => format!(
+            "; it printed on stdout ({}); a gRPC bot reads $WHISTLE_ADDRESS and \
+             $WHISTLE_TOKEN, a stdio bot (docs/stdio.md) is checked with `{again}`",
+            first.join(" | ")
+        ),
+        _ if at_once => format!(
+            "; it exited at once: if it speaks JSON lines on stdin and stdout \
+             (docs/stdio.md), its stdin was closed: check it with `{again}`"
+        ),
+        _ => format!(
+            "; a gRPC bot reads $WHISTLE_ADDRESS and $WHISTLE_TOKEN; a bot that speaks \
+             JSON lines on stdin and stdout is checked with `{again}`"
+        ),
+    }
 }
 
 /// Runs the checks; returns the report and whether every check passed.
@@ -140,20 +262,30 @@ pub fn run(args: &CheckBotArgs) -> anyhow::Result<(String, bool)> {
             .collect::<Result<_, _>>()?
     };
     whistle_protocol::limits::check_name(&args.name).map_err(usage)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
+    // Two workers: the referee, a stdio bot's bridge and the checks share
+    // them, so that whistle's own work does not eat into the bot's clock.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()?;
-    let report = rt.block_on(check(args, &games))?;
+    let scratch = tempfile::tempdir()?;
+    let stderr_path = scratch.path().join("bot.stderr");
+    let mut report = rt.block_on(check(args, &games, &stderr_path))?;
+    // Read after every process is gone, so its last words are in.
+    report.stderr = Some(stderr_lines(&stderr_path));
     Ok((report.text(), report.ok()))
 }
 
-async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report> {
+async fn check(
+    args: &CheckBotArgs,
+    games: &[Variant],
+    stderr_path: &Path,
+) -> anyhow::Result<Report> {
     let mut report = Report::default();
     let referee = Referee::new(None);
     let (addr, server) = referee.spawn("127.0.0.1:0".parse()?).await?;
     let token = referee.register_bot(&args.name, None);
-    let scratch = tempfile::tempdir()?;
-    let stderr_path = scratch.path().join("bot.stderr");
+    let stderr_path = stderr_path.to_path_buf();
     let cwd = std::env::current_dir()?;
     let bot = whistle_tournament::config::LocalBot {
         command: args.command.clone(),
@@ -212,18 +344,17 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         _confinement = Some(c);
     }
     let stderr_file = std::fs::File::create(&stderr_path)?;
-    let piped = || {
-        if args.stdio {
+    // A gRPC bot's stdout is read too (and dropped), for one sign: a bot
+    // that prints JSON lines is a stdio bot run without `--stdio`.
+    let spawned = whistle_tournament::procs::command(&launch).and_then(|(mut cmd, scratch)| {
+        cmd.stdin(if args.stdio {
             Stdio::piped()
         } else {
             Stdio::null()
-        }
-    };
-    let spawned = whistle_tournament::procs::command(&launch).and_then(|(mut cmd, scratch)| {
-        cmd.stdin(piped())
-            .stdout(piped())
-            .stderr(stderr_file)
-            .kill_on_drop(true);
+        })
+        .stdout(Stdio::piped())
+        .stderr(stderr_file)
+        .kill_on_drop(true);
         Ok((cmd.spawn()?, scratch))
     });
     let (mut child, _bot_scratch) = match spawned {
@@ -244,6 +375,10 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
 
     // A stdio bot: whistle subscribes and plays for it over gRPC.
     let bridge = whistle_tournament::procs::bridge(&mut child, &launch);
+    let stdout_seen = (!args.stdio)
+        .then(|| child.stdout.take().map(watch_stdout))
+        .flatten();
+    let started = Instant::now();
     if let Some(line) = sandbox_line {
         report.add("sandbox", true, line);
     }
@@ -255,17 +390,38 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         }
         if let Some(status) = child.try_wait()? {
             break Err(format!(
-                "the process exited ({status}) without subscribing; {}",
-                stderr_tail(&stderr_path)
+                "the process exited ({status}) without subscribing{}",
+                stdio_hint(
+                    args,
+                    stdout_seen.as_ref(),
+                    started.elapsed() < Duration::from_secs(2)
+                )
             ));
         }
         if Instant::now() > deadline {
             break Err(format!(
-                "no Subscribe with $WHISTLE_TOKEN within 10 s; {}",
-                stderr_tail(&stderr_path)
+                "no Subscribe with $WHISTLE_TOKEN within 10 s{}",
+                stdio_hint(args, stdout_seen.as_ref(), false)
             ));
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    // The bridge subscribes for a stdio bot whatever the bot does: the
+    // process must still be running a moment later.
+    let subscribed = match subscribed {
+        Ok(()) if args.stdio => {
+            // A second from its start: an interpreter that fails on its
+            // first line is gone by then.
+            tokio::time::sleep(Duration::from_secs(1).saturating_sub(started.elapsed())).await;
+            match child.try_wait()? {
+                Some(status) => Err(format!(
+                    "the process exited at once ({status}); whistle subscribed for it, \
+                     but nobody is there to answer"
+                )),
+                None => Ok(()),
+            }
+        }
+        other => other,
     };
     match subscribed {
         Ok(()) => report.add(
@@ -288,8 +444,78 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
         }
     }
 
+    let mut kinds_report = Vec::new();
     for (i, &game) in games.iter().enumerate() {
-        play_game(args, &referee, game, i == 0, &mut report, &stderr_path).await?;
+        if let Some(status) = child.try_wait()? {
+            report.add(
+                format!("{}: match", game.name()),
+                false,
+                format!("not played: the bot's process had exited ({status})"),
+            );
+            continue;
+        }
+        let first = report.checks.len();
+        let mut asked = (BTreeSet::new(), BTreeSet::new());
+        for (k, extra) in extra_options(game).iter().enumerate() {
+            if k > 0 && child.try_wait()?.is_some() {
+                break;
+            }
+            let (a, p) =
+                play_game(args, &referee, game, extra, i == 0 && k == 0, &mut report).await?;
+            asked.0.extend(a);
+            asked.1.extend(p);
+        }
+        // Nothing passes once the bot is gone: a stdio bot's bridge (or a
+        // seat's fallbacks) may have carried the match on without it.
+        if let Some(status) = child.try_wait()? {
+            for c in &mut report.checks[first..] {
+                if c.pass {
+                    c.pass = false;
+                    c.detail = format!(
+                        "the bot's process exited ({status}) before this match ended; \
+                         not judged: {}",
+                        c.detail
+                    );
+                }
+            }
+        }
+        kinds_report.push((game, asked));
+    }
+    // Which kinds of decision each game asked, over every match it played
+    // (nothing to say of a bot that died on the way).
+    let alive = child.try_wait()?.is_none();
+    // A stdio bot's seats were subscribed by the bridge: one that died
+    // without answering anything never really subscribed.
+    if args.stdio && !alive && report.answered == 0 {
+        for c in report
+            .checks
+            .iter_mut()
+            .filter(|c| c.name == "subscribe" && c.pass)
+        {
+            c.pass = false;
+            c.detail = "the process exited before it answered a single request; whistle \
+                        had subscribed for it, but nobody was there to answer"
+                .into();
+        }
+    }
+    for (game, (asked, possible)) in kinds_report.into_iter().filter(|_| alive) {
+        let never: Vec<&str> = possible.difference(&asked).copied().collect();
+        report.add(
+            format!("{}: decision kinds", game.name()),
+            true,
+            format!(
+                "asked: {}{}",
+                asked.iter().copied().collect::<Vec<_>>().join(", "),
+                if never.is_empty() {
+                    " (every kind the game has)".to_string()
+                } else {
+                    format!(
+                        "; never asked, because the bot's own choices never led there: {}",
+                        never.join(", ")
+                    )
+                }
+            ),
+        );
     }
 
     // Exit: once dismissed, its Subscribe stream ends and the process
@@ -308,11 +534,7 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
                 launch.sandbox.as_ref(),
                 &tail,
             );
-            report.add(
-                "exit",
-                false,
-                format!("{how}; {}", stderr_tail(&stderr_path)),
-            )
+            report.add("exit", false, format!("{how}; {}", SEE_STDERR))
         }
         Ok(Err(e)) => report.add("exit", false, format!("cannot wait for it: {e}")),
         Err(_) => {
@@ -335,33 +557,72 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
     Ok(report)
 }
 
-/// Plays one match of `game` with the bot in every seat and adds its checks.
+/// The option sets each game is checked under, beyond its defaults (the
+/// first, empty): those that open kinds of decision the defaults never ask
+/// (Yogi's `size`, `count` and `vote`, Y12 and Y13; Oneonta's doubles, O7,
+/// and the multiplayer bids, O13).
+fn extra_options(game: Variant) -> Vec<Vec<&'static str>> {
+    match game {
+        Variant::Yogi => vec![vec![], vec!["dealer-chooses=true", "rotate-vote=true"]],
+        Variant::Oneonta => vec![vec![], vec!["mode=multi", "doubling=true"]],
+        _ => vec![vec![]],
+    }
+}
+
+/// The kinds of decision asked in a match (`.0`) and those its game can
+/// ask under its options (`.1`).
+type Kinds = (BTreeSet<&'static str>, BTreeSet<&'static str>);
+
+/// Plays one match of `game` (under `extra` options) with the bot in every
+/// seat and adds its checks.
 async fn play_game(
     args: &CheckBotArgs,
     referee: &Referee,
     game: Variant,
+    extra: &[&str],
     cut: bool,
     report: &mut Report,
-    stderr_path: &Path,
-) -> anyhow::Result<()> {
-    let name = game.name();
-    let options = Options::parse(&[format!("hands={}", args.hands)]).map_err(usage)?;
-    let seats = game.new_game(&options).map_err(usage)?.seats();
+) -> anyhow::Result<Kinds> {
+    let name = if extra.is_empty() {
+        game.name().to_string()
+    } else {
+        format!("{} {}", game.name(), extra.join(" "))
+    };
+    let mut words = vec![format!(
+        "hands={}",
+        if extra.is_empty() { args.hands } else { 1 }
+    )];
+    words.extend(extra.iter().map(|w| w.to_string()));
+    let options = Options::parse(&words).map_err(usage)?;
+    let probe = game.new_game(&options).map_err(usage)?;
+    let seats = probe.seats();
+    let possible: BTreeSet<&'static str> = ActionKind::ALL
+        .into_iter()
+        .filter(|k| probe.accepts(*k))
+        .map(ActionKind::name)
+        .collect();
     let names: Vec<&str> = vec![args.name.as_str(); seats];
     let mut spec = TableSpec::new(game, Seed::from_u64(args.seed), &names);
     spec.options = options.clone();
+    // The referee's clock is the bot's times the seats: the bot plays every
+    // seat, and in a simultaneous step (Yogi's bid cards, Israeli's frisch)
+    // the seats' requests wait on one another in the bot. Each answer is
+    // judged below against the clock for the time the bot actually had.
+    let n = seats as u64;
     spec.time = TimeControl {
-        per_action: Duration::from_millis(args.per_action_ms),
-        time_bank: Duration::from_millis(args.time_bank_ms),
+        per_action: Duration::from_millis(args.per_action_ms * n),
+        time_bank: Duration::from_millis(args.time_bank_ms * n),
         ..spec.time
     };
     spec.start_timeout = Duration::from_secs(10);
     let mut handle = referee.create_table(spec)?;
     let limit = Duration::from_millis(
-        (args.per_action_ms + 200) * 400 * u64::from(args.hands) + args.time_bank_ms + 30_000,
+        (args.per_action_ms + 200) * 400 * u64::from(args.hands) + args.time_bank_ms * n + 30_000,
     );
     let deadline = Instant::now() + limit;
     let mut records = Vec::new();
+    // When each record arrived (records come as they happen).
+    let mut at = Vec::new();
     let mut cut_at: Option<usize> = None;
     let mut seat0_actions = 0;
     let ended = loop {
@@ -389,6 +650,7 @@ async fn play_game(
                         | TableRecord::Stopped { .. }
                 );
                 records.push(r);
+                at.push(Instant::now());
                 if end {
                     break true;
                 }
@@ -399,13 +661,9 @@ async fn play_game(
         report.add(
             format!("{name}: match"),
             false,
-            format!(
-                "not over after {} s; {}",
-                limit.as_secs(),
-                stderr_tail(stderr_path)
-            ),
+            format!("not over after {} s; {}", limit.as_secs(), SEE_STDERR),
         );
-        return Ok(());
+        return Ok((BTreeSet::new(), possible));
     }
 
     // Hello: the match started with every seat connected.
@@ -428,7 +686,7 @@ async fn play_game(
                     .filter(|(_, x)| !**x)
                     .map(|(i, _)| i)
                     .collect::<Vec<_>>(),
-                stderr_tail(stderr_path)
+                SEE_STDERR
             ),
         ),
         None => report.add(
@@ -472,7 +730,7 @@ async fn play_game(
             .collect();
         (!found.is_empty()).then(|| found.join("; "))
     };
-    let late = fault_text(&["late"]);
+    let late = fault_text(&["late"]).or_else(|| late_answers(args, &records, &at, seats));
     let wrong = fault_text(&["illegal", "malformed"]);
     let cut_faults = fault_text(&["absent"]);
     let protocol = fault_text(&["out-of-turn", "stale", "flood"]);
@@ -483,6 +741,7 @@ async fn play_game(
     let mut chosen: BTreeSet<&'static str> = BTreeSet::new();
     let mut g = game.new_game(&options).map_err(usage)?;
     let mut decisions = 0;
+    let mut kinds_asked: BTreeSet<&'static str> = BTreeSet::new();
     for r in &records {
         match r {
             TableRecord::Deal { order, .. } => {
@@ -503,12 +762,15 @@ async fn play_game(
                     offered.extend(g.legal_actions(*seat).iter().map(|a| a.kind().name()));
                     chosen.insert(Action::kind(*action).name());
                 }
+                // Every decision asked, fallbacks of late answers included.
+                kinds_asked.extend(g.legal_actions(*seat).iter().map(|a| a.kind().name()));
                 g.apply(*seat, *action)
                     .map_err(|e| anyhow::anyhow!("{name}: replaying an action: {e}"))?;
             }
             _ => {}
         }
     }
+    report.answered += decisions;
     let phases: Vec<String> = asked.iter().map(|(p, n)| format!("{p} {n}")).collect();
     let never: Vec<&str> = offered.difference(&chosen).copied().collect();
     report.add(
@@ -539,7 +801,7 @@ async fn play_game(
         report.add(
             format!("{name}: connection"),
             false,
-            format!("{f}; {}", stderr_tail(stderr_path)),
+            format!("{f}; {}", SEE_STDERR),
         );
     }
     if cut {
@@ -566,11 +828,175 @@ async fn play_game(
                 false,
                 format!(
                     "seat 0 never answered again after its stream was cut; {}",
-                    stderr_tail(stderr_path)
+                    SEE_STDERR
                 ),
             ),
         };
         report.add(format!("{name}: reconnect"), pass, detail);
     }
-    Ok(())
+    Ok((kinds_asked, possible))
+}
+
+/// The answers that came too late for the clock given to check-bot, each
+/// judged against the time the bot had for it: from its request, or from
+/// the bot's previous answer if that came later (the bot plays every seat,
+/// so a request of a simultaneous step waits in it behind the others).
+/// Over `per_action` an answer draws on its seat's bank, as at a table.
+fn late_answers(
+    args: &CheckBotArgs,
+    records: &[TableRecord],
+    at: &[Instant],
+    seats: usize,
+) -> Option<String> {
+    let per_action = Duration::from_millis(args.per_action_ms);
+    let mut bank = vec![Duration::from_millis(args.time_bank_ms); seats];
+    let mut previous: Option<Instant> = None;
+    let (mut late, mut worst) = (0, Duration::ZERO);
+    let mut first = None;
+    for (r, &t) in records.iter().zip(at) {
+        let TableRecord::Action {
+            seat,
+            action,
+            elapsed,
+            fallback: false,
+        } = r
+        else {
+            continue;
+        };
+        let asked = t.checked_sub(*elapsed).unwrap_or(t);
+        let from = previous.map_or(asked, |p| p.max(asked));
+        previous = Some(t);
+        let had = t.saturating_duration_since(from);
+        let over = had.saturating_sub(per_action);
+        let b = &mut bank[seat.index()];
+        if over > *b {
+            *b = Duration::ZERO;
+            late += 1;
+            worst = worst.max(had);
+            first.get_or_insert(format!(
+                "seat {}: `{action}` after {} ms",
+                seat.index(),
+                had.as_millis()
+            ));
+        } else {
+            *b -= over;
+        }
+    }
+    (late > 0).then(|| {
+        format!(
+            "{late} answers took longer than {} ms and the bank (the slowest {} ms; first: {})",
+            args.per_action_ms,
+            worst.as_millis(),
+            first.unwrap_or_default()
+        )
+    })
+}
+
+/// How to start a bot process with the launch contract, as a tournament
+/// does (`replay rerun` starts a student's bot with it).
+pub(crate) struct Process<'a> {
+    /// Its name (`$WHISTLE_BOT_NAME`, and the name its seats are routed by).
+    pub name: &'a str,
+    /// The command and its arguments.
+    pub command: &'a [String],
+    /// Its folder (default: its program's).
+    pub dir: Option<&'a Path>,
+    /// More paths it may read in its sandbox.
+    pub read: &'a [std::path::PathBuf],
+    /// Whether it runs in the sandbox.
+    pub sandbox: bool,
+    /// Whether it speaks JSON lines on stdin and stdout.
+    pub stdio: bool,
+}
+
+/// A bot process started by [`start`]: dropped, it is killed and what it
+/// was given (bridge, sandbox, socket) goes with it.
+pub(crate) struct Started {
+    /// The process.
+    pub child: tokio::process::Child,
+    /// A stdio bot's bridge to the referee.
+    bridge: Option<tokio::task::JoinHandle<()>>,
+    unix_server: Option<whistle_referee::ServerHandle>,
+    _confinement: Option<Confinement>,
+    _scratch: Option<tempfile::TempDir>,
+}
+
+impl Started {
+    /// Stops the process and what serves it.
+    pub async fn stop(mut self) {
+        let _ = self.child.kill().await;
+        if let Some(b) = self.bridge.take() {
+            b.abort();
+        }
+        if let Some(u) = self.unix_server.take() {
+            u.shutdown().await;
+        }
+    }
+}
+
+/// Starts `p` against `referee` (listening at `address`) with `token`,
+/// sandboxed as in a tournament unless `p.sandbox` is false; its stderr
+/// goes to `stderr`.
+pub(crate) async fn start(
+    p: &Process<'_>,
+    referee: &Referee,
+    address: &str,
+    token: &str,
+    stderr: &Path,
+) -> anyhow::Result<Started> {
+    let cwd = std::env::current_dir()?;
+    let bot = whistle_tournament::config::LocalBot {
+        command: p.command.to_vec(),
+        dir: p.dir.map(|d| cwd.join(d)),
+        read: p.read.iter().map(|r| cwd.join(r)).collect(),
+        sandbox: p.sandbox,
+        limits: whistle_sandbox::Limits::default(),
+        stdio: p.stdio,
+    };
+    let program = confine::resolve_program(&p.command[0], &cwd);
+    let mut launch = whistle_tournament::procs::Launch {
+        name: p.name.to_string(),
+        command: std::iter::once(program.display().to_string())
+            .chain(confine::absolute_args(&p.command[1..], &cwd))
+            .collect(),
+        dir: bot.folder(&cwd),
+        address: address.to_string(),
+        token: token.to_string(),
+        stderr_log: stderr.to_path_buf(),
+        sandbox: None,
+        once: false,
+        stdio: p.stdio,
+    };
+    let mut confinement = None;
+    let mut unix_server = None;
+    if bot.sandbox {
+        let c = Confinement::new(std::env::current_exe()?)
+            .map_err(|e| anyhow::anyhow!("{e} (or: --no-sandbox)"))?;
+        let grants = confine::check_grants(&bot, &cwd, &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
+        launch.dir = grants.folder;
+        let reach = c.reach(referee, &launch.address).await?;
+        if !p.stdio {
+            launch.address = reach.address.clone();
+        }
+        launch.sandbox = Some(c.sandboxed(bot.limits, grants.read, &reach));
+        unix_server = reach.server;
+        confinement = Some(c);
+    }
+    let piped = |on: bool| if on { Stdio::piped() } else { Stdio::null() };
+    let (mut cmd, scratch) = whistle_tournament::procs::command(&launch)?;
+    cmd.stdin(piped(p.stdio))
+        .stdout(piped(p.stdio))
+        .stderr(std::fs::File::create(stderr)?)
+        .kill_on_drop(true);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| anyhow::anyhow!("cannot start `{}`: {e}", program.display()))?;
+    let bridge = whistle_tournament::procs::bridge(&mut child, &launch);
+    Ok(Started {
+        child,
+        bridge,
+        unix_server,
+        _confinement: confinement,
+        _scratch: scratch,
+    })
 }

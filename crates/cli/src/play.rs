@@ -86,6 +86,20 @@ struct Report {
     decisions: u64,
 }
 
+/// The hands a match played, as the rules count them: misdeals are hands
+/// (I3, L2: "the hand counts as played"), named apart.
+fn hands_played(hands: &[HandReport]) -> String {
+    let n = hands.len();
+    let misdeals = hands.iter().filter(|h| h.misdeal).count();
+    let s = if n == 1 { "" } else { "s" };
+    match misdeals {
+        0 => format!("{n} hand{s}"),
+        m if m == n => format!("{n} hand{s}, all misdeals"),
+        1 => format!("{n} hand{s}, 1 of them a misdeal"),
+        m => format!("{n} hand{s}, {m} of them misdeals"),
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct SeatReport {
     seat: Seat,
@@ -349,7 +363,7 @@ fn render(r: &Report) -> Result<String, std::fmt::Error> {
     } else {
         format!(" ({})", r.result.note)
     };
-    writeln!(out, "final standing after {} hands{note}", r.result.hands)?;
+    writeln!(out, "final standing after {}{note}", hands_played(&r.hands))?;
     let bot_w = r
         .standing
         .iter()

@@ -29,8 +29,10 @@ enum ReplayCommand {
     /// re-score, and check the hash chain and the seed commitment. Exit code
     /// 1 names the first mismatches (hand, step, both values).
     Verify(VerifyArgs),
-    /// Print a hand trick by trick, or (with --seat and --step) exactly what
-    /// one seat was sent at one decision.
+    /// Print a hand trick by trick, or (with --hand, --step and --seat)
+    /// exactly what one seat was sent at one decision (the request, in the
+    /// form its protocol used: --stdio for a stdio bot), what it answered,
+    /// and the referee's verdict and reason.
     Show(ShowArgs),
     /// Play one hand of a log again, same deal and same match so far, with
     /// live bots, and compare their decisions with the log's.
@@ -60,13 +62,30 @@ pub struct RerunArgs {
     #[arg(long)]
     hand: u32,
     /// One bot per seat (cycled if fewer): a bundled bot name (random, first,
-    /// heuristic, sampler), or `remote` to print that seat's token and wait for a bot
+    /// heuristic, sampler), `cmd` for the bot command given after `--`
+    /// (started as a tournament starts it, sandboxed, one process for all
+    /// its seats), or `remote` to print that seat's token and wait for a bot
     /// to connect with it (the launch contract).
     #[arg(long, value_delimiter = ',', default_value = "heuristic")]
     bots: Vec<String>,
     /// Address for the referee (remote bots connect here).
     #[arg(long, default_value = "127.0.0.1:0")]
     listen: std::net::SocketAddr,
+    /// The `cmd` bot speaks JSON lines on stdin and stdout (docs/stdio.md).
+    #[arg(long)]
+    stdio: bool,
+    /// The `cmd` bot's folder (default: its program's).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// More paths the `cmd` bot may read in its sandbox; repeat for several.
+    #[arg(long)]
+    read: Vec<PathBuf>,
+    /// Run the `cmd` bot without a sandbox.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// The `cmd` bot's command and its arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
 }
 
 /// Arguments of `whistle replay verify`.
@@ -109,6 +128,15 @@ pub struct ShowArgs {
     /// byte for byte what the referee sent.
     #[arg(long)]
     raw: bool,
+    /// With --step: the seat was a stdio bot (docs/stdio.md): show the
+    /// `request` line it read. Without it, the request as a gRPC bot got it,
+    /// in its JSON form. (The log does not record how a seat was connected.)
+    #[arg(long)]
+    stdio: bool,
+    /// With --step: the step's document as one JSON object (request, answer,
+    /// verdict, viewer link) for programs.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `whistle replay ...`. Returns the text and whether everything verified.
@@ -410,6 +438,7 @@ fn show(a: &ShowArgs, problems: &[verify::Problem]) -> anyhow::Result<String> {
         )));
     }
     let mut out = String::new();
+    let mut asked = Requests::new(&log.header);
     for hand in &log.hands {
         if driver.game().status() != Status::Deal {
             bail!(
@@ -440,6 +469,7 @@ fn show(a: &ShowArgs, problems: &[verify::Problem]) -> anyhow::Result<String> {
         }
         for (i, act) in hand.actions.iter().enumerate() {
             let game = driver.game();
+            asked.issue(game, &hand.faults, i);
             if wanted && a.step == Some(i) {
                 let seat = a.seat.map_or(act.seat, Seat::new);
                 if seat.index() >= game.seats() {
@@ -456,23 +486,9 @@ fn show(a: &ShowArgs, problems: &[verify::Problem]) -> anyhow::Result<String> {
                     let bytes = msg.encode_to_vec();
                     return Ok(bytes.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n");
                 }
-                let legal: Vec<String> = game
-                    .legal_actions(seat)
-                    .iter()
-                    .map(|x| x.to_string())
-                    .collect();
-                let doc = serde_json::json!({
-                    "step": i,
-                    "played": {
-                        "seat": act.seat.index(),
-                        "action": act.action.to_string(),
-                        "fallback": act.fallback,
-                    },
-                    "observation": obs,
-                    "legal": legal,
-                });
-                return Ok(serde_json::to_string_pretty(&doc)? + "\n");
+                return step_view(a, &log, hand, i, seat, game, &asked);
             }
+            asked.answered(act, &hand.faults, i);
             let before = game.log().len();
             driver
                 .apply(act.seat, act.action, act.fallback)
@@ -539,6 +555,295 @@ fn show(a: &ShowArgs, problems: &[verify::Problem]) -> anyhow::Result<String> {
     Ok(out)
 }
 
+/// The requests the referee issued, re-derived from the log as its table
+/// issues them (`whistle-referee`'s `Table::issue`): one id a decision, from
+/// 1, counted over the match, to each seat asked that has none pending and
+/// has not forfeited (a forfeited seat's fallback is played unasked); each
+/// states the whole decision time and the seat's bank then (the bank loses
+/// what an answer took over the decision time, and all of it at a `late`
+/// or `absent` fault).
+struct Requests {
+    next: u64,
+    pending: std::collections::BTreeMap<Seat, u64>,
+    forfeited: std::collections::BTreeSet<Seat>,
+    /// Each seat's bank in microseconds.
+    bank_us: Vec<u64>,
+    per_action_us: u64,
+    table: String,
+}
+
+impl Requests {
+    fn new(h: &whistle_replay::Header) -> Requests {
+        Requests {
+            next: 1,
+            pending: Default::default(),
+            forfeited: Default::default(),
+            bank_us: vec![h.clocks.time_bank_ms * 1000; h.seats.len().max(1)],
+            per_action_us: h.clocks.per_action_ms * 1000,
+            table: h.table.clone(),
+        }
+    }
+
+    /// Before step `i`: the faults before it, then the requests the table
+    /// issues for the seats now asked.
+    fn issue(
+        &mut self,
+        game: &whistle_rules::AnyGame,
+        faults: &[whistle_replay::FaultLog],
+        i: usize,
+    ) {
+        for f in faults.iter().filter(|f| f.at == i) {
+            if f.forfeited {
+                self.forfeited.insert(f.seat);
+            }
+            if matches!(f.kind.as_str(), "late" | "absent")
+                && let Some(b) = self.bank_us.get_mut(f.seat.index())
+            {
+                *b = 0;
+            }
+        }
+        let to_act = game.to_act();
+        if to_act.iter().any(|s| self.forfeited.contains(&s)) {
+            return;
+        }
+        for s in to_act.iter() {
+            if !self.pending.contains_key(&s) {
+                self.pending.insert(s, self.next);
+                self.next += 1;
+            }
+        }
+    }
+
+    /// Step `i` was applied: its seat's request is settled.
+    fn answered(
+        &mut self,
+        act: &whistle_replay::ActionLog,
+        _: &[whistle_replay::FaultLog],
+        _: usize,
+    ) {
+        self.pending.remove(&act.seat);
+        if !act.fallback {
+            let took = (act.ms * 1000.0).round() as u64;
+            if let Some(b) = self.bank_us.get_mut(act.seat.index()) {
+                *b = b.saturating_sub(took.saturating_sub(self.per_action_us));
+            }
+        }
+    }
+
+    /// The request `seat` holds now, as the referee built it.
+    fn request(
+        &self,
+        seat: Seat,
+        game: &whistle_rules::AnyGame,
+    ) -> Option<whistle_protocol::pb::DecisionRequest> {
+        let id = *self.pending.get(&seat)?;
+        let bank = self.bank_us.get(seat.index()).copied().unwrap_or(0);
+        let msg = whistle_protocol::messages::request(
+            id,
+            &game.observe(seat),
+            game.hand_results(),
+            &game.legal_actions(seat),
+            std::time::Duration::from_micros(self.per_action_us),
+            std::time::Duration::from_micros(bank),
+        );
+        match msg.msg {
+            Some(whistle_protocol::pb::referee_message::Msg::Request(r)) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// `replay show --hand --step --seat`: what the seat was sent, what it
+/// answered, and the referee's verdict with its reason.
+fn step_view(
+    a: &ShowArgs,
+    log: &whistle_replay::MatchLog,
+    hand: &whistle_replay::HandLog,
+    i: usize,
+    seat: Seat,
+    game: &whistle_rules::AnyGame,
+    asked: &Requests,
+) -> anyhow::Result<String> {
+    let act = &hand.actions[i];
+    let request = asked.request(seat, game);
+    let sent = request.as_ref().map(|r| {
+        if a.stdio {
+            whistle_tournament::stdio::request_line(&asked.table, seat.index() as u32, r)
+        } else {
+            serde_json::to_string(r).unwrap_or_default()
+        }
+    });
+    let legal = game.legal_actions(seat);
+    // What the seat answered, and the verdict: a fault of this seat at this
+    // step (its answer re-judged now), or the action it played.
+    let faults: Vec<&whistle_replay::FaultLog> = hand
+        .faults
+        .iter()
+        .filter(|f| f.at == i && f.seat == seat)
+        .collect();
+    let mut answers = Vec::new();
+    let mut verdicts = Vec::new();
+    for f in &faults {
+        let given = match &f.answer {
+            Some(whistle_rules::Answer::Index(n)) => match legal.get(*n as usize) {
+                Some(x) => format!("index {n} (`{x}`)"),
+                None => format!("index {n}"),
+            },
+            Some(whistle_rules::Answer::Text(t)) => {
+                format!("`{}`", whistle_protocol::limits::truncate(t, 40))
+            }
+            Some(other) => whistle_protocol::limits::truncate(&format!("{other:?}"), 60),
+            None => "nothing in time".to_string(),
+        };
+        let reason = match &f.answer {
+            Some(ans) => match whistle_rules::judge(game, seat, ans) {
+                Err(r) => r.to_string(),
+                Ok(_) => f.detail.clone(),
+            },
+            None => f.detail.clone(),
+        };
+        let reason = with_rule_id(&log.header.game, reason);
+        let fallback = f.fallback.map_or(String::new(), |x| {
+            format!("; the referee played its fallback `{x}`")
+        });
+        answers.push(given.clone());
+        verdicts.push(format!(
+            "sent {given}: refused ({}): {reason}{fallback}",
+            f.kind
+        ));
+    }
+    if act.seat == seat && !act.fallback {
+        answers.push(format!("`{}`", act.action));
+        verdicts.push(format!(
+            "sent `{}` after {:.1} ms: accepted, a legal action",
+            act.action, act.ms
+        ));
+    } else if act.seat == seat && faults.is_empty() {
+        verdicts.push(format!(
+            "the referee played the fallback `{}` (the seat had forfeited)",
+            act.action
+        ));
+    } else if act.seat != seat && faults.is_empty() {
+        verdicts.push(format!(
+            "this step is seat {}'s (`{}`){}",
+            act.seat,
+            act.action,
+            if request.is_some() {
+                "; this seat's request was still open"
+            } else {
+                "; this seat was not asked"
+            }
+        ));
+    }
+    let link = viewer_link(&a.file, hand.deal, i, seat);
+    if a.json {
+        let doc = serde_json::json!({
+            "hand": hand.deal,
+            "step": i,
+            "seat": seat.index(),
+            "bot": log.header.seats.get(seat.index()),
+            "protocol": if a.stdio { "stdio" } else { "grpc" },
+            "sent": sent.as_ref().and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok()),
+            // The seat's view at this step, asked or not, in the protocol's
+            // JSON form (a request's `observation`).
+            "observation": serde_json::to_value(whistle_protocol::convert::observation(
+                &game.observe(seat),
+                game.hand_results(),
+            ))?,
+            "legal": legal.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+            "answered": answers,
+            "verdict": verdicts,
+            "played": {
+                "seat": act.seat.index(),
+                "action": act.action.to_string(),
+                "fallback": act.fallback,
+            },
+            "viewer": link,
+        });
+        return Ok(serde_json::to_string_pretty(&doc)? + "\n");
+    }
+    let mut out = String::new();
+    let bot = log.header.seats.get(seat.index()).map_or("", |x| x);
+    let _ = writeln!(
+        out,
+        "hand {} step {i}, seat {seat}{}",
+        hand.deal,
+        if bot.is_empty() {
+            String::new()
+        } else {
+            format!(" ({bot})")
+        }
+    );
+    match &sent {
+        Some(line) if a.stdio => {
+            let _ = writeln!(out, "sent (the `request` line the stdio bot read):\n{line}");
+        }
+        Some(line) => {
+            let _ = writeln!(
+                out,
+                "sent (the DecisionRequest in its JSON form; a kit with compact requests \
+                 got it as a delta and rebuilt this; a stdio bot: --stdio):\n{line}"
+            );
+        }
+        None => {
+            let _ = writeln!(out, "sent: nothing: the seat was not asked at this step");
+        }
+    }
+    for v in &verdicts {
+        let _ = writeln!(out, "{v}");
+    }
+    let _ = writeln!(out, "viewer: {link}");
+    Ok(out)
+}
+
+/// A refusal's reason with the decision id of the rule it applies where
+/// the engine's words name none: following suit is each game's play rule
+/// (I5, H4, L6, Y8; O5 for Oneonta, whose every form follows as there).
+fn with_rule_id(game: &str, reason: String) -> String {
+    let id = match game {
+        "israeli" => "I5",
+        "honeymoon" => "H4",
+        "illustrated" => "L6",
+        "yogi" => "Y8",
+        "oneonta" => "O5",
+        _ => return reason,
+    };
+    if reason.contains("must follow suit") {
+        format!(
+            "{reason}, rule {id} (docs/rules/{game}.md#{})",
+            id.to_lowercase()
+        )
+    } else {
+        reason
+    }
+}
+
+/// The viewer's address for a step (docs/replay-format.md, "Viewer links"):
+/// the tournament's `viewer/<match>.html` beside `matches/`, else the page
+/// `replay html` writes; `#hand=H&step=S&seat=N` opens it there.
+fn viewer_link(file: &Path, deal: u32, step: usize, seat: Seat) -> String {
+    let hash = format!("#hand={deal}&step={step}&seat={}", seat.index());
+    let name = file.file_name().and_then(|n| n.to_str()).map(|n| {
+        n.trim_end_matches(".gz")
+            .trim_end_matches(".jsonl")
+            .to_string()
+    });
+    let page = file
+        .parent()
+        .filter(|d| d.file_name().is_some_and(|n| n == "matches"))
+        .and_then(Path::parent)
+        .zip(name)
+        .map(|(dir, name)| dir.join("viewer").join(format!("{name}.html")))
+        .filter(|p| p.is_file());
+    match page {
+        Some(p) => format!("{}{hash}", p.display()),
+        None => format!(
+            "DIR/index.html{hash} (after `whistle replay html {} --out DIR`)",
+            file.display()
+        ),
+    }
+}
+
 /// Adds the dummy's cards to the trick line and prints each completed trick.
 fn trick_events(events: &[whistle_rules::LogEntry], line: &mut String, out: &mut String) {
     for e in events {
@@ -579,9 +884,16 @@ fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
         .map(|i| a.bots[i % a.bots.len()].clone())
         .collect();
     for n in &names {
-        if n != "remote" {
+        if n != "remote" && n != CMD {
             bot_by_name(n, Seed::default()).map_err(usage)?;
         }
+    }
+    let with_cmd = names.iter().any(|n| n == CMD);
+    if with_cmd && a.command.is_empty() {
+        return Err(usage("a seat is `cmd`: give the bot's command after `--`"));
+    }
+    if !with_cmd && !a.command.is_empty() {
+        return Err(usage("a command is given but no seat is `cmd` (--bots)"));
     }
     let match_seed = log.end.as_ref().map_or(Seed::default(), |e| e.match_seed);
     let mut resume = Resume {
@@ -607,15 +919,41 @@ fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
     }
     let rt = tokio::runtime::Runtime::new()?;
     let original = &log.hands[target];
-    let (played, result) = rt.block_on(async {
+    let stderr_dir = tempfile::tempdir()?;
+    let stderr_path = stderr_dir.path().join("cmd.stderr");
+    let (played, result, faults) = rt.block_on(async {
         let referee = Referee::new(None);
         let (addr, server) = referee.spawn(a.listen).await?;
+        let cmd_token = with_cmd.then(|| referee.register_bot(CMD, None));
         let mut table = referee.create_table(spec)?;
+        let process = match &cmd_token {
+            Some(token) => Some(
+                crate::check_bot::start(
+                    &crate::check_bot::Process {
+                        name: CMD,
+                        command: &a.command,
+                        dir: a.dir.as_deref(),
+                        read: &a.read,
+                        sandbox: !a.no_sandbox,
+                        stdio: a.stdio,
+                    },
+                    &referee,
+                    &addr.to_string(),
+                    token,
+                    &stderr_path,
+                )
+                .await?,
+            ),
+            None => None,
+        };
         let channel = client::channel(&addr.to_string()).await?;
         for (s, n) in names.iter().enumerate() {
             let token = table.tokens[s].clone();
             if n == "remote" {
                 eprintln!("seat {s}: connect to http://{addr} with WHISTLE_TOKEN={token}");
+                continue;
+            }
+            if n == CMD {
                 continue;
             }
             let bot = bot_by_name(n, bot_seed(match_seed, s)).expect("checked");
@@ -624,9 +962,18 @@ fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
         }
         let mut played = Vec::new();
         let mut result = None;
+        let mut faults = Vec::new();
         while let Some(r) = table.records.recv().await {
             match r {
                 TableRecord::Action { seat, action, .. } => played.push((seat, action)),
+                TableRecord::Fault(f) => faults.push(format!(
+                    "seat {} {}: {}{}",
+                    f.seat,
+                    f.kind,
+                    f.detail,
+                    f.fallback
+                        .map_or(String::new(), |x| format!("; fallback `{x}`"))
+                )),
                 TableRecord::Hand(h) if h.deal == a.hand => {
                     result = Some(h);
                     break;
@@ -636,8 +983,12 @@ fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
                 _ => {}
             }
         }
+        if let Some(p) = process {
+            referee.retire_bot(CMD);
+            p.stop().await;
+        }
         server.shutdown().await;
-        anyhow::Ok((played, result))
+        anyhow::Ok((played, result, faults))
     })?;
     let mut out = format!(
         "hand {} of {} replayed with {}\n",
@@ -680,5 +1031,21 @@ fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
     if let Some(r) = result {
         let _ = writeln!(out, "rerun: {}; points {:?}", r.summary, r.points);
     }
+    for f in &faults {
+        let _ = writeln!(out, "fault in the rerun: {f}");
+    }
+    if with_cmd {
+        // Read from its end only, each line cut: bounded whatever it wrote.
+        let lines = crate::check_bot::stderr_lines(&stderr_path);
+        if !lines.is_empty() {
+            let _ = writeln!(out, "the cmd bot's stderr ends:");
+            for l in lines {
+                let _ = writeln!(out, "  | {l}");
+            }
+        }
+    }
     Ok(out)
 }
+
+/// The name of the seats `replay rerun` gives to the command after `--`.
+const CMD: &str = "cmd";

@@ -139,8 +139,8 @@ pub struct TableArgs {
     /// Faults at which a seat forfeits.
     #[arg(long, default_value_t = 10)]
     max_faults: u32,
-    /// Fallback for faults: first or random.
-    #[arg(long, default_value = "random")]
+    /// Fallback for faults: passive, first or random.
+    #[arg(long, default_value = "passive")]
     fallback: String,
     /// Milliseconds to wait for all seats before starting anyway.
     #[arg(long, default_value_t = 30000)]
@@ -157,7 +157,7 @@ pub fn table(args: &TableArgs) -> anyhow::Result<String> {
     }
     let probe = game.new_game(&options).map_err(usage)?;
     if Fallback::from_name(&args.fallback).is_none() {
-        return Err(usage("--fallback must be `first` or `random`"));
+        return Err(usage("--fallback must be `passive`, `first` or `random`"));
     }
     let seats = whistle_rules::Game::seats(&probe);
     let names: Vec<String> = (0..seats)

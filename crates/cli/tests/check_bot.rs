@@ -117,7 +117,14 @@ fn a_bot_that_crashes_fails_with_the_reason_and_its_stderr() {
     );
     assert!(
         fail.iter()
-            .any(|l| l.starts_with("FAIL exit:") && l.contains("exiting abruptly")),
+            .any(|l| l.starts_with("FAIL exit:") && l.contains("exited with status")),
+        "{}",
+        r.stdout
+    );
+    // The bot's last stderr lines are under every FAIL.
+    assert!(
+        r.stdout
+            .contains("\n    | whistle bot: --crash-after 5: exiting abruptly as asked\n"),
         "{}",
         r.stdout
     );
@@ -200,4 +207,199 @@ fn a_bot_that_never_exits_or_never_starts_fails() {
         Duration::from_secs(60),
     );
     assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
+}
+
+/// A stdio bot that answers every request after `delay` seconds (the first
+/// legal action), writing one line to stderr as it starts.
+const SLOW_STDIO: &str = r#"import json, sys, time
+delay = float(sys.argv[1])
+print("slow bot starting", file=sys.stderr, flush=True)
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") == "request":
+        time.sleep(delay)
+        print(0, flush=True)
+"#;
+
+/// A healthy stdio bot that takes 0.3 s a decision under a 500 ms clock
+/// and no bank passes: in Yogi's simultaneous bid cards its five seats'
+/// requests wait in the bot one behind another, and that waiting is not
+/// held against it (before, the fourth and fifth were `late`).
+#[test]
+fn a_slow_but_healthy_stdio_bot_passes_the_clock() {
+    let s = Scratch::new("check-bot-slow-stdio");
+    s.write("slow.py", SLOW_STDIO);
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--games",
+            "yogi",
+            "--hands",
+            "1",
+            "--per-action-ms",
+            "500",
+            "--time-bank-ms",
+            "0",
+            "--",
+            "python3",
+            "slow.py",
+            "0.3",
+        ],
+        Duration::from_secs(300),
+    );
+    let pass = lines(&r.stdout, "PASS");
+    assert!(
+        pass.iter()
+            .any(|l| l.starts_with("PASS yogi: answers in time:")),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        lines(&r.stdout, "FAIL").is_empty(),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+
+    // The same bot at 0.7 s a decision is late, and the line says so.
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--games",
+            "honeymoon",
+            "--hands",
+            "1",
+            "--per-action-ms",
+            "500",
+            "--time-bank-ms",
+            "0",
+            "--",
+            "python3",
+            "slow.py",
+            "0.7",
+        ],
+        Duration::from_secs(300),
+    );
+    assert!(
+        lines(&r.stdout, "FAIL")
+            .iter()
+            .any(|l| l.starts_with("FAIL honeymoon: answers in time:")),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    // The bot's stderr shows under the FAIL.
+    assert!(r.stdout.contains("    | slow bot starting"), "{}", r.stdout);
+}
+
+/// A stdio bot that crashes as it starts gets no PASS for the seats the
+/// bridge opened for it: it fails at once, with its stderr shown.
+#[test]
+fn a_stdio_bot_that_crashes_at_start_gets_no_pass() {
+    let s = Scratch::new("check-bot-stdio-crash");
+    s.write(
+        "crash.py",
+        "import sys\nprint('Traceback: NameError: name foo is not defined', file=sys.stderr)\nsys.exit(1)\n",
+    );
+    let r = whistle(
+        &s,
+        &["check-bot", "--stdio", "--", "python3", "crash.py"],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    let pass = lines(&r.stdout, "PASS");
+    assert!(
+        pass.iter().all(|l| l.starts_with("PASS sandbox:")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("FAIL subscribe: the process exited")),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("| Traceback: NameError"), "{}", r.stdout);
+}
+
+/// A stdio bot run without `--stdio`: it prints JSON lines (or exits as
+/// its closed stdin ends) and never subscribes; the FAIL says to use
+/// `--stdio`.
+#[test]
+fn a_stdio_bot_without_the_flag_is_told_to_use_it() {
+    let s = Scratch::new("check-bot-no-flag");
+    s.write(
+        "chatty.py",
+        "import json, sys, time\nprint(json.dumps({'hello': 'I speak JSON'}), flush=True)\ntime.sleep(30)\n",
+    );
+    let r = whistle(
+        &s,
+        &["check-bot", "--", "python3", "chatty.py"],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.lines().any(|l| l.starts_with("FAIL subscribe:")
+            && l.contains("printed JSON lines")
+            && l.contains("--stdio")),
+        "{}",
+        r.stdout
+    );
+    // The example stdio bot exits as soon as its stdin (closed) ends.
+    let example = format!(
+        "{}/../../bots/stdio/first_legal.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    s.write("first_legal.py", &std::fs::read_to_string(example).unwrap());
+    let r = whistle(
+        &s,
+        &["check-bot", "--", "python3", "first_legal.py"],
+        Duration::from_secs(120),
+    );
+    assert!(
+        r.stdout.lines().any(|l| l.starts_with("FAIL subscribe:")
+            && l.contains("exited at once")
+            && l.contains("--stdio")),
+        "{}",
+        r.stdout
+    );
+}
+
+/// The check asks every kind of decision the options can open (Yogi's
+/// size, count and vote under a second option set) and says which kinds
+/// were asked.
+#[test]
+fn the_decision_kinds_asked_are_reported() {
+    let s = Scratch::new("check-bot-kinds");
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--games",
+            "yogi",
+            "--hands",
+            "1",
+            "--",
+            "whistle",
+            "bot",
+            "--bot",
+            "random",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let kinds = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("PASS yogi: decision kinds: asked:"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    for k in ["place", "size", "count", "vote", "play", "no"] {
+        assert!(kinds.contains(k), "{k}: {kinds}");
+    }
 }

@@ -249,3 +249,20 @@ fn missing_arguments_are_clap_usage_errors() {
         .code(2)
         .stderr(predicate::str::contains("--seed"));
 }
+
+/// Misdeals are hands by the rules (I3: "the hand counts as played"): a
+/// match of two misdeals ends "after 2 hands", not "after 0".
+#[test]
+fn misdeals_count_as_hands_played() {
+    // `first` passes in every Israeli auction: four all-pass auctions a hand.
+    let args = [
+        "--game", "israeli", "--seed", "3", "--hands", "2", "--bots", "first",
+    ];
+    let out = play(&args).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("final standing after 2 hands, all misdeals"),
+        "{text}"
+    );
+}

@@ -101,4 +101,43 @@ fn the_python_engine_builds_and_passes_its_tests() {
     );
     assert!(stdout.contains("passed"), "{stdout}");
     assert!(!stdout.contains("skipped"), "a test was skipped:\n{stdout}");
+    check_bot_passes_every_kit_example(&venv, &root);
+}
+
+/// Every example of the Python kit (bots/python/examples/*.py, the
+/// sampling bot with the engine among them) passes `whistle check-bot`
+/// in every game, run with this environment's Python as a student would.
+fn check_bot_passes_every_kit_example(venv: &Path, root: &Path) {
+    let mut examples: Vec<PathBuf> = std::fs::read_dir(root.join("bots/python/examples"))
+        .expect("the kit's examples")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 3, "{examples:?}");
+    for example in examples {
+        let out = Command::new(env!("CARGO_BIN_EXE_whistle"))
+            .args(["check-bot", "--hands", "1", "--read"])
+            .arg(venv)
+            .arg("--")
+            .arg(venv.join("bin/python"))
+            .arg(&example)
+            .current_dir(root)
+            .output()
+            .expect("run whistle check-bot");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && !stdout.contains("FAIL"),
+            "{}:\n{stdout}\n{}",
+            example.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for game in ["israeli", "honeymoon", "illustrated", "yogi", "oneonta"] {
+            assert!(
+                stdout.contains(&format!("PASS {game}: legal answers:")),
+                "{}:\n{stdout}",
+                example.display()
+            );
+        }
+    }
 }

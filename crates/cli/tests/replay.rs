@@ -101,6 +101,7 @@ fn show_reads_typed_in_records() {
         "8",
         "--seat",
         "2",
+        "--json",
     ]);
     assert!(ok, "{text}");
     let v: Value = serde_json::from_str(&text).unwrap();
@@ -537,7 +538,11 @@ async fn record_israeli(
         },
         faults: Faults {
             max_faults: 10,
-            fallback: "random".into(),
+            // The rule the table played its fallbacks by: the default policy.
+            fallback: whistle_referee::FaultPolicy::default()
+                .fallback
+                .name()
+                .into(),
         },
         duplicate: None,
     };
@@ -803,7 +808,7 @@ fn a_disputed_record_is_shown_with_its_problems_and_nothing_is_skipped() {
     let (ok, text) = show(&[s, "--hand", "2", "--step", "99"]);
     assert!(!ok);
     assert!(text.contains("its steps are 0 to"), "{text}");
-    let (ok, text) = show(&[s, "--hand", "2", "--step", "1"]);
+    let (ok, text) = show(&[s, "--hand", "2", "--step", "1", "--json"]);
     assert!(ok, "{text}");
     let doc: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(doc["played"]["action"], "bid 1", "{doc}");

@@ -176,3 +176,24 @@ fn games_names_each_page_and_prints_it() {
     assert_eq!(bad.status.code(), Some(2), "{}", bad.stderr);
     assert!(bad.stderr.contains("bridge"), "{}", bad.stderr);
 }
+
+/// The rules index names the test that checks the ids: the file it names
+/// exists (it once named `crates/rules/tests/rule_ids.rs`, which never did).
+#[test]
+fn the_index_names_files_that_exist() {
+    let index = fs::read_to_string(root().join("docs/rules/README.md")).unwrap();
+    let named: Vec<&str> = index
+        .split('`')
+        .filter(|w| w.starts_with("crates/") && w.ends_with(".rs"))
+        .collect();
+    assert!(
+        named.contains(&"crates/cli/tests/rules_pages.rs"),
+        "{named:?}"
+    );
+    for path in named {
+        assert!(
+            root().join(path).is_file(),
+            "docs/rules/README.md names {path}"
+        );
+    }
+}

@@ -64,8 +64,12 @@ def test_an_illegal_action_raises_the_referees_reason():
     state.apply("bid 5")
     state.apply("bid 3")
     state.apply("bid 2")
-    with pytest.raises(we.IllegalActionError, match=r"\(I4\)"):
+    # The text the README quotes, word for word.
+    with pytest.raises(we.IllegalActionError) as refused:
         state.apply("bid 3")
+    assert str(refused.value) == (
+        "`bid 3`: the fourth bid may not make the total exactly 13 (I4)"
+    )
     state.apply("bid 4")
 
 

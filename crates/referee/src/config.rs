@@ -47,7 +47,7 @@ impl Default for FaultPolicy {
     fn default() -> FaultPolicy {
         FaultPolicy {
             max_faults: 10,
-            fallback: Fallback::Random,
+            fallback: Fallback::Passive,
             flood_per_second: 50,
         }
     }

@@ -1402,7 +1402,7 @@ impl pb::admin_server::Admin for AdminService {
                     Fallback::default()
                 } else {
                     Fallback::from_name(&p.fallback).ok_or_else(|| {
-                        Status::invalid_argument("fallback must be `first` or `random`")
+                        Status::invalid_argument("fallback must be `passive`, `first` or `random`")
                     })?
                 },
                 flood_per_second: if p.flood_per_second == 0 {

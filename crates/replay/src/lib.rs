@@ -124,7 +124,8 @@ pub struct Clocks {
 pub struct Faults {
     /// Faults at which a seat forfeits.
     pub max_faults: u32,
-    /// `first` or `random`.
+    /// The fallback rule: `passive`, `first` or `random` (logs written
+    /// before `passive` existed name one of the other two).
     pub fallback: String,
 }
 

@@ -622,13 +622,15 @@ fn run(
     report.seed_checked = match_seed.is_some();
     // The match is re-played through the same driver the referee uses: its
     // fallback rule and count decide what each logged fallback must be.
+    // A header without a fault policy predates the `passive` default: its
+    // fallbacks were `random`, as they were then.
     let rule = header
         .faults
         .as_ref()
-        .and_then(|f| Fallback::from_name(&f.fallback))
-        .unwrap_or_default();
+        .map_or(Some(Fallback::Random), |f| Fallback::from_name(&f.fallback))
+        .unwrap_or(Fallback::Random);
     // A random fallback can be checked only against a known match seed.
-    let fallbacks_checked = rule == Fallback::First || match_seed.is_some();
+    let fallbacks_checked = rule != Fallback::Random || match_seed.is_some();
     let mut driver = MatchDriver::new(game, match_seed.unwrap_or_default(), rule).without_events();
     let mut faults: BTreeMap<Seat, (u32, bool)> = BTreeMap::new();
     for (k, (line, l)) in lines.iter().enumerate().skip(1) {
@@ -1091,6 +1093,12 @@ mod tests {
     /// A sealed one-hand Israeli log whose hand holds `actions` (dealt from
     /// the match seed of match 0 of tournament seed 7); returns its text.
     fn log_with(actions: &[(usize, &str, bool)]) -> String {
+        log_under(None, actions)
+    }
+
+    /// `log_with` under the fallback rule named `rule` (default: the test
+    /// header's).
+    fn log_under(rule: Option<&str>, actions: &[(usize, &str, bool)]) -> String {
         let seed = Seed::from_u64(7);
         let match_seed = seed.derive(Domain::Match, 0);
         let game = Variant::Israeli
@@ -1102,6 +1110,16 @@ mod tests {
             options: game.options(),
             seed_commitment: seed_commitment(seed),
             ..crate::tests::header()
+        };
+        let header = match rule {
+            Some(r) => Header {
+                faults: crate::Faults {
+                    max_faults: 10,
+                    fallback: r.into(),
+                },
+                ..header
+            },
+            None => header,
         };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.jsonl");
@@ -1170,5 +1188,57 @@ mod tests {
             r.problems
         );
         assert_eq!(r.hands[0].steps[0].verdict.as_ref(), "legal");
+    }
+
+    /// A log of the passive rule: its fallbacks are checked against the
+    /// passive choice (here a frisch's `give` of the lowest card, I3); a
+    /// legal give that is not it is a wrong fallback.
+    #[test]
+    fn passive_fallbacks_are_checked_against_the_rule() {
+        let match_seed = Seed::from_u64(7).derive(Domain::Match, 0);
+        let mut game = Variant::Israeli
+            .new_game(&Options::parse(&["hands=1"]).unwrap())
+            .unwrap();
+        let deck = dealing::deck_order(dealing::deal_seed(match_seed, 0), game.deck());
+        game.deal(&deck).unwrap();
+        let passes = [
+            (1, "pass", true),
+            (2, "pass", true),
+            (3, "pass", true),
+            (0, "pass", true),
+        ];
+        for (s, a, _) in passes {
+            game.apply(Seat::new(s), a.parse().unwrap()).unwrap();
+        }
+        let legal = game.legal_actions(Seat::new(1));
+        let passive = whistle_rules::passive::passive_action(&game, Seat::new(1), &legal);
+        let other = legal.iter().find(|a| **a != passive).unwrap().to_string();
+        let passive = passive.to_string();
+        let mut wrong = passes.to_vec();
+        wrong.push((1, other.as_str(), true));
+        let r = verify_text(
+            "m.jsonl",
+            &log_under(Some("passive"), &wrong),
+            Context::default(),
+        );
+        assert!(
+            r.problems
+                .iter()
+                .any(|p| p.what == "fallback action" && p.expected == passive && p.found == other),
+            "{:?}",
+            r.problems
+        );
+        let mut right = passes.to_vec();
+        right.push((1, passive.as_str(), true));
+        let r = verify_text(
+            "m.jsonl",
+            &log_under(Some("passive"), &right),
+            Context::default(),
+        );
+        assert!(
+            r.problems.iter().all(|p| p.what != "fallback action"),
+            "{:?}",
+            r.problems
+        );
     }
 }

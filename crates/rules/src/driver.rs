@@ -13,7 +13,9 @@
 //!   of that deal index if there is one, else from
 //!   `dealing::deal_seed(match_seed, deal)`;
 //! * the `n`-th fallback of a match (counting from 0, whoever it is for) is
-//!   `fallback_action(legal, rule, match_seed, n)`; replaying recorded actions
+//!   `fallback_action(game, seat, legal, rule, match_seed, n)`: the most
+//!   passive legal action (`passive`, the default), the first (`first`) or
+//!   one drawn from the match seed (`random`); replaying recorded actions
 //!   counts their fallbacks, so a resumed match draws the same ones;
 //! * every applied action, every finished hand and the end of the match
 //!   produce one event each, in the order they happened.
@@ -29,27 +31,38 @@ use crate::{
     game::{Game, Status},
     judge::{Answer, Rejection, judge},
     outcome::{HandResult, MatchResult},
+    passive,
     seat::{Seat, SeatSet},
 };
 
 /// How the action played for a seat that did not answer in time (or
-/// forfeited) is chosen.
+/// forfeited) is chosen. The rule is named in a log's header, so a log
+/// recorded under any of them verifies and replays as it was played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Fallback {
+    /// The most passive legal action (pass, the lowest bid allowed, the
+    /// lowest card that follows), so that a faulting seat decides nothing
+    /// for its table: [`crate::passive`], each game's page ("Fallback").
+    /// Pure: a function of the game's state and the legal actions.
+    #[default]
+    Passive,
     /// The first legal action in the game's fixed order.
     First,
     /// Uniform over the legal actions, drawn with `Shuffler::below` from the
     /// match seed derived with `Domain::Fallback` and the match's fallback
     /// count so far (docs/dealing.md). Deterministic, and checkable from the
     /// log.
-    #[default]
     Random,
 }
 
 impl Fallback {
-    /// The rule's name on the wire and in logs (`first`, `random`).
+    /// Every rule, the default first.
+    pub const ALL: [Fallback; 3] = [Fallback::Passive, Fallback::First, Fallback::Random];
+
+    /// The rule's name on the wire and in logs (`passive`, `first`, `random`).
     pub fn name(self) -> &'static str {
         match self {
+            Fallback::Passive => "passive",
             Fallback::First => "first",
             Fallback::Random => "random",
         }
@@ -57,21 +70,26 @@ impl Fallback {
 
     /// The rule for a name.
     pub fn from_name(s: &str) -> Option<Fallback> {
-        match s {
-            "first" => Some(Fallback::First),
-            "random" => Some(Fallback::Random),
-            _ => None,
-        }
+        Fallback::ALL.into_iter().find(|f| f.name() == s)
     }
 }
 
-/// The fallback rule: the action played for a seat whose `legal` actions are
-/// given, as the match's `n`-th fallback (0-based) under `rule`.
+/// The fallback rule: the action played for `seat`, whose `legal` actions
+/// in `game` are given, as the match's `n`-th fallback (0-based) under
+/// `rule`.
 ///
 /// # Panics
 /// If `legal` is empty (a seat asked to act always has a legal action).
-pub fn fallback_action(legal: &[Action], rule: Fallback, match_seed: Seed, n: u64) -> Action {
+pub fn fallback_action<G: Game>(
+    game: &G,
+    seat: Seat,
+    legal: &[Action],
+    rule: Fallback,
+    match_seed: Seed,
+    n: u64,
+) -> Action {
     match rule {
+        Fallback::Passive => passive::passive_action(game, seat, legal),
         Fallback::First => legal[0],
         Fallback::Random => {
             let seed = match_seed.derive(Domain::Fallback, n);
@@ -277,6 +295,8 @@ impl<G: Game> MatchDriver<G> {
     /// The fallback `seat` would get now (the next one of the match).
     pub fn fallback(&self, seat: Seat) -> Action {
         fallback_action(
+            &self.game,
+            seat,
             &self.game.legal_actions(seat),
             self.rule,
             self.match_seed,
@@ -401,7 +421,7 @@ mod tests {
         for k in 0..6 {
             let seat = d.to_ask().unwrap().first().unwrap();
             let legal = d.game().legal_actions(seat);
-            let expected = fallback_action(&legal, Fallback::Random, seed, k);
+            let expected = fallback_action(d.game(), seat, &legal, Fallback::Random, seed, k);
             assert_eq!(d.play_fallback(seat), expected);
             played.push((seat, expected, true));
         }
@@ -426,12 +446,57 @@ mod tests {
 
     #[test]
     fn the_first_rule_takes_the_first_legal_action() {
-        let legal = [Action::Pass, Action::Bid(3)];
+        let mut d = MatchDriver::new(israeli(), Seed::from_u64(1), Fallback::First);
+        let seat = d.to_ask().unwrap().first().unwrap();
+        let legal = [Action::Bid(3), Action::Pass];
         for n in 0..5 {
             assert_eq!(
-                fallback_action(&legal, Fallback::First, Seed::from_u64(1), n),
-                Action::Pass
+                fallback_action(
+                    d.game(),
+                    seat,
+                    &legal,
+                    Fallback::First,
+                    Seed::from_u64(1),
+                    n
+                ),
+                Action::Bid(3)
             );
         }
     }
+
+    /// Logs name their rule: the names stay what old logs wrote, and the
+    /// default is the passive rule.
+    #[test]
+    fn rules_are_named_as_in_logs() {
+        assert_eq!(Fallback::default(), Fallback::Passive);
+        for (name, rule) in [
+            ("passive", Fallback::Passive),
+            ("first", Fallback::First),
+            ("random", Fallback::Random),
+        ] {
+            assert_eq!(Fallback::from_name(name), Some(rule));
+            assert_eq!(rule.name(), name);
+        }
+        assert_eq!(Fallback::from_name("13NT"), None);
+    }
+
+    /// The random rule draws what it drew before the passive rule existed:
+    /// a golden vector of the first Israeli auction's fallbacks (seed 9),
+    /// so logs recorded with `random` still verify.
+    #[test]
+    fn random_fallbacks_are_unchanged() {
+        let seed = Seed::from_u64(9);
+        let mut d = MatchDriver::new(israeli(), seed, Fallback::Random);
+        let drawn: Vec<String> = (0..6)
+            .map(|_| {
+                let seat = d.to_ask().unwrap().first().unwrap();
+                d.play_fallback(seat).to_string()
+            })
+            .collect();
+        assert_eq!(drawn, GOLDEN_RANDOM);
+    }
+
+    const GOLDEN_RANDOM: [&str; 6] = [
+        "bid 5H", "bid 8H", "bid 9H", "bid 13S", "bid 5NT", "bid 12NT",
+    ];
 }

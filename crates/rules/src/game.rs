@@ -28,7 +28,9 @@ use crate::{
     games::{MatchCore, Shown, observe},
     options::Options,
     outcome::{HandResult, MatchResult, ScoreOrder},
+    passive,
     seat::{Seat, SeatSet},
+    trick::TrickRules,
     variants::Variant,
     view::{LogEntry, Observation, Phase},
 };
@@ -105,6 +107,19 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// (Oneonta's first bidder) overrides it.
     fn world_context(&self, obs: &Observation) -> HandContext {
         HandContext::observed(obs)
+    }
+
+    /// The trick rules of the current hand (which card follows and beats
+    /// which), as far as the hand has set them.
+    fn trick_rules(&self) -> &TrickRules;
+
+    /// How passive `action` by `seat` is now, lower being more passive: the
+    /// `passive` fallback plays the legal action with the lowest key
+    /// ([`crate::passive`], each game's page, section "Fallback"). By default
+    /// [`passive::default_key`] under [`Game::trick_rules`].
+    fn passive_key(&self, seat: Seat, action: Action) -> u32 {
+        let _ = seat;
+        passive::default_key(self.trick_rules(), action)
     }
 
     /// Team of each seat; seats with equal numbers are partners.

@@ -39,6 +39,7 @@ pub mod games;
 mod judge;
 mod options;
 mod outcome;
+pub mod passive;
 pub mod sample;
 mod seat;
 mod trick;

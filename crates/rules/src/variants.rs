@@ -111,6 +111,12 @@ impl Game for AnyGame {
     fn world_context(&self, obs: &Observation) -> HandContext {
         delegate!(self, g => g.world_context(obs))
     }
+    fn trick_rules(&self) -> &crate::TrickRules {
+        delegate!(self, g => g.trick_rules())
+    }
+    fn passive_key(&self, seat: Seat, action: Action) -> u32 {
+        delegate!(self, g => g.passive_key(seat, action))
+    }
     fn teams(&self) -> Vec<u8> {
         delegate!(self, g => g.teams())
     }

@@ -6,13 +6,13 @@
 //! game = "israeli"
 //! # seed = "9f0c…"           # 64 hex digits; default: drawn from the operating
 //!                             # system, committed to at the start, revealed at the end
-//! format = "round-robin"      # round-robin | duplicate | gauntlet
+//! format = "round-robin"      # round-robin | duplicate | gauntlet | movement | budget
 //! seatings = "rotations"      # rotations | permutations (games where each seat plays for itself)
 //!                             # | whole-partnerships (partnership games: a bot plays both seats of its side)
 //! hands = 4                   # hands per match (the game's `hands` option)
 //! rounds = 1                  # repeat the schedule with fresh deals
 //! parallel = 4                # tables at once
-//! # out = "replays/demo"      # default: replays/<name>/ (beside the file's folder)
+//! # out = "replays/demo"      # default: replays/<name>/ in the file's folder (its parent's for tournaments/)
 //! # listen = "127.0.0.1:0"    # where bots connect; remote bots need a reachable address
 //! # challenger = "heuristic"  # gauntlet only
 //!
@@ -27,7 +27,7 @@
 //!
 //! [faults]
 //! max_faults = 10
-//! fallback = "random"         # first | random
+//! fallback = "passive"        # passive | first | random
 //!
 //! [[bots]]
 //! name = "random"
@@ -844,7 +844,7 @@ impl Tournament {
                 err(
                     Some(f.span()),
                     "faults.fallback",
-                    "must be `first` or `random`".into(),
+                    "must be `passive`, `first` or `random`".into(),
                 )
             })?;
         }
@@ -997,8 +997,10 @@ pub fn seed_warning(seed: WrittenSeed) -> Option<String> {
     })
 }
 
-/// `replays/<name>/` beside the folder holding the tournament file (so
-/// `tournaments/demo.toml` writes to `replays/demo/`).
+/// `replays/<name>/` inside the folder holding the tournament file, or
+/// inside its parent when that folder is named `tournaments` (so
+/// `tournaments/demo.toml` writes to `replays/demo/`, `class/t.toml` to
+/// `class/replays/t/`).
 fn default_out(base: &Path, name: &str) -> PathBuf {
     let root = if base.file_name().is_some_and(|n| n == "tournaments") {
         base.parent().unwrap_or(Path::new(".")).to_path_buf()

@@ -237,8 +237,9 @@ fn choice(line: &str) -> pb::answer::Choice {
     }
 }
 
-/// A `request` line.
-fn request_line(table: &str, seat: u32, r: &pb::DecisionRequest) -> String {
+/// A `request` line, as a stdio bot reads it (docs/stdio.md); `replay show
+/// --stdio` prints the one a seat was sent.
+pub fn request_line(table: &str, seat: u32, r: &pb::DecisionRequest) -> String {
     line(
         "request",
         vec![

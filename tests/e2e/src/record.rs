@@ -155,6 +155,9 @@ pub fn check(spec: &TableSpec, records: &[TableRecord]) -> Summary {
                 if *fallback {
                     let legal = game.legal_actions(*seat);
                     let expected = match spec.faults.fallback {
+                        Fallback::Passive => {
+                            whistle_rules::passive::passive_action(&game, *seat, &legal)
+                        }
                         Fallback::First => legal[0],
                         Fallback::Random => {
                             let seed = spec.match_seed.derive(Domain::Fallback, fallback_count);

@@ -554,6 +554,10 @@ impl Game for Honeymoon {
         &self.core
     }
 
+    fn trick_rules(&self) -> &TrickRules {
+        self.current_rules()
+    }
+
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         ctx.no_misdeals("Honeymoon Whist")?;
         ctx.no_previous_bids("Honeymoon Whist")?;

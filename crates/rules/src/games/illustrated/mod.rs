@@ -640,6 +640,10 @@ impl Game for Illustrated {
         &self.core
     }
 
+    fn trick_rules(&self) -> &TrickRules {
+        &self.rules
+    }
+
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         ctx.no_previous_bids("Illustrated Whist")?;
         ctx.within(self.cfg.hands, "L8")?;

@@ -444,6 +444,10 @@ impl Game for Israeli {
         &self.core
     }
 
+    fn trick_rules(&self) -> &TrickRules {
+        &self.rules
+    }
+
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         ctx.no_previous_bids("Israeli Whist")?;
         let totals = ctx.totals_or_zero(SEATS);

@@ -401,6 +401,10 @@ impl Game for Oneonta {
         &self.core
     }
 
+    fn trick_rules(&self) -> &TrickRules {
+        &self.rules
+    }
+
     // O9, O10, O17: the result carries the verdict.
     fn result(&self) -> Option<MatchResult> {
         self.is_over().then(|| MatchResult {

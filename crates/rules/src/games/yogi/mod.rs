@@ -610,6 +610,28 @@ impl Game for Yogi {
         &self.core
     }
 
+    fn trick_rules(&self) -> &TrickRules {
+        &self.rules
+    }
+
+    /// The passive fallback (docs/rules/yogi.md, "Fallback"): a bid card of
+    /// the lowest value (Y4: D=0 first), the lowest card among equals; as
+    /// leader (Y6), the seat that leads without a reveal (Y8: the dealer's
+    /// left) or the next one holding cards.
+    fn passive_key(&self, seat: Seat, action: Action) -> u32 {
+        let _ = seat;
+        match (action, self.turn_up) {
+            (Action::Place(c), Some(turn_up)) => {
+                u32::from(bid_value(c, turn_up)) * 512 + crate::passive::card_key(&self.rules, c)
+            }
+            (Action::Leader(s), _) => {
+                let n = self.n();
+                300 + ((s.index() + n - (self.core.dealer.index() + 1) % n) % n) as u32
+            }
+            _ => crate::passive::default_key(&self.rules, action),
+        }
+    }
+
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         ctx.no_misdeals("Yogi's Whist")?;
         ctx.no_previous_bids("Yogi's Whist")?;
