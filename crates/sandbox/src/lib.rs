@@ -275,8 +275,8 @@ impl Mode {
     pub fn reaches_referee(self) -> &'static str {
         match self {
             Mode::Namespaces => {
-                "a Unix socket (no network; it may open Unix stream sockets only, which can reach \
-                 any Unix socket of the machine its user may write)"
+                "a Unix socket (no network; it may open Unix stream sockets only, and its private \
+                 root holds no socket but the referee's)"
             }
             Mode::Landlock => {
                 "TCP to the referee's port only (no other TCP connection, no UDP, no other \
