@@ -125,6 +125,7 @@ fn shown(s: &Scratch, log: &Path, hand: u32, step: usize, seat: usize) -> Value 
             &step.to_string(),
             "--seat",
             &seat.to_string(),
+            "--json",
         ],
         Duration::from_secs(60),
     );

@@ -365,20 +365,29 @@ fn keep_seed(t: &Tournament, out: &Path) -> Result<(), RunError> {
             _ => Ok(()),
         };
     }
-    let write = || -> std::io::Result<()> {
-        use std::io::Write;
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-        let mut f = o.open(&path)?;
-        // Owner-only even where the file was there before.
-        #[cfg(unix)]
-        f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-        f.write_all(format!("{}\n", t.seed).as_bytes())?;
-        f.sync_all()
-    };
-    write().map_err(io_at(&path))
+    // Owner-only, and whole or not at all.
+    write_whole(&path, format!("{}\n", t.seed).as_bytes(), 0o600).map_err(io_at(&path))
+}
+
+/// Writes `path` whole or not at all: a temporary file beside it, synced,
+/// then renamed over it (a run killed at any point leaves the old file or
+/// the new one, never an empty one), with permissions `mode`.
+fn write_whole(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    #[cfg(unix)]
+    tmp.as_file()
+        .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+    #[cfg(not(unix))]
+    let _ = mode;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// `tournament.json`: what the output folder holds, written before play.
@@ -643,9 +652,10 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         )));
     }
     keep_seed(t, &out)?;
-    std::fs::write(
-        out.join("tournament.json"),
-        serde_json::to_string_pretty(&manifest).expect("manifest serializes") + "\n",
+    write_whole(
+        &out.join("tournament.json"),
+        (serde_json::to_string_pretty(&manifest).expect("manifest serializes") + "\n").as_bytes(),
+        0o644,
     )
     .map_err(io_at(&out.join("tournament.json")))?;
 
@@ -1485,9 +1495,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path, reporter: &dyn Reporter) -> Result<Re
         }
         tally.add(&whistle_replay::read(&to)?);
     }
-    std::fs::write(
-        out.join("tournament.json"),
-        serde_json::to_string_pretty(&m).expect("manifest serializes") + "\n",
+    write_whole(
+        &out.join("tournament.json"),
+        (serde_json::to_string_pretty(&m).expect("manifest serializes") + "\n").as_bytes(),
+        0o644,
     )
     .map_err(io_at(&out.join("tournament.json")))?;
     let mut results = tally.finish();
