@@ -7,6 +7,8 @@
 //! its log, each seat's score, and every rating update, each match with its
 //! rating updates written in one transaction.
 //!
+//! * [`archive`]: a bot's upload (a folder, a `.tar.gz`, a `.zip`) unpacked
+//!   safely, within bounds.
 //! * [`config`]: the league file.
 //! * [`store`]: the SQLite store, its schema migrations, standings and
 //!   history.
@@ -21,6 +23,7 @@
 //! * [`site`]: the league's web site (standings, rating histories, recent
 //!   matches in the hand viewer, live tables shown late).
 
+pub mod archive;
 pub mod config;
 pub mod import;
 pub mod pairing;
