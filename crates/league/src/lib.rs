@@ -20,6 +20,8 @@
 //!   import. A round killed at any point resumes where it stopped.
 //! * [`serve`]: the referee, the scheduler and the store in one process:
 //!   bots connect with their tokens (over TLS) and are seated as they wait.
+//! * [`submit`]: bots' owners upload versions; each is checked (built in a
+//!   sandbox, run through `check-bot`), kept by its content hash and played.
 //! * [`site`]: the league's web site (standings, rating histories, recent
 //!   matches in the hand viewer, live tables shown late).
 
@@ -31,6 +33,7 @@ pub mod round;
 pub mod serve;
 pub mod site;
 pub mod store;
+pub mod submit;
 
 pub use config::{LeagueError, LeagueFile};
 pub use store::{HistoryRow, Standing, Store};
