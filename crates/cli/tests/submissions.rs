@@ -321,7 +321,8 @@ fn hostile_and_broken_uploads_are_refused_and_change_nothing() {
     std::fs::create_dir(s.path("broken")).unwrap();
     s.write(
         "broken/bot.py",
-        "import sys\nfor line in sys.stdin:\n    print('I am broken: no idea what to play', file=sys.stderr, flush=True)\n    print('garbage', flush=True)\n",
+        "import os, sys\ntry:\n    for line in sys.stdin:\n        print('garbage', flush=True)\nexcept BrokenPipeError:\n    pass\n\
+         print('I am broken: no idea what to play', file=sys.stderr, flush=True)\nos._exit(0)\n",
     );
     s.write("broken/whistle.toml", "command = [\"python3\", \"bot.py\"]\nprotocol = \"stdio\"\n");
     expect_refused("broken", &["check-bot: FAIL", "I am broken"]);

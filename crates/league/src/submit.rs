@@ -555,7 +555,11 @@ fn check(
     if !passed {
         let fails: Vec<&str> = output
             .lines()
-            .filter(|l| l.starts_with("FAIL") || l.starts_with("check-bot:"))
+            .filter(|l| {
+                l.starts_with("FAIL")
+                    || l.starts_with("check-bot:")
+                    || l.starts_with("the bot's stderr:")
+            })
             .collect();
         let why = if fails.is_empty() {
             "check-bot: FAIL (see its output)".to_string()
@@ -695,10 +699,15 @@ fn tail(text: &str, lines: usize) -> String {
 
 /// Kills a child and its process group.
 fn kill_group(child: &mut std::process::Child) {
-    let _ = Command::new("kill")
-        .args(["-KILL", &format!("-{}", child.id())])
-        .stderr(Stdio::null())
-        .status();
+    // The child leads its own process group (`process_group(0)`).
+    if let Ok(pid) = i32::try_from(child.id())
+        && pid > 1
+    {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
     let _ = child.kill();
     let _ = child.wait();
 }
