@@ -298,6 +298,8 @@ impl LeagueFile {
             })?;
         file.seats = t.seats;
         file.game_options = t.options.clone();
+        crate::submit::Rules::of(&file)
+            .map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
         Ok(file)
     }
 

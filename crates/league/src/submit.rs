@@ -1174,3 +1174,75 @@ pub fn stderr(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifests_say_what_is_wrong() {
+        let ok = Manifest::parse(
+            "whistle.toml",
+            "command = [\"python3\", \"bot.py\"]\nprotocol = \"stdio\"\nbuild = \"make\"\n",
+        )
+        .unwrap();
+        assert!(ok.stdio());
+        assert_eq!(ok.build, Some(Build::Line("make".into())));
+        let words = Manifest::parse(
+            "bot.toml",
+            "command = [\"./b\"]\nprotocol = \"grpc\"\nbuild = [\"cc\", \"b.c\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            words.build,
+            Some(Build::Words(vec!["cc".into(), "b.c".into()]))
+        );
+        for (text, says) in [
+            ("command = []\nprotocol = \"stdio\"\n", "`command` is empty"),
+            (
+                "command = [\"x\"]\nprotocol = \"tcp\"\n",
+                "`protocol` is `tcp`",
+            ),
+            ("command = [\"x\"]\n", "protocol"),
+            (
+                "command = [\"x\"]\nprotocol = \"stdio\"\nlanguage = 1\n",
+                "language",
+            ),
+            (
+                "command = [\"x\"]\nprotocol = \"stdio\"\nbuild = \"\"\n",
+                "`build` is empty",
+            ),
+        ] {
+            let e = Manifest::parse("whistle.toml", text).unwrap_err();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_league_file_bounds_uploads() {
+        let head = "name = \"d\"\ngame = \"israeli\"\nhands = 2\n";
+        let f = LeagueFile::parse(Path::new("l.toml"), head).unwrap();
+        assert_eq!(Rules::of(&f).unwrap(), Rules::default());
+        let f = LeagueFile::parse(
+            Path::new("l.toml"),
+            &format!("{head}[submissions]\nuploads_per_hour = 2\nbuild_s = 9\n"),
+        )
+        .unwrap();
+        let r = Rules::of(&f).unwrap();
+        assert_eq!((r.uploads_per_hour, r.build_s), (2, 9));
+        let e = LeagueFile::parse(
+            Path::new("l.toml"),
+            &format!("{head}[submissions]\nbuild_z = 9\n"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("build_z"), "{e}");
+        let e = LeagueFile::parse(
+            Path::new("l.toml"),
+            &format!("{head}[submissions]\ncheck_s = 0\n"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`check_s` must be above 0"), "{e}");
+    }
+}
