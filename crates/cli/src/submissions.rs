@@ -130,8 +130,14 @@ pub fn run(command: &Command) -> anyhow::Result<String> {
             let mut out = format!("versions of {name}\n");
             for v in &rows {
                 let first = v.output.lines().next().unwrap_or("");
+                let played = match (v.rating, v.matches, v.faults) {
+                    (Some(r), Some(m), Some(f)) => {
+                        format!("rating {r:.2}, {m} match(es), {f} fault(s); ")
+                    }
+                    _ => String::new(),
+                };
                 out.push_str(&format!(
-                    "  {:>4}  {:<9}  {}  {}  {}\n",
+                    "  {:>4}  {:<9}  {}  {}  {played}{}\n",
                     v.number.map_or("-".to_string(), |n| format!("v{n}")),
                     v.status,
                     v.submitted_at,

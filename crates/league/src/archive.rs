@@ -1,10 +1,11 @@
 //! A bot's upload unpacked safely: a folder, a `.tar.gz` (or `.tar`) or a
 //! `.zip`, each entry's path and type checked before anything is written.
 //!
-//! Refused: an absolute path, a `..`, a link leading out of the upload (or a
-//! hard link at all), a device file, a FIFO or a socket, a file written
-//! through a link, and an upload past its [`Bounds`]: the archive's size, the
-//! bytes unpacked and the number of entries. Bytes are counted as they are
+//! Refused: an absolute path, a `..`, a link leading out of the upload (a
+//! hard link is unpacked as a copy of a file unpacked before it), a device
+//! file, a FIFO or a socket, a file written through a link, and an upload
+//! past its [`Bounds`]: the archive's size, the bytes unpacked and the
+//! number of entries. Bytes are counted as they are
 //! decompressed, never from an entry's header, so a decompression bomb is
 //! stopped as soon as it passes the bound, with at most the bound written.
 //! Unpacked files get mode 0644 (0755 where the archive made them
@@ -428,10 +429,26 @@ fn untar(stream: impl Read, out: &mut Writer<'_>) -> Result<(), String> {
                 out.link(&rel, &target)?;
             }
             T::Link => {
-                return Err(format!(
-                    "`{}` is a hard link: an upload holds files, folders and links inside it only",
-                    rel.display()
-                ));
+                // A hard link to a file unpacked before it (a build's
+                // output holds them): unpacked as a copy, counted again.
+                let target = entry
+                    .link_name()
+                    .map_err(|e| corrupt(&e))?
+                    .map(|t| check_path(&t))
+                    .transpose()?
+                    .ok_or_else(|| format!("the link `{}` has no target", rel.display()))?;
+                let from = out.target(&target)?;
+                let meta = std::fs::symlink_metadata(&from).ok();
+                if !meta.as_ref().is_some_and(std::fs::Metadata::is_file) {
+                    return Err(format!(
+                        "`{}` is a hard link to `{}`, which is no file unpacked before it",
+                        rel.display(),
+                        target.display()
+                    ));
+                }
+                let exec = meta.is_some_and(|m| m.permissions().mode() & 0o111 != 0);
+                let mut f = File::open(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+                out.file(&rel, exec, &mut f)?;
             }
             T::Char | T::Block | T::Fifo => {
                 return Err(format!(
@@ -647,11 +664,15 @@ mod tests {
             ("lib/", tar::EntryType::Directory, b"", None),
             ("lib/a.txt", tar::EntryType::Regular, b"a", None),
             ("lib/b", tar::EntryType::Symlink, b"", Some("a.txt")),
+            ("lib/h", tar::EntryType::Link, b"", Some("lib/a.txt")),
         ]);
         let (t, r) = unpack_bytes(&bytes, "u.tar.gz", &Bounds::default());
-        assert_eq!(r.unwrap().files, 2);
+        assert_eq!(r.unwrap().files, 3);
         let out = t.path().join("out");
         assert_eq!(std::fs::read(out.join("lib/b")).unwrap(), b"a");
+        // A hard link is a copy.
+        assert_eq!(std::fs::read(out.join("lib/h")).unwrap(), b"a");
+        assert!(!std::fs::symlink_metadata(out.join("lib/h")).unwrap().is_symlink());
         let again = t.path().join("again");
         std::fs::create_dir(&again).unwrap();
         unpack(&out, &again, &Bounds::default()).unwrap();
@@ -668,7 +689,13 @@ mod tests {
             ("/etc/evil", T::Regular, None, "absolute"),
             ("out", T::Symlink, Some("../../x"), "leads out"),
             ("abs", T::Symlink, Some("/etc"), "leads out"),
-            ("hard", T::Link, Some("/etc/passwd"), "hard link"),
+            ("hard", T::Link, Some("/etc/passwd"), "absolute"),
+            (
+                "hard",
+                T::Link,
+                Some("nothing"),
+                "no file unpacked before it",
+            ),
             ("dev", T::Char, None, "device"),
             ("fifo", T::Fifo, None, "device file or a FIFO"),
         ];

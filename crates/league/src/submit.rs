@@ -46,7 +46,7 @@ pub const BAD_TOKEN: &str = "this token admits no bot of the league";
 const OUTPUT_BYTES: usize = 6000;
 
 /// The league file's `[submissions]` table: the bounds on uploads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Rules {
     /// Uploads a bot's owner may make in an hour (refused ones count).
@@ -71,6 +71,12 @@ pub struct Rules {
     pub check_hands: u32,
     /// How long an upload waits for the uploads ahead of it, seconds.
     pub queue_s: u64,
+    /// More paths the build may read (a toolchain outside the system's
+    /// paths, e.g. `~/.cargo/bin` and `~/.rustup`).
+    pub build_read: Vec<PathBuf>,
+    /// More environment variables of the build (e.g. `RUSTUP_HOME`); its
+    /// `HOME` and `TMPDIR` are its scratch folder.
+    pub build_env: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for Rules {
@@ -87,6 +93,8 @@ impl Default for Rules {
             check_s: 300,
             check_hands: 2,
             queue_s: 600,
+            build_read: Vec::new(),
+            build_env: Default::default(),
         }
     }
 }
@@ -243,6 +251,12 @@ pub struct Version {
     pub bytes: u64,
     /// The check's output, or why it was refused.
     pub output: String,
+    /// Its bot's rating (accepted versions).
+    pub rating: Option<f64>,
+    /// Matches its bot played.
+    pub matches: Option<u64>,
+    /// Faults its bot made in them.
+    pub faults: Option<u64>,
 }
 
 /// The owner a token admits (an active bot with a token).
@@ -777,7 +791,12 @@ fn build(
         Build::Words(w) => w.clone(),
     };
     let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into());
-    let mut read = Vec::new();
+    let mut read: Vec<PathBuf> = rules
+        .build_read
+        .iter()
+        .filter(|p| p.exists())
+        .cloned()
+        .collect();
     if let Some(p) = whistle_sandbox::which(&words[0], &path) {
         read.extend(whistle_sandbox::runtime_paths(&p));
     }
@@ -792,15 +811,21 @@ fn build(
         program: PathBuf::from("/bin/sh"),
         args,
         dir: std::path::absolute(src).unwrap_or_else(|_| src.to_path_buf()),
-        env: vec![
-            ("HOME".into(), home.clone()),
-            ("TMPDIR".into(), home),
-            ("PATH".into(), path),
-            (
-                "LANG".into(),
-                std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into()),
-            ),
-        ],
+        env: rules
+            .build_env
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "HOME" | "TMPDIR" | "PATH"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .chain([
+                ("HOME".into(), home.clone()),
+                ("TMPDIR".into(), home),
+                ("PATH".into(), path),
+                (
+                    "LANG".into(),
+                    std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into()),
+                ),
+            ])
+            .collect(),
         read,
         scratch: scratch.clone(),
         limits: whistle_sandbox::Limits {
@@ -966,7 +991,9 @@ pub fn hosted(store: &Store, league: &Path) -> Result<HashMap<String, BotEntry>,
 /// [`LeagueError::Store`].
 fn versions_of(store: &Store, owner_id: i64) -> Result<Vec<Version>, LeagueError> {
     let mut q = store.conn().prepare(
-        "SELECT v.number, v.status, v.submitted_at, v.hash, b.name, v.dir, v.bytes, v.output
+        "SELECT v.number, v.status, v.submitted_at, v.hash, b.name, v.dir, v.bytes, v.output,
+                b.mu, b.played,
+                (SELECT COALESCE(SUM(s.faults), 0) FROM seats s WHERE s.bot_id = b.id)
          FROM versions v LEFT JOIN bots b ON b.id = v.bot_id
          WHERE v.owner_id = ?1 ORDER BY v.id DESC",
     )?;
@@ -980,6 +1007,9 @@ fn versions_of(store: &Store, owner_id: i64) -> Result<Vec<Version>, LeagueError
             dir: r.get(5)?,
             bytes: r.get::<_, i64>(6)? as u64,
             output: r.get(7)?,
+            rating: r.get(8)?,
+            matches: r.get::<_, Option<i64>>(9)?.map(|n| n as u64),
+            faults: r.get::<_, Option<i64>>(10)?.map(|n| n as u64),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
