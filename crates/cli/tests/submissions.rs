@@ -455,8 +455,20 @@ fn two_uploads_at_once_are_serialised() {
 fn a_kill_during_a_build_leaves_the_league_as_it_was() {
     let s = Scratch::new("submit-kill");
     let token = league(&s);
-    // Slow enough to be killed in the middle (the bound is 4 s).
-    python_bot(&s, "slow", &format!("{PY_MANIFEST}build = \"sleep 3\"\n"));
+    // Killed in the middle of a build that would outlive the league's
+    // bound (4 s) without using CPU (RLIMIT_CPU would not end it).
+    let marker = format!("marker-{}", std::process::id());
+    python_bot(
+        &s,
+        "slow",
+        &format!("{PY_MANIFEST}build = \"sleep 100 || echo {marker}\"\n"),
+    );
+    let running = || {
+        std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&marker))
+        })
+    };
     let before = snapshot(&s);
     let mut child = Command::new(WHISTLE)
         .args(["league", "submit", "slow", "--token", &token, "--dir", "lg"])
@@ -472,8 +484,12 @@ fn a_kill_during_a_build_leaves_the_league_as_it_was() {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(700));
+    assert!(running(), "the build is not running");
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
+    // Its build outlives it (the next upload ends it).
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(running());
     // The store and the standings are untouched; only the staging folder
     // the killed upload was using is left, and the next upload removes it.
     let (files, standings) = snapshot(&s);
@@ -504,4 +520,49 @@ fn a_kill_during_a_build_leaves_the_league_as_it_was() {
         std::fs::read_dir(&staging).map_or(true, |mut d| d.next().is_none()),
         "the staging folder is left"
     );
+    assert!(!running(), "the killed upload's build still runs");
+}
+
+#[test]
+fn a_serving_league_seats_a_version_accepted_while_it_serves() {
+    let s = Scratch::new("submit-serve");
+    let token = league(&s);
+    python_bot(&s, "bot", PY_MANIFEST);
+    assert!(
+        submit(&s, &token, "bot")
+            .stdout
+            .starts_with("accepted: version 1")
+    );
+    let (mut serve, _) = common::spawn_serve(&s, "lg", &[], &["listening on"]);
+    let wait_for = |bot: &str| {
+        let t = Instant::now();
+        loop {
+            if standing(&s, bot).is_some_and(|r| r["matches"].as_u64() >= Some(1)) {
+                return;
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(120),
+                "{bot} never played: {}",
+                std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    wait_for("alice.v1");
+    // Accepted while the league serves: seated from a later round on.
+    std::fs::write(s.path("bot/NOTES.txt"), "v2\n").unwrap();
+    let r = submit(&s, &token, "bot");
+    assert!(
+        r.stdout.starts_with("accepted: version 2"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    wait_for("alice.v2");
+    let _ = Command::new("kill")
+        .args(["-s", "TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+    let v2 = standing(&s, "alice.v2").unwrap();
+    assert_eq!(v2["faults"], 0, "{v2}");
 }

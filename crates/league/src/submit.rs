@@ -320,6 +320,10 @@ fn clean(league: &Path, store: &Store) -> Result<(), LeagueError> {
     let root = league.join(SUBMISSIONS);
     let staging = root.join(".staging");
     if staging.exists() {
+        // A killed upload's build or check may still run: ended first.
+        for up in std::fs::read_dir(&staging).into_iter().flatten().flatten() {
+            end_leftovers(&up.path());
+        }
         std::fs::remove_dir_all(&staging).map_err(|e| LeagueError::Io(staging.clone(), e))?;
     }
     let kept: std::collections::HashSet<String> = {
@@ -352,6 +356,62 @@ fn clean(league: &Path, store: &Store) -> Result<(), LeagueError> {
         }
     }
     Ok(())
+}
+
+/// The file of a staging folder that lists the process groups its upload
+/// started (its build's sandbox, its check).
+const PIDS: &str = "pids";
+
+/// Notes a process group an upload started, so that the next upload can
+/// end it if this one is killed.
+fn note_pid(staging: &Path, pid: u32) {
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(staging.join(PIDS))
+    {
+        let _ = writeln!(f, "{pid}");
+    }
+}
+
+/// Ends the process groups a killed upload left running in `staging`:
+/// each one still a whistle sandbox launcher or a `check-bot` of that
+/// folder (its command line says so; a pid taken since by another program
+/// is left alone).
+fn end_leftovers(staging: &Path) {
+    let Ok(text) = std::fs::read_to_string(staging.join(PIDS)) else {
+        return;
+    };
+    let folder = std::path::absolute(staging)
+        .unwrap_or_else(|_| staging.to_path_buf())
+        .display()
+        .to_string();
+    for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+        if pid <= 1 {
+            continue;
+        }
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        let words: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .collect();
+        let ours = words.iter().any(|w| w == whistle_sandbox::LAUNCHER_ARG)
+            || (words.iter().any(|w| w == "check-bot")
+                && words.iter().any(|w| w.starts_with(&folder)));
+        if ours {
+            tracing::warn!(
+                pid,
+                "ending a build or check an interrupted upload left running"
+            );
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
 }
 
 /// The bytes under `dir` (files only, links not followed).
@@ -559,13 +619,13 @@ fn check(
         Some(b) => {
             let built = staging.join("built");
             std::fs::create_dir(&built).map_err(|e| LeagueError::Io(built.clone(), e))?;
-            if let Err(why) = build(whistle, rules, &root, b, &built) {
+            if let Err(why) = build(whistle, rules, &root, b, &built, staging) {
                 return refuse(store, owner_id, token, &hash, done.bytes, &why, "");
             }
             built
         }
     };
-    let (passed, output) = check_bot(whistle, file, rules, &bot_name, &manifest, &folder);
+    let (passed, output) = check_bot(whistle, file, rules, &bot_name, &manifest, &folder, staging);
     if !passed {
         let fails: Vec<&str> = output
             .lines()
@@ -777,6 +837,7 @@ fn build(
     src: &Path,
     step: &Build,
     out: &Path,
+    staging: &Path,
 ) -> Result<(), String> {
     let (mode, _) = whistle_sandbox::probe(whistle)
         .map_err(|why| format!("the build needs a sandbox, and this machine has none: {why}"))?;
@@ -846,6 +907,7 @@ fn build(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start the build: {e}"))?;
+    note_pid(staging, child.id());
     let stderr = read_bounded(child.stderr.take().expect("stderr is piped"), 64 << 10);
     let stdout = child.stdout.take().expect("stdout is piped");
     let out_dir = out.to_path_buf();
@@ -892,6 +954,7 @@ fn check_bot(
     name: &str,
     manifest: &Manifest,
     folder: &Path,
+    staging: &Path,
 ) -> (bool, String) {
     let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
     let mut cmd = Command::new(whistle);
@@ -914,6 +977,7 @@ fn check_bot(
         Ok(c) => c,
         Err(e) => return (false, format!("check-bot: cannot start it: {e}\n")),
     };
+    note_pid(staging, child.id());
     let stdout = read_bounded(child.stdout.take().expect("stdout is piped"), OUTPUT_BYTES);
     let stderr = read_bounded(child.stderr.take().expect("stderr is piped"), 2000);
     let status = wait_for(&mut child, Duration::from_secs(rules.check_s));
