@@ -353,6 +353,16 @@ fn hostile_and_broken_uploads_are_refused_and_change_nothing() {
         &format!("{PY_MANIFEST}build = \"head -c 100000000 /dev/zero > big\"\n"),
     );
     expect_refused("fills", &["build: "]);
+    // A build that leaves more than the upload's bound (2 MiB) in 8 MiB.
+    python_bot(
+        &s,
+        "leaves",
+        &format!("{PY_MANIFEST}build = \"head -c 3000000 /dev/urandom > big\"\n"),
+    );
+    expect_refused(
+        "leaves",
+        &["build: the folder it left", "more than 2097152 bytes"],
+    );
     // A bot that fails check-bot: its refusal shows its stderr.
     std::fs::create_dir(s.path("broken")).unwrap();
     s.write(

@@ -298,6 +298,12 @@ struct Lock {
 fn lock(league: &Path, wait: Duration) -> Result<Lock, LeagueError> {
     let dir = league.join(SUBMISSIONS);
     std::fs::create_dir_all(&dir).map_err(|e| LeagueError::Io(dir.clone(), e))?;
+    // The bots' code is their owners' and the organiser's only.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| LeagueError::Io(dir.clone(), e))?;
+    }
     let conn = rusqlite::Connection::open(dir.join(".lock"))?;
     conn.busy_timeout(wait)?;
     match conn.execute_batch("BEGIN EXCLUSIVE") {
@@ -928,6 +934,13 @@ fn build(
     };
     let err = stderr.join().unwrap_or_default();
     let says = |what: String| format!("build: {what}; its stderr ends:\n{}", tail(&err, 10));
+    // A folder past the upload's bounds is the reason, even when the build
+    // then failed on its closed output.
+    if let Err(e) = &unpacked
+        && e.contains("the league's bound")
+    {
+        return Err(format!("build: the folder it left: {e}"));
+    }
     match status {
         Err(e) => Err(format!("build: cannot wait for it: {e}")),
         Ok(None) => Err(says(format!(
@@ -941,7 +954,7 @@ fn build(
         }
         Ok(Some(_)) => unpacked
             .map(|_| ())
-            .map_err(|e| format!("build: its folder: {e}")),
+            .map_err(|e| format!("build: the folder it left: {e}")),
     }
 }
 
