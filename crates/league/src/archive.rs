@@ -672,7 +672,11 @@ mod tests {
         assert_eq!(std::fs::read(out.join("lib/b")).unwrap(), b"a");
         // A hard link is a copy.
         assert_eq!(std::fs::read(out.join("lib/h")).unwrap(), b"a");
-        assert!(!std::fs::symlink_metadata(out.join("lib/h")).unwrap().is_symlink());
+        assert!(
+            !std::fs::symlink_metadata(out.join("lib/h"))
+                .unwrap()
+                .is_symlink()
+        );
         let again = t.path().join("again");
         std::fs::create_dir(&again).unwrap();
         unpack(&out, &again, &Bounds::default()).unwrap();
