@@ -37,6 +37,7 @@ new_version = "inherit"
 
 [submissions]
 uploads_per_hour = 20
+disk_mib = 2
 unpacked_mib = 2
 build_s = 4
 build_disk_mib = 8
@@ -575,4 +576,36 @@ fn a_serving_league_seats_a_version_accepted_while_it_serves() {
     let _ = serve.wait();
     let v2 = standing(&s, "alice.v2").unwrap();
     assert_eq!(v2["faults"], 0, "{v2}");
+}
+
+#[test]
+fn a_bots_kept_versions_are_bounded_on_disk() {
+    let s = Scratch::new("submit-disk");
+    let token = league(&s);
+    python_bot(&s, "bot", PY_MANIFEST);
+    let noise = |n: u8| {
+        (0..1_500_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 ^ n)
+            .collect::<Vec<u8>>()
+    };
+    std::fs::write(s.path("bot/data.bin"), noise(1)).unwrap();
+    let r = submit(&s, &token, "bot");
+    assert!(
+        r.stdout.starts_with("accepted: version 1"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    // 1.5 MB kept, 1.5 MB more: past the league's 2 MiB a bot.
+    std::fs::write(s.path("bot/data.bin"), noise(2)).unwrap();
+    let before = snapshot(&s);
+    let r = submit(&s, &token, "bot");
+    assert!(!r.status.success());
+    assert!(
+        r.stderr.contains("the league keeps 2 MiB a bot"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(snapshot(&s), before);
+    assert_eq!(standing(&s, "alice.v1").unwrap()["retired"], false);
 }
