@@ -232,6 +232,32 @@ fn a_good_python_bot_is_accepted_hosted_and_replaced_by_its_next_version() {
     let list = whistle_ok(&s, &["league", "versions", "alice", "--dir", "lg"]).stdout;
     assert!(list.contains("v2  withdrawn"), "{list}");
     assert!(list.contains("v1  replaced"), "{list}");
+
+    // The organiser disables version 1 for good; its files stay for grading.
+    let r = whistle_ok(&s, &["league", "disable", "alice", "1", "--dir", "lg"]);
+    assert!(
+        r.stdout.contains("disabled: version 1 of alice"),
+        "{}",
+        r.stdout
+    );
+    let list = whistle_ok(
+        &s,
+        &["league", "versions", "--token", &token, "--dir", "lg"],
+    )
+    .stdout;
+    assert!(list.contains("v1  disabled"), "{list}");
+    let r = whistle(
+        &s,
+        &[
+            "league", "download", "alice", "7", "--out", "x.tar.gz", "--dir", "lg",
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(
+        !r.status.success() && r.stderr.contains("no accepted version 7"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
