@@ -503,48 +503,6 @@ pub fn safe_file_stem(name: &str) -> String {
 mod tests {
     use super::*;
 
-    /// A bot's whole process group ends, and nothing else: run in a child
-    /// process group of its own, so a wrong signal's target (another group,
-    /// or every process) would show as this test's own death.
-    #[test]
-    fn kill_group_ends_the_bot_and_its_children() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let mut cmd = Command::new("sh");
-            cmd.args(["-c", "sleep 300 & echo $!; wait"])
-                .stdout(Stdio::piped())
-                .process_group(0);
-            let mut ch = cmd.spawn().unwrap();
-            let mut out = ch.stdout.take().unwrap();
-            let mut line = Vec::new();
-            let mut byte = [0u8; 1];
-            while tokio::io::AsyncReadExt::read(&mut out, &mut byte)
-                .await
-                .unwrap()
-                == 1
-                && byte[0] != b'\n'
-            {
-                line.push(byte[0]);
-            }
-            let grandchild: u32 = String::from_utf8(line).unwrap().trim().parse().unwrap();
-            let alive = |pid: u32| {
-                std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                    .is_ok_and(|s| !s.contains(") Z "))
-            };
-            assert!(alive(grandchild));
-            kill_group(&mut ch).await;
-            let _ = ch.wait().await;
-            let t = std::time::Instant::now();
-            while alive(grandchild) && t.elapsed() < Duration::from_secs(5) {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            assert!(!alive(grandchild), "the bot's child outlived kill_group");
-        });
-    }
-
     #[test]
     fn stderr_logs_stay_in_the_logs_folder_whatever_the_name() {
         let out = Path::new("/data/out");
