@@ -463,11 +463,8 @@ async fn kill_group(ch: &mut Child) {
     #[cfg(unix)]
     if let Some(pid) = ch.id() {
         // The bot runs in its own process group: end its children too.
-        // `-s KILL -- -PID`: procps-ng 4.0.2 reads `kill -KILL -PID` as a
-        // signal to another group (`kill -KILL -99999` sends SIGKILL to
-        // group 9; a pid of 1xxxx can become -1, every process).
         let _ = std::process::Command::new("kill")
-            .args(["-s", "KILL", "--", &format!("-{pid}")])
+            .args(["-KILL", &format!("-{pid}")])
             .status();
     }
     let _ = ch.kill().await;
