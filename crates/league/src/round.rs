@@ -159,7 +159,7 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
         move |e| LeagueError::Io(p, e)
     };
     if !resumed {
-        let Seating { bots, groups } = seat(&file, &store, league, online)?;
+        let Seating { bots, groups } = seat(&file, &store, online)?;
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let text = file.tournament_text(number, &bots, &dir);
         write_synced(&round_path, text.as_bytes()).map_err(io(&round_path))?;
@@ -194,7 +194,6 @@ struct Seating {
 fn seat(
     file: &LeagueFile,
     store: &Store,
-    league: &Path,
     online: Option<&[String]>,
 ) -> Result<Seating, LeagueError> {
     let meetings = store.meetings()?;
@@ -208,7 +207,7 @@ fn seat(
     // is connected (serving). A remote bot's token in the round's file is a
     // fresh random one nobody knows: the serving referee admits the bot by
     // its league token and ignores the file's.
-    let hosted = crate::submit::hosted(store, league)?;
+    let hosted = crate::submit::hosted(store)?;
     let active: Vec<(Bot, BotEntry)> = store
         .bots()?
         .into_iter()

@@ -633,14 +633,23 @@ fn check(
     };
     let (passed, output) = check_bot(whistle, file, rules, &bot_name, &manifest, &folder, staging);
     if !passed {
-        let fails: Vec<&str> = output
-            .lines()
-            .filter(|l| {
-                l.starts_with("FAIL")
-                    || l.starts_with("check-bot:")
-                    || l.starts_with("the bot's stderr:")
-            })
-            .collect();
+        // The FAIL lines, and the bot's stderr lines: those indented under
+        // the first FAIL, or the report's line that gives them.
+        let mut fails: Vec<&str> = Vec::new();
+        let mut under_first = false;
+        for l in output.lines() {
+            if l.starts_with("FAIL") {
+                under_first = !fails.iter().any(|f| f.starts_with("FAIL"));
+                fails.push(l);
+            } else if l.starts_with("check-bot:") || l.starts_with("the bot's stderr:") {
+                under_first = false;
+                fails.push(l);
+            } else if under_first && l.starts_with(char::is_whitespace) {
+                fails.push(l);
+            } else {
+                under_first = false;
+            }
+        }
         let why = if fails.is_empty() {
             "check-bot: FAIL (see its output)".to_string()
         } else {
@@ -1020,7 +1029,16 @@ fn check_bot(
 ///
 /// # Errors
 /// [`LeagueError::Store`].
-pub fn hosted(store: &Store, league: &Path) -> Result<HashMap<String, BotEntry>, LeagueError> {
+pub fn hosted(store: &Store) -> Result<HashMap<String, BotEntry>, LeagueError> {
+    // The league folder is the store's.
+    let Some(league) = store
+        .conn()
+        .path()
+        .and_then(|p| Path::new(p).parent())
+        .map(Path::to_path_buf)
+    else {
+        return Ok(HashMap::new());
+    };
     let mut q = store.conn().prepare(
         "SELECT b.name, v.dir, v.command, v.stdio FROM versions v JOIN bots b ON b.id = v.bot_id
          WHERE v.status = 'accepted' AND b.retired_at IS NULL",
@@ -1033,7 +1051,7 @@ pub fn hosted(store: &Store, league: &Path) -> Result<HashMap<String, BotEntry>,
             r.get::<_, bool>(3)?,
         ))
     })?;
-    let league = std::path::absolute(league).unwrap_or_else(|_| league.to_path_buf());
+    let league = std::path::absolute(&league).unwrap_or(league);
     let mut out = HashMap::new();
     for row in rows {
         let (name, dir, command, stdio) = row?;
