@@ -81,8 +81,6 @@ struct Check {
 #[derive(Default)]
 struct Report {
     checks: Vec<Check>,
-    /// After a failure, the end of the bot's stderr.
-    stderr: Option<String>,
 }
 
 impl Report {
@@ -99,9 +97,6 @@ impl Report {
         for c in &self.checks {
             let verdict = if c.pass { "PASS" } else { "FAIL" };
             out.push_str(&format!("{verdict} {}: {}\n", c.name, c.detail));
-        }
-        if let Some(tail) = &self.stderr {
-            out.push_str(&format!("the bot's stderr: {tail}\n"));
         }
         let failed = self.checks.iter().filter(|c| !c.pass).count();
         if failed == 0 {
@@ -336,11 +331,6 @@ async fn check(args: &CheckBotArgs, games: &[Variant]) -> anyhow::Result<Report>
     server.shutdown().await;
     if let Some(u) = unix_server {
         u.shutdown().await;
-    }
-    // A failing bot's report ends with its last stderr lines (a league's
-    // refusal of an upload shows them to the bot's owner).
-    if !report.ok() {
-        report.stderr = Some(stderr_tail(&stderr_path));
     }
     Ok(report)
 }

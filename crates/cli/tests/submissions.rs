@@ -390,7 +390,7 @@ fn hostile_and_broken_uploads_are_refused_and_change_nothing() {
         "leaves",
         &["build: the folder it left", "more than 2097152 bytes"],
     );
-    // A bot that fails check-bot: its refusal shows its stderr.
+    // A bot that fails check-bot (it answers garbage).
     std::fs::create_dir(s.path("broken")).unwrap();
     s.write(
         "broken/bot.py",
@@ -401,7 +401,18 @@ fn hostile_and_broken_uploads_are_refused_and_change_nothing() {
         "broken/whistle.toml",
         "command = [\"python3\", \"bot.py\"]\nprotocol = \"stdio\"\n",
     );
-    expect_refused("broken", &["check-bot: FAIL", "I am broken"]);
+    expect_refused("broken", &["check-bot: FAIL", "malformed"]);
+    // One that dies at once: its refusal quotes its last stderr lines.
+    std::fs::create_dir(s.path("crashes")).unwrap();
+    s.write(
+        "crashes/bot.py",
+        "import sys\nprint('I am broken: no idea what to play', file=sys.stderr)\nsys.exit(3)\n",
+    );
+    s.write(
+        "crashes/whistle.toml",
+        "command = [\"python3\", \"bot.py\"]\nprotocol = \"grpc\"\n",
+    );
+    expect_refused("crashes", &["check-bot: FAIL subscribe", "I am broken"]);
 
     // The owner sees every refusal with its reason; none of them plays.
     let list = whistle_ok(
