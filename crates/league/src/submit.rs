@@ -882,38 +882,42 @@ fn build(
                   \"$@\" 1>&2; tar -cf - .";
     let mut args = vec!["-c".to_string(), script.to_string(), "sh".to_string()];
     args.extend(words);
-    let spec = whistle_sandbox::Spec {
-        mode,
-        program: PathBuf::from("/bin/sh"),
-        args,
-        dir: std::path::absolute(src).unwrap_or_else(|_| src.to_path_buf()),
-        env: rules
-            .build_env
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "HOME" | "TMPDIR" | "PATH"))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .chain([
-                ("HOME".into(), home.clone()),
-                ("TMPDIR".into(), home),
-                ("PATH".into(), path),
-                (
-                    "LANG".into(),
-                    std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into()),
-                ),
-            ])
-            .collect(),
-        read,
-        scratch: scratch.clone(),
-        limits: whistle_sandbox::Limits {
-            memory_mib: rules.build_memory_mib,
-            processes: 256,
-            cpu_s: rules.build_s,
-            file_mib: rules.build_disk_mib,
-            open_files: 1024,
-            scratch_mib: rules.build_disk_mib,
+    let env: Vec<(String, String)> = rules
+        .build_env
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "HOME" | "TMPDIR" | "PATH"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .chain([
+            ("HOME".into(), home.clone()),
+            ("TMPDIR".into(), home),
+            ("PATH".into(), path),
+            (
+                "LANG".into(),
+                std::env::var("LANG").unwrap_or_else(|_| "C.UTF-8".into()),
+            ),
+        ])
+        .collect();
+    // Read as the launcher reads it: the sandbox's keys this build does not
+    // set (CPU share, ...) take their defaults.
+    let spec: whistle_sandbox::Spec = serde_json::from_value(serde_json::json!({
+        "mode": mode,
+        "program": "/bin/sh",
+        "args": args,
+        "dir": std::path::absolute(src).unwrap_or_else(|_| src.to_path_buf()),
+        "env": env,
+        "read": read,
+        "scratch": scratch,
+        "limits": {
+            "memory_mib": rules.build_memory_mib,
+            "processes": 256,
+            "cpu_s": rules.build_s,
+            "file_mib": rules.build_disk_mib,
+            "open_files": 1024,
+            "scratch_mib": rules.build_disk_mib,
         },
-        referee_port: None,
-    };
+        "referee_port": null,
+    }))
+    .map_err(|e| format!("the build's sandbox: {e}"))?;
     let mut cmd = spec.command(whistle);
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd
