@@ -157,6 +157,8 @@ enum LeagueCommand {
         #[command(flatten)]
         run: crate::tournament::RunFlags,
     },
+    #[command(flatten)]
+    Submissions(crate::submissions::Command),
 }
 
 /// Runs a `whistle league` subcommand and returns what to print.
@@ -260,6 +262,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             Ok(out)
         }
         LeagueCommand::Round { dir, run } => play_round(&dir.dir, run),
+        LeagueCommand::Submissions(c) => crate::submissions::run(c),
         LeagueCommand::Rounds { dir, json } => {
             let rounds = round::round_seeds(&dir.dir).map_err(refused)?;
             if *json {

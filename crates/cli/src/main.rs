@@ -13,6 +13,7 @@ mod progress;
 mod replay;
 mod serve;
 mod signals;
+mod submissions;
 mod tournament;
 
 use std::{

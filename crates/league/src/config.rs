@@ -163,6 +163,8 @@ struct RawFile {
     rating: RawRating,
     #[serde(default)]
     reference: Vec<Reference>,
+    #[serde(default)]
+    submissions: toml::Table,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -205,6 +207,9 @@ pub struct LeagueFile {
     pub base: PathBuf,
     /// The game's options, effective values (what every log must carry).
     pub game_options: whistle_rules::Options,
+    /// The `[submissions]` table: bounds on the bots' owners' uploads
+    /// (read by [`crate::submit::Rules::of`]).
+    pub submissions: toml::Table,
     options: toml::Table,
     time: toml::Table,
     faults: toml::Table,
@@ -265,6 +270,7 @@ impl LeagueFile {
             reference: raw.reference,
             seats: 0,
             game_options: whistle_rules::Options::default(),
+            submissions: raw.submissions,
             base: path
                 .parent()
                 .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
@@ -295,6 +301,8 @@ impl LeagueFile {
             })?;
         file.seats = t.seats;
         file.game_options = t.options.clone();
+        crate::submit::Rules::of(&file)
+            .map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
         Ok(file)
     }
 
@@ -377,6 +385,20 @@ impl LeagueFile {
                         );
                         if let Some(r) = self.reference.iter().find(|r| &r.name == name) {
                             b.extend(r.bot_keys(&self.base));
+                        }
+                    }
+                    BotEntry::Hosted {
+                        command,
+                        dir,
+                        stdio,
+                    } => {
+                        b.insert(
+                            "command".into(),
+                            toml::Value::Array(command.iter().map(|w| s(w)).collect()),
+                        );
+                        b.insert("dir".into(), s(&dir.display().to_string()));
+                        if *stdio {
+                            b.insert("stdio".into(), toml::Value::Boolean(true));
                         }
                     }
                     BotEntry::Remote(token) => {
@@ -475,6 +497,18 @@ pub enum BotEntry {
     Command(Vec<String>),
     /// Connects by itself with this token.
     Remote(String),
+    /// An accepted upload of a bot's owner ([`crate::submit`]): started by
+    /// the runner in its version's folder, sandboxed under the league's
+    /// limits like any bot the league starts.
+    Hosted {
+        /// Program and arguments (arguments naming the version's files made
+        /// absolute).
+        command: Vec<String>,
+        /// The version's folder (absolute).
+        dir: PathBuf,
+        /// Whether it speaks JSON lines on stdio.
+        stdio: bool,
+    },
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 //! its log, each seat's score, and every rating update, each match with its
 //! rating updates written in one transaction.
 //!
+//! * [`archive`]: a bot's upload (a folder, a `.tar.gz`, a `.zip`) unpacked
+//!   safely, within bounds.
 //! * [`config`]: the league file.
 //! * [`store`]: the SQLite store, its schema migrations, standings and
 //!   history.
@@ -18,9 +20,12 @@
 //!   import. A round killed at any point resumes where it stopped.
 //! * [`serve`]: the referee, the scheduler and the store in one process:
 //!   bots connect with their tokens (over TLS) and are seated as they wait.
+//! * [`submit`]: bots' owners upload versions; each is checked (built in a
+//!   sandbox, run through `check-bot`), kept by its content hash and played.
 //! * [`site`]: the league's web site (standings, rating histories, recent
 //!   matches in the hand viewer, live tables shown late).
 
+pub mod archive;
 pub mod config;
 pub mod import;
 pub mod pairing;
@@ -28,6 +33,7 @@ pub mod round;
 pub mod serve;
 pub mod site;
 pub mod store;
+pub mod submit;
 
 pub use config::{LeagueError, LeagueFile};
 pub use store::{HistoryRow, Standing, Store};

@@ -251,11 +251,16 @@ fn seat(
     // is connected (serving). A remote bot's token in the round's file is a
     // fresh random one nobody knows: the serving referee admits the bot by
     // its league token and ignores the file's.
+    let hosted = crate::submit::hosted(store)?;
     let active: Vec<(Bot, BotEntry)> = store
         .bots()?
         .into_iter()
         .filter(|b| !b.retired)
         .filter_map(|b| match (&b.command, online) {
+            (Some(_), _) if hosted.contains_key(&b.name) => {
+                let entry = hosted.get(&b.name).cloned()?;
+                Some((b, entry))
+            }
             (Some(c), _) => {
                 let entry = BotEntry::Command(c.clone());
                 Some((b, entry))

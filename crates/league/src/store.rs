@@ -90,6 +90,27 @@ const MIGRATIONS: &[&str] = &[
          SELECT x.bot_id, y.bot_id, COUNT(DISTINCT x.match_id) FROM seats x
          JOIN seats y ON x.match_id = y.match_id AND x.bot_id < y.bot_id
          GROUP BY x.bot_id, y.bot_id;",
+    // 4: the versions bots' owners upload (crate::submit): accepted ones
+    // are played by a bot of their own (`bot_id`), refused ones keep the
+    // check's output for their owner.
+    "CREATE TABLE versions (
+         id INTEGER PRIMARY KEY,
+         owner_id INTEGER NOT NULL REFERENCES bots(id),
+         number INTEGER,
+         hash TEXT NOT NULL,
+         bot_id INTEGER REFERENCES bots(id),
+         uploader TEXT NOT NULL,
+         submitted_at TEXT NOT NULL,
+         submitted_unix INTEGER NOT NULL,
+         status TEXT NOT NULL,
+         dir TEXT,
+         command TEXT,
+         stdio INTEGER NOT NULL DEFAULT 0,
+         bytes INTEGER NOT NULL,
+         output TEXT NOT NULL,
+         UNIQUE (owner_id, number)
+     );
+     CREATE INDEX versions_owner ON versions(owner_id, submitted_unix);",
 ];
 
 /// The current time, as the store writes it (RFC 3339, seconds, UTC).
@@ -249,6 +270,17 @@ impl Store {
         let mut store = Store { conn };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// The connection, for the modules that keep tables of their own
+    /// (crate::submit's versions).
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// [`Store::conn`], to write in a transaction.
+    pub(crate) fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
     }
 
     fn migrate(&mut self) -> Result<(), LeagueError> {
@@ -1104,13 +1136,13 @@ mod tests {
         // A store of schema 2 gets the counts from its seats.
         s.conn
             .execute_batch(
-                "DROP TABLE meetings; ALTER TABLE bots DROP COLUMN played;
+                "DROP TABLE versions; DROP TABLE meetings; ALTER TABLE bots DROP COLUMN played;
                  PRAGMA user_version = 2;",
             )
             .unwrap();
         drop(s);
         let s = Store::open(&path).unwrap();
-        assert_eq!(s.schema_version().unwrap(), 3);
+        assert_eq!(s.schema_version().unwrap(), MIGRATIONS.len() as i64);
         let m = s.meetings().unwrap();
         assert_eq!((m.played, m.met), counted(&s));
     }
