@@ -390,7 +390,7 @@ impl Support {
         match mode {
             Mode::Namespaces => format!(
                 "namespaces: a private read-only root (no host /tmp, /home, /run or socket), its \
-                 own /proc, no network (the referee through a Unix socket), the bot {}; {limits}; \
+                 own /proc, no network, the bot {}; {limits}; \
                  nothing outlives it",
                 if self.root {
                     "run as an unprivileged uid of its own"

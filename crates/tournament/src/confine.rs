@@ -465,11 +465,20 @@ impl Pending {
 }
 
 /// Arguments that name an existing path relative to the tournament file's
-/// folder, made absolute: a bot runs in its own folder, not the file's.
+/// folder, made absolute: a bot runs in its own folder, not the file's. An
+/// absolute one that climbs (`/a/b/../c`) is resolved too: in a sandbox's
+/// private root, only the folders a bot is given exist, not those it
+/// would climb through.
 pub fn absolute_args(args: &[String], base: &Path) -> Vec<String> {
     args.iter()
         .map(|a| {
             let p = Path::new(a);
+            let climbs = p
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir));
+            if p.is_absolute() && climbs && p.exists() {
+                return real(p).display().to_string();
+            }
             if p.is_relative() && !a.starts_with('-') && p.components().count() > 0 {
                 let joined = base.join(p);
                 if joined.exists() {
