@@ -367,3 +367,148 @@ fn a_file_descriptor_whistle_inherits_does_not_reach_the_bots() {
         "the bot wrote into the organiser's file: {planted:?}\n{log}"
     );
 }
+
+/// The seed-searching bot's verdict in an event with `seed_line`.
+fn seed_search(name: &str, seed_line: &str) -> Option<(String, Ran)> {
+    if !sandboxed() {
+        return None;
+    }
+    let s = Scratch::new(name);
+    let r = run_event(
+        &s,
+        &format!(
+            "game = \"israeli\"\nformat = \"round-robin\"\nhands = 1\nparallel = 4\n{seed_line}\n\
+             [time]\nper_action_ms = 60000\n"
+        ),
+        &[Bot {
+            name: "seeker",
+            files: &[
+                ("seedsearch.py", include_str!("red_team/seedsearch.py")),
+                ("dealing.py", include_str!("../../../docs/dealing.py")),
+            ],
+            command: vec![
+                "python3".into(),
+                "../bots/seeker/seedsearch.py".into(),
+                "120".into(),
+                "4".into(),
+            ],
+            stdio: true,
+            extra: "",
+        }],
+        3,
+        Duration::from_secs(180),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let log = stderr_log(&s, "seeker");
+    let verdict = log
+        .lines()
+        .find(|l| l.starts_with("FOUND") || l.starts_with("NOTFOUND"))
+        .unwrap_or_else(|| panic!("the seeker never searched:\n{log}"))
+        .to_string();
+    Some((verdict, r))
+}
+
+#[test]
+fn a_bot_cannot_find_a_drawn_seed_from_its_hand_but_finds_a_small_number_it_was_warned_of() {
+    // The organiser gives no seed: 256 bits drawn, nothing to search.
+    let Some((drawn, _)) = seed_search("red-seed-drawn", "") else {
+        return;
+    };
+    eprintln!("drawn seed: {drawn}");
+    assert!(drawn.starts_with("NOTFOUND"), "{drawn}");
+    // The control: a small number is found from one hand (the attack works,
+    // which is why the runner warns of it).
+    let (numbered, r) = seed_search("red-seed-number", "seed = 97").unwrap();
+    eprintln!("seed = 97: {numbered}");
+    assert!(numbered.starts_with("FOUND seed=97"), "{numbered}");
+    assert!(
+        r.stderr.to_lowercase().contains("search"),
+        "no warning:\n{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn eight_spinning_processes_get_no_more_than_the_bots_cpus_share() {
+    if !sandboxed() {
+        return;
+    }
+    let s = Scratch::new("red-hog");
+    let r = run_event(
+        &s,
+        "game = \"honeymoon\"\nhands = 1\n[time]\nper_action_ms = 20000\n",
+        &[Bot {
+            name: "hog",
+            files: &[("hog.py", include_str!("red_team/hog.py"))],
+            command: vec!["python3".into(), "../bots/hog/hog.py".into(), "3".into()],
+            stdio: true,
+            extra: "limits = { cpus = 0.5 }",
+        }],
+        1,
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let log = stderr_log(&s, "hog");
+    let share: f64 = log
+        .lines()
+        .find_map(|l| l.strip_prefix("SHARE "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("the hog said nothing:\n{log}"));
+    eprintln!("eight spinners under cpus = 0.5: {share} processors");
+    // Half a processor, with the quota's rounding and one period's slack.
+    assert!(
+        share > 0.05 && share <= 0.65,
+        "eight spinners got {share} processors:\n{log}"
+    );
+}
+
+#[test]
+fn a_bot_that_never_answers_and_ignores_sigterm_neither_stalls_the_event_nor_outlives_it() {
+    if !sandboxed() {
+        return;
+    }
+    let s = Scratch::new("red-staller");
+    let mark = marker(7178);
+    let started = Instant::now();
+    let r = run_event(
+        &s,
+        "game = \"honeymoon\"\nhands = 2\n\
+         [time]\nper_action_ms = 200\ntime_bank_ms = 200\nstart_timeout_ms = 5000\n\
+         [faults]\nmax_faults = 2\n",
+        &[Bot {
+            name: "staller",
+            files: &[("staller.sh", include_str!("red_team/staller.sh"))],
+            command: vec![
+                "sh".into(),
+                "../bots/staller/staller.sh".into(),
+                mark.clone(),
+            ],
+            stdio: true,
+            extra: "",
+        }],
+        1,
+        Duration::from_secs(90),
+    );
+    let took = started.elapsed();
+    let left = sleepers(&mark);
+    eprintln!("the event with the staller took {took:?}");
+    assert!(
+        r.status.code() == Some(0) || r.status.code() == Some(3),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    // Two late answers, then its seat forfeits: the event goes on without it.
+    assert!(took < Duration::from_secs(30), "the event took {took:?}");
+    let res = results(&s);
+    let staller = res["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "staller")
+        .unwrap()
+        .clone();
+    assert!(staller["forfeits"].as_u64().unwrap_or(0) > 0, "{staller}");
+    assert!(left.is_empty(), "its child outlived the event: {left:?}");
+}
