@@ -40,9 +40,17 @@ class Tx:
             if b and not self.threads:
                 self.ev = threading.Event()
                 threading.stack_size(65536)
-                for _ in range(30):
+                for _ in range(25):
                     t = threading.Thread(target=self.ev.wait)
-                    t.start()
+                    # The threads of the last 1-bit may still be exiting.
+                    for _ in range(50):
+                        try:
+                            t.start()
+                            break
+                        except RuntimeError:
+                            time.sleep(0.002)
+                    else:
+                        raise OSError("no thread")
                     self.threads.append(t)
             elif not b and self.threads:
                 self.ev.set()
@@ -62,6 +70,15 @@ class Tx:
                     r, w = os.pipe()
                     os.close(r)
                     os.close(w)
+        elif ch == "inodes":
+            d = os.path.join(os.environ["HOME"], "inodes")
+            os.makedirs(d, exist_ok=True)
+            for i in range(2000):
+                p = os.path.join(d, str(i))
+                if b:
+                    open(p, "w").close()
+                elif os.path.exists(p):
+                    os.unlink(p)
         elif ch == "mem":
             if b and self.mem is None:
                 n = 256 << 20
@@ -110,6 +127,8 @@ def measure(ch, st, k, start):
         return int(open("/proc/loadavg").read().split()[3].split("/")[1])
     if ch == "filenr":
         return int(open("/proc/sys/fs/file-nr").read().split()[0])
+    if ch == "inodes":
+        return int(open("/proc/sys/fs/inode-nr").read().split()[0])
     if ch == "pipes":
         r, w = os.pipe()
         ino = os.fstat(r).st_ino
@@ -218,6 +237,7 @@ def run():
             thr = (lo + hi) / 2
             ok = 0 if lo == hi else sum(int(v > thr) == bit(ch, k) for k, v in vals)
             log(f"CHANNEL {ch} {ok} {len(vals)} median={med} min={lo} max={hi}")
+            log(f"RAW {ch} " + " ".join(f"{bit(ch, k)}:{v}" for k, v in vals))
 
 
 run()

@@ -19,11 +19,17 @@ def log(*a):
     print(*a, file=sys.stderr, flush=True)
 
 
-def expect_refused(what, f):
+def expect_refused(what, f, refusals=None):
+    """`HELD` if `f` fails (with one of `refusals`, the filter's answers,
+    when given: another error means the call reached the kernel)."""
     try:
         r = f()
     except OSError as e:
-        log(f"HELD {what} ({errno.errorcode.get(e.errno, e.errno)})")
+        name = errno.errorcode.get(e.errno, e.errno)
+        if refusals is None or e.errno in refusals:
+            log(f"HELD {what} ({name})")
+        else:
+            log(f"HOLE {what}: reached the kernel ({name})")
         return
     log(f"HOLE {what}: {r!r}")
 
@@ -58,6 +64,44 @@ expect_refused("get-lease", lambda: fcntl.fcntl(shared, F_GETLEASE))
 expect_refused("get-lock", lambda: fcntl.fcntl(shared, fcntl.F_GETLK, bytes(32)))
 expect_refused("inotify", c_call("inotify_init1", 0))
 expect_refused("sethostname", c_call("sethostname", b"cheat", 5))
+# Kernel objects another sandbox could find, and memory no limit counts.
+expect_refused("memfd", lambda: os.memfd_create("x"))
+expect_refused("sysv-shm", c_call("shmget", 0x5EED, 4096, 0o1666))
+expect_refused("sysv-sem", c_call("semget", 0x5EED, 1, 0o1666))
+expect_refused("sysv-msg", c_call("msgget", 0x5EED, 0o1666))
+expect_refused("posix-mq", c_call("mq_open", b"/whistle-red", os.O_CREAT | os.O_RDWR, 0o666, None))
+expect_refused("unshare-user", c_call("unshare", 0x10000000))
+expect_refused("ptrace-init", c_call("ptrace", 16, 1, None, None))
+if os.uname().machine == "x86_64":
+    # Raw calls with null arguments: the kernel would say EFAULT or EINVAL.
+    for nr, name in [(248, "add-key"), (250, "keyctl"), (425, "io_uring"),
+                     (323, "userfaultfd"), (321, "bpf"), (298, "perf")]:
+        expect_refused(name, c_call("syscall", nr, 0, 0, 0, 0, 0),
+                       (errno.EPERM, errno.ENOSYS))
+# Its own /dev/shm holds no more than the scratch cap (64 MiB), in files
+# each below the file size limit.
+try:
+    for name in ("fill1", "fill2"):
+        with open(f"/dev/shm/{name}", "wb") as f:
+            for _ in range(40):
+                f.write(bytes(1 << 20))
+                f.flush()
+    log("HOLE shm-fill: 80 MiB written")
+except OSError as e:
+    log(f"HELD shm-fill ({errno.errorcode.get(e.errno, e.errno)})")
+for name in ("fill1", "fill2"):
+    if os.path.exists(f"/dev/shm/{name}"):
+        os.unlink(f"/dev/shm/{name}")
+# Global counters it can read (each a channel if another bot can move it).
+for path in ["/proc/loadavg", "/proc/sys/fs/file-nr", "/proc/sys/fs/inode-nr",
+             "/proc/stat", "/proc/meminfo", "/proc/pressure/cpu", "/proc/diskstats",
+             "/proc/interrupts", "/proc/vmstat", "/proc/locks",
+             "/sys/devices/system/cpu/cpu0/cpuidle/state1/usage"]:
+    try:
+        open(path).read(1)
+        log(f"READABLE {path}")
+    except OSError as e:
+        log(f"UNREADABLE {path} ({e.strerror})")
 # Reading the shared file: its access time would tell another bot it was read.
 os.read(shared, 100)
 log(f"READ {SHARED}")
