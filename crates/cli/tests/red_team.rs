@@ -88,15 +88,14 @@ fn results(s: &Scratch) -> Value {
     serde_json::from_str(&std::fs::read_to_string(s.path("out/results.json")).unwrap()).unwrap()
 }
 
+/// For each channel, (bits read right, bits measured).
+type Read = BTreeMap<String, (u32, u32)>;
+
 /// `tx` and `rx` (copies of channels.py, each in its own folder, gRPC bots
 /// that play `random` afterwards) try `channels` at one Israeli table with
 /// two bundled bots; returns, for each channel, (bits read right, bits),
 /// and rx's log.
-fn channel_run(
-    name: &str,
-    channels: &str,
-    slot_s: &str,
-) -> Option<(BTreeMap<String, (u32, u32)>, String)> {
+fn channel_run(name: &str, channels: &str, slot_s: &str) -> Option<(Read, String)> {
     if !sandboxed() {
         return None;
     }
@@ -151,7 +150,7 @@ fn channel_run(
 
 /// Asserts that no channel of `read` carried the bits: fewer than 90 %
 /// read right (24 fair coin flips reach that once in about 30 000 runs).
-fn assert_closed(read: &BTreeMap<String, (u32, u32)>, log: &str) {
+fn assert_closed(read: &Read, log: &str) {
     for (ch, (ok, n)) in read {
         assert!(
             ok * 10 < n * 9,
@@ -530,4 +529,57 @@ fn a_bot_that_never_answers_and_ignores_sigterm_neither_stalls_the_event_nor_out
         .clone();
     assert!(staller["forfeits"].as_u64().unwrap_or(0) > 0, "{staller}");
     assert!(left.is_empty(), "its child outlived the event: {left:?}");
+}
+
+#[test]
+fn a_bot_opening_a_thousand_idle_connections_floods_neither_the_referee_nor_the_terminal() {
+    if !sandboxed() {
+        return;
+    }
+    let s = Scratch::new("red-flood");
+    let r = run_event(
+        &s,
+        "game = \"honeymoon\"\nhands = 1\n[time]\nper_action_ms = 20000\nstart_timeout_ms = 40000\n",
+        &[Bot {
+            name: "flood",
+            files: &[("flood.py", include_str!("red_team/flood.py"))],
+            command: vec![
+                "python3".into(),
+                "../bots/flood/flood.py".into(),
+                WHISTLE.into(),
+                "20".into(),
+                "50".into(),
+                "11".into(),
+            ],
+            stdio: false,
+            extra: "",
+        }],
+        1,
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let log = stderr_log(&s, "flood");
+    let held: u32 = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("held "))
+        .map(|n| n.parse::<u32>().unwrap())
+        .sum();
+    assert!(held >= 500, "only {held} connections held:\n{log}");
+    // Each was closed at the handshake timeout; a few are said one by one,
+    // the rest counted (before: one line each, 1114 lines for 8708).
+    let said = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("handshake timeout"))
+        .count();
+    eprintln!("{held} idle connections, {said} lines on the terminal");
+    assert!(
+        (1..=10).contains(&said),
+        "{said} lines for {held} connections:\n{}",
+        r.stderr
+    );
+    for b in results(&s)["bots"].as_array().unwrap() {
+        assert!(b["faults"].as_object().unwrap().is_empty(), "{b}");
+        assert_eq!(b["forfeits"].as_u64(), Some(0), "{b}");
+    }
 }

@@ -19,12 +19,76 @@ use std::{
         atomic::{AtomicBool, Ordering},
     },
     task::{Context, Poll},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tonic::transport::server::{Connected, TlsConnectInfo};
 use tracing::warn;
+
+/// How many handshake timeouts a minute the log shows one by one: a bot
+/// that opens idle connections over and over (thousands a second, from
+/// its processes) must not flood the organiser's terminal. The rest are
+/// counted, and said in one line when the next minute's first one is.
+const TIMEOUTS_SHOWN_A_MINUTE: u32 = 5;
+
+/// The current minute of [`say_handshake_timeout`]: when it began, how
+/// many timeouts it showed and how many it only counted.
+struct TimeoutsSaid {
+    since: Option<Instant>,
+    shown: u32,
+    counted: u64,
+}
+
+static TIMEOUTS_SAID: Mutex<TimeoutsSaid> = Mutex::new(TimeoutsSaid {
+    since: None,
+    shown: 0,
+    counted: 0,
+});
+
+/// Logs that a connection from `peer` was closed at the handshake
+/// timeout (`what` it had done), at most [`TIMEOUTS_SHOWN_A_MINUTE`] times
+/// a minute; past that, one line says that the rest are counted, and the
+/// count is said when the next minute begins.
+pub(crate) fn say_handshake_timeout(peer: &str, limit: Duration, what: &str) {
+    let limit_ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+    // A poisoned lock only loses the count: the state is plain numbers.
+    let mut said = TIMEOUTS_SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let now = Instant::now();
+    if said
+        .since
+        .is_none_or(|t| now.duration_since(t) >= Duration::from_secs(60))
+    {
+        if said.counted > 0 {
+            warn!(
+                count = said.counted,
+                "more connections were closed at the handshake timeout in the last minute than were shown"
+            );
+        }
+        *said = TimeoutsSaid {
+            since: Some(now),
+            shown: 0,
+            counted: 0,
+        };
+    }
+    if said.shown < TIMEOUTS_SHOWN_A_MINUTE {
+        said.shown += 1;
+        warn!(
+            peer,
+            limit_ms, "connection {what} within the handshake timeout; closed"
+        );
+    } else {
+        said.counted += 1;
+        if said.counted == 1 {
+            warn!(
+                limit_ms,
+                "more connections closed at the handshake timeout this minute: counted, not each shown"
+            );
+        }
+    }
+}
 
 /// What the server knows of a connection: the peer, and whether a request
 /// arrived on it.
@@ -79,11 +143,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for Deadline<S> {
         if let Some(d) = &mut this.deadline {
             if d.as_mut().poll(cx).is_ready() {
                 this.deadline = None;
-                warn!(
-                    peer = %this.info.shown(),
-                    limit_ms = this.limit.as_millis() as u64,
-                    "connection made no request within the handshake timeout; closed"
-                );
+                say_handshake_timeout(&this.info.shown(), this.limit, "made no request");
                 return Poll::Ready(Err(io::Error::new(
                     io::ErrorKind::TimedOut,
                     "no request within the handshake timeout",

@@ -885,11 +885,9 @@ fn handshaking(
                         let _ = tx.send(Ok(stream)).await;
                     }
                     Ok(_) => debug!(peer = %addr, "connection closed before sending anything"),
-                    Err(_) => warn!(
-                        peer = %addr,
-                        limit_ms = limit.as_millis() as u64,
-                        "connection sent nothing within the handshake timeout; closed"
-                    ),
+                    Err(_) => {
+                        crate::conn::say_handshake_timeout(&addr.to_string(), limit, "sent nothing")
+                    }
                 }
             });
         }
