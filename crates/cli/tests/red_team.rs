@@ -583,3 +583,43 @@ fn a_bot_opening_a_thousand_idle_connections_floods_neither_the_referee_nor_the_
         assert_eq!(b["forfeits"].as_u64(), Some(0), "{b}");
     }
 }
+
+#[test]
+fn a_bot_can_neither_retire_another_nor_make_a_table_on_the_referee() {
+    if !sandboxed() {
+        return;
+    }
+    let s = Scratch::new("red-admin");
+    let r = run_event(
+        &s,
+        "game = \"honeymoon\"\nhands = 1\n[time]\nper_action_ms = 20000\n",
+        &[Bot {
+            name: "admin",
+            files: &[("admin.sh", include_str!("red_team/admin.sh"))],
+            command: vec![
+                "sh".into(),
+                "../bots/admin/admin.sh".into(),
+                WHISTLE.into(),
+                "random0".into(),
+            ],
+            stdio: false,
+            extra: "",
+        }],
+        1,
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let log = stderr_log(&s, "admin");
+    let holes: Vec<&str> = log.lines().filter(|l| l.starts_with("HOLE")).collect();
+    assert!(holes.is_empty(), "{holes:?}\n{log}");
+    assert_eq!(
+        log.lines().filter(|l| l.starts_with("HELD")).count(),
+        8,
+        "{log}"
+    );
+    // The victim played every match it was given.
+    for b in results(&s)["bots"].as_array().unwrap() {
+        assert_eq!(b["forfeits"].as_u64(), Some(0), "{b}");
+        assert!(b["hands"].as_u64().unwrap() > 0, "{b}");
+    }
+}
