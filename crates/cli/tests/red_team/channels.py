@@ -13,7 +13,9 @@ import errno, fcntl, hashlib, os, socket, sys, threading, time
 ROLE, WHISTLE, MODE, CHANNELS = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(",")
 SLOT = float(sys.argv[5]) if len(sys.argv) > 5 else 0.15
 BITS = 24
-WAIT = 5
+# rx starts measuring a second after it starts (the two may start half a
+# second apart on a loaded machine); tx sends two seconds longer than that.
+WAIT = max(5, int(1.0 / SLOT) + 1)
 
 
 def log(*a):
@@ -21,6 +23,8 @@ def log(*a):
 
 
 def bit(ch, k):
+    # Two ways of reading one count carry the same bits.
+    ch = {"sysinfo": "loadavg"}.get(ch, ch)
     return hashlib.sha256(f"{ch}:{k}".encode()).digest()[0] & 1
 
 
@@ -36,14 +40,14 @@ class Tx:
         self.ev = threading.Event()
 
     def set(self, ch, b, k):
-        if ch == "loadavg":
+        if ch in ("loadavg", "sysinfo"):
             if b and not self.threads:
                 self.ev = threading.Event()
                 threading.stack_size(65536)
                 for _ in range(25):
                     t = threading.Thread(target=self.ev.wait)
                     # The threads of the last 1-bit may still be exiting.
-                    for _ in range(50):
+                    for _ in range(250):
                         try:
                             t.start()
                             break
@@ -125,6 +129,12 @@ def measure(ch, st, k, start):
     """rx: a number for slot k, larger when tx sent 1."""
     if ch == "loadavg":
         return int(open("/proc/loadavg").read().split()[3].split("/")[1])
+    if ch == "sysinfo":
+        # sysinfo(2)'s process count (a u16 after 10 longs), no file at all.
+        import ctypes
+        buf = ctypes.create_string_buffer(128)
+        ctypes.CDLL(None).sysinfo(buf)
+        return int.from_bytes(buf.raw[80:82], "little")
     if ch == "filenr":
         return int(open("/proc/sys/fs/file-nr").read().split()[0])
     if ch == "inodes":
