@@ -627,3 +627,60 @@ fn a_bot_can_neither_retire_another_nor_make_a_table_on_the_referee() {
         assert!(b["hands"].as_u64().unwrap() > 0, "{b}");
     }
 }
+
+#[test]
+fn a_bot_holding_play_streams_without_hello_starves_no_other_bot_and_floods_no_terminal() {
+    if !sandboxed() {
+        return;
+    }
+    // Every sandboxed bot reaches the referee through one Unix socket, so
+    // the referee's bound on streams waiting for their Hello (256 an
+    // address) is shared by all of them: the flooder keeps it full.
+    let s = Scratch::new("red-h2flood");
+    let r = run_event(
+        &s,
+        "game = \"honeymoon\"\nhands = 1\nparallel = 4\nformat = \"duplicate\"\n\
+         [time]\nper_action_ms = 2000\nstart_timeout_ms = 20000\n",
+        &[Bot {
+            name: "flood",
+            files: &[("h2flood.py", include_str!("red_team/h2flood.py"))],
+            command: vec![
+                "python3".into(),
+                "../bots/flood/h2flood.py".into(),
+                WHISTLE.into(),
+                "300".into(),
+                "3".into(),
+            ],
+            stdio: false,
+            extra: "",
+        }],
+        1,
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let log = stderr_log(&s, "flood");
+    let opened: u64 = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("opened "))
+        .filter_map(|l| l.split_whitespace().next()?.parse::<u64>().ok())
+        .sum();
+    assert!(
+        opened >= 1000,
+        "the flooder opened only {opened} streams:\n{log}"
+    );
+    let said = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("play refused"))
+        .count();
+    eprintln!("{opened} Play streams without Hello, {said} lines on the terminal");
+    // Before: one line a refused stream (127 394 lines in 15 s).
+    assert!(said <= 20, "{said} lines for {opened} streams");
+    // The other bots played every seat they were given.
+    for b in results(&s)["bots"].as_array().unwrap() {
+        if b["name"] != "flood" {
+            assert!(b["faults"].as_object().unwrap().is_empty(), "{b}");
+            assert_eq!(b["forfeits"].as_u64(), Some(0), "{b}");
+        }
+    }
+}

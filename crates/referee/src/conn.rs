@@ -26,66 +26,70 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tonic::transport::server::{Connected, TlsConnectInfo};
 use tracing::warn;
 
-/// How many handshake timeouts a minute the log shows one by one: a bot
-/// that opens idle connections over and over (thousands a second, from
-/// its processes) must not flood the organiser's terminal. The rest are
-/// counted, and said in one line when the next minute's first one is.
-const TIMEOUTS_SHOWN_A_MINUTE: u32 = 5;
+/// How many lines of one kind a minute the log shows one by one, for
+/// what a bot can cause over and over: connections closed at the handshake
+/// timeout, `Play` streams refused. A bot opening idle connections or
+/// streams in a loop (thousands a second, from its processes) must not
+/// flood the organiser's terminal. The rest are counted, and said in one
+/// line when the kind's next minute begins.
+const SHOWN_A_MINUTE: u32 = 5;
 
-/// The current minute of [`say_handshake_timeout`]: when it began, how
-/// many timeouts it showed and how many it only counted.
-struct TimeoutsSaid {
-    since: Option<Instant>,
+/// The current minute of one kind of line: when it began, how many lines
+/// it showed and how many it only counted.
+struct Minute {
+    since: Instant,
     shown: u32,
     counted: u64,
 }
 
-static TIMEOUTS_SAID: Mutex<TimeoutsSaid> = Mutex::new(TimeoutsSaid {
-    since: None,
-    shown: 0,
-    counted: 0,
-});
+static MINUTES: Mutex<Vec<(&str, Minute)>> = Mutex::new(Vec::new());
 
-/// Logs that a connection from `peer` was closed at the handshake
-/// timeout (`what` it had done), at most [`TIMEOUTS_SHOWN_A_MINUTE`] times
-/// a minute; past that, one line says that the rest are counted, and the
-/// count is said when the next minute begins.
-pub(crate) fn say_handshake_timeout(peer: &str, limit: Duration, what: &str) {
-    let limit_ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
-    // A poisoned lock only loses the count: the state is plain numbers.
-    let mut said = TIMEOUTS_SAID
+/// Runs `say` (which logs one line of `kind`) at most [`SHOWN_A_MINUTE`]
+/// times a minute; past that, one line says that the rest of the minute's
+/// lines of `kind` are counted, and the count is logged when the kind's
+/// next minute begins.
+pub(crate) fn say_limited(kind: &'static str, say: impl FnOnce()) {
+    let now = Instant::now();
+    // A poisoned lock only loses counts: the state is plain numbers.
+    let mut minutes = MINUTES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let now = Instant::now();
-    if said
-        .since
-        .is_none_or(|t| now.duration_since(t) >= Duration::from_secs(60))
-    {
-        if said.counted > 0 {
+    let at = match minutes.iter().position(|(k, _)| *k == kind) {
+        Some(at) => at,
+        None => {
+            minutes.push((
+                kind,
+                Minute {
+                    since: now,
+                    shown: 0,
+                    counted: 0,
+                },
+            ));
+            minutes.len() - 1
+        }
+    };
+    let minute = &mut minutes[at].1;
+    if now.duration_since(minute.since) >= Duration::from_secs(60) {
+        if minute.counted > 0 {
             warn!(
-                count = said.counted,
-                "more connections were closed at the handshake timeout in the last minute than were shown"
+                count = minute.counted,
+                "{kind}: more in the last minute than were shown"
             );
         }
-        *said = TimeoutsSaid {
-            since: Some(now),
+        *minute = Minute {
+            since: now,
             shown: 0,
             counted: 0,
         };
     }
-    if said.shown < TIMEOUTS_SHOWN_A_MINUTE {
-        said.shown += 1;
-        warn!(
-            peer,
-            limit_ms, "connection {what} within the handshake timeout; closed"
-        );
+    if minute.shown < SHOWN_A_MINUTE {
+        minute.shown += 1;
+        drop(minutes);
+        say();
     } else {
-        said.counted += 1;
-        if said.counted == 1 {
-            warn!(
-                limit_ms,
-                "more connections closed at the handshake timeout this minute: counted, not each shown"
-            );
+        minute.counted += 1;
+        if minute.counted == 1 {
+            warn!("{kind}: more this minute, counted and not each shown");
         }
     }
 }
@@ -143,7 +147,14 @@ impl<S: AsyncRead + Unpin> AsyncRead for Deadline<S> {
         if let Some(d) = &mut this.deadline {
             if d.as_mut().poll(cx).is_ready() {
                 this.deadline = None;
-                say_handshake_timeout(&this.info.shown(), this.limit, "made no request");
+                let (peer, limit_ms) = (this.info.shown(), this.limit.as_millis() as u64);
+                say_limited("connection closed at the handshake timeout", || {
+                    warn!(
+                        %peer,
+                        limit_ms,
+                        "connection made no request within the handshake timeout; closed"
+                    );
+                });
                 return Poll::Ready(Err(io::Error::new(
                     io::ErrorKind::TimedOut,
                     "no request within the handshake timeout",
