@@ -296,6 +296,7 @@ fn instances_at_one_table_reach_no_socket_no_notice_no_token_no_other_scratch_an
         "unshare-user",
         "ptrace-init",
         "shm-fill",
+        "cgroup-escape",
         "token-in-proc",
         "other-scratch",
     ] {

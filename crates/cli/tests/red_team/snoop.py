@@ -102,6 +102,18 @@ for path in ["/proc/loadavg", "/proc/sys/fs/file-nr", "/proc/sys/fs/inode-nr",
         log(f"READABLE {path}")
     except OSError as e:
         log(f"UNREADABLE {path} ({e.strerror})")
+# Leaving its cgroup: no cgroup file system is there to write.
+def leave_cgroup():
+    for path in ["/sys/fs/cgroup/cgroup.procs", "/sys/fs/cgroup/pids/cgroup.procs",
+                 "/sys/fs/cgroup/memory/cgroup.procs", "/sys/fs/cgroup/unified/cgroup.procs"]:
+        try:
+            with open(path, "w") as f:
+                f.write(str(os.getpid()))
+            return path
+        except OSError:
+            pass
+    raise OSError(errno.ENOENT, "no cgroup file to write")
+expect_refused("cgroup-escape", leave_cgroup)
 # Reading the shared file: its access time would tell another bot it was read.
 os.read(shared, 100)
 log(f"READ {SHARED}")
