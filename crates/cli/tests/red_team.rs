@@ -685,3 +685,34 @@ fn a_bot_holding_play_streams_without_hello_starves_no_other_bot_and_floods_no_t
         }
     }
 }
+
+#[test]
+fn instances_writing_megabytes_to_stderr_at_once_keep_one_mib_of_log() {
+    if !sandboxed() {
+        return;
+    }
+    let s = Scratch::new("red-chatter");
+    // Fewer bots than seats: an instance a seat, four at once.
+    let r = run_event(
+        &s,
+        "game = \"israeli\"\nhands = 1\nparallel = 2\n[time]\nper_action_ms = 20000\n",
+        &[Bot {
+            name: "chatter",
+            files: &[("chatter.py", include_str!("red_team/chatter.py"))],
+            command: vec!["python3".into(), "../bots/chatter/chatter.py".into()],
+            stdio: true,
+            extra: "",
+        }],
+        1,
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let log = std::fs::read(s.path("out/logs/chatter.stderr.log")).unwrap();
+    let notes = String::from_utf8_lossy(&log)
+        .matches("stderr log reached its size cap")
+        .count();
+    eprintln!("{} bytes of log, {notes} note(s) of the cap", log.len());
+    // 1 MiB and the note (before: 4 MiB and 4 notes, 1 MiB an instance).
+    assert!(log.len() <= (1 << 20) + 100, "{} bytes of log", log.len());
+    assert_eq!(notes, 1);
+}
