@@ -19,12 +19,80 @@ use std::{
         atomic::{AtomicBool, Ordering},
     },
     task::{Context, Poll},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tonic::transport::server::{Connected, TlsConnectInfo};
 use tracing::warn;
+
+/// How many lines of one kind a minute the log shows one by one, for
+/// what a bot can cause over and over: connections closed at the handshake
+/// timeout, `Play` streams refused. A bot opening idle connections or
+/// streams in a loop (thousands a second, from its processes) must not
+/// flood the organiser's terminal. The rest are counted, and said in one
+/// line when the kind's next minute begins.
+const SHOWN_A_MINUTE: u32 = 5;
+
+/// The current minute of one kind of line: when it began, how many lines
+/// it showed and how many it only counted.
+struct Minute {
+    since: Instant,
+    shown: u32,
+    counted: u64,
+}
+
+static MINUTES: Mutex<Vec<(&str, Minute)>> = Mutex::new(Vec::new());
+
+/// Runs `say` (which logs one line of `kind`) at most [`SHOWN_A_MINUTE`]
+/// times a minute; past that, one line says that the rest of the minute's
+/// lines of `kind` are counted, and the count is logged when the kind's
+/// next minute begins.
+pub(crate) fn say_limited(kind: &'static str, say: impl FnOnce()) {
+    let now = Instant::now();
+    // A poisoned lock only loses counts: the state is plain numbers.
+    let mut minutes = MINUTES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let at = match minutes.iter().position(|(k, _)| *k == kind) {
+        Some(at) => at,
+        None => {
+            minutes.push((
+                kind,
+                Minute {
+                    since: now,
+                    shown: 0,
+                    counted: 0,
+                },
+            ));
+            minutes.len() - 1
+        }
+    };
+    let minute = &mut minutes[at].1;
+    if now.duration_since(minute.since) >= Duration::from_secs(60) {
+        if minute.counted > 0 {
+            warn!(
+                count = minute.counted,
+                "{kind}: more in the last minute than were shown"
+            );
+        }
+        *minute = Minute {
+            since: now,
+            shown: 0,
+            counted: 0,
+        };
+    }
+    if minute.shown < SHOWN_A_MINUTE {
+        minute.shown += 1;
+        drop(minutes);
+        say();
+    } else {
+        minute.counted += 1;
+        if minute.counted == 1 {
+            warn!("{kind}: more this minute, counted and not each shown");
+        }
+    }
+}
 
 /// What the server knows of a connection: the peer, and whether a request
 /// arrived on it.
@@ -79,11 +147,14 @@ impl<S: AsyncRead + Unpin> AsyncRead for Deadline<S> {
         if let Some(d) = &mut this.deadline {
             if d.as_mut().poll(cx).is_ready() {
                 this.deadline = None;
-                warn!(
-                    peer = %this.info.shown(),
-                    limit_ms = this.limit.as_millis() as u64,
-                    "connection made no request within the handshake timeout; closed"
-                );
+                let (peer, limit_ms) = (this.info.shown(), this.limit.as_millis() as u64);
+                say_limited("connection closed at the handshake timeout", || {
+                    warn!(
+                        %peer,
+                        limit_ms,
+                        "connection made no request within the handshake timeout; closed"
+                    );
+                });
                 return Poll::Ready(Err(io::Error::new(
                     io::ErrorKind::TimedOut,
                     "no request within the handshake timeout",

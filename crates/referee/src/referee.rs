@@ -988,10 +988,15 @@ fn handshaking(
                         let _ = tx.send(Ok(stream)).await;
                     }
                     Ok(_) => debug!(peer = %addr, "connection closed before sending anything"),
-                    Err(_) => warn!(
-                        peer = %addr,
-                        limit_ms = limit.as_millis() as u64,
-                        "connection sent nothing within the handshake timeout; closed"
+                    Err(_) => crate::conn::say_limited(
+                        "connection closed at the handshake timeout",
+                        || {
+                            warn!(
+                                peer = %addr,
+                                limit_ms = limit.as_millis() as u64,
+                                "connection sent nothing within the handshake timeout; closed"
+                            );
+                        },
                     ),
                 }
             });
@@ -1163,7 +1168,9 @@ impl pb::referee_server::Referee for BotService {
         let host = crate::conn::peer_host(&req);
         let mut inbound = req.into_inner();
         let refuse = |status: Status| {
-            warn!(%peer, code = ?status.code(), reason = %status.message(), "play refused");
+            crate::conn::say_limited("play refused", || {
+                warn!(%peer, code = ?status.code(), reason = %status.message(), "play refused");
+            });
             status
         };
         let pending = self
@@ -1172,7 +1179,9 @@ impl pb::referee_server::Referee for BotService {
             .pending
             .enter(host, MAX_PENDING_PER_PEER)
             .ok_or_else(|| {
-                warn!(%peer, max = MAX_PENDING_PER_PEER, "play refused: too many streams waiting for their Hello");
+                crate::conn::say_limited("play refused", || {
+                    warn!(%peer, max = MAX_PENDING_PER_PEER, "play refused: too many streams waiting for their Hello");
+                });
                 Status::resource_exhausted(format!(
                     "{MAX_PENDING_PER_PEER} streams from this address are waiting for their Hello already"
                 ))

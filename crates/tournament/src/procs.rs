@@ -315,6 +315,38 @@ pub fn how_it_ended(
 /// How much of the end of a bot's stderr is kept to explain its exit.
 const TAIL: usize = 4096;
 
+/// What each stderr log holds or has been promised (bytes), and whether
+/// its note of the cap was written: shared by every process that writes to
+/// one log, as the fresh instances of a bot do, several at once (each used
+/// to count from the size it found when it started: eight instances wrote
+/// 4 MiB into a log capped at 1).
+static LOG_BYTES: std::sync::Mutex<Vec<(PathBuf, u64, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// Reserves up to `n` bytes of `log`'s [`STDERR_CAP`] (which holds
+/// `on_disk` bytes when it is first seen: a resumed run's): how many may be
+/// written, and whether the note that the cap is reached is now due (once a
+/// log).
+fn reserve(log: &Path, on_disk: u64, n: usize) -> (usize, bool) {
+    // A poisoned lock only loses counts: the state is plain numbers.
+    let mut logs = LOG_BYTES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let at = match logs.iter().position(|(p, _, _)| p == log) {
+        Some(at) => at,
+        None => {
+            logs.push((log.to_path_buf(), on_disk, on_disk >= STDERR_CAP));
+            logs.len() - 1
+        }
+    };
+    let (_, used, noted) = &mut logs[at];
+    let left = usize::try_from(STDERR_CAP.saturating_sub(*used)).unwrap_or(usize::MAX);
+    let take = n.min(left);
+    *used += take as u64;
+    let note = take < n && !*noted;
+    *noted |= note;
+    (take, note)
+}
+
 /// Copies `from` into the log until the cap, then drains the rest; the last
 /// [`TAIL`] bytes also go to `tail`.
 async fn capture(
@@ -331,8 +363,7 @@ async fn capture(
         warn!(log = %log.display(), "cannot open the bot's stderr log");
         return;
     };
-    let mut written = file.metadata().await.map(|m| m.len()).unwrap_or(0);
-    let mut noted = written >= STDERR_CAP;
+    let on_disk = file.metadata().await.map(|m| m.len()).unwrap_or(0);
     let mut buf = vec![0u8; 8192];
     loop {
         let n = match from.read(&mut buf).await {
@@ -347,15 +378,14 @@ async fn capture(
                 t.drain(..cut);
             }
         }
-        if written < STDERR_CAP {
-            let take = n.min((STDERR_CAP - written) as usize);
+        let (take, note) = reserve(&log, on_disk, n);
+        if take > 0 {
             let _ = file.write_all(&buf[..take]).await;
-            written += take as u64;
-        } else if !noted {
+        }
+        if note {
             let _ = file
                 .write_all(b"\n[whistle: stderr log reached its size cap; the rest is dropped]\n")
                 .await;
-            noted = true;
         }
     }
     let _ = file.flush().await;
