@@ -17,7 +17,10 @@
 //! given one times the seats (the bot plays them all, and a simultaneous
 //! step's requests wait in it one behind another), and each answer is
 //! measured from its request or the bot's previous answer, whichever came
-//! later ([`late_answers`]). A check made once the bot's process has exited
+//! later ([`late_answers`]); a stdio bot's, by a relay of its pipes, from
+//! the writing of each request line to its answer ([`timed_bridge`]). The
+//! deals are searched for ([`seed_asking_everything`]). A check made once
+//! the bot's process has exited
 //! does not pass (a stdio bot's bridge would otherwise carry its seats).
 //! Every FAIL is followed by the last lines of the bot's stderr, bounded.
 //! Games whose options open more kinds of decision are played again under
@@ -373,8 +376,15 @@ async fn check(
         }
     };
 
-    // A stdio bot: whistle subscribes and plays for it over gRPC.
-    let bridge = whistle_tournament::procs::bridge(&mut child, &launch);
+    // A stdio bot: whistle subscribes and plays for it over gRPC, through
+    // a relay that times each answer from the moment its request was
+    // written to the bot.
+    let timing = std::sync::Arc::new(std::sync::Mutex::new(Timing::default()));
+    let bridge = if args.stdio {
+        timed_bridge(&mut child, &launch, timing.clone())
+    } else {
+        None
+    };
     let stdout_seen = (!args.stdio)
         .then(|| child.stdout.take().map(watch_stdout))
         .flatten();
@@ -461,8 +471,16 @@ async fn check(
             if k > 0 && child.try_wait()?.is_some() {
                 break;
             }
-            let (a, p) =
-                play_game(args, &referee, game, extra, i == 0 && k == 0, &mut report).await?;
+            let (a, p) = play_game(
+                args,
+                &referee,
+                game,
+                extra,
+                i == 0 && k == 0,
+                &mut report,
+                args.stdio.then_some(&timing),
+            )
+            .await?;
             asked.0.extend(a);
             asked.1.extend(p);
         }
@@ -583,6 +601,7 @@ async fn play_game(
     extra: &[&str],
     cut: bool,
     report: &mut Report,
+    timing: Option<&std::sync::Arc<std::sync::Mutex<Timing>>>,
 ) -> anyhow::Result<Kinds> {
     let name = if extra.is_empty() {
         game.name().to_string()
@@ -603,7 +622,10 @@ async fn play_game(
         .map(ActionKind::name)
         .collect();
     let names: Vec<&str> = vec![args.name.as_str(); seats];
-    let mut spec = TableSpec::new(game, Seed::from_u64(args.seed), &names);
+    // The deals: the first seed from `--seed` on whose match, played by the
+    // heuristic bot in every seat, asks every kind of decision there is.
+    let seed = seed_asking_everything(game, &options, args.seed, &possible);
+    let mut spec = TableSpec::new(game, Seed::from_u64(seed), &names);
     spec.options = options.clone();
     // The referee's clock is the bot's times the seats: the bot plays every
     // seat, and in a simultaneous step (Yogi's bid cards, Israeli's frisch)
@@ -731,7 +753,11 @@ async fn play_game(
             .collect();
         (!found.is_empty()).then(|| found.join("; "))
     };
-    let late = fault_text(&["late"]).or_else(|| late_answers(args, &records, &at, seats));
+    let late = fault_text(&["late"]).or_else(|| match timing {
+        // A stdio bot: each answer timed from the writing of its request.
+        Some(t) => late_timed(args, t, &handle.table_id, seats),
+        None => late_answers(args, &records, &at, seats),
+    });
     let wrong = fault_text(&["illegal", "malformed"]);
     let cut_faults = fault_text(&["absent"]);
     let protocol = fault_text(&["out-of-turn", "stale", "flood"]);
@@ -784,7 +810,8 @@ async fn play_game(
         wrong.is_none() && decisions > 0,
         wrong.unwrap_or_else(|| {
             format!(
-                "every answer legal; decisions by phase: {}; action kinds answered: {}{}",
+                "every answer legal (deals of seed {seed}); decisions by phase: {}; \
+                 action kinds answered: {}{}",
                 phases.join(", "),
                 chosen.iter().copied().collect::<Vec<_>>().join(", "),
                 if never.is_empty() {
@@ -836,6 +863,233 @@ async fn play_game(
         report.add(format!("{name}: reconnect"), pass, detail);
     }
     Ok((kinds_asked, possible))
+}
+
+/// A stdio bot's answers as its relay timed them.
+#[derive(Default)]
+struct Timing {
+    /// The request written last and not answered yet: table, seat, when.
+    asked: Option<(String, usize, Instant)>,
+    /// Each answer: table, seat, and the time from the request's writing
+    /// to the answer's first line.
+    answers: Vec<(String, usize, Duration)>,
+}
+
+/// The bridge of a stdio bot ([`whistle_tournament::stdio::spawn`]) behind
+/// a relay of the bot's stdin and stdout that notes when each request line
+/// is written and when the next line comes back (the bridge keeps one
+/// request outstanding, so that line answers it). Bytes pass unchanged.
+fn timed_bridge(
+    child: &mut tokio::process::Child,
+    launch: &whistle_tournament::procs::Launch,
+    timing: std::sync::Arc<std::sync::Mutex<Timing>>,
+) -> Option<tokio::task::JoinHandle<()>> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (mut stdin, mut stdout) = (child.stdin.take()?, child.stdout.take()?);
+    let (bridge_in, mut relay_in) = tokio::io::duplex(64 * 1024);
+    let (mut relay_out, bridge_out) = tokio::io::duplex(64 * 1024);
+    let noted = timing.clone();
+    // To the bot: lines as the bridge writes them; a request is noted once
+    // written whole. Only a line's start is kept (its table and seat).
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 8192];
+        let mut start: Vec<u8> = Vec::new();
+        loop {
+            let n = match relay_in.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            let mut from = 0;
+            for i in 0..n {
+                if buf[i] != b'\n' {
+                    if start.len() < 200 {
+                        start.push(buf[i]);
+                    }
+                    continue;
+                }
+                if stdin.write_all(&buf[from..=i]).await.is_err() || stdin.flush().await.is_err() {
+                    return;
+                }
+                from = i + 1;
+                if let Some((table, seat)) = request_of(&start)
+                    && let Ok(mut t) = noted.lock()
+                {
+                    t.asked = Some((table, seat, Instant::now()));
+                }
+                start.clear();
+            }
+            if from < n && stdin.write_all(&buf[from..n]).await.is_err() {
+                return;
+            }
+        }
+    });
+    // From the bot: bytes as they come; the first line after a request
+    // answers it.
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 8192];
+        loop {
+            let n = match stdout.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            if buf[..n].contains(&b'\n')
+                && let Ok(mut t) = timing.lock()
+                && let Some((table, seat, at)) = t.asked.take()
+            {
+                t.answers.push((table, seat, at.elapsed()));
+            }
+            if relay_out.write_all(&buf[..n]).await.is_err() {
+                break;
+            }
+        }
+    });
+    Some(whistle_tournament::stdio::spawn(
+        bridge_in,
+        bridge_out,
+        launch.address.clone(),
+        launch.token.clone(),
+        launch.name.clone(),
+    ))
+}
+
+/// The table and seat of a `request` line, from its start.
+fn request_of(start: &[u8]) -> Option<(String, usize)> {
+    let text = std::str::from_utf8(start).ok()?;
+    let rest = text.strip_prefix("{\"type\":\"request\",\"table\":\"")?;
+    let (table, rest) = rest.split_once('"')?;
+    let rest = rest.strip_prefix(",\"seat\":")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((table.to_string(), digits.parse().ok()?))
+}
+
+/// [`late_answers`] for a stdio bot, from its relay's timings of the
+/// answers at `table`: the time from the request's writing to the answer.
+fn late_timed(
+    args: &CheckBotArgs,
+    timing: &std::sync::Arc<std::sync::Mutex<Timing>>,
+    table: &str,
+    seats: usize,
+) -> Option<String> {
+    let per_action = Duration::from_millis(args.per_action_ms);
+    let mut bank = vec![Duration::from_millis(args.time_bank_ms); seats];
+    let (mut late, mut worst) = (0, Duration::ZERO);
+    let mut first = None;
+    let answers = timing.lock().map(|t| t.answers.clone()).unwrap_or_default();
+    for (_, seat, had) in answers.iter().filter(|(t, ..)| t == table) {
+        let over = had.saturating_sub(per_action);
+        let Some(b) = bank.get_mut(*seat) else {
+            continue;
+        };
+        if over > *b {
+            *b = Duration::ZERO;
+            late += 1;
+            worst = worst.max(*had);
+            first.get_or_insert(format!("seat {seat}: after {} ms", had.as_millis()));
+        } else {
+            *b -= over;
+        }
+    }
+    (late > 0).then(|| {
+        format!(
+            "{late} answers took longer than {} ms and the bank, timed from the writing of \
+             each request to the bot (the slowest {} ms; first: {})",
+            args.per_action_ms,
+            worst.as_millis(),
+            first.unwrap_or_default()
+        )
+    })
+}
+
+/// How many seeds [`seed_asking_everything`] tries.
+const SEED_SEARCH: u64 = 64;
+
+/// A bot that plays as `inner` and notes the kinds of action it was offered.
+struct Noting {
+    inner: Box<dyn whistle_bot::Bot>,
+    kinds: std::sync::Arc<std::sync::Mutex<BTreeSet<&'static str>>>,
+}
+
+impl whistle_bot::Bot for Noting {
+    fn choose(&mut self, obs: &whistle_rules::Observation, legal: &[Action]) -> usize {
+        if let Ok(mut k) = self.kinds.lock() {
+            k.extend(legal.iter().map(|a| a.kind().name()));
+        }
+        self.inner.choose(obs, legal)
+    }
+    fn rules(&mut self, variant: Variant, options: &Options) {
+        self.inner.rules(variant, options);
+    }
+    fn new_match(&mut self, seat: Seat, seats: usize) {
+        self.inner.new_match(seat, seats);
+    }
+    fn wants_events(&self) -> bool {
+        self.inner.wants_events()
+    }
+    fn on_event(&mut self, event: &whistle_rules::Event) {
+        self.inner.on_event(event);
+    }
+    fn hand_over(&mut self, result: &whistle_rules::HandResult) {
+        self.inner.hand_over(result);
+    }
+    fn match_over(&mut self, result: &whistle_rules::MatchResult) {
+        self.inner.match_over(result);
+    }
+}
+
+/// The kinds of action offered in a match of `game` from `seed` played
+/// in-process by `bot` (a built-in bot's name) in every seat.
+fn kinds_reached(game: Variant, options: &Options, seed: u64, bot: &str) -> BTreeSet<&'static str> {
+    let kinds = std::sync::Arc::new(std::sync::Mutex::new(BTreeSet::new()));
+    let Ok(mut g) = game.new_game(options) else {
+        return BTreeSet::new();
+    };
+    let match_seed = Seed::from_u64(seed);
+    let mut bots: Vec<Box<dyn whistle_bot::Bot>> = Vec::new();
+    for s in 0..g.seats() {
+        let Ok(inner) = whistle_bot::bot_by_name(bot, whistle_bot::bot_seed(match_seed, s)) else {
+            return BTreeSet::new();
+        };
+        bots.push(Box::new(Noting {
+            inner,
+            kinds: kinds.clone(),
+        }));
+    }
+    if whistle_bot::play_match(&mut g, match_seed, &mut bots).is_err() {
+        return BTreeSet::new();
+    }
+    kinds.lock().map(|k| k.clone()).unwrap_or_default()
+}
+
+/// The seed of the deals a game is checked on: the first of `seed`,
+/// `seed + 1`, ... ([`SEED_SEARCH`] tries) whose match, played in-process by
+/// the heuristic bot in every seat, asks every kind in `possible` (Israeli's
+/// frisch, Illustrated's kitty, calls and doubles, Yogi's reveal and its
+/// choice of leader come only from some deals); failing that, the seed
+/// whose match asks the most kinds, and among those the one where the
+/// random bot in every seat reaches the most. The bot checked may still
+/// choose otherwise: the kinds it was asked are reported.
+fn seed_asking_everything(
+    game: Variant,
+    options: &Options,
+    seed: u64,
+    possible: &BTreeSet<&'static str>,
+) -> u64 {
+    let count = |k: BTreeSet<&'static str>| k.intersection(possible).count();
+    let mut best = ((0, 0), seed);
+    for s in seed..seed.saturating_add(SEED_SEARCH) {
+        let heuristic = count(kinds_reached(game, options, s, "heuristic"));
+        if heuristic == possible.len() {
+            return s;
+        }
+        if heuristic < best.0.0 {
+            continue;
+        }
+        let score = (heuristic, count(kinds_reached(game, options, s, "random")));
+        if score > best.0 {
+            best = (score, s);
+        }
+    }
+    best.1
 }
 
 /// The answers that came too late for the clock given to check-bot, each

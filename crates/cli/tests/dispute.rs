@@ -291,3 +291,92 @@ fn rerun_plays_the_disputed_hand_with_a_stdio_bot() {
         r.stdout
     );
 }
+
+/// `replay rerun` with a gRPC bot command, sandboxed as in a tournament:
+/// the heuristic bot's process, in every seat, makes every decision of a
+/// hand the heuristic played again.
+#[test]
+fn rerun_plays_a_hand_with_a_grpc_bot_command_sandboxed() {
+    let s = Scratch::new("dispute-rerun-grpc");
+    s.write(
+        "t.toml",
+        r#"name = "again"
+game = "israeli"
+seed = 11
+hands = 2
+format = "round-robin"
+parallel = 1
+
+[[bots]]
+name = "h0"
+command = ["whistle", "bot", "--bot", "heuristic"]
+
+[[bots]]
+name = "h1"
+command = ["whistle", "bot", "--bot", "heuristic"]
+
+[[bots]]
+name = "h2"
+command = ["whistle", "bot", "--bot", "heuristic"]
+
+[[bots]]
+name = "h3"
+command = ["whistle", "bot", "--bot", "heuristic"]
+"#,
+    );
+    let out = s.path("out");
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            s.path("t.toml").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--progress",
+            "quiet",
+        ],
+    );
+    let log_path = out.join("matches/m00000.jsonl");
+    let r = whistle(
+        &s,
+        &[
+            "replay",
+            "rerun",
+            log_path.to_str().unwrap(),
+            "--hand",
+            "1",
+            "--bots",
+            "cmd",
+            "--",
+            "whistle",
+            "bot",
+            "--bot",
+            "heuristic",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("every decision of the log was made again"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    // A command given with no seat to play it is a usage error.
+    let r = whistle(
+        &s,
+        &[
+            "replay",
+            "rerun",
+            log_path.to_str().unwrap(),
+            "--hand",
+            "1",
+            "--",
+            "whistle",
+            "bot",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.status.code(), Some(2), "{}\n{}", r.stdout, r.stderr);
+}

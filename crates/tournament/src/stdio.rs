@@ -28,8 +28,7 @@ use std::{
 
 use serde_json::{Value, json};
 use tokio::{
-    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
-    process::{ChildStdin, ChildStdout},
+    io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader},
     sync::mpsc,
     task::JoinHandle,
 };
@@ -68,13 +67,17 @@ enum ToBot {
 /// `address`, playing with `token`. It ends when the referee ends the
 /// assignments or the bot closes its stdout; aborting it closes the seats'
 /// streams.
-pub fn spawn(
-    stdin: ChildStdin,
-    stdout: ChildStdout,
+pub fn spawn<W, R>(
+    stdin: W,
+    stdout: R,
     address: String,
     token: String,
     name: String,
-) -> JoinHandle<()> {
+) -> JoinHandle<()>
+where
+    W: AsyncWrite + Unpin + Send + 'static,
+    R: AsyncRead + Unpin + Send + 'static,
+{
     tokio::spawn(async move {
         let (to_bot, from_seats) = mpsc::channel::<ToBot>(QUEUE);
         let speaker = tokio::spawn(speak(stdin, stdout, from_seats, name.clone()));
@@ -340,12 +343,11 @@ fn info_line(table: &str, seat: u32, msg: pb::referee_message::Msg) -> String {
 
 /// Writes the seats' lines to the bot and reads its answers: one request
 /// outstanding at a time. Ends when the bot closes its stdout.
-async fn speak(
-    stdin: ChildStdin,
-    stdout: ChildStdout,
-    mut from_seats: mpsc::Receiver<ToBot>,
-    name: String,
-) {
+async fn speak<W, R>(stdin: W, stdout: R, mut from_seats: mpsc::Receiver<ToBot>, name: String)
+where
+    W: AsyncWrite + Unpin + Send + 'static,
+    R: AsyncRead + Unpin + Send + 'static,
+{
     // The writer and the reader are tasks of their own: a bot that stops
     // reading never keeps its answers from being read, and the other way round.
     let (write_tx, mut write_rx) = mpsc::channel::<String>(QUEUE);
@@ -431,7 +433,7 @@ async fn speak(
 
 /// Reads the bot's lines, each cut at [`MAX_LINE`] bytes, until it closes
 /// its stdout.
-async fn read_lines(stdout: ChildStdout, to: mpsc::Sender<String>) {
+async fn read_lines<R: AsyncRead + Unpin>(stdout: R, to: mpsc::Sender<String>) {
     let mut reader = BufReader::with_capacity(8192, stdout);
     loop {
         let mut line: Vec<u8> = Vec::new();
