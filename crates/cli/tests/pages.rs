@@ -209,7 +209,8 @@ fn the_hand_viewer_shows_a_seat_what_it_saw_and_nothing_else() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|pc| drawn(pc[1].as_str().unwrap()))
+            // The request's JSON form: `{"card": .., "seat": ..}` a card.
+            .map(|pc| drawn(pc["card"].as_str().unwrap()))
             .collect();
         assert_eq!(texts(&tab, "#trick .card"), trick, "step {step}: the trick");
         // The legal actions the seat had.

@@ -143,8 +143,11 @@ fn channel_run(name: &str, channels: &str, slot_s: &str) -> Option<(Read, String
     }
     for ch in channels.split(',') {
         let (_, n) = read.get(ch).copied().unwrap_or((0, 0));
+        // A channel the receiver could not read at all (every read
+        // refused, as the sandbox hides the machine's counts) is closed.
+        let refused = n == 0 && rx.contains(&format!("rx {ch}: "));
         assert!(
-            n >= 20,
+            n >= 20 || refused,
             "channel {ch}: only {n} slots measured:\n{rx}\n{tx}"
         );
     }
@@ -155,6 +158,9 @@ fn channel_run(name: &str, channels: &str, slot_s: &str) -> Option<(Read, String
 /// read right (24 fair coin flips reach that once in about 30 000 runs).
 fn assert_closed(read: &Read, log: &str) {
     for (ch, (ok, n)) in read {
+        if *n == 0 {
+            continue;
+        }
         assert!(
             ok * 10 < n * 9,
             "channel {ch} carried {ok} of {n} bits between two bots of one table:\n{log}"
@@ -175,9 +181,8 @@ fn file_locks_shm_abstract_sockets_and_pids_carry_nothing_between_two_bots_at_on
 }
 
 #[test]
-#[ignore = "hole: /proc/sys/fs/file-nr is the machine's count of open files: \
-            tx opening 240 files in 9 processes on its 1-bits, rx read 25 of 25 bits \
-            in 150 ms slots and 25 of 25 in 30 ms slots (>= 33 bit/s, no error)"]
+// Was a hole: tx opening 240 files in 9 processes on its 1-bits, rx read 25 of 25 bits
+// in 150 ms slots and 25 of 25 in 30 ms slots through /proc/sys/fs/file-nr.
 fn the_machines_open_file_count_carries_nothing_between_two_bots_at_one_table() {
     let Some((read, log)) = channel_run("red-file-nr", "filenr", "0.03") else {
         return;
@@ -186,9 +191,8 @@ fn the_machines_open_file_count_carries_nothing_between_two_bots_at_one_table() 
 }
 
 #[test]
-#[ignore = "hole: /proc/sys/fs/inode-nr is the machine's count of inodes: tx creating \
-            2000 empty files in its own scratch folder on its 1-bits (removing them on \
-            0-bits), rx read 25 of 25 bits in 150 ms slots (>= 6.7 bit/s, no error)"]
+// Was a hole: tx creating 2000 empty files in its own scratch folder on its 1-bits,
+// rx read 25 of 25 bits in 150 ms slots through /proc/sys/fs/inode-nr.
 fn the_machines_inode_count_carries_nothing_between_two_bots_at_one_table() {
     let Some((read, log)) = channel_run("red-inode-nr", "inodes", "0.15") else {
         return;
@@ -197,10 +201,8 @@ fn the_machines_inode_count_carries_nothing_between_two_bots_at_one_table() {
 }
 
 #[test]
-#[ignore = "hole: the machine's task count, in /proc/loadavg and in sysinfo(2)'s \
-            procs (a system call, no file): tx starting 25 idle threads on its 1-bits, \
-            rx read 25 of 25 bits from each in 100 ms slots, and 23 of 25 in 50 ms \
-            slots, on a loaded 2-core machine (load 5 to 10)"]
+// Was a hole: tx starting 25 idle threads on its 1-bits, rx read 25 of 25 bits from
+// /proc/loadavg and from sysinfo(2) in 100 ms slots.
 fn the_machines_task_count_carries_nothing_between_two_bots_at_one_table() {
     let Some((read, log)) = channel_run("red-task-count", "loadavg,sysinfo", "0.1") else {
         return;
@@ -337,10 +339,7 @@ fn instances_at_one_table_reach_no_socket_no_notice_no_token_no_other_scratch_an
 }
 
 #[test]
-#[ignore = "hole: a file descriptor whistle inherits without close-on-exec (here fd 7, \
-            the organiser's file, as a CI runner's or a shell's `7>>file` leaves one) \
-            reaches every sandboxed bot: the bot wrote PLANTED into the organiser's file \
-            through it (and two bots given one pipe this way share it)"]
+// Was a hole: the bot wrote PLANTED into the organiser's file through fd 7.
 fn a_file_descriptor_whistle_inherits_does_not_reach_the_bots() {
     if !sandboxed() {
         return;

@@ -258,6 +258,9 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
         libc::SYS_kcmp,
         libc::SYS_move_pages,
         libc::SYS_migrate_pages,
+        // The machine's task count, load and free memory, which any bot
+        // can move at will: a channel between bots.
+        libc::SYS_sysinfo,
         // Kernel facilities a bot never needs.
         libc::SYS_perf_event_open,
         libc::SYS_bpf,

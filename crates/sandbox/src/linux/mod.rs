@@ -49,6 +49,9 @@ fn fail(what: &str) -> ! {
 
 pub(crate) fn launcher(step: &str) -> ! {
     let args: Vec<String> = std::env::args().skip(3).collect();
+    if step == "run" {
+        close_inherited();
+    }
     match step {
         "probe" => probe(),
         "probe-init" => probe_init(),
@@ -56,6 +59,26 @@ pub(crate) fn launcher(step: &str) -> ! {
         "init" => init(&args),
         "exec" => exec(&args),
         other => fail(&format!("unknown launcher step `{other}`")),
+    }
+}
+
+/// Closes every descriptor but stdin, stdout and stderr that the launcher
+/// was given: one whistle inherited without close-on-exec (`whistle ...
+/// 7>>notes.txt`, a shell's or a CI runner's pipe) would otherwise reach
+/// every bot, a shared object between sandboxes.
+fn close_inherited() {
+    let open: Vec<i32> = match std::fs::read_dir("/proc/self/fd") {
+        Ok(entries) => entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|&fd| fd > 2)
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    // The listing's own descriptor is closed by now: closing it again only
+    // fails with EBADF.
+    for fd in open {
+        let _ = nix::unistd::close(fd);
     }
 }
 
