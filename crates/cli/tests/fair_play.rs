@@ -22,7 +22,7 @@ use std::{
     time::Duration,
 };
 
-use common::{Scratch, WHISTLE, whistle};
+use common::{Event, Scratch, SpawnKilled, WHISTLE, whistle};
 use serde_json::Value;
 
 /// Whether this machine can sandbox bots (if not, runs must refuse).
@@ -138,7 +138,7 @@ fn listener() -> (u16, Arc<AtomicUsize>) {
 #[test]
 fn a_hostile_bot_reads_no_secret_steals_no_seat_signals_no_one_and_reaches_nothing() {
     let s = Scratch::new("fair-hostile");
-    let mut victim = Command::new("sleep").arg("120").spawn().unwrap();
+    let mut victim = Command::new("sleep").arg("120").spawn_killed();
     let (port, connections) = listener();
     let file = event(&s, "round-robin", "", victim.id(), port);
     let r = whistle(
@@ -457,7 +457,7 @@ command = ["whistle", "bot", "--bot", "random"]
 #[test]
 fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
     let s = Scratch::new("fair-movement");
-    let mut bots = String::new();
+    let mut bots = Event::with("");
     for (i, kind) in [
         "random",
         "first",
@@ -471,10 +471,9 @@ fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
     .iter()
     .enumerate()
     {
-        bots.push_str(&format!(
-            "\n[[bots]]\nname = \"b{i}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{kind}\"]\n"
-        ));
+        bots = bots.bundled(&format!("b{i}"), kind);
     }
+    let bots = bots.text();
     let text = |format: &str, extra: &str| {
         format!(
             "name = \"mv\"\ngame = \"israeli\"\nseed = 8\nhands = 1\nparallel = 4\nformat = \"{format}\"\n{bots}{extra}"
