@@ -1415,7 +1415,7 @@ fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_ret
         .stderr(std::fs::File::create(s.path("first.stderr")).unwrap())
         .spawn_killed();
     // Killed (and reaped) when dropped, a failing test too.
-    let mut procs = vec![serve, first];
+    let mut procs = [serve, first];
     file_says(&s.path("serve.stderr"), "bot subscribed");
 
     let rt = tokio::runtime::Runtime::new().unwrap();
