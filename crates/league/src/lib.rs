@@ -22,6 +22,7 @@
 //!   matches in the hand viewer, live tables shown late).
 
 pub mod config;
+pub mod error;
 pub mod import;
 pub mod pairing;
 pub mod round;
@@ -29,7 +30,8 @@ pub mod serve;
 pub mod site;
 pub mod store;
 
-pub use config::{LeagueError, LeagueFile};
+pub use config::LeagueFile;
+pub use error::LeagueError;
 pub use store::{HistoryRow, Standing, Store};
 
 /// The league file's name inside a league folder.
