@@ -230,9 +230,15 @@ impl Event {
 
     /// A bot entry running `COMMAND...` (each word quoted).
     pub fn command(self, name: &str, command: &[&str]) -> Event {
+        self.command_with(name, command, "")
+    }
+
+    /// A bot entry running `COMMAND...`, then more keys of the entry as
+    /// written (`dir = "..."\nstdio = true\n`).
+    pub fn command_with(self, name: &str, command: &[&str], keys: &str) -> Event {
         let words: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
         let entry = format!(
-            "\n[[bots]]\nname = \"{name}\"\ncommand = [{}]\n",
+            "\n[[bots]]\nname = \"{name}\"\ncommand = [{}]\n{keys}",
             words.join(", ")
         );
         self.and(&entry)
