@@ -276,12 +276,28 @@ pub struct Summary {
     pub planned: u64,
 }
 
-/// Runs the tournament (or its shard) to the end.
-///
-/// # Errors
-/// [`RunError`] for an unusable output folder, a bot that cannot be started,
-/// or a log that cannot be written.
-pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError> {
+/// The output folder made ready for play, and what is left to play in it.
+struct Prepared {
+    /// The output folder.
+    out: PathBuf,
+    /// The tournament with the seed an earlier run drew, where it kept one.
+    kept: Option<Tournament>,
+    /// The whole schedule.
+    all: Vec<Planned>,
+    /// This run's slice of it.
+    planned: Vec<Planned>,
+    /// The manifest, written.
+    manifest: Manifest,
+    /// The unfinished logs an earlier run left, by match index.
+    partial: std::collections::HashMap<u64, MatchLog>,
+    /// The matches of the slice not finished yet.
+    todo: Vec<Planned>,
+}
+
+/// The first level of a run: checks the output folder against the options
+/// and the manifest an earlier run left, keeps or reads back a drawn seed,
+/// writes the manifest, and finds what is left to play.
+fn prepare(t: &Tournament, opts: &RunOptions) -> Result<Prepared, RunError> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     if opts.overwrite && opts.resume {
         return Err(RunError::Mismatch(
@@ -359,6 +375,34 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         .filter(|p| !finished.contains(&p.index))
         .cloned()
         .collect();
+
+    Ok(Prepared {
+        out,
+        kept,
+        all,
+        planned,
+        manifest,
+        partial,
+        todo,
+    })
+}
+
+/// Runs the tournament (or its shard) to the end.
+///
+/// # Errors
+/// [`RunError`] for an unusable output folder, a bot that cannot be started,
+/// or a log that cannot be written.
+pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError> {
+    let Prepared {
+        out,
+        kept,
+        all,
+        planned,
+        manifest,
+        mut partial,
+        todo,
+    } = prepare(t, opts)?;
+    let t = kept.as_ref().unwrap_or(t);
 
     let (referee, server, address) = match &opts.referee {
         Some(shared) => (shared.referee.clone(), None, shared.address.clone()),
