@@ -600,10 +600,45 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         }
     }
 
+    let results = finish(
+        t,
+        opts,
+        &out,
+        &withdrawn,
+        &fair.unsandboxed,
+        &limits,
+        interrupted.then_some(stopped_matches),
+    )?;
+    let finished = results.matches.len() as u64;
+    Ok(Summary {
+        out,
+        results,
+        played: todo.len() as u64,
+        crashed,
+        withdrawn,
+        interrupted,
+        finished,
+        planned: planned.len() as u64,
+    })
+}
+
+/// The last level of a run: the results of its slice from the logs, with
+/// the notes (a searchable seed, bots run unsandboxed, stopped by their
+/// sandbox or out of the event); written, the seed revealed, unless the run
+/// was interrupted (`interrupted` is then how many matches it stopped).
+fn finish(
+    t: &Tournament,
+    opts: &RunOptions,
+    out: &Path,
+    withdrawn: &[(String, String)],
+    unsandboxed: &[String],
+    limits: &[(String, String)],
+    interrupted: Option<u64>,
+) -> Result<Results, RunError> {
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
     let mut tally = stats::Tally::new(&t.name, t.game.name(), &names);
-    tally.mark_out(&withdrawn);
-    for_each_log(&out, |l| {
+    tally.mark_out(withdrawn);
+    for_each_log(out, |l| {
         if opts.shard.is_none_or(|s| s.owns(l.header.match_index)) {
             tally.add(&l);
         }
@@ -617,7 +652,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             detail: why.clone(),
         });
     }
-    for name in &fair.unsandboxed {
+    for name in unsandboxed {
         results.notes.push(stats::Note {
             bot: name.clone(),
             kind: "unsandboxed".into(),
@@ -625,7 +660,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         });
     }
     let mut seen = std::collections::BTreeMap::<(String, String), u32>::new();
-    for (bot, v) in &limits {
+    for (bot, v) in limits {
         *seen.entry((bot.clone(), v.clone())).or_default() += 1;
     }
     for ((bot, v), n) in seen {
@@ -639,7 +674,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             },
         });
     }
-    for (bot, why) in &withdrawn {
+    for (bot, why) in withdrawn {
         results.notes.push(stats::Note {
             bot: bot.clone(),
             kind: "out".into(),
@@ -647,24 +682,15 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         });
     }
     let finished = results.matches.len() as u64;
-    if interrupted {
+    if let Some(stopped_matches) = interrupted {
         // The seed stays secret and no standings are written: the event is
         // not over. The logs resume with `--resume`.
         info!(finished, stopped_matches, "run interrupted");
     } else {
         results.seed = Some(t.written_seed);
-        report::write_all(&out, &results).map_err(io_at(&out))?;
+        report::write_all(out, &results).map_err(io_at(out))?;
     }
-    Ok(Summary {
-        out,
-        results,
-        played: todo.len() as u64,
-        crashed,
-        withdrawn,
-        interrupted,
-        finished,
-        planned: planned.len() as u64,
-    })
+    Ok(results)
 }
 
 /// Checks and prepares the bots' fair play: refuses formats that would show
