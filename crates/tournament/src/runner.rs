@@ -556,6 +556,53 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         referee.drain(opts.drain).await;
     }
 
+    let (crashed, limits, withdrawn) = stop_bots(
+        t, &referee, shared, server, &fair, procs, &instances, &stoppers, &withdrawn,
+    )
+    .await;
+
+    let results = finish(
+        t,
+        opts,
+        &out,
+        &withdrawn,
+        &fair.unsandboxed,
+        &limits,
+        interrupted.then_some(stopped_matches),
+    )?;
+    let finished = results.matches.len() as u64;
+    Ok(Summary {
+        out,
+        results,
+        played: todo.len() as u64,
+        crashed,
+        withdrawn,
+        interrupted,
+        finished,
+        planned: planned.len() as u64,
+    })
+}
+
+/// What stopping a run's bots leaves: the bots whose process crashed, each
+/// sandbox verdict `(bot, verdict)`, and the bots out of the event with why.
+type Stopped = (Vec<String>, Vec<(String, String)>, Vec<(String, String)>);
+
+/// Stops what the run started once its tables are over: the fresh
+/// instances' stoppers, the bots' processes (dismissed first, so that they
+/// exit by themselves), the referee's servers; on a shared referee the bots
+/// out of this event are readmitted.
+#[allow(clippy::too_many_arguments)]
+async fn stop_bots(
+    t: &Tournament,
+    referee: &Referee,
+    shared: bool,
+    server: Option<whistle_referee::ServerHandle>,
+    fair: &FairPlay,
+    mut procs: Vec<BotProcess>,
+    instances: &std::sync::Mutex<Vec<BotProcess>>,
+    stoppers: &std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    withdrawn: &std::sync::Mutex<Vec<(String, String)>>,
+) -> Stopped {
     let mut crashed = Vec::new();
     // Every instance of a finished match is stopped before the run ends.
     let pending = std::mem::take(&mut *stoppers.lock().expect("stoppers"));
@@ -599,27 +646,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             referee.readmit_bot(name);
         }
     }
-
-    let results = finish(
-        t,
-        opts,
-        &out,
-        &withdrawn,
-        &fair.unsandboxed,
-        &limits,
-        interrupted.then_some(stopped_matches),
-    )?;
-    let finished = results.matches.len() as u64;
-    Ok(Summary {
-        out,
-        results,
-        played: todo.len() as u64,
-        crashed,
-        withdrawn,
-        interrupted,
-        finished,
-        planned: planned.len() as u64,
-    })
+    (crashed, limits, withdrawn)
 }
 
 /// The last level of a run: the results of its slice from the logs, with
