@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Scratch, whistle, whistle_ok};
+use common::{Event, Scratch, whistle, whistle_ok};
 
 /// A stdio bot that records every line it reads (in `seen.jsonl`, in its
 /// folder: it runs unsandboxed in this test) and, in the play, sends a
@@ -34,10 +34,8 @@ for line in sys.stdin:
 
 fn tournament(s: &Scratch) -> std::path::PathBuf {
     s.write("stubborn.py", STUBBORN);
-    s.write(
-        "t.toml",
-        &format!(
-            r#"name = "dispute"
+    Event::with(
+        r#"name = "dispute"
 game = "israeli"
 seed = 11
 hands = 1
@@ -49,29 +47,20 @@ per_action_ms = 20000
 
 [faults]
 max_faults = 100
-
-[[bots]]
-name = "stubborn"
-command = ["python3", "stubborn.py"]
-stdio = true
-sandbox = false
-dir = "{}"
-
-[[bots]]
-name = "h1"
-command = ["whistle", "bot", "--bot", "heuristic"]
-
-[[bots]]
-name = "h2"
-command = ["whistle", "bot", "--bot", "heuristic"]
-
-[[bots]]
-name = "h3"
-command = ["whistle", "bot", "--bot", "heuristic"]
 "#,
+    )
+    .command_with(
+        "stubborn",
+        &["python3", "stubborn.py"],
+        &format!(
+            "stdio = true\nsandbox = false\ndir = \"{}\"\n",
             s.dir.display()
         ),
     )
+    .bundled("h1", "heuristic")
+    .bundled("h2", "heuristic")
+    .bundled("h3", "heuristic")
+    .write(s, "t.toml")
 }
 
 #[test]

@@ -22,7 +22,7 @@ use std::{
     time::Duration,
 };
 
-use common::{Scratch, WHISTLE, whistle};
+use common::{Event, Scratch, SpawnKilled, WHISTLE, whistle};
 use serde_json::Value;
 
 /// Whether this machine can sandbox bots (if not, runs must refuse).
@@ -86,30 +86,29 @@ out = "../out"
 per_action_ms = 2000
 time_bank_ms = 20000
 start_timeout_ms = 10000
-
-[[bots]]
-name = "hostile"
-command = ["sh", "../bots/hostile/hostile.sh", "{w}", "{file}", "{out}", "{victim}", "{port}"]
-dir = "../bots/hostile"
-
-[[bots]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random"]
-
-[[bots]]
-name = "heuristic"
-command = ["whistle", "bot", "--bot", "heuristic"]
-
-[[bots]]
-name = "first"
-command = ["whistle", "bot", "--bot", "first"]
-{extra_bots}"#,
-        w = WHISTLE,
-        file = file.display(),
-        out = out.display(),
+"#
     );
-    std::fs::write(&file, text).unwrap();
-    file
+    let (file_text, out_text) = (file.display().to_string(), out.display().to_string());
+    let (victim, port) = (victim.to_string(), port.to_string());
+    Event::with(&text)
+        .command_with(
+            "hostile",
+            &[
+                "sh",
+                "../bots/hostile/hostile.sh",
+                WHISTLE,
+                &file_text,
+                &out_text,
+                &victim,
+                &port,
+            ],
+            "dir = \"../bots/hostile\"\n",
+        )
+        .bundled("random", "random")
+        .bundled("heuristic", "heuristic")
+        .bundled("first", "first")
+        .and(extra_bots)
+        .write(s, "event/t.toml")
 }
 
 fn results(s: &Scratch) -> Value {
@@ -138,7 +137,7 @@ fn listener() -> (u16, Arc<AtomicUsize>) {
 #[test]
 fn a_hostile_bot_reads_no_secret_steals_no_seat_signals_no_one_and_reaches_nothing() {
     let s = Scratch::new("fair-hostile");
-    let mut victim = Command::new("sleep").arg("120").spawn().unwrap();
+    let mut victim = Command::new("sleep").arg("120").spawn_killed();
     let (port, connections) = listener();
     let file = event(&s, "round-robin", "", victim.id(), port);
     let r = whistle(
@@ -213,10 +212,8 @@ fn in_a_duplicate_event_no_instance_of_a_bot_ever_holds_two_seats_of_one_deal() 
     std::fs::create_dir_all(s.path("event")).unwrap();
     std::fs::create_dir_all(s.path("bots/pool")).unwrap();
     s.write("bots/pool/pool.sh", POOLING);
-    let file = s.write(
-        "event/t.toml",
-        &format!(
-            r#"name = "pool"
+    let file = Event::with(
+        r#"name = "pool"
 game = "israeli"
 seed = 5
 format = "duplicate"
@@ -224,27 +221,17 @@ seatings = "rotations"
 hands = 2
 parallel = 4
 out = "../out"
-
-[[bots]]
-name = "pool"
-command = ["sh", "../bots/pool/pool.sh", "{w}"]
-dir = "../bots/pool"
-
-[[bots]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random"]
-
-[[bots]]
-name = "first"
-command = ["whistle", "bot", "--bot", "first"]
-
-[[bots]]
-name = "heuristic"
-command = ["whistle", "bot", "--bot", "heuristic"]
 "#,
-            w = WHISTLE
-        ),
-    );
+    )
+    .command_with(
+        "pool",
+        &["sh", "../bots/pool/pool.sh", WHISTLE],
+        "dir = \"../bots/pool\"\n",
+    )
+    .bundled("random", "random")
+    .bundled("first", "first")
+    .bundled("heuristic", "heuristic")
+    .write(&s, "event/t.toml");
     let r = whistle(
         &s,
         &["tournament", file.to_str().unwrap()],
@@ -315,8 +302,7 @@ fn bots_stopped_by_their_limits_are_named_with_the_limit_and_the_event_goes_on()
         "bots/hog/hog.py",
         "x = bytearray(10 << 30)\nprint('allocated 10 GiB')\n",
     );
-    let file = s.write(
-        "event/t.toml",
+    let file = Event::with(
         r#"name = "limits"
 game = "israeli"
 seed = 3
@@ -336,27 +322,25 @@ max_faults = 1
 [sandbox]
 processes = 32
 memory_mib = 512
-
-[[bots]]
-name = "bomb"
-command = ["sh", "../bots/bomb/bomb.sh"]
-dir = "../bots/bomb"
-
-[[bots]]
-name = "hog"
-command = ["python3", "../bots/hog/hog.py"]
-dir = "../bots/hog"
-
-[[bots]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random"]
-
-[[bots]]
-name = "first"
-command = ["whistle", "bot", "--bot", "first"]
-limits = { memory_mib = 256 }
 "#,
-    );
+    )
+    .command_with(
+        "bomb",
+        &["sh", "../bots/bomb/bomb.sh"],
+        "dir = \"../bots/bomb\"\n",
+    )
+    .command_with(
+        "hog",
+        &["python3", "../bots/hog/hog.py"],
+        "dir = \"../bots/hog\"\n",
+    )
+    .bundled("random", "random")
+    .command_with(
+        "first",
+        &["whistle", "bot", "--bot", "first"],
+        "limits = { memory_mib = 256 }\n",
+    )
+    .write(&s, "event/t.toml");
     let r = whistle(
         &s,
         &["tournament", file.to_str().unwrap()],
@@ -401,23 +385,15 @@ fn the_organisers_opt_out_is_said_everywhere_and_a_bot_beside_the_file_is_refuse
     let s = Scratch::new("fair-optout");
     s.write("bot.sh", "#!/bin/sh\nexec \"$1\" bot --bot random\n");
     let text = |sandbox: &str| {
-        format!(
-            r#"name = "optout"
-game = "honeymoon"
-seed = 1
-hands = 1
-
-[[bots]]
-name = "beside"
-command = ["sh", "bot.sh", "{w}"]
-{sandbox}
-
-[[bots]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random"]
-"#,
-            w = WHISTLE
-        )
+        Event::with("name = \"optout\"\ngame = \"honeymoon\"\nseed = 1\nhands = 1\n")
+            .command_with(
+                "beside",
+                &["sh", "bot.sh", WHISTLE],
+                &format!("{sandbox}\n"),
+            )
+            .bundled("random", "random")
+            .text()
+            .to_string()
     };
     // Sandboxed, a bot whose folder holds the event file is refused.
     let file = s.write("t.toml", &text(""));
@@ -457,7 +433,7 @@ command = ["whistle", "bot", "--bot", "random"]
 #[test]
 fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
     let s = Scratch::new("fair-movement");
-    let mut bots = String::new();
+    let mut bots = Event::with("");
     for (i, kind) in [
         "random",
         "first",
@@ -471,10 +447,9 @@ fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
     .iter()
     .enumerate()
     {
-        bots.push_str(&format!(
-            "\n[[bots]]\nname = \"b{i}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{kind}\"]\n"
-        ));
+        bots = bots.bundled(&format!("b{i}"), kind);
     }
+    let bots = bots.text();
     let text = |format: &str, extra: &str| {
         format!(
             "name = \"mv\"\ngame = \"israeli\"\nseed = 8\nhands = 1\nparallel = 4\nformat = \"{format}\"\n{bots}{extra}"
@@ -789,10 +764,8 @@ fn lingering_event(name: &str, parallel: usize) -> Option<Vec<(u64, Instance)>> 
     std::fs::create_dir_all(s.path("event")).unwrap();
     std::fs::create_dir_all(s.path("bots/linger")).unwrap();
     s.write("bots/linger/linger.py", LINGERING);
-    let file = s.write(
-        "event/t.toml",
-        &format!(
-            r#"name = "linger"
+    let file = Event::with(&format!(
+        r#"name = "linger"
 game = "israeli"
 seed = 12
 format = "duplicate"
@@ -805,27 +778,17 @@ out = "../out"
 [time]
 per_action_ms = 5000
 time_bank_ms = 20000
-
-[[bots]]
-name = "linger"
-command = ["python3", "../bots/linger/linger.py"]
-dir = "../bots/linger"
-stdio = true
-
-[[bots]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random"]
-
-[[bots]]
-name = "first"
-command = ["whistle", "bot", "--bot", "first"]
-
-[[bots]]
-name = "heuristic"
-command = ["whistle", "bot", "--bot", "heuristic"]
 "#
-        ),
-    );
+    ))
+    .command_with(
+        "linger",
+        &["python3", "../bots/linger/linger.py"],
+        "dir = \"../bots/linger\"\nstdio = true\n",
+    )
+    .bundled("random", "random")
+    .bundled("first", "first")
+    .bundled("heuristic", "heuristic")
+    .write(&s, "event/t.toml");
     let r = whistle(
         &s,
         &["tournament", file.to_str().unwrap()],

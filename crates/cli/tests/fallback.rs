@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Scratch, whistle_ok};
+use common::{Event, Scratch, whistle_ok};
 
 #[test]
 fn a_faulting_bot_never_bids_by_fallback_in_a_real_tournament() {
@@ -17,10 +17,8 @@ fn a_faulting_bot_never_bids_by_fallback_in_a_real_tournament() {
         "broken/broken.py",
         "import sys\nfor line in sys.stdin:\n    if '\"request\"' in line:\n        print('xyzzy', flush=True)\n",
     );
-    s.write(
-        "t.toml",
-        &format!(
-            r#"name = "passive"
+    Event::with(
+        r#"name = "passive"
 game = "israeli"
 seed = 4
 hands = 3
@@ -29,28 +27,17 @@ parallel = 1
 
 [time]
 per_action_ms = 20000
-
-[[bots]]
-name = "broken"
-command = ["python3", "broken.py"]
-stdio = true
-dir = "{}"
-
-[[bots]]
-name = "h1"
-command = ["whistle", "bot", "--bot", "heuristic"]
-
-[[bots]]
-name = "h2"
-command = ["whistle", "bot", "--bot", "random"]
-
-[[bots]]
-name = "h3"
-command = ["whistle", "bot", "--bot", "heuristic"]
 "#,
-            s.path("broken").display()
-        ),
-    );
+    )
+    .command_with(
+        "broken",
+        &["python3", "broken.py"],
+        &format!("stdio = true\ndir = \"{}\"\n", s.path("broken").display()),
+    )
+    .bundled("h1", "heuristic")
+    .bundled("h2", "random")
+    .bundled("h3", "heuristic")
+    .write(&s, "t.toml");
     let out = s.path("out");
     whistle_ok(
         &s,

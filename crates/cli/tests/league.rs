@@ -9,7 +9,7 @@ use std::{
     time::Duration,
 };
 
-use common::{Scratch, WHISTLE, whistle};
+use common::{Killed, Scratch, SpawnKilled, WHISTLE, whistle};
 use serde_json::Value;
 
 use common::whistle_ok as ok;
@@ -411,8 +411,7 @@ fn sigkill_at_random_points_loses_nothing_and_counts_nothing_twice() {
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
+                .spawn_killed();
             std::thread::sleep(wait);
             if child.try_wait().unwrap().is_none() {
                 child.kill().unwrap(); // SIGKILL
@@ -552,8 +551,7 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
                 std::fs::File::create(s.path(&format!("b{i}.{}.stderr", std::process::id())))
                     .unwrap(),
             )
-            .spawn()
-            .unwrap()
+            .spawn_killed()
     };
     let mut bots: Vec<_> = (1..=5).map(|i| Some(bot(i))).collect();
     let played = |rows: &[Value], b: &str| row(rows, b)["matches"].as_u64().unwrap();
@@ -985,13 +983,13 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
     s.write("back.toml", &file);
     ok(&s, &["league", "init", "back.toml", "--dir", "lg"]);
     let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "b4"]);
-    let spawn_bots = |grpc: &str| -> Vec<std::process::Child> {
+    let spawn_bots = |grpc: &str| -> Vec<Killed> {
         tokens
             .iter()
             .map(|t| common::spawn_remote_bot(grpc, t, "sampler:30ms"))
             .collect()
     };
-    let kill_all = |serve: &mut std::process::Child, bots: &mut Vec<std::process::Child>| {
+    let kill_all = |serve: &mut Killed, bots: &mut Vec<Killed>| {
         let _ = serve.kill();
         let _ = serve.wait();
         for b in bots.iter_mut() {
@@ -1211,7 +1209,7 @@ fn the_kit_waits_for_a_bot_just_added_says_certificate_and_tells_its_ends_apart(
             Some(ca) => c.env("WHISTLE_CA", s.path(ca)),
             None => c.env_remove("WHISTLE_CA"),
         };
-        c.spawn().unwrap()
+        c.spawn_killed()
     };
     // Without the league's CA: the message names the certificate.
     let out = bot("whatever", None).wait_with_output().unwrap();
@@ -1349,18 +1347,6 @@ fn a_closed_rounds_logs_are_compressed_and_every_reader_reads_them() {
     assert!(s.path("lg/rounds/0002/matches").is_dir());
 }
 
-/// Processes killed (and reaped) when this is dropped, a failing test too.
-struct Reap(Vec<std::process::Child>);
-
-impl Drop for Reap {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
 /// Waits up to 30 s for `path` to hold `text`; returns the file.
 fn file_says(path: &std::path::Path, text: &str) -> String {
     let start = std::time::Instant::now();
@@ -1406,8 +1392,7 @@ fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_ret
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(s.path("serve.stdout")).unwrap())
         .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
-        .spawn()
-        .unwrap();
+        .spawn_killed();
     let said = file_says(&s.path("serve.stdout"), "listening on ");
     let line = said
         .lines()
@@ -1428,9 +1413,9 @@ fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_ret
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(s.path("first.stderr")).unwrap())
-        .spawn()
-        .unwrap();
-    let mut procs = Reap(vec![serve, first]);
+        .spawn_killed();
+    // Killed (and reaped) when dropped, a failing test too.
+    let mut procs = [serve, first];
     file_says(&s.path("serve.stderr"), "bot subscribed");
 
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -1457,7 +1442,7 @@ fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_ret
         let mut second = subscribe(&mut client).await.unwrap().into_inner();
         let start = std::time::Instant::now();
         let status = loop {
-            if let Some(st) = procs.0[1].try_wait().unwrap() {
+            if let Some(st) = procs[1].try_wait().unwrap() {
                 break st;
             }
             assert!(
@@ -1494,7 +1479,7 @@ fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_ret
             retired_at.elapsed()
         );
     });
-    common::stop_all(&mut procs.0[0], &mut []);
+    common::stop_all(&mut procs[0], &mut []);
     let log = std::fs::read_to_string(s.path("serve.stderr")).unwrap();
     assert!(
         log.lines()

@@ -14,7 +14,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Scratch, WHISTLE, whistle};
+use common::{Scratch, SpawnKilled, WHISTLE, whistle};
 use whistle_sandbox::{Limits, Mode, Spec};
 
 fn root() -> &'static Path {
@@ -89,8 +89,7 @@ fn whistles_bot_plays_a_match_sandboxed_by_landlock_alone_over_tcp() {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .spawn_killed();
     let mut line = String::new();
     BufReader::new(serve.stdout.take().unwrap())
         .read_line(&mut line)
@@ -160,8 +159,7 @@ fn whistles_bot_plays_a_match_sandboxed_by_landlock_alone_over_tcp() {
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
-                .spawn()
-                .unwrap(),
+                .spawn_killed(),
         );
         scratches.push(scratch);
     }

@@ -25,7 +25,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Scratch, WHISTLE, whistle, whistle_ok};
+use common::{Event, Killed, Scratch, SpawnKilled, WHISTLE, whistle, whistle_ok};
 use serde_json::Value;
 use whistle_replay::seed_commitment;
 use whistle_rules::{
@@ -33,25 +33,18 @@ use whistle_rules::{
     dealing::{Domain, Seed, deal_seed, deck_order},
 };
 
-/// Generous clocks: nothing here may fault for being slow, or two runs of
-/// one file could differ.
-const CALM: &str = "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n";
-
 /// A small Israeli round robin (four bots, one group, four seat rotations:
 /// four matches) named `name`; `head` adds keys (`seed`, `hands` ...).
 fn tournament(name: &str, head: &str) -> String {
-    let mut t = format!("name = \"{name}\"\ngame = \"israeli\"\n{head}\nparallel = 4\n{CALM}");
-    for (bot, args) in [
-        ("heuristic", "\"--bot\", \"heuristic\""),
-        ("random", "\"--bot\", \"random\", \"--seed\", \"1\""),
-        ("first", "\"--bot\", \"first\""),
-        ("heuristic-2", "\"--bot\", \"heuristic\""),
-    ] {
-        t.push_str(&format!(
-            "\n[[bots]]\nname = \"{bot}\"\ncommand = [\"whistle\", \"bot\", {args}]\n"
-        ));
-    }
-    t
+    Event::new(name, "israeli")
+        .and(&format!("{head}\nparallel = 4\n"))
+        .calm()
+        .bundled("heuristic", "heuristic")
+        .bot("random", &["--bot", "random", "--seed", "1"])
+        .bundled("first", "first")
+        .bundled("heuristic-2", "heuristic")
+        .text()
+        .to_string()
 }
 
 /// `whistle tournament FILE --out OUT --progress quiet EXTRA...`, which must succeed.
@@ -395,15 +388,14 @@ fn a_seed_that_is_a_number_is_obeyed_with_a_warning_and_the_attack_finds_it() {
 
 /// `whistle tournament FILE --out OUT --progress quiet` in the background,
 /// its stderr to `err`.
-fn spawn(s: &Scratch, file: &str, out: &str, err: &Path) -> std::process::Child {
+fn spawn(s: &Scratch, file: &str, out: &str, err: &Path) -> Killed {
     Command::new(WHISTLE)
         .args(["tournament", file, "--out", out, "--progress", "quiet"])
         .current_dir(&s.dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(err).unwrap())
-        .spawn()
-        .unwrap()
+        .spawn_killed()
 }
 
 #[test]

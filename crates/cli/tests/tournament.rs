@@ -23,43 +23,24 @@ use serde_json::Value;
 
 mod common;
 
-use common::{Ran, Scratch, WHISTLE, whistle, whistle_ok};
+use common::{CALM, Event, Killed, Ran, Scratch, SpawnKilled, WHISTLE, whistle, whistle_ok};
 
 /// Starts `whistle tournament FILE --out OUT --progress PROGRESS` in `s`, in
 /// the background, its stderr to `stderr`.
-fn spawn_tournament(
-    s: &Scratch,
-    file: &str,
-    out: &str,
-    progress: &str,
-    stderr: Stdio,
-) -> std::process::Child {
+fn spawn_tournament(s: &Scratch, file: &str, out: &str, progress: &str, stderr: Stdio) -> Killed {
     Command::new(WHISTLE)
         .args(["tournament", file, "--out", out, "--progress", progress])
         .current_dir(&s.dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(stderr)
-        .spawn()
-        .unwrap()
+        .spawn_killed()
 }
 
 /// A `[[bots]]` entry playing `whistle bot ARGS`.
 fn bot(name: &str, args: &[&str]) -> String {
-    let words: Vec<String> = ["whistle", "bot"]
-        .iter()
-        .chain(args)
-        .map(|w| format!("{w:?}"))
-        .collect();
-    format!(
-        "\n[[bots]]\nname = \"{name}\"\ncommand = [{}]\n",
-        words.join(", ")
-    )
+    Event::with("").bot(name, args).text().to_string()
 }
-
-/// Generous clocks: nothing here may fault for being slow, or two runs of
-/// one file could differ.
-const CALM: &str = "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n";
 
 /// Runs `t.toml` in `s` into `out` without progress: what it printed, and
 /// its results.json.
@@ -213,19 +194,19 @@ fn a_crashing_bot_forfeits_its_matches_in_progress_and_plays_on_after_a_restart(
     // 16 matches of one hand, two at a time; the crasher takes about 16
     // decisions a match, so it crashes around the tenth match, and the
     // restarted process needs fewer than 170 decisions for the rest.
-    let mut text = String::from(
+    Event::with(
         "name = \"crash\"\ngame = \"israeli\"\nseed = 7\nhands = 1\nrounds = 4\nparallel = 2\n\
          [time]\nper_action_ms = 20000\ntime_bank_ms = 0\nreconnect_grace_ms = 300\n\
          start_timeout_ms = 20000\n[faults]\nmax_faults = 3\n",
-    );
-    text += &bot(
+    )
+    .bot(
         "crasher",
         &["--bot", "random", "--seed", "3", "--crash-after", "170"],
-    );
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("random", &["--bot", "random", "--seed", "4"]);
-    text += &bot("first", &["--bot", "first"]);
-    s.write("crash.toml", &text);
+    )
+    .bot("heuristic", &["--bot", "heuristic"])
+    .bot("random", &["--bot", "random", "--seed", "4"])
+    .bot("first", &["--bot", "first"])
+    .write(&s, "crash.toml");
 
     let r = whistle_ok(
         &s,
@@ -344,14 +325,15 @@ fn a_crashing_bot_forfeits_its_matches_in_progress_and_plays_on_after_a_restart(
 #[test]
 fn the_same_file_twice_gives_the_same_results() {
     let s = Scratch::new("tournament-determinism");
-    let mut text =
-        format!("name = \"det\"\ngame = \"israeli\"\nseed = 99\nhands = 1\nparallel = 8\n{CALM}");
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("random", &["--bot", "random", "--seed", "1"]);
-    text += &bot("random-2", &["--bot", "random", "--seed", "2"]);
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("heuristic-2", &["--bot", "heuristic"]);
-    s.write("det.toml", &text);
+    Event::with(&format!(
+        "name = \"det\"\ngame = \"israeli\"\nseed = 99\nhands = 1\nparallel = 8\n{CALM}"
+    ))
+    .bot("heuristic", &["--bot", "heuristic"])
+    .bot("random", &["--bot", "random", "--seed", "1"])
+    .bot("random-2", &["--bot", "random", "--seed", "2"])
+    .bot("first", &["--bot", "first"])
+    .bot("heuristic-2", &["--bot", "heuristic"])
+    .write(&s, "det.toml");
     whistle_ok(
         &s,
         &[
@@ -403,14 +385,14 @@ fn the_same_file_twice_gives_the_same_results() {
 #[test]
 fn a_killed_run_resumes_to_the_results_of_an_uninterrupted_one() {
     let s = Scratch::new("tournament-resume");
-    let mut text = format!(
+    Event::with(&format!(
         "name = \"kill\"\ngame = \"israeli\"\nseed = 31\nhands = 3\nrounds = 2\nparallel = 3\n{CALM}"
-    );
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("random", &["--bot", "random", "--seed", "4"]);
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("heuristic-2", &["--bot", "heuristic"]);
-    s.write("kill.toml", &text);
+    ))
+        .bot("heuristic", &["--bot", "heuristic"])
+        .bot("random", &["--bot", "random", "--seed", "4"])
+        .bot("first", &["--bot", "first"])
+        .bot("heuristic-2", &["--bot", "heuristic"])
+        .write(&s, "kill.toml");
     let killed = s.path("killed");
 
     let mut child = spawn_tournament(&s, "kill.toml", "killed", "quiet", Stdio::null());
@@ -532,11 +514,12 @@ fn a_killed_run_resumes_to_the_results_of_an_uninterrupted_one() {
 #[test]
 fn resume_restarts_logs_without_a_complete_header_and_starts_a_fresh_folder() {
     let s = Scratch::new("tournament-resume-edges");
-    let mut text =
-        format!("name = \"edges\"\ngame = \"israeli\"\nseed = 5\nhands = 1\nparallel = 4\n{CALM}");
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("random", &["--bot", "random"]);
-    s.write("edges.toml", &text);
+    Event::with(&format!(
+        "name = \"edges\"\ngame = \"israeli\"\nseed = 5\nhands = 1\nparallel = 4\n{CALM}"
+    ))
+    .bot("heuristic", &["--bot", "heuristic"])
+    .bot("random", &["--bot", "random"])
+    .write(&s, "edges.toml");
     whistle_ok(
         &s,
         &[
@@ -584,14 +567,14 @@ fn resume_restarts_logs_without_a_complete_header_and_starts_a_fresh_folder() {
 #[test]
 fn three_shards_merged_equal_one_run() {
     let s = Scratch::new("tournament-shards");
-    let mut text = format!(
+    Event::with(&format!(
         "name = \"sh\"\ngame = \"israeli\"\nseed = 8\nformat = \"duplicate\"\nhands = 2\nrounds = 2\nparallel = 4\n{CALM}"
-    );
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("random", &["--bot", "random", "--seed", "6"]);
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("random-2", &["--bot", "random", "--seed", "7"]);
-    s.write("sh.toml", &text);
+    ))
+        .bot("heuristic", &["--bot", "heuristic"])
+        .bot("random", &["--bot", "random", "--seed", "6"])
+        .bot("first", &["--bot", "first"])
+        .bot("random-2", &["--bot", "random", "--seed", "7"])
+        .write(&s, "sh.toml");
     for i in 0..3 {
         let shard = format!("{i}/3");
         let dir = format!("s{i}");
@@ -646,10 +629,12 @@ fn three_shards_merged_equal_one_run() {
 /// first, with its points-per-hand interval above random's and disjoint.
 fn stronger_bot_separates(game: &str, extra: &str) {
     let s = Scratch::new(&format!("strength-{game}"));
-    let mut text = format!("name = \"{game}\"\ngame = \"{game}\"\nseed = 12\n{extra}\n{CALM}");
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("random", &["--bot", "random", "--seed", "9"]);
-    s.write("t.toml", &text);
+    Event::with(&format!(
+        "name = \"{game}\"\ngame = \"{game}\"\nseed = 12\n{extra}\n{CALM}"
+    ))
+    .bot("heuristic", &["--bot", "heuristic"])
+    .bot("random", &["--bot", "random", "--seed", "9"])
+    .write(&s, "t.toml");
     let (_, r) = run_quietly(&s);
     let bots = r["bots"].as_array().unwrap();
     assert_eq!(bots[0]["name"], "heuristic", "{r}");
@@ -684,14 +669,14 @@ fn heuristic_ends_above_random_in_honeymoon() {
 #[test]
 fn identical_bots_read_as_equal_in_a_permuted_duplicate_event() {
     let s = Scratch::new("tournament-pairwise");
-    let mut text = format!(
+    Event::with(&format!(
         "name = \"pairwise\"\ngame = \"israeli\"\nseed = 31\nformat = \"duplicate\"\nseatings = \"permutations\"\nhands = 4\nrounds = 2\nparallel = 8\n{CALM}"
-    );
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("heuristic-2", &["--bot", "heuristic"]);
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("first-2", &["--bot", "first"]);
-    s.write("t.toml", &text);
+    ))
+        .bot("heuristic", &["--bot", "heuristic"])
+        .bot("heuristic-2", &["--bot", "heuristic"])
+        .bot("first", &["--bot", "first"])
+        .bot("first-2", &["--bot", "first"])
+        .write(&s, "t.toml");
     let (ran, r) = run_quietly(&s);
     assert_eq!(
         r["matches"].as_array().unwrap().len(),
@@ -807,15 +792,15 @@ fn remote_bots_and_scripts_beside_the_file_take_part() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let mut text = format!(
+    Event::with(&format!(
         "name = \"remote\"\ngame = \"israeli\"\nseed = 3\nhands = 1\nparallel = 4\n\
          listen = \"127.0.0.1:{port}\"\n{CALM}start_timeout_ms = 60000\n"
-    );
-    text += "\n[[bots]]\nname = \"alice\"\nremote = true\ntoken = \"bot-alice-secret\"\n";
-    text += "\n[[bots]]\nname = \"script\"\ncommand = [\"bots/run.sh\", \"--seed\", \"5\"]\n";
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    s.write("remote.toml", &text);
+    ))
+    .remote("alice", "bot-alice-secret")
+    .command("script", &["bots/run.sh", "--seed", "5"])
+    .bot("first", &["--bot", "first"])
+    .bot("heuristic", &["--bot", "heuristic"])
+    .write(&s, "remote.toml");
 
     let err_path = s.path("runner.stderr");
     let mut runner = spawn_tournament(
@@ -849,9 +834,8 @@ fn remote_bots_and_scripts_beside_the_file_take_part() {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let wait = |child: &mut std::process::Child, what: &str| -> ExitStatus {
+        .spawn_killed();
+    let wait = |child: &mut Killed, what: &str| -> ExitStatus {
         let started = Instant::now();
         loop {
             if let Some(st) = child.try_wait().unwrap() {
@@ -896,14 +880,14 @@ fn remote_bots_and_scripts_beside_the_file_take_part() {
 #[test]
 fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one() {
     let s = Scratch::new("tournament-sigterm");
-    let mut text = format!(
+    Event::with(&format!(
         "name = \"term\"\ngame = \"israeli\"\nseed = 37\nhands = 3\nrounds = 2\nparallel = 3\n{CALM}"
-    );
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("heuristic-2", &["--bot", "heuristic"]);
-    text += &bot("first-2", &["--bot", "first"]);
-    s.write("term.toml", &text);
+    ))
+        .bot("heuristic", &["--bot", "heuristic"])
+        .bot("first", &["--bot", "first"])
+        .bot("heuristic-2", &["--bot", "heuristic"])
+        .bot("first-2", &["--bot", "first"])
+        .write(&s, "term.toml");
     let stopped = s.path("stopped");
     let err_path = s.path("stopped.stderr");
     let mut child = spawn_tournament(
@@ -1023,13 +1007,14 @@ fn sigterm_stops_a_run_that_then_resumes_to_the_results_of_an_uninterrupted_one(
 #[test]
 fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
     let s = Scratch::new("tournament-dead");
-    let mut text =
-        format!("name = \"dead\"\ngame = \"israeli\"\nseed = 41\nhands = 2\nparallel = 2\n{CALM}");
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("random", &["--bot", "random", "--seed", "3"]);
-    text += "\n[[bots]]\nname = \"dead\"\ncommand = [\"false\"]\n";
-    s.write("dead.toml", &text);
+    Event::with(&format!(
+        "name = \"dead\"\ngame = \"israeli\"\nseed = 41\nhands = 2\nparallel = 2\n{CALM}"
+    ))
+    .bot("heuristic", &["--bot", "heuristic"])
+    .bot("first", &["--bot", "first"])
+    .bot("random", &["--bot", "random", "--seed", "3"])
+    .command("dead", &["false"])
+    .write(&s, "dead.toml");
     let started = Instant::now();
     let r = common::whistle(
         &s,
@@ -1135,12 +1120,12 @@ fn the_ladder_files_run_with_every_bundled_bot() {
 #[test]
 fn overwrite_starts_afresh_in_a_used_folder_and_keeps_what_is_not_its_own() {
     let s = Scratch::new("tournament-overwrite");
-    let mut text = format!(
+    Event::with(&format!(
         "name = \"again\"\ngame = \"honeymoon\"\nseed = 4\nhands = 1\nout = \"out\"\n{CALM}"
-    );
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("random", &["--bot", "random"]);
-    s.write("again.toml", &text);
+    ))
+    .bot("first", &["--bot", "first"])
+    .bot("random", &["--bot", "random"])
+    .write(&s, "again.toml");
     let args = ["tournament", "again.toml", "--progress", "quiet"];
     whistle_ok(&s, &args);
     s.write("out/notes.txt", "the organiser's own file");
@@ -1182,14 +1167,14 @@ fn overwrite_starts_afresh_in_a_used_folder_and_keeps_what_is_not_its_own() {
 #[test]
 fn two_copies_of_one_bot_share_their_place_everywhere_the_standings_are() {
     let s = Scratch::new("tournament-tie");
-    let mut text = format!(
+    Event::with(&format!(
         "name = \"tie\"\ngame = \"israeli\"\nseed = 9\nhands = 2\nformat = \"duplicate\"\nout = \"out\"\n{CALM}"
-    );
-    text += &bot("heuristic", &["--bot", "heuristic"]);
-    text += &bot("heuristic-2", &["--bot", "heuristic"]);
-    text += &bot("first", &["--bot", "first"]);
-    text += &bot("first-2", &["--bot", "first"]);
-    s.write("tie.toml", &text);
+    ))
+        .bot("heuristic", &["--bot", "heuristic"])
+        .bot("heuristic-2", &["--bot", "heuristic"])
+        .bot("first", &["--bot", "first"])
+        .bot("first-2", &["--bot", "first"])
+        .write(&s, "tie.toml");
     let r = whistle_ok(&s, &["tournament", "tie.toml", "--progress", "quiet"]);
     let md = std::fs::read_to_string(s.path("out/standings.md")).unwrap();
     let html = std::fs::read_to_string(s.path("out/report.html")).unwrap();
@@ -1250,8 +1235,7 @@ fn a_class_of_forty_is_told_its_size_and_fits_in_a_budget() {
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn_killed();
     let mut said = String::new();
     for line in BufReader::new(child.stderr.take().unwrap()).lines().take(2) {
         said.push_str(&line.unwrap());

@@ -18,10 +18,10 @@
 use std::path::Path;
 
 use whistle_replay::MatchLog;
-use whistle_tournament::{runner, stats};
+use whistle_tournament::{layout, stats};
 
 use crate::{
-    config::LeagueError,
+    error::LeagueError,
     store::{MatchRecord, SeatRecord, Store},
 };
 
@@ -72,7 +72,7 @@ pub fn import_dir(
     league_dir: Option<&Path>,
     expect: &Expect,
 ) -> Result<Imported, LeagueError> {
-    let paths = runner::log_paths(dir).map_err(|e| LeagueError::Config(e.to_string()))?;
+    let paths = layout::log_paths(dir).map_err(|e| LeagueError::Config(e.to_string()))?;
     if paths.is_empty() && !dir.join("matches").is_dir() {
         return Err(LeagueError::Config(format!(
             "{}: not a tournament output folder (no matches/ folder)",

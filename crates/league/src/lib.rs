@@ -27,6 +27,7 @@
 
 pub mod archive;
 pub mod config;
+pub mod error;
 pub mod import;
 pub mod pairing;
 pub mod round;
@@ -35,7 +36,8 @@ pub mod site;
 pub mod store;
 pub mod submit;
 
-pub use config::{LeagueError, LeagueFile};
+pub use config::LeagueFile;
+pub use error::LeagueError;
 pub use store::{HistoryRow, Standing, Store};
 
 /// The league file's name inside a league folder.

@@ -19,7 +19,8 @@ use whistle_tournament::{Tournament, schedule::Planned};
 
 use crate::{
     LEAGUE_FILE, STORE_FILE,
-    config::{BotEntry, LeagueError, LeagueFile},
+    config::{BotEntry, LeagueFile},
+    error::LeagueError,
     import::{Imported, import_dir},
     pairing::{self, Candidate},
     store::{Bot, Store},
@@ -348,7 +349,7 @@ pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> 
 /// # Errors
 /// A log that cannot be compressed.
 pub fn compress_logs(dir: &Path) -> Result<(), LeagueError> {
-    let paths = whistle_tournament::runner::log_paths(dir)
+    let paths = whistle_tournament::layout::log_paths(dir)
         .map_err(|e| LeagueError::Config(e.to_string()))?;
     for (_, path) in paths {
         if !whistle_replay::is_compressed(&path) {

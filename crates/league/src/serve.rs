@@ -32,7 +32,7 @@ use whistle_referee::{Referee, RefereeConfig, TlsIdentity};
 use whistle_tournament::{Reporter, RunOptions, runner::SharedReferee};
 
 use crate::{
-    config::LeagueError,
+    error::LeagueError,
     round::{self, Prepared},
 };
 

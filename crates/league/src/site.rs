@@ -234,7 +234,7 @@ async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -
         return not_found("such table");
     };
     let dir = crate::round::round_dir(&site.league, round);
-    let path = whistle_tournament::runner::match_path(&dir, index);
+    let path = whistle_tournament::layout::match_path(&dir, index);
     // Its round closed, the log is compressed.
     let path = with_gz(path);
     if !path.exists() {
@@ -583,7 +583,7 @@ mod tests {
     /// A fake match log of duplicate `group` with `hands` hand lines, last
     /// written `age` ago.
     fn log(dir: &Path, index: u64, group: u64, hands: usize, age: Duration) {
-        let path = whistle_tournament::runner::match_path(dir, index);
+        let path = whistle_tournament::layout::match_path(dir, index);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let mut text = format!(
             "{{\"table\":\"lg-r0001-m{index:05}\",\"seats\":[\"a\",\"b\",\"c\",\"d\"],\"duplicate\":{{\"group\":{group},\"rotation\":{index}}}}}\n"
@@ -597,7 +597,7 @@ mod tests {
     }
 
     fn shown(dir: &Path, index: u64, delayed: &[TableSnapshot], delay: Duration) -> usize {
-        let path = whistle_tournament::runner::match_path(dir, index);
+        let path = whistle_tournament::layout::match_path(dir, index);
         let text = public_prefix(dir, &path, delayed, delay).unwrap();
         text.lines().filter(|l| l.contains("\"deck\"")).count()
     }

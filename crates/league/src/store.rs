@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use skillratings::weng_lin::WengLinRating;
 
-use crate::config::LeagueError;
+use crate::error::LeagueError;
 
 /// The schema, one migration per version; `user_version` says how many
 /// have been applied.

@@ -10,7 +10,7 @@ use std::{
 use maud::{Markup, PreEscaped, html};
 use whistle_replay::verify::Context;
 use whistle_tournament::{
-    Results, runner,
+    Results, layout,
     stats::{BotStats, Interval},
 };
 
@@ -46,7 +46,7 @@ pub fn write(out: &Path) -> Result<PathBuf, String> {
     let ctx = Context {
         tournament_seed: results.seed.map(whistle_rules::dealing::WrittenSeed::seed),
     };
-    let logs = runner::log_paths(out).map_err(|e| e.to_string())?;
+    let logs = layout::log_paths(out).map_err(|e| e.to_string())?;
     // Every match's viewer page is independent: one worker a core.
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
     let chunk = logs.len().div_ceil(workers).max(1);

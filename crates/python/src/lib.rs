@@ -24,7 +24,15 @@ use whistle_rules::{
     sample::WorldSampler,
 };
 
-pyo3::create_exception!(_engine, IllegalActionError, PyValueError);
+/// The exception a refused action raises (`whistle_engine.IllegalActionError`).
+mod illegal {
+    // The macro's struct takes no doc comment without giving the Python
+    // class a docstring too, which it has never had.
+    #![allow(missing_docs)]
+    use pyo3::exceptions::PyValueError;
+    pyo3::create_exception!(_engine, IllegalActionError, PyValueError);
+}
+pub use illegal::IllegalActionError;
 
 /// How many draws a world may take before the sampler gives up.
 const ATTEMPTS: usize = 1000;

@@ -271,7 +271,7 @@ pub struct Tournament {
     pub written_seed: WrittenSeed,
     /// Whether the seed was drawn from the operating system (neither the
     /// file nor the command line gave one). A run keeps a drawn seed in its
-    /// output folder ([`crate::runner::SEED_FILE`]), and a resumed run
+    /// output folder ([`crate::layout::SEED_FILE`]), and a resumed run
     /// reads it back from there rather than drawing anew.
     pub seed_drawn: bool,
     /// Why the seed can be searched, when it can ([`seed_warning`]): said

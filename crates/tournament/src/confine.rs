@@ -13,8 +13,8 @@ use whistle_sandbox::{Limits, Mode, Support};
 
 use crate::{
     config::{BotKind, Format, LocalBot, Tournament},
+    error::RunError,
     procs::Sandboxed,
-    runner::RunError,
     schedule::Planned,
 };
 

@@ -13,6 +13,9 @@
 
 pub mod config;
 pub mod confine;
+pub mod error;
+mod fair_play;
+pub mod layout;
 pub mod procs;
 pub mod report;
 pub mod runner;
@@ -21,8 +24,7 @@ pub mod stats;
 pub mod stdio;
 
 pub use config::{BotKind, BotSpec, ConfigError, Format, Tournament};
-pub use runner::{
-    Reporter, RunError, RunEvent, RunOptions, SharedReferee, Silent, Summary, merge, run,
-};
+pub use error::RunError;
+pub use runner::{Reporter, RunEvent, RunOptions, SharedReferee, Silent, Summary, merge, run};
 pub use schedule::Shard;
 pub use stats::Results;

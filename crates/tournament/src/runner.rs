@@ -8,7 +8,6 @@ use std::{
     time::Duration,
 };
 
-use serde::{Deserialize, Serialize};
 use tokio::{sync::Semaphore, task::JoinSet};
 use tracing::{info, warn};
 use whistle_referee::{Referee, Resume, TableRecord, TableSpec};
@@ -16,50 +15,28 @@ use whistle_replay::{
     ActionLog, Clocks, Duplicate, EndLog, FaultLog, Faults, HandLog, Header, MatchLog, Writer,
     seed_commitment,
 };
-use whistle_rules::{Game, MatchDriver, Options, Seat};
+use whistle_rules::{Game, MatchDriver, Seat};
 
 use crate::{
     config::{BotKind, Tournament},
     confine::{self, Confinement},
+    error::io_at,
+    fair_play::{FairPlay, LocalLaunch, bot_address},
+    layout::{has_header, remove_outputs, table_id},
     procs::{self, BotProcess},
     report,
     schedule::{self, Planned, Shard},
     stats::{self, Results},
 };
-
-/// What a run writes in its output folder: all that `overwrite` removes.
-pub const OUTPUTS: &[&str] = &[
-    "matches",
-    "logs",
-    "viewer",
-    "tournament.json",
-    SEED_FILE,
-    "results.json",
-    "standings.md",
-    "standings.csv",
-    "report.html",
-];
-
-/// Removes what an earlier run wrote in `out` ([`OUTPUTS`]), and nothing
-/// else.
-fn remove_outputs(out: &Path) -> Result<(), RunError> {
-    for name in OUTPUTS {
-        let p = out.join(name);
-        let gone = if p.is_dir() {
-            std::fs::remove_dir_all(&p)
-        } else {
-            std::fs::remove_file(&p)
-        };
-        match gone {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_at(&p)(e)),
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-/// The manifest's format name.
-pub const MANIFEST_FORMAT: &str = "whistle-tournament";
+// The error and the output folder's layout have modules of their own; these
+// paths of theirs stay where they were.
+pub use crate::{
+    error::RunError,
+    layout::{
+        MANIFEST_FORMAT, Manifest, OUTPUTS, SEED_FILE, for_each_log, log_paths, match_path,
+        read_logs,
+    },
+};
 
 /// What a run needs beyond the tournament file.
 #[derive(Clone)]
@@ -207,112 +184,6 @@ impl Reporter for Silent {
     fn report(&self, _: RunEvent) {}
 }
 
-/// Why a run (or a merge) failed.
-#[derive(Debug)]
-pub enum RunError {
-    /// A file or folder could not be read or written.
-    Io {
-        /// The file or folder.
-        path: PathBuf,
-        /// The error.
-        error: std::io::Error,
-    },
-    /// A file does not hold what it should (`tournament.json`).
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        message: String,
-    },
-    /// A match log could not be read or written.
-    Log(whistle_replay::ReplayError),
-    /// The output folder, a resume or a merge does not fit the tournament;
-    /// the text says how.
-    Mismatch(String),
-    /// The embedded referee could not listen.
-    Listen {
-        /// The address.
-        addr: std::net::SocketAddr,
-        /// The error.
-        error: std::io::Error,
-    },
-    /// A bot's command could not be started.
-    BotStart {
-        /// The bot.
-        bot: String,
-        /// Its program.
-        program: String,
-        /// Why.
-        message: String,
-    },
-    /// The game's options are not valid.
-    Options(whistle_rules::OptionError),
-    /// The referee refused a table.
-    Table(whistle_referee::CreateError),
-    /// A logged match does not re-play (resume).
-    Replay(whistle_rules::DriveError),
-    /// A table ended without a result; the text says why.
-    Match {
-        /// The table.
-        table: String,
-        /// Why.
-        reason: String,
-    },
-    /// A match's task failed.
-    Task(String),
-    /// The bots cannot be sandboxed as the file asks; the text says why and
-    /// what to do.
-    Sandbox(String),
-    /// The format would show a bot the same deal twice where it cannot be
-    /// given a fresh instance for each play; the text names the format.
-    Format(String),
-}
-
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RunError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            RunError::Parse { path, message } => write!(f, "{}: {message}", path.display()),
-            RunError::Log(e) => write!(f, "{e}"),
-            RunError::Mismatch(why) => f.write_str(why),
-            RunError::Listen { addr, error } => write!(f, "cannot listen on {addr}: {error}"),
-            RunError::BotStart {
-                bot,
-                program,
-                message,
-            } => write!(f, "bot `{bot}`: cannot start `{program}`: {message}"),
-            RunError::Options(e) => write!(f, "{e}"),
-            RunError::Table(e) => write!(f, "{e}"),
-            RunError::Replay(e) => write!(f, "a logged match does not re-play: {e}"),
-            RunError::Match { table, reason } => write!(f, "table {table}: {reason}"),
-            RunError::Task(why) => write!(f, "a match task failed: {why}"),
-            RunError::Sandbox(why) | RunError::Format(why) => f.write_str(why),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-impl From<whistle_replay::ReplayError> for RunError {
-    fn from(e: whistle_replay::ReplayError) -> RunError {
-        RunError::Log(e)
-    }
-}
-
-/// An IO error on `path`.
-fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
-    move |error| RunError::Io {
-        path: path.to_path_buf(),
-        error,
-    }
-}
-
-/// The file of the output folder that keeps a drawn seed (64 hex digits),
-/// written before play (readable by the organiser's account only; no bot's
-/// sandbox reaches the output folder): a resumed run reads it back. The
-/// results reveal the seed once play is over.
-pub const SEED_FILE: &str = "seed.secret";
-
 /// The tournament a run of `out` plays: `t` itself, or, where `t` drew its
 /// seed, resumes, and `out` keeps the seed an earlier run drew, `t` with
 /// that seed.
@@ -390,172 +261,6 @@ fn write_whole(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
     Ok(())
 }
 
-/// `tournament.json`: what the output folder holds, written before play.
-/// It commits to the seed without revealing it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Manifest {
-    /// Always [`MANIFEST_FORMAT`].
-    pub format: String,
-    /// Version 1.
-    pub version: u32,
-    /// The tournament's name.
-    pub name: String,
-    /// The game.
-    pub game: String,
-    /// Game options, resolved.
-    pub options: Options,
-    /// The event format.
-    pub event: String,
-    /// How a group's bots are seated (`rotations` or `permutations`).
-    #[serde(default = "rotations")]
-    pub seatings: String,
-    /// Rounds.
-    pub rounds: u32,
-    /// Bot names, in file order.
-    pub bots: Vec<String>,
-    /// SHA-256 of the tournament seed.
-    pub seed_commitment: String,
-    /// Matches in the whole schedule.
-    pub matches: u64,
-    /// The shard this folder holds, `i/n`, if any.
-    pub shard: Option<String>,
-}
-
-fn rotations() -> String {
-    "rotations".into()
-}
-
-impl Manifest {
-    fn of(t: &Tournament, total: u64, shard: Option<Shard>) -> Manifest {
-        Manifest {
-            format: MANIFEST_FORMAT.into(),
-            version: 1,
-            name: t.name.clone(),
-            game: t.game.name().into(),
-            options: t.options.clone(),
-            event: t.format.name().into(),
-            seatings: t.seatings.name().into(),
-            rounds: t.rounds,
-            bots: t.bots.iter().map(|b| b.name.clone()).collect(),
-            seed_commitment: seed_commitment(t.seed),
-            matches: total,
-            shard: shard.map(|s| format!("{}/{}", s.index, s.count)),
-        }
-    }
-
-    /// Reads `tournament.json` from `dir`.
-    ///
-    /// # Errors
-    /// If it is missing or malformed.
-    pub fn read(dir: &Path) -> Result<Manifest, RunError> {
-        let path = dir.join("tournament.json");
-        let text = std::fs::read_to_string(&path).map_err(io_at(&path))?;
-        serde_json::from_str(&text).map_err(|e| RunError::Parse {
-            path: path.clone(),
-            message: e.to_string(),
-        })
-    }
-}
-
-/// The log file of match `index`.
-pub fn match_path(out: &Path, index: u64) -> PathBuf {
-    out.join("matches").join(format!("m{index:05}.jsonl"))
-}
-
-/// Whether a log file holds its complete first line (the header). A runner
-/// killed between creating a log and flushing its header leaves an empty or
-/// cut header: that match had not started, and a resumed run starts it anew.
-fn has_header(path: &Path) -> Result<bool, RunError> {
-    let mut first = Vec::new();
-    whistle_replay::open_log(path)
-        .and_then(|mut r| r.read_until(b'\n', &mut first))
-        .map_err(io_at(path))?;
-    Ok(first.ends_with(b"\n"))
-}
-
-/// The match logs in `out/matches` (the files `m<index>.jsonl` that
-/// [`match_path`] names, or their compressed `m<index>.jsonl.gz`), by match
-/// index, without reading them. Where both forms of one log are there (a
-/// compression cut short), the original is taken.
-///
-/// # Errors
-/// If the folder cannot be listed.
-pub fn log_paths(out: &Path) -> Result<Vec<(u64, PathBuf)>, RunError> {
-    let dir = out.join("matches");
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_at(&dir)(e)),
-    };
-    let mut paths: Vec<(u64, PathBuf)> = entries
-        .filter_map(|e| {
-            let path = e.ok()?.path();
-            let name = path.file_name()?.to_str()?;
-            let stem = name.strip_prefix('m')?;
-            let (index, compressed) = match stem.strip_suffix(".jsonl.gz") {
-                Some(i) => (i, true),
-                None => (stem.strip_suffix(".jsonl")?, false),
-            };
-            let index = index
-                .bytes()
-                .all(|b| b.is_ascii_digit())
-                .then(|| index.parse().ok())??;
-            Some((index, compressed, path))
-        })
-        .collect::<Vec<(u64, bool, PathBuf)>>()
-        .into_iter()
-        .map(|(i, c, p)| ((i, c), p))
-        .collect::<std::collections::BTreeMap<_, _>>()
-        .into_iter()
-        .map(|((i, _), p)| (i, p))
-        .collect();
-    // Sorted by (index, compressed): the original first; keep one a match.
-    paths.dedup_by_key(|(i, _)| *i);
-    Ok(paths)
-}
-
-/// Reads the match logs of `out` one at a time, in schedule order, and hands
-/// each to `f`, so that only one is in memory at once. Logs without a
-/// complete header line (matches that had not started) are left out.
-///
-/// # Errors
-/// If a log cannot be read, holds another match than its name says, or `f`
-/// fails.
-pub fn for_each_log(
-    out: &Path,
-    mut f: impl FnMut(MatchLog) -> Result<(), RunError>,
-) -> Result<(), RunError> {
-    for (index, path) in log_paths(out)? {
-        if !has_header(&path)? {
-            continue;
-        }
-        let log = whistle_replay::read(&path)?;
-        if log.header.match_index != index {
-            return Err(RunError::Mismatch(format!(
-                "{} holds match {}",
-                path.display(),
-                log.header.match_index
-            )));
-        }
-        f(log)?;
-    }
-    Ok(())
-}
-
-/// Reads every match log in `out/matches`, in schedule order (see
-/// [`for_each_log`], which does not keep them all in memory).
-///
-/// # Errors
-/// If a log cannot be read.
-pub fn read_logs(out: &Path) -> Result<Vec<MatchLog>, RunError> {
-    let mut logs = Vec::new();
-    for_each_log(out, |l| {
-        logs.push(l);
-        Ok(())
-    })?;
-    Ok(logs)
-}
-
 /// What a finished run leaves.
 #[derive(Debug, Clone)]
 pub struct Summary {
@@ -580,12 +285,28 @@ pub struct Summary {
     pub planned: u64,
 }
 
-/// Runs the tournament (or its shard) to the end.
-///
-/// # Errors
-/// [`RunError`] for an unusable output folder, a bot that cannot be started,
-/// or a log that cannot be written.
-pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError> {
+/// The output folder made ready for play, and what is left to play in it.
+struct Prepared {
+    /// The output folder.
+    out: PathBuf,
+    /// The tournament with the seed an earlier run drew, where it kept one.
+    kept: Option<Tournament>,
+    /// The whole schedule.
+    all: Vec<Planned>,
+    /// This run's slice of it.
+    planned: Vec<Planned>,
+    /// The manifest, written.
+    manifest: Manifest,
+    /// The unfinished logs an earlier run left, by match index.
+    partial: std::collections::HashMap<u64, MatchLog>,
+    /// The matches of the slice not finished yet.
+    todo: Vec<Planned>,
+}
+
+/// The first level of a run: checks the output folder against the options
+/// and the manifest an earlier run left, keeps or reads back a drawn seed,
+/// writes the manifest, and finds what is left to play.
+fn prepare(t: &Tournament, opts: &RunOptions) -> Result<Prepared, RunError> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     if opts.overwrite && opts.resume {
         return Err(RunError::Mismatch(
@@ -664,6 +385,34 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         .filter(|p| !finished.contains(&p.index))
         .cloned()
         .collect();
+
+    Ok(Prepared {
+        out,
+        kept,
+        all,
+        planned,
+        manifest,
+        partial,
+        todo,
+    })
+}
+
+/// Runs the tournament (or its shard) to the end.
+///
+/// # Errors
+/// [`RunError`] for an unusable output folder, a bot that cannot be started,
+/// or a log that cannot be written.
+pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError> {
+    let Prepared {
+        out,
+        kept,
+        all,
+        planned,
+        manifest,
+        mut partial,
+        todo,
+    } = prepare(t, opts)?;
+    let t = kept.as_ref().unwrap_or(t);
 
     let (referee, server, address) = match &opts.referee {
         Some(shared) => (shared.referee.clone(), None, shared.address.clone()),
@@ -817,6 +566,53 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         referee.drain(opts.drain).await;
     }
 
+    let (crashed, limits, withdrawn) = stop_bots(
+        t, &referee, shared, server, &fair, procs, &instances, &stoppers, &withdrawn,
+    )
+    .await;
+
+    let results = finish(
+        t,
+        opts,
+        &out,
+        &withdrawn,
+        &fair.unsandboxed,
+        &limits,
+        interrupted.then_some(stopped_matches),
+    )?;
+    let finished = results.matches.len() as u64;
+    Ok(Summary {
+        out,
+        results,
+        played: todo.len() as u64,
+        crashed,
+        withdrawn,
+        interrupted,
+        finished,
+        planned: planned.len() as u64,
+    })
+}
+
+/// What stopping a run's bots leaves: the bots whose process crashed, each
+/// sandbox verdict `(bot, verdict)`, and the bots out of the event with why.
+type Stopped = (Vec<String>, Vec<(String, String)>, Vec<(String, String)>);
+
+/// Stops what the run started once its tables are over: the fresh
+/// instances' stoppers, the bots' processes (dismissed first, so that they
+/// exit by themselves), the referee's servers; on a shared referee the bots
+/// out of this event are readmitted.
+#[allow(clippy::too_many_arguments)]
+async fn stop_bots(
+    t: &Tournament,
+    referee: &Referee,
+    shared: bool,
+    server: Option<whistle_referee::ServerHandle>,
+    fair: &FairPlay,
+    mut procs: Vec<BotProcess>,
+    instances: &std::sync::Mutex<Vec<BotProcess>>,
+    stoppers: &std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    withdrawn: &std::sync::Mutex<Vec<(String, String)>>,
+) -> Stopped {
     let mut crashed = Vec::new();
     // Every instance of a finished match is stopped before the run ends.
     let pending = std::mem::take(&mut *stoppers.lock().expect("stoppers"));
@@ -860,11 +656,26 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             referee.readmit_bot(name);
         }
     }
+    (crashed, limits, withdrawn)
+}
 
+/// The last level of a run: the results of its slice from the logs, with
+/// the notes (a searchable seed, bots run unsandboxed, stopped by their
+/// sandbox or out of the event); written, the seed revealed, unless the run
+/// was interrupted (`interrupted` is then how many matches it stopped).
+fn finish(
+    t: &Tournament,
+    opts: &RunOptions,
+    out: &Path,
+    withdrawn: &[(String, String)],
+    unsandboxed: &[String],
+    limits: &[(String, String)],
+    interrupted: Option<u64>,
+) -> Result<Results, RunError> {
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
     let mut tally = stats::Tally::new(&t.name, t.game.name(), &names);
-    tally.mark_out(&withdrawn);
-    for_each_log(&out, |l| {
+    tally.mark_out(withdrawn);
+    for_each_log(out, |l| {
         if opts.shard.is_none_or(|s| s.owns(l.header.match_index)) {
             tally.add(&l);
         }
@@ -878,7 +689,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             detail: why.clone(),
         });
     }
-    for name in &fair.unsandboxed {
+    for name in unsandboxed {
         results.notes.push(stats::Note {
             bot: name.clone(),
             kind: "unsandboxed".into(),
@@ -886,7 +697,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         });
     }
     let mut seen = std::collections::BTreeMap::<(String, String), u32>::new();
-    for (bot, v) in &limits {
+    for (bot, v) in limits {
         *seen.entry((bot.clone(), v.clone())).or_default() += 1;
     }
     for ((bot, v), n) in seen {
@@ -900,7 +711,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             },
         });
     }
-    for (bot, why) in &withdrawn {
+    for (bot, why) in withdrawn {
         results.notes.push(stats::Note {
             bot: bot.clone(),
             kind: "out".into(),
@@ -908,96 +719,15 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         });
     }
     let finished = results.matches.len() as u64;
-    if interrupted {
+    if let Some(stopped_matches) = interrupted {
         // The seed stays secret and no standings are written: the event is
         // not over. The logs resume with `--resume`.
         info!(finished, stopped_matches, "run interrupted");
     } else {
         results.seed = Some(t.written_seed);
-        report::write_all(&out, &results).map_err(io_at(&out))?;
+        report::write_all(out, &results).map_err(io_at(out))?;
     }
-    Ok(Summary {
-        out,
-        results,
-        played: todo.len() as u64,
-        crashed,
-        withdrawn,
-        interrupted,
-        finished,
-        planned: planned.len() as u64,
-    })
-}
-
-/// What a run decided about its bots' fair play: their sandboxes, whether
-/// each play of a deal gets its own instance of a bot, who runs unconfined.
-struct FairPlay {
-    /// The sandboxes, when any bot has one.
-    confinement: Option<Confinement>,
-    /// Where sandboxed bots reach the referee, and plain ones.
-    reach: Option<confine::Reach>,
-    plain_address: String,
-    /// The Unix socket's server (namespaces mode), taken out of
-    /// `reach` to be stopped when the run ends.
-    unix_server: std::sync::Mutex<Option<whistle_referee::ServerHandle>>,
-    /// Why a fresh instance plays each seat of each match, if one does.
-    instances: Option<String>,
-    /// Each local bot: its command (arguments made absolute), folder, grants.
-    locals: std::collections::HashMap<String, LocalLaunch>,
-    /// Bots the organiser runs without a sandbox.
-    unsandboxed: Vec<String>,
-}
-
-struct LocalLaunch {
-    command: Vec<String>,
-    dir: PathBuf,
-    read: Vec<PathBuf>,
-    sandbox: bool,
-    limits: whistle_sandbox::Limits,
-    stdio: bool,
-}
-
-impl FairPlay {
-    /// The launch of bot `name` with `token` (a bot or seat token).
-    fn launch(&self, name: &str, token: String, out: &Path, once: bool) -> procs::Launch {
-        let l = &self.locals[name];
-        let sandbox = match (&self.confinement, &self.reach, l.sandbox) {
-            (Some(c), Some(reach), true) => Some(c.sandboxed(l.limits, l.read.clone(), reach)),
-            _ => None,
-        };
-        procs::Launch {
-            name: name.to_string(),
-            command: l.command.clone(),
-            dir: l.dir.clone(),
-            // A stdio bot's bridge runs in whistle, outside any sandbox.
-            address: match (&sandbox, &self.reach) {
-                (Some(_), Some(reach)) if !l.stdio => reach.address.clone(),
-                _ => self.plain_address.clone(),
-            },
-            token,
-            stderr_log: procs::stderr_log(out, name),
-            sandbox,
-            once,
-            stdio: l.stdio,
-        }
-    }
-
-    fn start_error(&self, name: &str, e: std::io::Error) -> RunError {
-        RunError::BotStart {
-            bot: name.to_string(),
-            program: self.locals[name].command[0].clone(),
-            message: e.to_string(),
-        }
-    }
-}
-
-/// The address bots are given: `host:port` as every gRPC library takes it
-/// (the kits still take `http://` too), `https://` kept for TLS.
-fn bot_address(address: &str) -> String {
-    address
-        .strip_prefix("http://")
-        .unwrap_or(address)
-        .trim_end_matches('/')
-        .to_string()
+    Ok(results)
 }
 
 /// Checks and prepares the bots' fair play: refuses formats that would show
@@ -1161,11 +891,6 @@ pub enum Recorded {
         /// Why.
         reason: String,
     },
-}
-
-/// The table id of match `index`: `<name>-m00042`.
-fn table_id(t: &Tournament, index: u64) -> String {
-    format!("{}-m{index:05}", t.name)
 }
 
 fn header(t: &Tournament, p: &Planned) -> Header {

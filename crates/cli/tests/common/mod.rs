@@ -5,7 +5,7 @@
 
 use std::{
     path::{Path, PathBuf},
-    process::{Command, ExitStatus, Stdio},
+    process::{Child, Command, ExitStatus, Stdio},
     sync::atomic::{AtomicUsize, Ordering},
     time::{Duration, Instant},
 };
@@ -51,6 +51,87 @@ impl Drop for Scratch {
     }
 }
 
+/// A child process killed (and reaped) when this is dropped, whether the
+/// test passed or panicked: a failing test leaves no `league serve`, bot or
+/// other process of its own running. It asks politely first (SIGTERM, so a
+/// serving league or a runner stops the bots it started), then, after
+/// [`Killed::GRACE`], kills (SIGKILL). A process already waited for is left
+/// alone.
+pub struct Killed(Option<Child>);
+
+impl Killed {
+    /// How long a dropped process has to stop after SIGTERM.
+    pub const GRACE: Duration = Duration::from_secs(5);
+
+    /// Guards `child`.
+    pub fn new(child: Child) -> Killed {
+        Killed(Some(child))
+    }
+
+    /// Waits for the process to end and collects its piped output (as
+    /// [`Child::wait_with_output`]).
+    pub fn wait_with_output(mut self) -> std::io::Result<std::process::Output> {
+        self.0
+            .take()
+            .expect("a Killed holds its child until it is dropped or consumed")
+            .wait_with_output()
+    }
+}
+
+impl std::ops::Deref for Killed {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        self.0
+            .as_ref()
+            .expect("a Killed holds its child until it is dropped or consumed")
+    }
+}
+
+impl std::ops::DerefMut for Killed {
+    fn deref_mut(&mut self) -> &mut Child {
+        self.0
+            .as_mut()
+            .expect("a Killed holds its child until it is dropped or consumed")
+    }
+}
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let Some(child) = self.0.as_mut() else {
+            return;
+        };
+        if !matches!(child.try_wait(), Ok(None)) {
+            return;
+        }
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let start = Instant::now();
+        while start.elapsed() < Killed::GRACE {
+            if !matches!(child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// Starting a process under a [`Killed`] guard.
+pub trait SpawnKilled {
+    /// [`Command::spawn`], the child guarded (panics if it cannot start).
+    fn spawn_killed(&mut self) -> Killed;
+}
+
+impl SpawnKilled for Command {
+    fn spawn_killed(&mut self) -> Killed {
+        Killed::new(self.spawn().unwrap())
+    }
+}
+
 /// A finished `whistle` command.
 pub struct Ran {
     pub status: ExitStatus,
@@ -72,8 +153,7 @@ pub fn whistle(s: &Scratch, args: &[&str], limit: Duration) -> Ran {
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&out_path).unwrap())
         .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
+        .spawn_killed();
     let started = Instant::now();
     let status = loop {
         if let Some(st) = child.try_wait().unwrap() {
@@ -112,17 +192,97 @@ pub fn whistle_ok(s: &Scratch, args: &[&str]) -> Ran {
     r
 }
 
+/// Generous clocks: nothing may fault for being slow (a `[time]` table).
+pub const CALM: &str = "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n";
+
+/// A tournament file for a test, built in order: its head (keys and tables
+/// as written), then one `[[bots]]` entry per bot. The text is exactly what
+/// the calls say, so a test that compares files or runs keeps its bytes.
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct Event {
+    text: String,
+}
+
+impl Event {
+    /// A file starting `name = "NAME"` and `game = "GAME"`.
+    pub fn new(name: &str, game: &str) -> Event {
+        Event::with(&format!("name = \"{name}\"\ngame = \"{game}\"\n"))
+    }
+
+    /// A file starting with `head` as written (keys, tables).
+    pub fn with(head: &str) -> Event {
+        Event {
+            text: head.to_string(),
+        }
+    }
+
+    /// Appends `text` as written (keys, a table, an entry).
+    pub fn and(mut self, text: &str) -> Event {
+        self.text.push_str(text);
+        self
+    }
+
+    /// Appends the generous clocks of [`CALM`].
+    pub fn calm(self) -> Event {
+        self.and(CALM)
+    }
+
+    /// A bot entry running `COMMAND...` (each word quoted).
+    pub fn command(self, name: &str, command: &[&str]) -> Event {
+        self.command_with(name, command, "")
+    }
+
+    /// A bot entry running `COMMAND...`, then more keys of the entry as
+    /// written (`dir = "..."\nstdio = true\n`).
+    pub fn command_with(self, name: &str, command: &[&str], keys: &str) -> Event {
+        let words: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
+        let entry = format!(
+            "\n[[bots]]\nname = \"{name}\"\ncommand = [{}]\n{keys}",
+            words.join(", ")
+        );
+        self.and(&entry)
+    }
+
+    /// A bot entry playing `whistle bot ARGS`.
+    pub fn bot(self, name: &str, args: &[&str]) -> Event {
+        let command: Vec<&str> = ["whistle", "bot"].iter().chain(args).copied().collect();
+        self.command(name, &command)
+    }
+
+    /// A bot entry playing a bundled bot: `whistle bot --bot KIND`.
+    pub fn bundled(self, name: &str, kind: &str) -> Event {
+        self.bot(name, &["--bot", kind])
+    }
+
+    /// A remote bot entry: it connects by itself with `token`.
+    pub fn remote(self, name: &str, token: &str) -> Event {
+        let entry = format!("\n[[bots]]\nname = \"{name}\"\nremote = true\ntoken = \"{token}\"\n");
+        self.and(&entry)
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Writes the file to `rel` in `s`; returns its path.
+    pub fn write(&self, s: &Scratch, rel: &str) -> PathBuf {
+        s.write(rel, &self.text)
+    }
+}
+
 /// A small tournament file of Israeli Whist: `head` (name, seed, hands,
 /// format ...) with generous clocks, and one `[[bots]]` entry a `(name,
 /// bundled bot)`.
 pub fn israeli_tournament(head: &str, bots: &[(&str, &str)]) -> String {
-    let mut t = format!("game = \"israeli\"\n{head}\n[time]\nper_action_ms = 20000\n");
-    for (name, bot) in bots {
-        t.push_str(&format!(
-            "\n[[bots]]\nname = \"{name}\"\ncommand = [\"whistle\", \"bot\", \"--bot\", \"{bot}\"]\n"
-        ));
-    }
-    t
+    let event = Event::with(&format!(
+        "game = \"israeli\"\n{head}\n[time]\nper_action_ms = 20000\n"
+    ));
+    bots.iter()
+        .fold(event, |e, (name, kind)| e.bundled(name, kind))
+        .text()
+        .to_string()
 }
 
 /// Starts `whistle league serve --dir DIR --listen 127.0.0.1:0 --poll-ms 200
@@ -130,27 +290,24 @@ pub fn israeli_tournament(head: &str, bots: &[(&str, &str)]) -> String {
 /// in `serve.stdout`, `serve.stderr`), and waits until it has printed
 /// every line starting with one of `wait_for`; returns the process and
 /// those lines, in the order asked.
-// The child goes to the caller, which stops and waits for it.
-#[allow(clippy::zombie_processes)]
 pub fn spawn_serve(
     s: &Scratch,
     dir: &str,
     extra: &[&str],
     wait_for: &[&str],
-) -> (std::process::Child, Vec<String>) {
+) -> (Killed, Vec<String>) {
     spawn_serve_limited(s, dir, extra, wait_for, None)
 }
 
 /// [`spawn_serve`] with the process's limit on open files (soft and hard)
 /// set to `open_files` first.
-#[allow(clippy::zombie_processes)]
 pub fn spawn_serve_limited(
     s: &Scratch,
     dir: &str,
     extra: &[&str],
     wait_for: &[&str],
     open_files: Option<u32>,
-) -> (std::process::Child, Vec<String>) {
+) -> (Killed, Vec<String>) {
     let out = s.path("serve.stdout");
     let mut args = vec![
         "league",
@@ -183,8 +340,7 @@ pub fn spawn_serve_limited(
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&out).unwrap())
         .stderr(std::fs::File::create(s.path("serve.stderr")).unwrap())
-        .spawn()
-        .unwrap();
+        .spawn_killed();
     let start = Instant::now();
     loop {
         let text = std::fs::read_to_string(&out).unwrap_or_default();
@@ -255,14 +411,13 @@ pub fn add_league_bots(s: &Scratch, dir: &str, names: &[&str]) -> Vec<String> {
 
 /// A bundled bot (`whistle bot --bot KIND`) connecting by itself to
 /// `address` with `token`, its output discarded.
-pub fn spawn_remote_bot(address: &str, token: &str, kind: &str) -> std::process::Child {
+pub fn spawn_remote_bot(address: &str, token: &str, kind: &str) -> Killed {
     Command::new(WHISTLE)
         .args(["bot", "--bot", kind, "--address", address, "--token", token])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+        .spawn_killed()
 }
 
 /// The address in a serving league's `listening on ADDR admin-token ...`.
@@ -275,7 +430,7 @@ pub fn listening_address(line: &str) -> String {
 }
 
 /// Stops a serving league (SIGTERM, then waits for it) and kills `bots`.
-pub fn stop_all(serve: &mut std::process::Child, bots: &mut [std::process::Child]) {
+pub fn stop_all(serve: &mut Child, bots: &mut [Killed]) {
     let _ = Command::new("kill")
         .args(["-TERM", &serve.id().to_string()])
         .status();
