@@ -141,6 +141,10 @@ impl Report {
     }
 }
 
+/// Said under a stdio bot's malformed or stale answers.
+const STDOUT_HINT: &str = "; every line a stdio bot prints on stdout is read as an answer: \
+                           print logs and debugging output to stderr (docs/stdio.md)";
+
 /// How many of the bot's last stderr lines go under a FAIL, and how long
 /// each may be: bounded whatever the bot writes.
 const TAIL_LINES: usize = 12;
@@ -719,6 +723,12 @@ async fn play_game(
             e.0 += 1;
         }
     }
+    // A stdio bot's every stdout line is an answer: a debugging print there
+    // answers garbage, and the real answer then comes to a settled request.
+    let stray_lines = args.stdio
+        && ["malformed", "stale", "out-of-turn"]
+            .iter()
+            .any(|k| faults.contains_key(*k));
     let mut fault_text = |kinds: &[&str]| -> Option<String> {
         let found: Vec<String> = kinds
             .iter()
@@ -731,9 +741,14 @@ async fn play_game(
         (!found.is_empty()).then(|| found.join("; "))
     };
     let late = fault_text(&["late"]).or_else(|| late_answers(args, &records, &at, seats));
-    let wrong = fault_text(&["illegal", "malformed"]);
+    let mut wrong = fault_text(&["illegal", "malformed"]);
     let cut_faults = fault_text(&["absent"]);
-    let protocol = fault_text(&["out-of-turn", "stale", "flood"]);
+    let mut protocol = fault_text(&["out-of-turn", "stale", "flood"]);
+    if stray_lines {
+        for text in [&mut wrong, &mut protocol].into_iter().flatten() {
+            text.push_str(STDOUT_HINT);
+        }
+    }
 
     // What was asked: phases and action kinds, replayed in the engine.
     let mut asked: BTreeMap<String, usize> = BTreeMap::new();

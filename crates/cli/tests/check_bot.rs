@@ -328,6 +328,46 @@ fn a_stdio_bot_that_crashes_at_start_gets_no_pass() {
     assert!(r.stdout.contains("| Traceback: NameError"), "{}", r.stdout);
 }
 
+/// A stdio bot that prints its debugging output on stdout (a student's
+/// first mistake): each such line is read as an answer. The FAILs say so,
+/// and where its output belongs, without echoing the line itself.
+#[test]
+fn a_stdio_bot_that_prints_debugging_on_stdout_is_told_to_use_stderr() {
+    let s = Scratch::new("check-bot-stdout-debug");
+    s.write(
+        "chatty.py",
+        "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n    \
+         if m['type'] == 'request':\n        print('my cards:', m['observation']['hand'])\n        \
+         print(0, flush=True)\n",
+    );
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--games",
+            "israeli",
+            "--",
+            "python3",
+            "chatty.py",
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    let fails = lines(&r.stdout, "FAIL");
+    for check in ["israeli: legal answers:", "israeli: protocol:"] {
+        assert!(
+            fails.iter().any(|l| l.contains(check)
+                && l.contains("read as an answer")
+                && l.contains("to stderr")),
+            "{check}\n{}",
+            r.stdout
+        );
+    }
+    // The stray line is the bot's: never echoed.
+    assert!(!r.stdout.contains("my cards"), "{}", r.stdout);
+}
+
 /// A stdio bot run without `--stdio`: it prints JSON lines (or exits as
 /// its closed stdin ends) and never subscribes; the FAIL says to use
 /// `--stdio`.
