@@ -86,14 +86,18 @@ struct Check {
     name: String,
     pass: bool,
     detail: String,
+    /// How long the bot's stderr was when the next match began (`None`:
+    /// no match after it): a FAIL shows the lines written up to then, not
+    /// those of later matches.
+    stderr_end: Option<u64>,
 }
 
 #[derive(Default)]
 struct Report {
     checks: Vec<Check>,
-    /// The last lines of the bot's stderr (read once it is done): they go
-    /// under every FAIL.
-    stderr: Option<Vec<String>>,
+    /// The bot's stderr log: the last lines written before each FAIL go
+    /// under it (read once the bot is done).
+    stderr: Option<std::path::PathBuf>,
     /// Requests the bot answered, over every match.
     answered: usize,
 }
@@ -104,16 +108,30 @@ impl Report {
             name: name.into(),
             pass,
             detail: detail.into(),
+            stderr_end: None,
         });
+    }
+
+    /// A match begins: the checks so far keep the bot's stderr as it is now
+    /// (the previous match's last lines have landed by then).
+    fn mark(&mut self) {
+        let len = self
+            .stderr
+            .as_ref()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len());
+        for c in &mut self.checks {
+            c.stderr_end = c.stderr_end.or(len);
+        }
     }
 
     fn text(&self) -> String {
         let mut out = String::new();
-        let tail = self.stderr.clone().unwrap_or_default();
         for c in &self.checks {
             let verdict = if c.pass { "PASS" } else { "FAIL" };
             out.push_str(&format!("{verdict} {}: {}\n", c.name, c.detail));
-            if !c.pass && self.stderr.is_some() {
+            if let (false, Some(path)) = (c.pass, &self.stderr) {
+                let tail = stderr_lines(path, c.stderr_end);
                 if tail.is_empty() {
                     out.push_str("    (the bot's stderr is empty)\n");
                 } else {
@@ -150,17 +168,21 @@ const STDOUT_HINT: &str = "; every line a stdio bot prints on stdout is read as 
 const TAIL_LINES: usize = 12;
 const TAIL_WIDTH: usize = 240;
 
-/// The last lines of the bot's stderr (at most [`TAIL_LINES`], each cut to
-/// [`TAIL_WIDTH`] bytes), read from the end of its log only.
-pub(crate) fn stderr_lines(path: &Path) -> Vec<String> {
+/// The last lines of the bot's stderr up to byte `end` (its end if
+/// `None`): at most [`TAIL_LINES`], each cut to [`TAIL_WIDTH`] bytes, read
+/// from there back only.
+pub(crate) fn stderr_lines(path: &Path, end: Option<u64>) -> Vec<String> {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut f) = std::fs::File::open(path) else {
         return Vec::new();
     };
-    let len = f.metadata().map_or(0, |m| m.len());
+    let whole = f.metadata().map_or(0, |m| m.len());
+    let len = end.map_or(whole, |e| e.min(whole));
     let from = len.saturating_sub((TAIL_LINES * TAIL_WIDTH * 4) as u64);
     let mut bytes = Vec::new();
-    if f.seek(SeekFrom::Start(from)).is_err() || f.read_to_end(&mut bytes).is_err() {
+    if f.seek(SeekFrom::Start(from)).is_err()
+        || (&mut f).take(len - from).read_to_end(&mut bytes).is_err()
+    {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(&bytes);
@@ -274,9 +296,8 @@ pub fn run(args: &CheckBotArgs) -> anyhow::Result<(String, bool)> {
         .build()?;
     let scratch = tempfile::tempdir()?;
     let stderr_path = scratch.path().join("bot.stderr");
-    let mut report = rt.block_on(check(args, &games, &stderr_path))?;
+    let report = rt.block_on(check(args, &games, &stderr_path))?;
     // Read after every process is gone, so its last words are in.
-    report.stderr = Some(stderr_lines(&stderr_path));
     Ok((report.text(), report.ok()))
 }
 
@@ -285,7 +306,10 @@ async fn check(
     games: &[Variant],
     stderr_path: &Path,
 ) -> anyhow::Result<Report> {
-    let mut report = Report::default();
+    let mut report = Report {
+        stderr: Some(stderr_path.to_path_buf()),
+        ..Report::default()
+    };
     let referee = Referee::new(None);
     let (addr, server) = referee.spawn("127.0.0.1:0".parse()?).await?;
     let token = referee.register_bot(&args.name, None);
@@ -606,6 +630,7 @@ async fn play_game(
         .map(ActionKind::name)
         .collect();
     let names: Vec<&str> = vec![args.name.as_str(); seats];
+    report.mark();
     let mut spec = TableSpec::new(game, Seed::from_u64(args.seed), &names);
     spec.options = options.clone();
     // The referee's clock is the bot's times the seats: the bot plays every
