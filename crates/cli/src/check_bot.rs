@@ -89,14 +89,18 @@ struct Check {
     name: String,
     pass: bool,
     detail: String,
+    /// How long the bot's stderr was when the next match began (`None`:
+    /// no match after it): a FAIL shows the lines written up to then, not
+    /// those of later matches.
+    stderr_end: Option<u64>,
 }
 
 #[derive(Default)]
 struct Report {
     checks: Vec<Check>,
-    /// The last lines of the bot's stderr (read once it is done): they go
-    /// under every FAIL.
-    stderr: Option<Vec<String>>,
+    /// The bot's stderr log: the last lines written before each FAIL go
+    /// under it (read once the bot is done).
+    stderr: Option<std::path::PathBuf>,
     /// Requests the bot answered, over every match.
     answered: usize,
 }
@@ -107,16 +111,30 @@ impl Report {
             name: name.into(),
             pass,
             detail: detail.into(),
+            stderr_end: None,
         });
+    }
+
+    /// A match begins: the checks so far keep the bot's stderr as it is now
+    /// (the previous match's last lines have landed by then).
+    fn mark(&mut self) {
+        let len = self
+            .stderr
+            .as_ref()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len());
+        for c in &mut self.checks {
+            c.stderr_end = c.stderr_end.or(len);
+        }
     }
 
     fn text(&self) -> String {
         let mut out = String::new();
-        let tail = self.stderr.clone().unwrap_or_default();
         for c in &self.checks {
             let verdict = if c.pass { "PASS" } else { "FAIL" };
             out.push_str(&format!("{verdict} {}: {}\n", c.name, c.detail));
-            if !c.pass && self.stderr.is_some() {
+            if let (false, Some(path)) = (c.pass, &self.stderr) {
+                let tail = stderr_lines(path, c.stderr_end);
                 if tail.is_empty() {
                     out.push_str("    (the bot's stderr is empty)\n");
                 } else {
@@ -144,22 +162,30 @@ impl Report {
     }
 }
 
+/// Said under a stdio bot's malformed or stale answers.
+const STDOUT_HINT: &str = "; every line a stdio bot prints on stdout is read as an answer: \
+                           print logs and debugging output to stderr (docs/stdio.md)";
+
 /// How many of the bot's last stderr lines go under a FAIL, and how long
 /// each may be: bounded whatever the bot writes.
 const TAIL_LINES: usize = 12;
 const TAIL_WIDTH: usize = 240;
 
-/// The last lines of the bot's stderr (at most [`TAIL_LINES`], each cut to
-/// [`TAIL_WIDTH`] bytes), read from the end of its log only.
-pub(crate) fn stderr_lines(path: &Path) -> Vec<String> {
+/// The last lines of the bot's stderr up to byte `end` (its end if
+/// `None`): at most [`TAIL_LINES`], each cut to [`TAIL_WIDTH`] bytes, read
+/// from there back only.
+pub(crate) fn stderr_lines(path: &Path, end: Option<u64>) -> Vec<String> {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut f) = std::fs::File::open(path) else {
         return Vec::new();
     };
-    let len = f.metadata().map_or(0, |m| m.len());
+    let whole = f.metadata().map_or(0, |m| m.len());
+    let len = end.map_or(whole, |e| e.min(whole));
     let from = len.saturating_sub((TAIL_LINES * TAIL_WIDTH * 4) as u64);
     let mut bytes = Vec::new();
-    if f.seek(SeekFrom::Start(from)).is_err() || f.read_to_end(&mut bytes).is_err() {
+    if f.seek(SeekFrom::Start(from)).is_err()
+        || (&mut f).take(len - from).read_to_end(&mut bytes).is_err()
+    {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(&bytes);
@@ -273,9 +299,8 @@ pub fn run(args: &CheckBotArgs) -> anyhow::Result<(String, bool)> {
         .build()?;
     let scratch = tempfile::tempdir()?;
     let stderr_path = scratch.path().join("bot.stderr");
-    let mut report = rt.block_on(check(args, &games, &stderr_path))?;
+    let report = rt.block_on(check(args, &games, &stderr_path))?;
     // Read after every process is gone, so its last words are in.
-    report.stderr = Some(stderr_lines(&stderr_path));
     Ok((report.text(), report.ok()))
 }
 
@@ -284,7 +309,10 @@ async fn check(
     games: &[Variant],
     stderr_path: &Path,
 ) -> anyhow::Result<Report> {
-    let mut report = Report::default();
+    let mut report = Report {
+        stderr: Some(stderr_path.to_path_buf()),
+        ..Report::default()
+    };
     let referee = Referee::new(None);
     let (addr, server) = referee.spawn("127.0.0.1:0".parse()?).await?;
     let token = referee.register_bot(&args.name, None);
@@ -622,6 +650,7 @@ async fn play_game(
         .map(ActionKind::name)
         .collect();
     let names: Vec<&str> = vec![args.name.as_str(); seats];
+    report.mark();
     // The deals: the first seed from `--seed` on whose match, played by the
     // heuristic bot in every seat, asks every kind of decision there is.
     let seed = seed_asking_everything(game, &options, args.seed, &possible);
@@ -742,6 +771,12 @@ async fn play_game(
             e.0 += 1;
         }
     }
+    // A stdio bot's every stdout line is an answer: a debugging print there
+    // answers garbage, and the real answer then comes to a settled request.
+    let stray_lines = args.stdio
+        && ["malformed", "stale", "out-of-turn"]
+            .iter()
+            .any(|k| faults.contains_key(*k));
     let mut fault_text = |kinds: &[&str]| -> Option<String> {
         let found: Vec<String> = kinds
             .iter()
@@ -758,9 +793,14 @@ async fn play_game(
         Some(t) => late_timed(args, t, &handle.table_id, seats),
         None => late_answers(args, &records, &at, seats),
     });
-    let wrong = fault_text(&["illegal", "malformed"]);
+    let mut wrong = fault_text(&["illegal", "malformed"]);
     let cut_faults = fault_text(&["absent"]);
-    let protocol = fault_text(&["out-of-turn", "stale", "flood"]);
+    let mut protocol = fault_text(&["out-of-turn", "stale", "flood"]);
+    if stray_lines {
+        for text in [&mut wrong, &mut protocol].into_iter().flatten() {
+            text.push_str(STDOUT_HINT);
+        }
+    }
 
     // What was asked: phases and action kinds, replayed in the engine.
     let mut asked: BTreeMap<String, usize> = BTreeMap::new();

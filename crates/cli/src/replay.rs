@@ -1036,7 +1036,7 @@ fn rerun(a: &RerunArgs) -> anyhow::Result<String> {
     }
     if with_cmd {
         // Read from its end only, each line cut: bounded whatever it wrote.
-        let lines = crate::check_bot::stderr_lines(&stderr_path);
+        let lines = crate::check_bot::stderr_lines(&stderr_path, None);
         if !lines.is_empty() {
             let _ = writeln!(out, "the cmd bot's stderr ends:");
             for l in lines {

@@ -328,6 +328,102 @@ fn a_stdio_bot_that_crashes_at_start_gets_no_pass() {
     assert!(r.stdout.contains("| Traceback: NameError"), "{}", r.stdout);
 }
 
+/// A stdio bot that prints its debugging output on stdout (a student's
+/// first mistake): each such line is read as an answer. The FAILs say so,
+/// and where its output belongs, without echoing the line itself.
+#[test]
+fn a_stdio_bot_that_prints_debugging_on_stdout_is_told_to_use_stderr() {
+    let s = Scratch::new("check-bot-stdout-debug");
+    s.write(
+        "chatty.py",
+        "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n    \
+         if m['type'] == 'request':\n        print('my cards:', m['observation']['hand'])\n        \
+         print(0, flush=True)\n",
+    );
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--games",
+            "israeli",
+            "--",
+            "python3",
+            "chatty.py",
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    let fails = lines(&r.stdout, "FAIL");
+    for check in ["israeli: legal answers:", "israeli: protocol:"] {
+        assert!(
+            fails.iter().any(|l| l.contains(check)
+                && l.contains("read as an answer")
+                && l.contains("to stderr")),
+            "{check}\n{}",
+            r.stdout
+        );
+    }
+    // The stray line is the bot's: never echoed.
+    assert!(!r.stdout.contains("my cards"), "{}", r.stdout);
+}
+
+/// Under a FAIL are the stderr lines the bot wrote up to that check, not
+/// those of the games checked after it: a bot that fails in Honeymoon and
+/// then writes plenty in Israeli shows its Honeymoon lines there (where a
+/// kit prints an exception's traceback, once, the first time).
+#[test]
+fn the_stderr_under_a_fail_is_the_bots_up_to_that_check() {
+    let s = Scratch::new("check-bot-stderr-per-game");
+    s.write(
+        "moody.py",
+        "import json, sys\n\
+         game = None\n\
+         for line in sys.stdin:\n    \
+             m = json.loads(line)\n    \
+             if m['type'] == 'welcome':\n        game = m.get('game')\n    \
+             if m['type'] != 'request':\n        continue\n    \
+             print(f'{game}: asked', file=sys.stderr, flush=True)\n    \
+             print('nonsense' if game == 'honeymoon' else 0, flush=True)\n",
+    );
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--stdio",
+            "--games",
+            "honeymoon,israeli",
+            "--",
+            "python3",
+            "moody.py",
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    // The israeli lines came last, and many: the tail at the end of the run
+    // holds nothing else.
+    let failed = r
+        .stdout
+        .split("FAIL honeymoon: legal answers:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("honeymoon fails:\n{}", r.stdout));
+    let tail: Vec<&str> = failed
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .collect();
+    assert!(
+        tail.iter().any(|l| l.contains("| honeymoon: asked")),
+        "{tail:?}\n{}",
+        r.stdout
+    );
+    assert!(
+        !tail.iter().any(|l| l.contains("israeli")),
+        "{tail:?}\n{}",
+        r.stdout
+    );
+}
+
 /// A stdio bot run without `--stdio`: it prints JSON lines (or exits as
 /// its closed stdin ends) and never subscribes; the FAIL says to use
 /// `--stdio`.

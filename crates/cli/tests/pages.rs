@@ -552,6 +552,10 @@ fn class_report(s: &Scratch, n: usize) -> std::path::PathBuf {
     let names: Vec<String> = (0..n).map(|i| format!("student-{i:02}")).collect();
     let mut results = whistle_tournament::stats::compute("class", "israeli", &names, &[]);
     results.grade = "matchpoints".into();
+    // A drawn seed, revealed: 64 hex digits without a space to break at.
+    results.seed = Some(whistle_rules::dealing::WrittenSeed::Full(
+        whistle_rules::dealing::Seed::from_hex(&"be5cd191".repeat(8)).unwrap(),
+    ));
     let iv = |mean: f64, half: f64| Interval {
         n: 16,
         mean,
@@ -571,7 +575,7 @@ fn class_report(s: &Scratch, n: usize) -> std::path::PathBuf {
         });
         let out = i + 3 >= n;
         b.unranked = match n - i {
-            1 => Some("out: its process ended 4 times (last: exited with status 1); see out/logs/x.stderr.log".into()),
+            1 => Some("out: its process ended 4 times (last: exited with status 1); see replays/class-day/logs/broken-crash-at-start.stderr.log".into()),
             2 | 3 => Some("forfeited every match".into()),
             _ => None,
         };
@@ -602,7 +606,7 @@ fn class_report(s: &Scratch, n: usize) -> std::path::PathBuf {
     results.notes.push(Note {
         bot: names[n - 1].clone(),
         kind: "out".into(),
-        detail: "out of the event: its process ended 4 times".into(),
+        detail: "out of the event: its process ended 4 times (last: exited with status 1); see replays/class-day/logs/broken-crash-at-start.stderr.log".into(),
     });
     let out = s.path(&format!("class-{n}"));
     std::fs::create_dir_all(out.join("matches")).unwrap();

@@ -1025,6 +1025,15 @@ fn a_bot_that_cannot_start_is_out_of_the_event_and_its_matches_are_forfeits() {
     // Finished, but not clean: a script can tell.
     assert_eq!(r.status.code(), Some(3), "{}\n{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("out of the event (dead)"), "{}", r.stderr);
+    // Said at once, one line (docs/tournaments.md, Progress), not again as
+    // the referee's own log line: that one is detail, off by default.
+    assert_eq!(
+        r.stderr.matches("bot `dead` is out of the event").count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("bot withdrawn"), "{}", r.stderr);
     // The default start timeout is 30 s: waiting for the dead bot even once
     // would take longer than this.
     assert!(

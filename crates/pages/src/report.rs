@@ -11,6 +11,7 @@ use maud::{Markup, PreEscaped, html};
 use whistle_replay::verify::Context;
 use whistle_tournament::{
     Results, layout,
+    report::two_places,
     stats::{BotStats, Interval},
 };
 
@@ -116,11 +117,11 @@ fn rating_text(r: &whistle_tournament::stats::BotStats) -> String {
 fn interval_cell(i: Option<&Interval>) -> Markup {
     match i {
         Some(i) if i.n >= 2 => html! {
-            span.mean { (format!("{:.2}", i.mean)) }
+            span.mean { (two_places(i.mean)) }
             br;
-            span.ci { (format!("[{:.2}, {:.2}]", i.low, i.high)) }
+            span.ci { "[" (two_places(i.low)) ", " (two_places(i.high)) "]" }
         },
-        Some(i) if i.n == 1 => html! { span.mean { (format!("{:.2}", i.mean)) } },
+        Some(i) if i.n == 1 => html! { span.mean { (two_places(i.mean)) } },
         _ => html! { "-" },
     }
 }
@@ -324,7 +325,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                             td { (v.a) " vs " (v.b) } td { (v.matches) }
                             td { (v.a_ahead) " / " (v.b_ahead) " / " (v.level) }
                             td { (v.los.map_or("-".to_string(), |l| format!("{:.1} %", l * 100.0))) }
-                            td { (v.difference.as_ref().map_or("-".to_string(), |d| format!("{:.2} [{:.2}, {:.2}]", d.mean, d.low, d.high))) }
+                            td { (v.difference.as_ref().map_or("-".to_string(), |d| format!("{} [{}, {}]", two_places(d.mean), two_places(d.low), two_places(d.high)))) }
                             td { (whistle_tournament::report::verdict_words(v)) }
                         } } }
                     } }

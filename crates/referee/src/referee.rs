@@ -608,7 +608,8 @@ impl Referee {
                 .map(|l| l.cmd.clone())
                 .collect()
         };
-        warn!(bot = %bot_name, %reason, tables = cmds.len(), "bot withdrawn from the event");
+        // Detail: the runner says it once, in a line of its own.
+        warn!(target: "whistle::detail", bot = %bot_name, %reason, tables = cmds.len(), "bot withdrawn from the event");
         for cmd in cmds {
             let _ = cmd.try_send(TableCmd::Withdraw {
                 bot_name: bot_name.to_string(),

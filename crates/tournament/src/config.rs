@@ -747,8 +747,8 @@ impl Tournament {
                 return Err(err(
                     raw.format.as_ref().map(|f| f.span()),
                     "matches_per_bot",
-                    "a budget event needs `matches_per_bot` (about how many matches each bot \
-                     plays)"
+                    "a budget event needs `matches_per_bot` (how many matches each bot plays: \
+                     exactly that, or one more where the seats do not fill whole tables)"
                         .into(),
                 ));
             }

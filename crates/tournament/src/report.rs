@@ -4,11 +4,23 @@ use std::{fmt::Write as _, path::Path};
 
 use crate::stats::{BotStats, Interval, Results, Verdict};
 
+/// A number with two decimals, never `-0.00`: a difference of nothing
+/// between two bots on the same cards is `0.00`, not a negative one.
+pub fn two_places(x: f64) -> String {
+    let text = format!("{x:.2}");
+    if text == "-0.00" { "0.00".into() } else { text }
+}
+
 fn interval(i: &Interval) -> String {
     if i.n < 2 {
-        format!("{:.2}", i.mean)
+        two_places(i.mean)
     } else {
-        format!("{:.2} [{:.2}, {:.2}]", i.mean, i.low, i.high)
+        format!(
+            "{} [{}, {}]",
+            two_places(i.mean),
+            two_places(i.low),
+            two_places(i.high)
+        )
     }
 }
 
@@ -753,6 +765,19 @@ pub fn write_all(out: &Path, r: &Results) -> std::io::Result<()> {
 mod tests {
     use super::*;
     use crate::stats::Tally;
+
+    #[test]
+    fn a_difference_of_nothing_reads_zero_not_minus_zero() {
+        let i = Interval {
+            n: 4,
+            mean: -0.0,
+            low: -0.0,
+            high: -0.001,
+        };
+        assert_eq!(interval(&i), "0.00 [0.00, 0.00]");
+        assert_eq!(two_places(-0.006), "-0.01");
+        assert_eq!(two_places(2.5), "2.50");
+    }
 
     #[test]
     fn csv_cells_holding_commas_and_quotes_stay_in_their_column() {
