@@ -10,29 +10,10 @@ use std::{
     process::{Command, Output, Stdio},
 };
 
-use whistle_sandbox::{Limits, Mode, Spec, Verdict, probe};
+use whistle_sandbox::{Limits, Mode, Spec, Verdict};
 
-const LAUNCHER: &str = env!("CARGO_BIN_EXE_whistle-sandbox");
-
-/// The modes to test here; none (and a note) where no sandbox can be made.
-fn modes() -> Vec<Mode> {
-    match probe(Path::new(LAUNCHER)) {
-        Ok((_, support)) => {
-            let mut m = Vec::new();
-            if support.namespaces {
-                m.push(Mode::Namespaces);
-            }
-            if support.landlock_abi >= 6 {
-                m.push(Mode::Landlock);
-            }
-            m
-        }
-        Err(e) => {
-            eprintln!("no sandbox on this machine, nothing to test: {e}");
-            Vec::new()
-        }
-    }
-}
+mod common;
+use common::{LAUNCHER, modes};
 
 struct Box_ {
     _root: tempfile::TempDir,

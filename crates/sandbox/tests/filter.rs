@@ -19,32 +19,14 @@ use std::{
     time::Duration,
 };
 
-use whistle_sandbox::{Limits, Mode, Spec, probe};
+use whistle_sandbox::{Limits, Mode, Spec};
 
-const LAUNCHER: &str = env!("CARGO_BIN_EXE_whistle-sandbox");
+mod common;
+use common::{LAUNCHER, modes};
+
 /// The errors the filter answers with.
 const EPERM: &str = "E1";
 const ENOSYS: &str = "E38";
-
-/// The modes to test here; none (and a note) where no sandbox can be made.
-fn modes() -> Vec<Mode> {
-    match probe(Path::new(LAUNCHER)) {
-        Ok((_, support)) => {
-            let mut m = Vec::new();
-            if support.namespaces {
-                m.push(Mode::Namespaces);
-            }
-            if support.landlock_abi >= 6 {
-                m.push(Mode::Landlock);
-            }
-            m
-        }
-        Err(e) => {
-            eprintln!("no sandbox on this machine, nothing to test: {e}");
-            Vec::new()
-        }
-    }
-}
 
 /// The hostile program, compiled once for the whole test binary, in a
 /// folder every sandbox here may read.

@@ -15,27 +15,8 @@ use std::{
 
 use whistle_sandbox::{CGROUP_VAR, Cpus, Limits, Mode, Spec, Verdict, probe};
 
-const LAUNCHER: &str = env!("CARGO_BIN_EXE_whistle-sandbox");
-
-/// The modes to test here (none where no sandbox can be made).
-fn modes() -> Vec<Mode> {
-    match probe(Path::new(LAUNCHER)) {
-        Ok((_, support)) => {
-            let mut m = Vec::new();
-            if support.namespaces {
-                m.push(Mode::Namespaces);
-            }
-            if support.landlock_abi >= 6 {
-                m.push(Mode::Landlock);
-            }
-            m
-        }
-        Err(e) => {
-            eprintln!("no sandbox on this machine, nothing to test: {e}");
-            Vec::new()
-        }
-    }
-}
+mod common;
+use common::{LAUNCHER, modes};
 
 /// Whether sandboxes get a cgroup here (else the watchdog keeps the limits).
 fn cgroups() -> bool {

@@ -1,0 +1,29 @@
+//! What the sandbox's test files share: the launcher they start and the
+//! modes this machine offers.
+
+use std::path::Path;
+
+use whistle_sandbox::{Mode, probe};
+
+/// The crate's own launcher binary.
+pub const LAUNCHER: &str = env!("CARGO_BIN_EXE_whistle-sandbox");
+
+/// The modes to test here; none (and a note) where no sandbox can be made.
+pub fn modes() -> Vec<Mode> {
+    match probe(Path::new(LAUNCHER)) {
+        Ok((_, support)) => {
+            let mut m = Vec::new();
+            if support.namespaces {
+                m.push(Mode::Namespaces);
+            }
+            if support.landlock_abi >= 6 {
+                m.push(Mode::Landlock);
+            }
+            m
+        }
+        Err(e) => {
+            eprintln!("no sandbox on this machine, nothing to test: {e}");
+            Vec::new()
+        }
+    }
+}
