@@ -977,15 +977,15 @@ fn run(
     (report, played, Some(header))
 }
 
+/// A log's lines with their 1-based numbers, and the hash of each.
+type ReadLines = (Vec<(usize, LineIn)>, Vec<Digest>);
+
 /// Parses every non-blank line of a log and hashes its bytes (SHA-256, one
 /// pass over them), on every core: until the chain is compared and the
 /// match re-played, which follow in order, lines are independent. Returns
 /// the lines with their 1-based numbers, and each one's hash; or the first
 /// line, in order, that is not a record (as reading them one by one would).
-#[allow(clippy::type_complexity)]
-fn read_lines(
-    raw: &[&str],
-) -> Result<(Vec<(usize, LineIn)>, Vec<Digest>), (usize, serde_json::Error)> {
+fn read_lines(raw: &[&str]) -> Result<ReadLines, (usize, serde_json::Error)> {
     let read: Vec<_> = raw
         .par_iter()
         .enumerate()
