@@ -8,6 +8,7 @@ use std::{
 use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};
 use prost::Message;
+use rayon::prelude::*;
 use whistle_replay::verify::{self, Context, Report};
 use whistle_rules::{
     Event, Fallback, Game, MatchDriver, Player, Seat, Status,
@@ -236,36 +237,54 @@ fn verify_cmd(a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
     if files.is_empty() {
         return Err(usage("no log files given"));
     }
-    // Each report is written out as soon as it is made and dropped, so
-    // memory stays flat however many logs are verified.
-    let mut ok = true;
-    let mut out = String::new();
-    let mut json: Vec<String> = Vec::new();
     // One results.json a tournament folder, read once.
     let mut seeds: std::collections::HashMap<Option<PathBuf>, Option<WrittenSeed>> =
         Default::default();
-    for f in &files {
-        let folder = f.parent().and_then(Path::parent).map(Path::to_path_buf);
-        let revealed = *seeds.entry(folder).or_insert_with(|| revealed_seed(f));
-        let seed = a.seed.or(revealed).map(WrittenSeed::seed);
-        let r = verify::verify_file(
-            f,
-            Context {
-                tournament_seed: seed,
-            },
-        )
-        .with_context(|| f.display().to_string())?;
-        ok &= r.ok();
-        if a.json {
-            json.push(serde_json::to_string_pretty(&r)?);
-            continue;
-        }
-        write_report(&mut out, &r, a.steps);
+    let seeded: Vec<(&PathBuf, Option<Seed>)> = files
+        .iter()
+        .map(|f| {
+            let folder = f.parent().and_then(Path::parent).map(Path::to_path_buf);
+            let revealed = *seeds.entry(folder).or_insert_with(|| revealed_seed(f));
+            (f, a.seed.or(revealed).map(WrittenSeed::seed))
+        })
+        .collect();
+    // The files are verified on every core (and each file's lines too:
+    // `verify_file`). Each report is written out as soon as it is made and
+    // dropped, so memory holds the output only; the outputs, and the first
+    // file that cannot be read, come in the order of the files.
+    let verified: Vec<anyhow::Result<(String, bool)>> = seeded
+        .par_iter()
+        .map(|&(f, seed)| verify_one(f, seed, a))
+        .collect();
+    let mut ok = true;
+    let mut parts = Vec::with_capacity(verified.len());
+    for v in verified {
+        let (text, fine) = v?;
+        ok &= fine;
+        parts.push(text);
     }
     if a.json {
-        return Ok((format!("[\n{}\n]\n", json.join(",\n")), ok));
+        return Ok((format!("[\n{}\n]\n", parts.join(",\n")), ok));
     }
-    Ok((out, ok))
+    Ok((parts.concat(), ok))
+}
+
+/// One log verified, and its report as `verify` prints it (text, or one
+/// JSON document with `--json`); with whether it verified.
+fn verify_one(f: &Path, seed: Option<Seed>, a: &VerifyArgs) -> anyhow::Result<(String, bool)> {
+    let r = verify::verify_file(
+        f,
+        Context {
+            tournament_seed: seed,
+        },
+    )
+    .with_context(|| f.display().to_string())?;
+    if a.json {
+        return Ok((serde_json::to_string_pretty(&r)?, r.ok()));
+    }
+    let mut out = String::new();
+    write_report(&mut out, &r, a.steps);
+    Ok((out, r.ok()))
 }
 
 /// One problem a verification found, as a line for people.

@@ -835,3 +835,99 @@ fn verify_speaks_the_games_notation_and_names_the_changed_line() {
     );
     assert!(!text.contains("Some(") && !text.contains("Bid("), "{text}");
 }
+
+/// `whistle replay verify ARGS` on a pool of `threads` threads: whether it
+/// succeeded, and its stdout then stderr.
+fn verify_on(threads: usize, args: &[&str]) -> (bool, String) {
+    let out = whistle()
+        .args(["replay", "verify"])
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads.to_string())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+/// Logs are verified in parallel, but several bad logs are reported exactly
+/// as one at a time would report them, in the order of the files: a changed
+/// line (chain and deal), a cut line, an edited score, around a good log;
+/// the text and the `--json` the same on one thread as on many.
+#[test]
+fn several_bad_logs_are_reported_in_order_whatever_the_threads() {
+    let (dir, _) = sample_copy();
+    let src = repo().join("replays/samples/israeli/matches");
+    let log = |i: usize| dir.path().join(format!("matches/m0000{i}.jsonl"));
+    for i in 1..4 {
+        std::fs::copy(src.join(format!("m0000{i}.jsonl")), log(i)).unwrap();
+    }
+    // m00000: its first hand's first two cards swapped, the chain as written.
+    let mut r = lines(&log(0));
+    r[1]["deck"].as_array_mut().unwrap().swap(0, 1);
+    write_unsealed(&log(0), &r);
+    // m00001 stays good. m00002: its second line cut in half.
+    let text = std::fs::read_to_string(log(2)).unwrap();
+    let mut cut: Vec<String> = text.lines().map(str::to_string).collect();
+    let half = cut[1].len() / 2;
+    cut[1].truncate(half);
+    std::fs::write(log(2), cut.join("\n") + "\n").unwrap();
+    // m00003: a hand's points edited, the chain re-sealed.
+    let mut r = lines(&log(3));
+    r[1]["result"]["points"][0] = Value::from(999);
+    write_sealed(&log(3), &r);
+
+    let folder = dir.path().to_str().unwrap();
+    let (ok, every) = verify_on(4, &[folder]);
+    assert!(!ok, "{every}");
+    let (ok, one) = verify_on(1, &[folder]);
+    assert!(!ok);
+    assert_eq!(every, one);
+    // Each log on its own, one after another: the same text, in the same
+    // order.
+    let alone: String = (0..4)
+        .map(|i| verify_on(1, &[log(i).to_str().unwrap()]).1)
+        .collect();
+    assert_eq!(every, alone);
+    let at: Vec<usize> = (0..4)
+        .map(|i| every.find(&format!("m0000{i}.jsonl")).unwrap())
+        .collect();
+    assert!(at.is_sorted(), "{every}");
+    assert!(
+        every.contains("line 2: hash chain: line 2 changed"),
+        "{every}"
+    );
+    assert!(
+        every.contains("line 2, hand 0: deal (from the match seed)"),
+        "{every}"
+    );
+    assert!(
+        every.contains("line 2: record: expected a valid record"),
+        "{every}"
+    );
+    assert!(every.contains("result: points"), "{every}");
+    // --json: one document, the logs in order, the same on one thread.
+    let (_, every) = verify_on(4, &[folder, "--json"]);
+    let (_, one) = verify_on(1, &[folder, "--json"]);
+    assert_eq!(every, one);
+    let doc: Value = serde_json::from_str(&every).unwrap();
+    let files: Vec<&str> = doc
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 4);
+    assert!(
+        files.is_sorted() && files[0].ends_with("m00000.jsonl"),
+        "{files:?}"
+    );
+    assert_eq!(
+        doc.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["problems"].as_array().unwrap().is_empty())
+            .collect::<Vec<_>>(),
+        [false, true, false, false]
+    );
+}

@@ -1,18 +1,29 @@
-//! `whistle replay verify` on one core: hands verified a second, and whether
-//! memory stays flat as logs are read.
+//! `whistle replay verify`: hands verified a second on one thread and on
+//! every core, against the SHA-256 floor, and whether memory stays flat as
+//! logs are read.
 //!
 //! Writes `LOGS` sealed Israeli match logs of `HANDS` hands each (random legal
 //! actions drawn by the engine's own seeded `Shuffler`, dealt from the match seed, through the
 //! crate's own `Writer`, so each is a log as the runner writes it, hash chain
 //! and end record included), then verifies every file with
 //! `verify::verify_file` (with the tournament seed, so the commitment and
-//! each match seed are checked too) in rounds. Prints hands a second per
-//! round and the process's resident memory after each round.
+//! each match seed are checked too) in rounds: first on one thread (a
+//! one-thread pool: one file after another, each file's lines in turn),
+//! then on every core (files in parallel, and each file's lines). Prints
+//! hands a second per round and the process's resident memory after each
+//! round.
 //!
 //! Run: `cargo bench -p whistle-replay --bench verify`
-//! (`BENCH_LOGS=200 BENCH_HANDS=50 BENCH_ROUNDS=5` are the defaults).
+//! (`BENCH_LOGS=200 BENCH_HANDS=50 BENCH_ROUNDS=5` are the defaults;
+//! `BENCH_DIR=dir` writes the logs there and keeps them, for timing
+//! `whistle replay verify --seed 2026 dir`: scripts/verify-bench.sh).
 
-use std::{path::Path, time::Instant};
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use rayon::prelude::*;
 
 use whistle_replay::{
     Clocks, EndLog, Faults, HandLog, Header, Writer, seed_commitment, sha256_hex,
@@ -147,11 +158,14 @@ fn main() {
     let logs = env("BENCH_LOGS", 200);
     let hands = env("BENCH_HANDS", 50);
     let rounds = env("BENCH_ROUNDS", 5);
-    let dir = tempfile::tempdir().expect("tempdir");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dir =
+        std::env::var_os("BENCH_DIR").map_or_else(|| temp.path().to_path_buf(), PathBuf::from);
+    std::fs::create_dir_all(&dir).expect("log folder");
     let seed = Seed::from_u64(2026);
     let files: Vec<_> = (0..logs as u64)
         .map(|i| {
-            let p = dir.path().join(format!("{i:04}.jsonl"));
+            let p = dir.join(format!("{i:04}.jsonl"));
             write_log(&p, seed, i, hands);
             p
         })
@@ -161,9 +175,10 @@ fn main() {
         .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
         .sum();
     println!(
-        "verify: {logs} Israeli logs of {hands} hands ({:.1} MB), one thread, {} cores on the machine",
+        "verify: {logs} Israeli logs of {hands} hands ({:.1} MB), {} core(s) available, {}",
         bytes as f64 / 1e6,
-        std::thread::available_parallelism().map_or(0, |n| n.get())
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu()
     );
     // The floor: every line after the header is hashed once for the chain
     // (SHA-256 of the line before it). Hashing alone, from memory:
@@ -193,30 +208,68 @@ fn main() {
     };
     let (rss0, _) = rss();
     println!("  resident before: {rss0:.1} MiB");
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool of one thread");
+    println!("  one thread:");
+    one.install(|| {
+        rounds_of(&files, ctx, rounds, |f| {
+            f.iter().copied().map(verify_one).sum()
+        })
+    });
+    println!("  every core ({} threads):", rayon::current_num_threads());
+    rounds_of(&files, ctx, rounds, |f| {
+        f.par_iter().copied().map(verify_one).sum()
+    });
+}
+
+/// Verifies one log, which must verify; returns its hands.
+fn verify_one((f, ctx): (&PathBuf, Context)) -> usize {
+    let report = verify::verify_file(f, ctx).expect("read");
+    assert!(report.ok(), "{}: {:?}", f.display(), report.problems);
+    assert!(report.seed_checked && report.commitment_checked);
+    report.hands.len()
+}
+
+/// `rounds` rounds of verifying every file with `all`; prints each round and
+/// the median.
+fn rounds_of(
+    files: &[PathBuf],
+    ctx: Context,
+    rounds: usize,
+    all: impl Fn(&[(&PathBuf, Context)]) -> usize,
+) {
+    let files: Vec<_> = files.iter().map(|f| (f, ctx)).collect();
     let mut rates = Vec::new();
     for round in 1..=rounds {
         let start = Instant::now();
-        let mut verified = 0usize;
-        for f in &files {
-            let report = verify::verify_file(f, ctx).expect("read");
-            assert!(report.ok(), "{}: {:?}", f.display(), report.problems);
-            assert!(report.seed_checked && report.commitment_checked);
-            verified += report.hands.len();
-            drop(std::hint::black_box(report));
-        }
+        let verified = all(&files);
         let secs = start.elapsed().as_secs_f64();
         let rate = verified as f64 / secs;
         rates.push(rate);
         let (now, peak) = rss();
         println!(
-            "  round {round}: {verified} hands in {secs:.3} s = {rate:.0} hands/s; resident {now:.1} MiB (peak {peak:.1})"
+            "    round {round}: {verified} hands in {secs:.3} s = {rate:.0} hands/s; resident {now:.1} MiB (peak {peak:.1})"
         );
     }
     rates.sort_by(f64::total_cmp);
     println!(
-        "  median {:.0} hands/s (range {:.0}–{:.0})",
+        "    median {:.0} hands/s (range {:.0}–{:.0})",
         rates[rates.len() / 2],
         rates[0],
         rates[rates.len() - 1]
     );
+}
+
+/// The CPU's model name, from /proc/cpuinfo.
+fn cpu() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "an unknown CPU".into())
 }

@@ -93,13 +93,37 @@ pub const VERSION: u32 = 1;
 
 /// SHA-256 of `bytes`, as lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for &b in ring::digest::digest(&ring::digest::SHA256, bytes).as_ref() {
+    hex(sha256(bytes).as_ref())
+}
+
+/// SHA-256 of `bytes`, as its 32 bytes.
+pub(crate) fn sha256(bytes: &[u8]) -> ring::digest::Digest {
+    ring::digest::digest(&ring::digest::SHA256, bytes)
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// `bytes` as lowercase hex.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
         out.push(HEX[usize::from(b >> 4)] as char);
         out.push(HEX[usize::from(b & 15)] as char);
     }
     out
+}
+
+/// Whether `text` is `bytes` as lowercase hex (compared without making the
+/// hex).
+pub(crate) fn is_hex_of(text: &str, bytes: &[u8]) -> bool {
+    text.len() == 2 * bytes.len()
+        && text
+            .as_bytes()
+            .chunks_exact(2)
+            .zip(bytes)
+            .all(|(pair, &b)| {
+                pair[0] == HEX[usize::from(b >> 4)] && pair[1] == HEX[usize::from(b & 15)]
+            })
 }
 
 /// The commitment to a tournament seed published before play: SHA-256 of the

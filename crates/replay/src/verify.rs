@@ -10,6 +10,8 @@
 
 use std::{borrow::Cow, collections::BTreeMap, path::Path};
 
+use rayon::prelude::*;
+use ring::digest::Digest;
 use serde::{Deserialize, Serialize};
 use whistle_rules::{
     Action, AnyGame, Card, CardSet, Fallback, Game, HandContext, HandResult, MatchDriver,
@@ -19,7 +21,7 @@ use whistle_rules::{
 
 use crate::{
     ActionLog, Clocks, Duplicate, EndLog, FORMAT, FaultLog, HandLog, Header, MatchLog, VERSION,
-    seed_commitment, sha256_hex,
+    hex, is_hex_of, seed_commitment, sha256,
 };
 
 /// A header as accepted for verification: only the game is required.
@@ -499,20 +501,14 @@ fn run(
         );
     }
     let raw: Vec<&str> = text.lines().collect();
-    let mut lines = Vec::new();
-    for (i, l) in raw.iter().enumerate() {
-        if l.trim().is_empty() {
-            continue;
+    let (lines, hashes) = match read_lines(&raw) {
+        Ok(read) => read,
+        Err((line, e)) => {
+            c.add(line, None, None, "record", "a valid record", e.to_string());
+            report.problems = c.problems;
+            return (report, played, None);
         }
-        match parse_line(l) {
-            Ok(x) => lines.push((i + 1, x)),
-            Err(e) => {
-                c.add(i + 1, None, None, "record", "a valid record", e.to_string());
-                report.problems = c.problems;
-                return (report, played, None);
-            }
-        }
-    }
+    };
     let Some((_, LineIn::Header(header))) = lines.first().cloned() else {
         c.add(
             1,
@@ -548,27 +544,7 @@ fn run(
         .collect();
     report.sealed = header.seed_commitment.is_some() || prevs.iter().any(Option::is_some);
     if report.sealed {
-        for (k, (line, _)) in lines.iter().enumerate().skip(1) {
-            let expected = sha256_hex(raw[lines[k - 1].0 - 1].as_bytes());
-            let before = lines[k - 1].0;
-            match prevs[k - 1] {
-                Some(p) if *p == expected => {}
-                // The line whose hash no longer matches is the changed one
-                // (or the next line's `prev` was).
-                Some(p) => c.add(
-                    before,
-                    None,
-                    None,
-                    &format!(
-                        "hash chain: line {before} changed after it was written (line {line}'s \
-                         `prev` is its SHA-256 as written)"
-                    ),
-                    p,
-                    &expected,
-                ),
-                None => c.add(*line, None, None, "hash chain (prev)", &expected, "missing"),
-            }
-        }
+        check_chain(&mut c, &lines, &hashes, &prevs);
     }
     let variant: Variant = match header.game.parse() {
         Ok(v) => v,
@@ -1001,6 +977,69 @@ fn run(
     (report, played, Some(header))
 }
 
+/// A log's lines with their 1-based numbers, and the hash of each.
+type ReadLines = (Vec<(usize, LineIn)>, Vec<Digest>);
+
+/// Parses every non-blank line of a log and hashes its bytes (SHA-256, one
+/// pass over them), on every core: until the chain is compared and the
+/// match re-played, which follow in order, lines are independent. Returns
+/// the lines with their 1-based numbers, and each one's hash; or the first
+/// line, in order, that is not a record (as reading them one by one would).
+fn read_lines(raw: &[&str]) -> Result<ReadLines, (usize, serde_json::Error)> {
+    let read: Vec<_> = raw
+        .par_iter()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, parse_line(l), sha256(l.as_bytes())))
+        .collect();
+    let mut lines = Vec::with_capacity(read.len());
+    let mut hashes = Vec::with_capacity(read.len());
+    for (n, line, hash) in read {
+        lines.push((n, line.map_err(|e| (n, e))?));
+        hashes.push(hash);
+    }
+    Ok((lines, hashes))
+}
+
+/// The hash chain: each line's `prev` against the hash of the line before
+/// it (`hashes[k]` is the hash of `lines[k]`; `prevs[k]` the `prev` of
+/// `lines[k + 1]`). Hex is made only for a link that does not hold.
+fn check_chain(
+    c: &mut Checker,
+    lines: &[(usize, LineIn)],
+    hashes: &[Digest],
+    prevs: &[Option<&String>],
+) {
+    for (k, (line, _)) in lines.iter().enumerate().skip(1) {
+        let expected = hashes[k - 1].as_ref();
+        let before = lines[k - 1].0;
+        match prevs[k - 1] {
+            Some(p) if is_hex_of(p, expected) => {}
+            // The line whose hash no longer matches is the changed one
+            // (or the next line's `prev` was).
+            Some(p) => c.add(
+                before,
+                None,
+                None,
+                &format!(
+                    "hash chain: line {before} changed after it was written (line {line}'s \
+                     `prev` is its SHA-256 as written)"
+                ),
+                p,
+                hex(expected),
+            ),
+            None => c.add(
+                *line,
+                None,
+                None,
+                "hash chain (prev)",
+                hex(expected),
+                "missing",
+            ),
+        }
+    }
+}
+
 /// The result of a hand that did not finish: nothing scored.
 fn incomplete_result(deal: u32, dealer: Seat) -> HandResult {
     HandResult {
@@ -1240,5 +1279,183 @@ mod tests {
             "{:?}",
             r.problems
         );
+    }
+    /// A sealed Israeli log of `hands` hands as the runner writes it
+    /// (random legal actions, dealt from the match seed of match 0 of
+    /// tournament seed 7, hash chain and end record); returns its text.
+    fn match_log(hands: usize) -> String {
+        let seed = Seed::from_u64(7);
+        let match_seed = seed.derive(Domain::Match, 0);
+        let options = Options::parse(&[&format!("hands={hands}")]).unwrap();
+        let game = Variant::Israeli.new_game(&options).unwrap();
+        let header = Header {
+            match_index: 0,
+            table: "t-m00000".into(),
+            options: game.options(),
+            seed_commitment: seed_commitment(seed),
+            ..crate::tests::header()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.jsonl");
+        let mut w = Writer::create(&path, &header).unwrap();
+        let mut driver = MatchDriver::new(game, match_seed, Fallback::First);
+        let mut rng = dealing::Shuffler::new(Seed::from_u64(1));
+        let mut hand: Option<(u32, Vec<Card>, Vec<ActionLog>)> = None;
+        loop {
+            let seats = driver.to_ask().unwrap();
+            let Some(seat) = seats.iter().next() else {
+                for e in driver.take_events() {
+                    record(&mut w, &mut hand, e, match_seed);
+                }
+                break;
+            };
+            let legal = driver.game().legal_actions(seat);
+            let action = legal[rng.below(legal.len() as u32) as usize];
+            driver.apply(seat, action, false).unwrap();
+            for e in driver.take_events() {
+                record(&mut w, &mut hand, e, match_seed);
+            }
+        }
+        drop(w);
+        std::fs::read_to_string(&path).unwrap()
+    }
+
+    fn record(
+        w: &mut Writer,
+        hand: &mut Option<(u32, Vec<Card>, Vec<ActionLog>)>,
+        event: whistle_rules::MatchEvent,
+        match_seed: Seed,
+    ) {
+        use whistle_rules::MatchEvent;
+        match event {
+            MatchEvent::Dealt { deal, order } => *hand = Some((deal, order, Vec::new())),
+            MatchEvent::Applied {
+                seat,
+                action,
+                fallback,
+            } => hand.as_mut().unwrap().2.push(ActionLog {
+                seat,
+                action,
+                ms: 0.5,
+                fallback,
+            }),
+            MatchEvent::HandEnded(result) => {
+                let (deal, deck, actions) = hand.take().unwrap();
+                w.hand(HandLog {
+                    prev: String::new(),
+                    deal,
+                    dealer: result.dealer,
+                    deck,
+                    actions,
+                    faults: Vec::new(),
+                    result,
+                    context: None,
+                })
+                .unwrap();
+            }
+            MatchEvent::Over(result) => w
+                .end(EndLog {
+                    prev: String::new(),
+                    result,
+                    forfeited: Vec::new(),
+                    faults: vec![0; 4],
+                    match_seed,
+                })
+                .unwrap(),
+        }
+    }
+
+    /// `verify_text` of `text` on a pool of `threads` threads.
+    fn verify_on(threads: usize, text: &str) -> Report {
+        let ctx = Context {
+            tournament_seed: Some(Seed::from_u64(7)),
+        };
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| verify_text("m.jsonl", text, ctx))
+    }
+
+    /// `text` with line `n` (1-based) replaced by `edit` of it, the newline
+    /// kept.
+    fn edit_line(text: &str, n: usize, edit: impl Fn(&str) -> String) -> String {
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| if i + 1 == n { edit(l) } else { l.to_string() } + "\n")
+            .collect()
+    }
+
+    /// Lines are read and hashed on every core: a line edited in the middle
+    /// of a long log is reported as it is on one thread, where it is: the
+    /// chain names the changed line, and the re-dealt hand its deal.
+    #[test]
+    fn a_line_edited_in_a_long_log_is_reported_as_on_one_thread() {
+        let text = match_log(60);
+        assert!(
+            verify_on(4, &text).ok(),
+            "{:?}",
+            verify_on(4, &text).problems
+        );
+        // Line 31 is the hand of deal 29 (line 1 is the header): its first
+        // two cards swapped, the chain left as written.
+        let edited = edit_line(&text, 31, |l| {
+            let deck = l.find(r#""deck":[""#).unwrap() + 9;
+            let (a, b) = (&l[deck..deck + 2], &l[deck + 5..deck + 7]);
+            format!(
+                "{}{b}{}{a}{}",
+                &l[..deck],
+                &l[deck + 2..deck + 5],
+                &l[deck + 7..]
+            )
+        });
+        let one = verify_on(1, &edited);
+        let every = verify_on(4, &edited);
+        assert_eq!(one, every);
+        let p = &every.problems;
+        assert!(
+            p[0].what.starts_with("hash chain: line 31 changed"),
+            "{p:?}"
+        );
+        assert_eq!((p[0].line, p[0].deal), (31, None), "{p:?}");
+        assert_eq!(p[1].what, "deal (from the match seed)", "{p:?}");
+        assert_eq!((p[1].line, p[1].deal), (31, Some(29)), "{p:?}");
+        // The swapped cards are dealt to two seats, so one of them later
+        // plays a card it does not hold: the replay stops in that hand, and
+        // the lines after it are named as not checked.
+        assert_eq!(every.hands.len(), 30);
+        let at: Vec<_> = p.iter().map(|p| (p.line, p.deal, p.step)).collect();
+        assert_eq!(
+            at,
+            [
+                (31, None, None),
+                (31, Some(29), None),
+                (31, Some(29), Some(29)),
+                (32, None, None),
+                (62, None, None)
+            ],
+            "{p:?}"
+        );
+        assert!(
+            p[3].found
+                .starts_with("30 more hand line(s) (lines 32, 33,")
+        );
+    }
+
+    /// Of several lines that are not records, the first in the file is the
+    /// one reported, on every core as on one thread (lines parsed in
+    /// parallel finish in any order).
+    #[test]
+    fn the_first_broken_line_is_the_one_reported() {
+        let text = match_log(60);
+        let cut = |l: &str| l[..l.len() / 2].to_string();
+        let edited = edit_line(&edit_line(&text, 12, cut), 55, cut);
+        for threads in [1, 2, 4, 8] {
+            let r = verify_on(threads, &edited);
+            assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+            assert_eq!(r.problems[0].line, 12, "{:?}", r.problems);
+            assert_eq!(r.problems[0].what, "record");
+            assert_eq!(r, verify_on(1, &edited));
+        }
     }
 }
