@@ -535,9 +535,10 @@ fn a_kill_during_a_build_leaves_the_league_as_it_was() {
     assert!(running(), "the build is not running");
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    // Its build outlives it (the next upload ends it).
+    // The build's sandbox ends its processes once its parent is gone (the
+    // launcher's contract); whatever a killed upload leaves, the next
+    // upload ends and removes.
     std::thread::sleep(Duration::from_millis(300));
-    assert!(running());
     // The store and the standings are untouched; only the staging folder
     // the killed upload was using is left, and the next upload removes it.
     let (files, standings) = snapshot(&s);
