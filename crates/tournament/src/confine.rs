@@ -146,6 +146,31 @@ fn real(path: &Path) -> PathBuf {
         .unwrap_or_else(|_| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
+/// Run by root, a sandboxed bot runs as an unprivileged uid of its own, so
+/// its folder must be open to others (read and enter): say so before the
+/// bot fails to start with a bare "permission denied".
+fn open_to_others(folder: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    if !nix::unistd::geteuid().is_root() {
+        return Ok(());
+    }
+    let Ok(meta) = std::fs::metadata(folder) else {
+        return Ok(());
+    };
+    let mode = meta.permissions().mode();
+    if mode & 0o005 == 0o005 {
+        return Ok(());
+    }
+    Err(format!(
+        "its folder {} is closed to others (mode {:o}): run by root, whistle runs each bot \
+         as an unprivileged user of its own, which must read its folder: `chmod o+rx {}` \
+         (and o+r on its files)",
+        folder.display(),
+        mode & 0o777,
+        folder.display()
+    ))
+}
+
 /// Whether `granted` (a folder a bot may read) would expose `secret`.
 fn exposes(granted: &Path, secret: &Path) -> bool {
     secret.starts_with(granted)
@@ -223,6 +248,7 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
         Ok(())
     };
     check("its folder", &folder)?;
+    open_to_others(&folder)?;
     let mut read = Vec::new();
     for r in &bot.read {
         let r = real(r);
