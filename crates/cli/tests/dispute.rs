@@ -63,13 +63,12 @@ max_faults = 100
     .write(s, "t.toml")
 }
 
-#[test]
-fn show_prints_what_the_seat_was_sent_what_it_sent_and_the_verdict() {
-    let s = Scratch::new("dispute-show");
-    let t = tournament(&s);
+/// Plays the tournament file `t` into `out/` and returns the first match's
+/// log.
+fn play(s: &Scratch, t: &std::path::Path) -> std::path::PathBuf {
     let out = s.path("out");
     whistle_ok(
-        &s,
+        s,
         &[
             "tournament",
             t.to_str().unwrap(),
@@ -79,8 +78,14 @@ fn show_prints_what_the_seat_was_sent_what_it_sent_and_the_verdict() {
             "quiet",
         ],
     );
+    out.join("matches/m00000.jsonl")
+}
+
+#[test]
+fn show_prints_what_the_seat_was_sent_what_it_sent_and_the_verdict() {
+    let s = Scratch::new("dispute-show");
+    let log_path = play(&s, &tournament(&s));
     // The first refused answer of the stubborn seat in the first match.
-    let log_path = out.join("matches/m00000.jsonl");
     let log = std::fs::read_to_string(&log_path).unwrap();
     let header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
     let seat = header["seats"]
@@ -196,20 +201,7 @@ fn show_prints_what_the_seat_was_sent_what_it_sent_and_the_verdict() {
 #[test]
 fn rerun_plays_the_disputed_hand_with_a_stdio_bot() {
     let s = Scratch::new("dispute-rerun");
-    let t = tournament(&s);
-    let out = s.path("out");
-    whistle_ok(
-        &s,
-        &[
-            "tournament",
-            t.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--progress",
-            "quiet",
-        ],
-    );
-    let log_path = out.join("matches/m00000.jsonl");
+    let log_path = play(&s, &tournament(&s));
     let log = std::fs::read_to_string(&log_path).unwrap();
     let header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
     // The student's bot in its own seat, the heuristic in the others.
@@ -313,19 +305,7 @@ name = "h3"
 command = ["whistle", "bot", "--bot", "heuristic"]
 "#,
     );
-    let out = s.path("out");
-    whistle_ok(
-        &s,
-        &[
-            "tournament",
-            s.path("t.toml").to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--progress",
-            "quiet",
-        ],
-    );
-    let log_path = out.join("matches/m00000.jsonl");
+    let log_path = play(&s, &s.path("t.toml"));
     let r = whistle(
         &s,
         &[
