@@ -78,6 +78,15 @@ pub struct CheckBotArgs {
     /// whistle speaks gRPC to the referee for it.
     #[arg(long)]
     stdio: bool,
+    /// A game option every match is played under, `KEY=VALUE` (as a
+    /// tournament's `[options]`; a league's check passes the league's);
+    /// repeat for several. `hands` stays `--hands`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// The bot's sandbox limits, the keys of a tournament's `[sandbox]`
+    /// table as JSON (`{"memory_mib": 256}`; the rest take their defaults).
+    #[arg(long, value_name = "JSON")]
+    limits: Option<String>,
     /// The bot's command and its arguments, after `--` (`whistle` is this
     /// whistle binary).
     #[arg(last = true, required = true, value_name = "COMMAND")]
@@ -323,7 +332,12 @@ async fn check(
         dir: args.dir.as_ref().map(|d| cwd.join(d)),
         read: args.read.iter().map(|r| cwd.join(r)).collect(),
         sandbox: !args.no_sandbox,
-        limits: whistle_sandbox::Limits::default(),
+        limits: match &args.limits {
+            Some(json) => {
+                serde_json::from_str(json).map_err(|e| usage(format!("--limits: {e}")))?
+            }
+            None => whistle_sandbox::Limits::default(),
+        },
         stdio: args.stdio,
     };
     let program = confine::resolve_program(&args.command[0], &cwd);
@@ -636,10 +650,18 @@ async fn play_game(
     } else {
         format!("{} {}", game.name(), extra.join(" "))
     };
-    let mut words = vec![format!(
+    // The options asked for (`--option`), then `hands`, then the set this
+    // match checks beyond them.
+    let mut words: Vec<String> = args
+        .options
+        .iter()
+        .filter(|w| w.split_once('=').is_none_or(|(k, _)| k.trim() != "hands"))
+        .cloned()
+        .collect();
+    words.push(format!(
         "hands={}",
         if extra.is_empty() { args.hands } else { 1 }
-    )];
+    ));
     words.extend(extra.iter().map(|w| w.to_string()));
     let options = Options::parse(&words).map_err(usage)?;
     let probe = game.new_game(&options).map_err(usage)?;

@@ -381,9 +381,18 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
             seed.map_or_else(String::new, |s| format!("; its seed, now revealed: {s}"))
         ),
         serve::ServeEvent::Revoked { bot } => eprintln!("bot {bot} retired: its token is revoked"),
-        serve::ServeEvent::Site { addr } => {
+        serve::ServeEvent::Site { addr, tls } => {
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "site on http://{addr}/");
+            if *tls {
+                let _ = writeln!(out, "site on https://{addr}/");
+            } else {
+                let _ = writeln!(out, "site on http://{addr}/");
+                // Owners type their tokens on its forms.
+                eprintln!(
+                    "whistle league serve: the site is plain HTTP: put it behind HTTPS, or give \
+                     --tls-cert and --tls-key, before bots' owners type their tokens on its forms"
+                );
+            }
             let _ = out.flush();
         }
     }

@@ -28,7 +28,7 @@ pub enum Mode {
 pub struct Progress {
     mode: Mode,
     bar: Mutex<Option<ProgressBar>>,
-    started: Instant,
+    started: Mutex<Instant>,
     last_line: Mutex<Instant>,
     hands: AtomicU64,
     matches: AtomicU64,
@@ -42,7 +42,7 @@ impl Progress {
         Progress {
             mode,
             bar: Mutex::new(None),
-            started: Instant::now(),
+            started: Mutex::new(Instant::now()),
             last_line: Mutex::new(Instant::now()),
             hands: AtomicU64::new(0),
             matches: AtomicU64::new(0),
@@ -65,7 +65,13 @@ impl Progress {
             return;
         }
         *last = Instant::now();
-        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+        let secs = self
+            .started
+            .lock()
+            .expect("progress lock")
+            .elapsed()
+            .as_secs_f64()
+            .max(1e-9);
         let h = self.hands.load(Relaxed);
         let m = self.matches.load(Relaxed);
         let rate = h as f64 / secs;
@@ -82,7 +88,12 @@ impl Progress {
         );
     }
 
+    /// A run starts: its counts start from nothing (a serving league
+    /// reports each of its rounds as a run of its own).
     fn start(&self, to_play: u64, hands: Option<u64>) {
+        self.matches.store(0, Relaxed);
+        self.hands.store(0, Relaxed);
+        *self.started.lock().expect("progress lock") = Instant::now();
         self.total_matches.store(to_play, Relaxed);
         *self.total_hands.lock().expect("progress lock") = hands;
         if self.mode == Mode::Auto && std::io::stderr().is_terminal() {

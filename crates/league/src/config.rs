@@ -168,6 +168,11 @@ pub struct LeagueFile {
     /// The `[submissions]` table: bounds on the bots' owners' uploads
     /// (read by [`crate::submit::Rules::of`]).
     pub submissions: toml::Table,
+    /// The limits of the bots the league starts (its `[sandbox]` table over
+    /// the defaults): an upload's check runs under them.
+    pub limits: whistle_sandbox::Limits,
+    /// The league's clock (`[time]`): an upload's check runs on it.
+    pub clock: whistle_referee::TimeControl,
     options: toml::Table,
     time: toml::Table,
     faults: toml::Table,
@@ -229,6 +234,8 @@ impl LeagueFile {
             seats: 0,
             game_options: whistle_rules::Options::default(),
             submissions: raw.submissions,
+            limits: whistle_sandbox::Limits::default(),
+            clock: whistle_referee::TimeControl::default(),
             base: path
                 .parent()
                 .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
@@ -259,6 +266,8 @@ impl LeagueFile {
             })?;
         file.seats = t.seats;
         file.game_options = t.options.clone();
+        file.limits = t.sandbox;
+        file.clock = t.time;
         crate::submit::Rules::of(&file)
             .map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
         Ok(file)

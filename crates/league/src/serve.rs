@@ -104,6 +104,8 @@ pub enum ServeEvent {
     Site {
         /// Its address.
         addr: SocketAddr,
+        /// Whether it is served over TLS (the league's certificate).
+        tls: bool,
     },
     /// A bot's token was revoked (retired while serving).
     Revoked {
@@ -159,11 +161,20 @@ pub async fn serve(
     });
     let site = match opts.http {
         Some(http) => {
-            let (addr, task) =
-                crate::site::spawn(http, league, &file.name, referee.clone(), opts.watch_delay)
-                    .await
-                    .map_err(listen_err)?;
-            report(ServeEvent::Site { addr });
+            let (addr, task) = crate::site::spawn(
+                http,
+                league,
+                &file.name,
+                referee.clone(),
+                opts.watch_delay,
+                opts.tls.as_ref(),
+            )
+            .await
+            .map_err(listen_err)?;
+            report(ServeEvent::Site {
+                addr,
+                tls: opts.tls.is_some(),
+            });
             Some(task)
         }
         None => None,

@@ -1,8 +1,10 @@
 //! The league's web site, served by `whistle league serve --http ADDR`:
 //! standings, each bot's rating history, recent matches opening in the hand
 //! viewer, and the tables being played, shown a configurable delay late so
-//! that a spectator cannot help a bot. The pages refresh themselves. The
-//! site only reads: it offers no action at all, with or without a token.
+//! that a spectator cannot help a bot. The pages refresh themselves.
+//! Spectators' pages only read. A bot's owner, with its token, uploads
+//! versions and sees their checks, its versions and its stderr on the pages
+//! of [`owner`] (`/upload`, `/owner`).
 //!
 //! Everything comes from the same store and logs as the command line
 //! (`standings`, `history`, the viewer of `replay html`).
@@ -15,14 +17,17 @@ use std::{
     time::{Duration, Instant},
 };
 
+mod owner;
+
 use axum::{
     Router,
-    extract::{Path as UrlPath, State},
+    extract::{DefaultBodyLimit, Path as UrlPath, State},
     http::StatusCode,
     response::{Html, IntoResponse, Response},
     routing::get,
 };
 use maud::{PreEscaped, html};
+pub use owner::{INBOX, MAX_WAITING, MAX_WAITING_PER_BOT};
 use whistle_pages::{page, plot, report::REPORT_CSS};
 use whistle_referee::{Referee, TableSnapshot};
 
@@ -43,6 +48,8 @@ struct Site {
     /// Table states sampled once a second, oldest first, kept while they may
     /// still be shown (`delay` plus a little).
     samples: Arc<Mutex<VecDeque<Sample>>>,
+    /// The owners' pages' state.
+    owners: owner::Owners,
 }
 
 /// The tables' states at one moment.
@@ -82,6 +89,7 @@ fn site_page(site: &Site, title: &str, refresh: bool, body: maud::Markup) -> Htm
             nav {
                 a href="/" { (site.name) } " · " a href="/live" { "live tables" }
                 " · " a href="/rounds" { "rounds and seeds" }
+                " · " a href="/owner" { "your bot" }
             }
             h1 { (title) }
         }
@@ -475,23 +483,27 @@ async fn live(State(site): State<Site>) -> Response {
 }
 
 /// Serves the site on `addr` in a background task (abort it to stop);
-/// returns the bound address and the task.
+/// returns the bound address and the task. With `tls` (the league's
+/// certificate, as its gRPC side serves) the site is HTTPS only.
 ///
 /// # Errors
-/// If the address cannot be bound.
+/// If the address cannot be bound, or rustls refuses the certificate.
 pub async fn spawn(
     addr: SocketAddr,
     league: &Path,
     name: &str,
     referee: Referee,
     delay: Duration,
+    tls: Option<&whistle_referee::TlsIdentity>,
 ) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
+    let acceptor = tls.map(tls_acceptor).transpose()?;
     let site = Site {
         league: league.to_path_buf(),
         name: name.to_string(),
         referee,
         delay,
         samples: Arc::default(),
+        owners: owner::Owners::new(league, acceptor.is_some()),
     };
     let sampler = site.clone();
     let sample = async move {
@@ -518,12 +530,21 @@ pub async fn spawn(
         .route("/live", get(live))
         .route("/rounds", get(rounds))
         .route("/live/{table}", get(live_table))
+        .route(
+            "/upload",
+            get(owner::upload_form)
+                .post(owner::upload)
+                .layer(DefaultBodyLimit::max(
+                    usize::try_from(site.owners.body_limit()).unwrap_or(usize::MAX),
+                )),
+        )
+        .route("/owner", get(owner::owner_form).post(owner::owner))
         .with_state(site);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
     let task = tokio::spawn(async move {
         tokio::select! {
-            () = serve(listener, app) => {}
+            () = serve(listener, app, acceptor) => {}
             () = sample => {}
         }
     });
@@ -538,9 +559,57 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one connection (one request: no keep-alive) may last in all.
 pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The site's TLS from the league's certificate chain and key (PEM).
+fn tls_acceptor(id: &whistle_referee::TlsIdentity) -> std::io::Result<tokio_rustls::TlsAcceptor> {
+    use tokio_rustls::rustls::{
+        self,
+        pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject},
+    };
+    let bad = |what: &str, e: String| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("the site's TLS {what}: {e}"),
+        )
+    };
+    let certs = CertificateDer::pem_slice_iter(&id.cert_pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| bad("certificate", e.to_string()))?;
+    let key = PrivateKeyDer::from_pem_slice(&id.key_pem).map_err(|e| bad("key", e.to_string()))?;
+    let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| bad("setup", e.to_string()))?
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .map_err(|e| bad("certificate", e.to_string()))?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+/// One exchange on a connection (plain or TLS): one request, headers within
+/// [`HEADER_READ_TIMEOUT`].
+async fn exchange<I>(io: I, app: Router) -> Result<(), hyper::Error>
+where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let service = hyper_util::service::TowerToHyperService::new(app);
+    hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .keep_alive(false)
+        .serve_connection(hyper_util::rt::TokioIo::new(io), service)
+        .await
+}
+
 /// Serves `app` on `listener`: one request a connection, headers within
-/// [`HEADER_READ_TIMEOUT`], at most [`MAX_CONNECTIONS`] at once.
-async fn serve(listener: tokio::net::TcpListener, app: Router) {
+/// [`HEADER_READ_TIMEOUT`] (and with `tls`, the handshake too), at most
+/// [`MAX_CONNECTIONS`] at once.
+async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+) {
     let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     let mut turned_away = 0u64;
     loop {
@@ -559,14 +628,24 @@ async fn serve(listener: tokio::net::TcpListener, app: Router) {
             }
             continue;
         };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let app = app.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
             let _permit = permit;
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(HEADER_READ_TIMEOUT)
-                .keep_alive(false)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            let conn = async move {
+                match tls {
+                    None => exchange(stream, app).await.map_err(|e| e.to_string()),
+                    Some(acceptor) => {
+                        match tokio::time::timeout(HEADER_READ_TIMEOUT, acceptor.accept(stream))
+                            .await
+                        {
+                            Ok(Ok(s)) => exchange(s, app).await.map_err(|e| e.to_string()),
+                            Ok(Err(e)) => Err(format!("TLS handshake: {e}")),
+                            Err(_) => Err("TLS handshake too slow".into()),
+                        }
+                    }
+                }
+            };
             match tokio::time::timeout(CONNECTION_TIMEOUT, conn).await {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => tracing::debug!(%peer, error = %e, "site: connection ended"),

@@ -972,7 +972,7 @@ fn build(
 }
 
 /// Runs `whistle check-bot` on the version in `folder` for the league's
-/// game; returns whether it passed and its output (bounded).
+/// game, under the league's options, clock and sandbox limits; returns whether it passed and its output (bounded).
 fn check_bot(
     whistle: &Path,
     file: &LeagueFile,
@@ -984,11 +984,28 @@ fn check_bot(
 ) -> (bool, String) {
     let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
     let mut cmd = Command::new(whistle);
+    // As the league plays: its game's options, its clock and its bots'
+    // sandbox limits (not the game's defaults and check-bot's own).
     cmd.args(["check-bot", "--games", &file.game])
         .args(["--hands", &rules.check_hands.to_string()])
         .args(["--name", name])
+        .args([
+            "--per-action-ms",
+            &file.clock.per_action.as_millis().to_string(),
+        ])
+        .args([
+            "--time-bank-ms",
+            &file.clock.time_bank.as_millis().to_string(),
+        ])
+        .args([
+            "--limits",
+            &serde_json::to_string(&file.limits).expect("limits serialize"),
+        ])
         .arg("--dir")
         .arg(&folder);
+    for (k, v) in file.game_options.iter() {
+        cmd.arg(format!("--option={k}={v}"));
+    }
     if manifest.stdio() {
         cmd.arg("--stdio");
     }
