@@ -1167,3 +1167,55 @@ fn main() {
         "{v1}"
     );
 }
+
+#[test]
+fn with_the_leagues_certificate_the_site_is_https_only() {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+    if Command::new("curl").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: no curl here");
+        return;
+    }
+    let s = Scratch::new("submit-site-tls");
+    let token = league(&s);
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca.distinguished_name.push(DnType::CommonName, "whistle test league CA");
+    let ca_key = KeyPair::generate().unwrap();
+    let ca_cert = ca.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca, ca_key);
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["localhost".to_string()])
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    s.write("ca.pem", &ca_cert.pem());
+    s.write("cert.pem", &cert.pem());
+    s.write("key.pem", &key.serialize_pem());
+    let (mut serve, lines) = common::spawn_serve(
+        &s,
+        "lg",
+        &["--http", "127.0.0.1:0", "--tls-cert", "cert.pem", "--tls-key", "key.pem"],
+        &["site on "],
+    );
+    let port = lines[0].trim_end_matches('/').rsplit(':').next().unwrap().to_string();
+    assert!(lines[0].starts_with("site on https://"), "{}", lines[0]);
+    let https = format!("https://localhost:{port}");
+    let (code, form) = curl(&s, &https, "/upload", &["--cacert", "ca.pem"]);
+    assert_eq!(code, 200, "{form}");
+    assert!(!form.contains("plain HTTP"), "{form}");
+    // The token travels inside TLS only: plain HTTP gets no page.
+    let (code, _) = curl(&s, &format!("http://127.0.0.1:{port}"), "/upload", &[]);
+    assert_eq!(code, 0);
+    let (code, page) = curl(
+        &s,
+        &https,
+        "/owner",
+        &["--cacert", "ca.pem", "--data-urlencode", &format!("token={token}")],
+    );
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains("alice: your bot"), "{page}");
+    let _ = Command::new("kill")
+        .args(["-s", "TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+}
