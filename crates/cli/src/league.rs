@@ -381,6 +381,13 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
             seed.map_or_else(String::new, |s| format!("; its seed, now revealed: {s}"))
         ),
         serve::ServeEvent::Revoked { bot } => eprintln!("bot {bot} retired: its token is revoked"),
+        serve::ServeEvent::Benched { bot } => eprintln!(
+            "bot {bot} missed its seats (never opened them within the start timeout): \
+             benched until it subscribes anew"
+        ),
+        serve::ServeEvent::Unbenched { bot } => {
+            eprintln!("bot {bot} subscribed anew: seated again")
+        }
         serve::ServeEvent::Site { addr, tls } => {
             let mut out = std::io::stdout().lock();
             if *tls {

@@ -1487,3 +1487,151 @@ fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_ret
         "{log}"
     );
 }
+
+/// A gRPC bot that subscribes and never opens a seat it is given: Python
+/// with the kit's generated stubs (the kit and grpcio in a venv made for
+/// the test; where the registry is missing the test is skipped, except
+/// under CI).
+const LAZY_BOT: &str = r#"import sys, grpc
+from whistle_bot import _stubs
+pb, pb_grpc = _stubs.load()
+stub = pb_grpc.RefereeStub(grpc.insecure_channel(sys.argv[1]))
+for a in stub.Subscribe(pb.SubscribeRequest(token=sys.argv[2])):
+    print("assigned", a.table_id, a.seat, "and never opened", flush=True)
+"#;
+
+/// The venv's python with the Python kit installed, or `None` (said).
+fn kit_python() -> Option<std::path::PathBuf> {
+    let venv = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("league-kit-venv");
+    let skip = |why: String| {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{why}");
+        }
+        eprintln!("SKIPPED: {why}");
+        None
+    };
+    if !venv.join("bin/python3").is_file() {
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            return skip("python3 -m venv".into());
+        }
+    }
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/python");
+    let pip = Command::new(venv.join("bin/pip"))
+        .args(["install", "--quiet", "--disable-pip-version-check"])
+        .arg(kit)
+        .output();
+    if !pip.as_ref().is_ok_and(|o| o.status.success()) {
+        return skip(format!("pip install ./bots/python: {pip:?}"));
+    }
+    Some(venv.join("bin/python3"))
+}
+
+#[test]
+fn a_bot_that_never_opens_its_seats_forfeits_at_the_start_timeout_and_is_benched() {
+    let Some(python) = kit_python() else { return };
+    let s = Scratch::new("league-lazy");
+    // A long grace: a table that waited it out for the lazy bot's seat
+    // would hold its round a minute and more.
+    let file = league_file("lazy", 1, true, &[("r1", &["--bot", "first"])])
+        .replace("format = \"duplicate\"", "format = \"round-robin\"")
+        .replace(
+            "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
+            "[time]\nper_action_ms = 5000\ntime_bank_ms = 10000\nreconnect_grace_ms = 120000\n\
+             start_timeout_ms = 2000\n",
+        );
+    s.write("lazy.toml", &file);
+    ok(&s, &["league", "init", "lazy.toml", "--dir", "lg"]);
+    let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "lazy"]);
+    s.write("lazy.py", LAZY_BOT);
+    let (mut serve, lines) = common::spawn_serve(&s, "lg", &[], &["listening on "]);
+    let grpc = common::listening_address(&lines[0]);
+    let lazy = |n: usize| {
+        Command::new(&python)
+            .args(["lazy.py", &grpc, &tokens[3]])
+            .current_dir(&s.dir)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(s.path(&format!("lazy{n}.stdout"))).unwrap())
+            .stderr(std::fs::File::create(s.path(&format!("lazy{n}.stderr"))).unwrap())
+            .spawn_killed()
+    };
+    let mut bots: Vec<Killed> = tokens[..3]
+        .iter()
+        .map(|t| common::spawn_remote_bot(&grpc, t, "first"))
+        .collect();
+    bots.push(lazy(1));
+    let said = |what: &str| {
+        std::fs::read_to_string(s.path("serve.stderr"))
+            .unwrap_or_default()
+            .contains(what)
+    };
+    let wait_until = |what: &str, limit: Duration| {
+        let start = std::time::Instant::now();
+        while !said(what) {
+            assert!(
+                start.elapsed() < limit,
+                "serve never said {what:?}: {}\nlazy: {}",
+                std::fs::read_to_string(s.path("serve.stderr")).unwrap_or_default(),
+                std::fs::read_to_string(s.path("lazy1.stdout")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    // Its seat forfeits at the start timeout; the round ends well within
+    // the grace, and the bot is benched.
+    wait_until("bot lazy missed its seats", Duration::from_secs(90));
+    let rows = standings(&s, "lg");
+    assert!(
+        row(&rows, "lazy")["matches"].as_u64() >= Some(1),
+        "{rows:?}"
+    );
+    assert!(row(&rows, "lazy")["faults"].as_u64() >= Some(1), "{rows:?}");
+    assert!(
+        std::fs::read_to_string(s.path("lazy1.stdout"))
+            .unwrap()
+            .contains("and never opened"),
+    );
+    // Benched: the rounds after it seat the others (and the reference bot)
+    // without it, while its stream stays open.
+    let rounds_now = || -> Vec<u64> {
+        let mut v: Vec<u64> = std::fs::read_dir(s.path("lg/rounds"))
+            .unwrap()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect();
+        v.sort();
+        v
+    };
+    let benched_at = *rounds_now().last().unwrap();
+    let start = std::time::Instant::now();
+    while !rounds_now().iter().any(|r| *r >= benched_at + 2) {
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "no round after the bench"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let later =
+        std::fs::read_to_string(s.path(&format!("lg/rounds/{:04}/round.toml", benched_at + 2)))
+            .unwrap();
+    assert!(later.contains("\"b1\""), "{later}");
+    assert!(
+        !later.contains("\"lazy\""),
+        "a benched bot was seated: {later}"
+    );
+    // It plays again once it subscribes anew.
+    let mut old = bots.pop().unwrap();
+    let _ = old.kill();
+    let _ = old.wait();
+    // Its stream seen ended (the league looks every --poll-ms), it comes back.
+    std::thread::sleep(Duration::from_secs(2));
+    bots.push(lazy(2));
+    wait_until(
+        "bot lazy subscribed anew: seated again",
+        Duration::from_secs(60),
+    );
+    common::stop_all(&mut serve, &mut bots);
+}

@@ -112,6 +112,63 @@ pub enum ServeEvent {
         /// The bot.
         bot: String,
     },
+    /// A bot missed its seats in a round (it never opened one within the
+    /// start timeout): it is seated in no round until it plays again, that
+    /// is, until its `Subscribe` stream ends and it subscribes anew.
+    Benched {
+        /// The bot.
+        bot: String,
+    },
+    /// A benched bot subscribed anew: it is seated again.
+    Unbenched {
+        /// The bot.
+        bot: String,
+    },
+}
+
+/// What the referee says of a seat that was never opened by the start
+/// timeout (a fault's detail in the match log).
+pub const NOT_OPENED: &str = "not opened within the";
+
+/// The bots of a round's logs (in `dir`) with a seat they never opened
+/// (an `absent` fault whose detail says [`NOT_OPENED`]).
+pub fn missed_seats(dir: &Path) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let Ok(entries) = std::fs::read_dir(dir.join("matches")) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let Ok(bytes) = whistle_replay::read_log_bytes(&e.path()) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut lines = text.lines();
+        let Some(seats) = lines
+            .next()
+            .and_then(|h| serde_json::from_str::<serde_json::Value>(h).ok())
+            .and_then(|h| serde_json::from_value::<Vec<String>>(h["seats"].clone()).ok())
+        else {
+            continue;
+        };
+        for line in lines.filter(|l| l.contains(NOT_OPENED)) {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            for f in v["faults"].as_array().into_iter().flatten() {
+                if f["kind"] == "absent"
+                    && f["detail"]
+                        .as_str()
+                        .is_some_and(|d| d.starts_with(NOT_OPENED))
+                    && let Some(name) = f["seat"]
+                        .as_u64()
+                        .and_then(|i| seats.get(usize::try_from(i).ok()?))
+                {
+                    out.insert(name.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Serves the league at `league` until stopped (or `opts.rounds` rounds are
@@ -184,6 +241,8 @@ pub async fn serve(
         address: format!("http://{local}"),
     };
     let mut admitted: BTreeSet<String> = BTreeSet::new();
+    // Benched bots, and whether each one's stream has ended since.
+    let mut benched: std::collections::BTreeMap<String, bool> = Default::default();
     let mut stop = opts.stop.clone();
     let mut rounds = 0u64;
     let result = loop {
@@ -197,6 +256,22 @@ pub async fn serve(
             .filter(|b| remote.contains(b))
             .collect();
         store.touch(&waiting)?;
+        // A benched bot plays again once it subscribes anew.
+        benched.retain(|bot, gone| {
+            let here = waiting.contains(bot);
+            if !here {
+                *gone = true;
+            }
+            let back = here && *gone;
+            if back {
+                report(ServeEvent::Unbenched { bot: bot.clone() });
+            }
+            !back
+        });
+        let waiting: Vec<String> = waiting
+            .into_iter()
+            .filter(|b| !benched.contains_key(b))
+            .collect();
         let open = store.rounds()?.0.is_some();
         if open || !waiting.is_empty() || store.has_local_players()? {
             match round::prepare_online(league, Some(&waiting)) {
@@ -219,6 +294,7 @@ pub async fn serve(
                         &stop,
                         &mut report,
                         &mut admitted,
+                        &mut benched,
                     )
                     .await;
                     let finished = match ended {
@@ -235,6 +311,12 @@ pub async fn serve(
                     });
                     if finished.complete {
                         rounds += 1;
+                    }
+                    for bot in missed_seats(&prepared.dir) {
+                        if remote.contains(&bot) && !benched.contains_key(&bot) {
+                            benched.insert(bot.clone(), false);
+                            report(ServeEvent::Benched { bot });
+                        }
                     }
                     if opts.rounds.is_some_and(|n| rounds >= n) {
                         break Ok(());
@@ -364,6 +446,7 @@ async fn play(
     stop: &tokio::sync::watch::Receiver<bool>,
     report: &mut impl FnMut(ServeEvent),
     admitted: &mut BTreeSet<String>,
+    benched: &mut std::collections::BTreeMap<String, bool>,
 ) -> Result<round::Finished, LeagueError> {
     let run = RunOptions {
         out: Some(prepared.dir.clone()),
@@ -403,6 +486,14 @@ async fn play(
                         shared.referee.withdraw_bot(&b.name, "retired from the league");
                         admitted.remove(&b.name);
                         report(ServeEvent::Revoked { bot: b.name });
+                    }
+                }
+                // A benched bot whose stream ended may subscribe anew
+                // before the round is over.
+                let waiting = shared.referee.waiting_bots();
+                for (bot, gone) in benched.iter_mut() {
+                    if !waiting.contains(bot) {
+                        *gone = true;
                     }
                 }
                 // Bots added meanwhile can connect now (and wait for the

@@ -526,6 +526,22 @@ impl Table {
         for (seat, reason) in std::mem::take(&mut self.withdrawn) {
             self.forfeit(seat, FaultKind::Absent, reason);
         }
+        // A seat never opened by now forfeits at once: waiting the
+        // reconnection grace for it as well would hold the table for a
+        // bot that never came (a seat opened and then lost keeps its grace).
+        for seat in Seat::all(self.seats.len()) {
+            let s = &self.seats[seat.index()];
+            if !s.ever_connected && !s.forfeited {
+                self.forfeit(
+                    seat,
+                    FaultKind::Absent,
+                    format!(
+                        "not opened within the {} ms start timeout",
+                        millis(self.spec.start_timeout)
+                    ),
+                );
+            }
+        }
     }
 
     /// Whether `conn_id` is the live stream of `seat` (messages from a
