@@ -528,8 +528,11 @@ impl Table {
         }
         // A seat never opened by now forfeits at once: waiting the
         // reconnection grace for it as well would hold the table for a
-        // bot that never came (a seat opened and then lost keeps its grace).
-        for seat in Seat::all(self.seats.len()) {
+        // bot that never came. A seat opened and then lost keeps its grace,
+        // and so do the seats of a resumed match (opened before it was
+        // interrupted: their bots are coming back).
+        let resumed = self.spec.resume.is_some();
+        for seat in Seat::all(self.seats.len()).filter(|_| !resumed) {
             let s = &self.seats[seat.index()];
             if !s.ever_connected && !s.forfeited {
                 self.forfeit(

@@ -5,9 +5,10 @@
 //! URL, a cookie or a log line. A token that admits no bot gets one answer,
 //! [`BAD_TOKEN`], whether the bot exists, is retired or never was.
 //!
-//! An upload is answered at once: its body (bounded by the league's
-//! `archive_mib` before it is read, by its `Content-Length` and as it
-//! streams) is written to `submissions/.inbox/`, then checked in the
+//! An upload is answered at once: its token (the form's first field) is
+//! checked before a byte of its archive is kept; its body (bounded by the
+//! league's `archive_mib` before it is read, by its `Content-Length` and as
+//! it streams) is written to `submissions/.inbox/`, then checked in the
 //! background by [`crate::submit::submit`], behind the same lock and queue
 //! as `whistle league submit`. The owner's page shows each upload's state
 //! ("checking", then its outcome), the versions and their results, the
@@ -255,12 +256,20 @@ pub async fn upload(State(site): State<Site>, req: Request) -> Response {
         .next
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let path = inbox.join(format!("{}-{n}", std::process::id()));
-    let read = read_form(&mut form, &path, site.owners.archive_bytes).await;
-    let (token, bytes) = match read {
+    let read = read_form(&mut form, &site.league, &path, site.owners.archive_bytes).await;
+    let (token, owner, bytes) = match read {
         Ok(r) => r,
         Err(FormError::TooLarge) => {
             let _ = std::fs::remove_file(&path);
             return too_large(&site);
+        }
+        Err(FormError::BadToken) => {
+            let _ = std::fs::remove_file(&path);
+            return bad_token(&site);
+        }
+        Err(FormError::Internal(e)) => {
+            let _ = std::fs::remove_file(&path);
+            return super::error(&e);
         }
         Err(FormError::Bad(why)) => {
             let _ = std::fs::remove_file(&path);
@@ -270,29 +279,6 @@ pub async fn upload(State(site): State<Site>, req: Request) -> Response {
                 "Refused",
                 &format!("refused: {why}"),
             );
-        }
-    };
-    let league = site.league.clone();
-    let owner = {
-        let token = token.clone();
-        tokio::task::spawn_blocking(move || {
-            Store::open(&league.join(STORE_FILE)).and_then(|s| s.bot_by_token(&token))
-        })
-        .await
-    };
-    let owner = match owner {
-        Ok(Ok(Some(o))) => o,
-        Ok(Ok(None)) => {
-            let _ = std::fs::remove_file(&path);
-            return bad_token(&site);
-        }
-        Ok(Err(e)) => {
-            let _ = std::fs::remove_file(&path);
-            return super::error(&e.to_string());
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&path);
-            return super::error(&e.to_string());
         }
     };
     let received = now();
@@ -363,16 +349,37 @@ pub async fn upload(State(site): State<Site>, req: Request) -> Response {
 /// Why a form could not be read.
 enum FormError {
     TooLarge,
+    BadToken,
     Bad(String),
+    Internal(String),
 }
 
-/// Reads the upload form: its token and its archive, streamed to `path` and
-/// bounded by `max` bytes. Returns the token and the archive's size.
+/// The bot a token admits in the league at `league`.
+async fn bot_of(league: &Path, token: &str) -> Result<String, FormError> {
+    let (league, token) = (league.to_path_buf(), token.to_string());
+    match tokio::task::spawn_blocking(move || {
+        Store::open(&league.join(STORE_FILE)).and_then(|s| s.bot_by_token(&token))
+    })
+    .await
+    {
+        Ok(Ok(Some(o))) => Ok(o),
+        Ok(Ok(None)) => Err(FormError::BadToken),
+        Ok(Err(e)) => Err(FormError::Internal(e.to_string())),
+        Err(e) => Err(FormError::Internal(e.to_string())),
+    }
+}
+
+/// Reads the upload form: its token, checked at once (the form puts it
+/// first: nothing of the archive is kept before the token admits a bot of
+/// the league at `league`), then its archive, streamed to `path` and
+/// bounded by `max` bytes. Returns the token, its bot and the archive's
+/// size.
 async fn read_form(
     form: &mut Multipart,
+    league: &Path,
     path: &Path,
     max: u64,
-) -> Result<(String, u64), FormError> {
+) -> Result<(String, String, u64), FormError> {
     use tokio::io::AsyncWriteExt;
     let bad = |e: axum::extract::multipart::MultipartError| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -381,7 +388,7 @@ async fn read_form(
             FormError::Bad(e.body_text())
         }
     };
-    let mut token = None;
+    let mut token: Option<(String, String)> = None;
     let mut bytes = None;
     while let Some(mut field) = form.next_field().await.map_err(bad)? {
         match field.name() {
@@ -393,9 +400,21 @@ async fn read_form(
                         return Err(FormError::Bad("the token field is too long".into()));
                     }
                 }
-                token = Some(String::from_utf8_lossy(&text).trim().to_string());
+                let t = String::from_utf8_lossy(&text).trim().to_string();
+                if t.is_empty() {
+                    return Err(FormError::BadToken);
+                }
+                let bot = bot_of(league, &t).await?;
+                token = Some((t, bot));
             }
             Some("archive") => {
+                if token.is_none() {
+                    return Err(FormError::Bad(
+                        "the form's token must come before its archive (as the site's form \
+                         sends them)"
+                            .into(),
+                    ));
+                }
                 let mut f = tokio::fs::File::create(path)
                     .await
                     .map_err(|e| FormError::Bad(format!("cannot keep the upload: {e}")))?;
@@ -420,11 +439,9 @@ async fn read_form(
             }
         }
     }
-    let token = token
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| FormError::Bad("the form has no token".into()))?;
+    let (token, bot) = token.ok_or_else(|| FormError::Bad("the form has no token".into()))?;
     match bytes {
-        Some(n) if n > 0 => Ok((token, n)),
+        Some(n) if n > 0 => Ok((token, bot, n)),
         _ => Err(FormError::Bad(
             "the form has no archive (choose a file)".into(),
         )),
