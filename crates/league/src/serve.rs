@@ -438,6 +438,7 @@ async fn wait_for_seated(
 /// seats at running tables forfeited, its seats at tables still to come
 /// forfeited from their start (and the matches that name it are recorded
 /// unrated, see [`crate::import`]).
+#[allow(clippy::too_many_arguments)]
 async fn play(
     league: &Path,
     prepared: &Prepared,
