@@ -783,8 +783,13 @@ fn the_site_takes_uploads_and_shows_each_owner_alone_its_checks_and_stderr() {
         &s,
         "import tarfile\nwith tarfile.open('bot.tar.gz','w:gz') as t: t.add('bot', arcname='.')",
     );
+    // An upload a killed site left in its inbox (never checked) goes when
+    // the league serves again.
+    std::fs::create_dir_all(s.path("lg/submissions/.inbox")).unwrap();
+    std::fs::write(s.path("lg/submissions/.inbox/1-0"), b"left by a kill").unwrap();
     let (mut serve, lines) =
         common::spawn_serve(&s, "lg", &["--http", "127.0.0.1:0"], &["site on "]);
+    assert!(!s.path("lg/submissions/.inbox/1-0").exists());
     let site = lines[0]["site on ".len()..]
         .trim_end_matches('/')
         .to_string();

@@ -120,8 +120,16 @@ pub struct Owners {
 }
 
 impl Owners {
-    /// The owner pages' state for the league in `league`.
+    /// The owner pages' state for the league in `league`. Uploads a killed
+    /// site left in the inbox were never queued: they are removed (their
+    /// owners upload again).
     pub fn new(league: &Path, tls: bool) -> Owners {
+        let inbox = league.join(SUBMISSIONS).join(INBOX);
+        if inbox.exists()
+            && let Err(e) = std::fs::remove_dir_all(&inbox)
+        {
+            tracing::warn!(error = %e, "site: cannot empty the upload inbox");
+        }
         let archive_bytes = crate::round::open(league)
             .ok()
             .and_then(|(f, _)| Rules::of(&f).ok())
