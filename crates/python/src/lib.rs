@@ -554,19 +554,14 @@ fn canonical_action(text: &str) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Whether `text` is an action of `game` at all (its vocabulary, with
-/// every option that adds actions on).
+/// Every action text `game` can ever take under `options`, in the rules
+/// crate's fixed order (`Game::vocabulary`): an action's id is its
+/// position.
 #[pyfunction]
-fn game_accepts(game: &str, text: &str) -> PyResult<bool> {
-    let v = variant(game)?;
-    let with = |pairs: &[&str]| Options::parse(pairs).ok().and_then(|o| v.new_game(&o).ok());
-    let games = [
-        with(&[]),
-        with(&["dealer-chooses=true", "rotate-vote=true"]),
-        with(&["doubling=true"]),
-        with(&["mode=solitaire", "scoring=edd-allard"]),
-    ];
-    Ok(games.iter().flatten().any(|g| g.parse_action(text).is_ok()))
+#[pyo3(signature = (game, options=None))]
+fn vocabulary(game: &str, options: Option<Vec<(String, String)>>) -> PyResult<Vec<String>> {
+    let v = variant(game)?.vocabulary(&self::options(options)?);
+    Ok(v.map_err(|e| PyValueError::new_err(e.to_string()))?.texts().collect())
 }
 
 #[pymodule]
@@ -577,7 +572,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sample_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(decode_observation, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_action, m)?)?;
-    m.add_function(wrap_pyfunction!(game_accepts, m)?)?;
+    m.add_function(wrap_pyfunction!(vocabulary, m)?)?;
     m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
     Ok(())
 }

@@ -19,6 +19,7 @@ use crate::{
     outcome::{MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
     view::{Observation, TableCard, Trump},
+    vocabulary::Vocabulary,
 };
 
 impl fmt::Display for Variant {
@@ -50,6 +51,16 @@ impl<'de> serde::Deserialize<'de> for Variant {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
         let s = String::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Variant {
+    /// The game's vocabulary under `options` ([`Game::vocabulary`]).
+    ///
+    /// # Errors
+    /// [`OptionError`] for an unknown option or a bad value.
+    pub fn vocabulary(self, options: &crate::Options) -> Result<Vocabulary, OptionError> {
+        Ok(self.new_game(options)?.vocabulary())
     }
 }
 
@@ -104,6 +115,9 @@ impl Game for AnyGame {
     }
     fn accepts(&self, kind: ActionKind) -> bool {
         delegate!(self, g => g.accepts(kind))
+    }
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        delegate!(self, g => g.append_vocabulary(out))
     }
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         delegate!(self, g => g.start_at_unchecked(ctx))

@@ -470,6 +470,20 @@ impl Game for Israeli {
                 | ActionKind::Play
         )
     }
+
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        // I2, I3: the trump auction (minimum 5, or 6 to 8 after frisches),
+        // in the order its legal actions are listed.
+        out.push(Action::Pass);
+        for strain in Strain::ALL {
+            out.extend((5..=HAND as u8).map(|tricks| Action::Contract { tricks, strain }));
+        }
+        // I3: the frisch passes any card.
+        out.extend(decks::STANDARD.iter().map(Action::Give));
+        // I4: contract bids.
+        out.extend((0..=HAND as u8).map(Action::Bid));
+        out.extend(decks::STANDARD.iter().map(Action::Play));
+    }
 }
 
 impl Israeli {
