@@ -23,6 +23,8 @@
 //!
 //! Run: `cargo bench -p whistle-rules --bench playouts`
 //! (`WHISTLE_OPENSPIEL_PYTHON=/path/to/venv/bin/python` for the comparison).
+//! Instruction counts, which repeat on a loaded machine where times do not:
+//! the `random_hands` example under callgrind (docs/benchmarks.md).
 
 use std::{
     alloc::System,
