@@ -14,7 +14,7 @@ use pyo3::{
     prelude::*,
     types::{PyBytes, PyList, PyString},
 };
-use whistle_bot::{Bot, HeuristicBot};
+use whistle_policies::{Bot, HeuristicBot};
 use whistle_protocol::{convert, pb};
 use whistle_replay::{ActionLog, Clocks, EndLog, Faults, HandLog, Header};
 use whistle_rules::{
