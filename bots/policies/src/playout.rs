@@ -24,9 +24,9 @@
 
 use std::fmt;
 
-use whistle_rules::{Game, ScoreOrder, Seat, Status, dealing::Shuffler};
+use whistle_rules::{ActionList, Game, ScoreOrder, Seat, Status, dealing::Shuffler};
 
-use crate::{bot::Bot, heuristic::HeuristicBot};
+use crate::heuristic::HeuristicBot;
 
 /// The policy a playout plays every seat with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,21 +94,23 @@ impl std::error::Error for UnknownRollout {}
 /// waits for a deal.
 pub fn play_out<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Shuffler) -> u32 {
     let mut decisions = 0;
+    let mut legal = ActionList::new();
     while game.status() == Status::Act && game.deals() == deal + 1 {
         let Some(seat) = game.to_act().first() else {
             break;
         };
-        let legal = game.legal_actions(seat);
+        legal.clear();
+        // The seat is to act: its list without checking that again.
+        game.append_legal(seat, &mut legal);
         let i = match (legal.len(), rollout) {
             (0, _) => break,
             (1, _) => 0,
             // The cast cannot truncate: a decision has at most MAX_ACTIONS choices.
             (n, Rollout::Random) => rng.below(n as u32) as usize,
-            (_, Rollout::Heuristic) => HeuristicBot.choose(&game.observe(seat), &legal),
+            (_, Rollout::Heuristic) => HeuristicBot.choose_in(game, seat, &legal),
         };
-        if game.apply(seat, legal[i]).is_err() {
-            break;
-        }
+        // Legal: one of the list the game just gave for this seat.
+        game.apply_unchecked(seat, legal[i]);
         decisions += 1;
     }
     decisions
