@@ -16,8 +16,12 @@ steps) and plays to the hand's end.
   through OpenSpiel's API (python_whistle_israeli).
 - Batch rows hand whole playouts to the engine: `State.playouts(n, policy)`
   plays n hands out in Rust with the GIL released and returns their values.
-  Their decisions a hand are the Python loop's (the same random policy from
-  the same state); the heuristic's are counted by a Python loop once.
+  Their decisions a hand are counted by a Python loop playing the same
+  policy from the same state (300 hands for the random policy; the
+  heuristic's one hand, which is always the same).
+
+The rows run in turns, ten slices each, so that all of them see the same
+load on a shared machine.
 
 The last column compares decisions a second with OpenSpiel's Python loop
 (targets, docs/benchmarks.md: the Python loop >= 1.5x, the batch >= 20x).
@@ -40,17 +44,21 @@ except ImportError:  # the comparison needs OpenSpiel; the engine's rows do not
 SEED = 11
 
 
-def run_for(seconds, one):
-    """Calls `one()` (which plays some hands and returns (hands, decisions))
-    for `seconds`; returns (hands a second, decisions a hand)."""
-    hands = steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        h, s = one()
-        hands += h
-        steps += s
-    elapsed = time.perf_counter() - start
-    return hands / elapsed, steps / max(hands, 1)
+def measure(rows, seconds, rounds=10):
+    """Runs every row's `one()` (which plays some hands and returns (hands,
+    decisions)) in turns, `rounds` slices of `seconds / rounds` each, so
+    that every row sees the same load; returns (hands a second, decisions a
+    hand) for each row, in order."""
+    totals = [[0, 0, 0.0] for _ in rows]
+    for _ in range(rounds):
+        for (_, one), total in zip(rows, totals):
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds / rounds:
+                h, s = one()
+                total[0] += h
+                total[1] += s
+            total[2] += time.perf_counter() - start
+    return [(h / t, s / max(h, 1)) for h, s, t in totals]
 
 
 def dealt_israeli():
@@ -139,28 +147,32 @@ def main():
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
     rng = random.Random(1)
     print(machine())
-    rows = []
-    loop = run_for(seconds, whistle_loop(rng))
-    rows.append(("whistle_engine israeli, Python loop", loop))
+    rows = [("whistle_engine israeli, Python loop", whistle_loop(rng))]
     if pyspiel is not None:
         wos.register()
         oh_hell = pyspiel.load_game("oh_hell(players=4,num_tricks_fixed=12)")
         ours = pyspiel.load_game("python_whistle_israeli", {"hands": "1"})
-        rows.append(("OpenSpiel oh_hell(players=4,...=12), Python loop", run_for(seconds, spiel_loop(oh_hell, rng))))
-        rows.append(("python_whistle_israeli through pyspiel, Python loop", run_for(seconds, spiel_loop(ours, rng))))
+        rows.append(("OpenSpiel oh_hell(players=4,...=12), Python loop", spiel_loop(oh_hell, rng)))
+        rows.append(("python_whistle_israeli through pyspiel, Python loop", spiel_loop(ours, rng)))
     if hasattr(we.State, "playouts"):
+        # The random policy's decisions a hand, counted by the Python loop
+        # (the same policy from the same state) over a few hundred hands.
+        count = whistle_loop(random.Random(2))
+        random_decisions = sum(count()[1] for _ in range(300)) / 300
         rows.append(("whistle_engine israeli, playouts(1000, random)",
-                     run_for(seconds, whistle_batch("random", 1000, loop[1]))))
+                     whistle_batch("random", 1000, random_decisions)))
         rows.append(("whistle_engine israeli, playouts(100, heuristic)",
-                     run_for(seconds, whistle_batch("heuristic", 100, heuristic_decisions()))))
+                     whistle_batch("heuristic", 100, heuristic_decisions())))
     else:
         print("(this whistle_engine has no batch playouts)")
+    rows = [(name, result) for (name, _), result in zip(rows, measure(rows, seconds))]
     base = rows[1][1][0] * rows[1][1][1] if pyspiel is not None else None
     print(f"{'':52} {'hands/s':>10} {'decisions':>10} {'M dec/s':>8} {'vs oh_hell':>10}")
     for name, (rate, steps) in rows:
         per_decision = rate * steps
         versus = f"{per_decision / base:9.2f}x" if base else "       n/a"
         print(f"{name:52} {rate:10.0f} {steps:10.1f} {per_decision / 1e6:8.2f} {versus}")
+    print(machine())
 
 
 if __name__ == "__main__":
