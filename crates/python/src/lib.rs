@@ -32,6 +32,11 @@ use whistle_rules::{
     sample::WorldSampler,
 };
 
+/// Rust's allocations in the extension (Python's own objects keep Python's
+/// allocator): many small, short-lived ones in every playout.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The exception a refused action raises (`whistle_engine.IllegalActionError`).
 mod illegal {
     // The macro's struct takes no doc comment without giving the Python
