@@ -1,4 +1,6 @@
-//! Generates the gRPC code from `proto/whistle/v1/whistle.proto`.
+//! Generates the gRPC code from `proto/whistle/v1/whistle.proto`: the
+//! messages always, the client and server with the `grpc` feature (the
+//! default).
 //!
 //! `protoc` comes from the `protoc-bin-vendored` crate so that a fresh machine
 //! needs nothing but the Rust toolchain; a `PROTOC` environment variable
@@ -10,7 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
     let proto = root.join("whistle/v1/whistle.proto");
     let out = PathBuf::from(env::var("OUT_DIR")?);
-    let mut config = tonic_prost_build::Config::new();
+    let mut config = prost_build::Config::new();
     match env::var_os("PROTOC") {
         Some(p) => config.protoc_executable(p),
         None => config.protoc_executable(protoc_bin_vendored::protoc_bin_path()?),
@@ -18,9 +20,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-env-changed=PROTOC");
     println!("cargo:rerun-if-changed={}", proto.display());
     let descriptors = out.join("whistle_v1_descriptor.bin");
+    #[cfg(feature = "grpc")]
     tonic_prost_build::configure()
         .file_descriptor_set_path(&descriptors)
         .compile_with_config(config, &[proto], &[root])?;
+    #[cfg(not(feature = "grpc"))]
+    config
+        .file_descriptor_set_path(&descriptors)
+        .compile_protos(&[proto], &[root])?;
     // The protocol's JSON form (proto3's JSON mapping, every field written,
     // the .proto's field names): what stdio bots read (docs/stdio.md).
     pbjson_build::Builder::new()

@@ -29,7 +29,7 @@ use tracing::{debug, info, warn};
 use whistle_protocol::{PROTOCOL, compact::Rebuilder, convert, pb};
 use whistle_rules::{MatchResult, Options, Seat, Variant};
 
-use crate::bot::Bot;
+use crate::Bot;
 
 /// Where to connect and as whom: the launch contract.
 #[derive(Debug, Clone, PartialEq, Eq)]
