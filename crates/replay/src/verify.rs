@@ -20,8 +20,8 @@ use whistle_rules::{
 };
 
 use crate::{
-    ActionLog, Clocks, Duplicate, EndLog, FORMAT, FaultLog, HandLog, Header, MatchLog, VERSION,
-    hex, is_hex_of, seed_commitment, sha256,
+    ActionLog, Duplicate, EndLog, FORMAT, FaultLog, HandLog, Header, MatchLog, VERSION, hex,
+    is_hex_of, seed_commitment, sha256,
 };
 
 /// A header as accepted for verification: only the game is required.
@@ -438,27 +438,27 @@ pub fn read_typed_in(path: &Path) -> Result<MatchLog, String> {
         }));
     };
     let (options, seats) = game;
+    let variant: Variant = header.game.parse().map_err(|e| format!("line 1: {e}"))?;
+    let built = Header::builder(
+        "",
+        header.match_index.unwrap_or(0),
+        variant,
+        options,
+        header.seats.unwrap_or_else(|| vec![String::new(); seats]),
+    )
+    .table(String::new())
+    .seed_commitment(header.seed_commitment.unwrap_or_default())
+    .faults(header.faults.unwrap_or(crate::Faults {
+        max_faults: 0,
+        fallback: "first".into(),
+    }))
+    .duplicate(header.duplicate)
+    .build();
     Ok(MatchLog {
+        // The game as the record names it.
         header: Header {
-            format: FORMAT.into(),
-            version: VERSION,
-            tournament: String::new(),
-            match_index: header.match_index.unwrap_or(0),
-            table: String::new(),
             game: header.game,
-            options,
-            seats: header.seats.unwrap_or_else(|| vec![String::new(); seats]),
-            seed_commitment: header.seed_commitment.unwrap_or_default(),
-            clocks: Clocks {
-                per_action_ms: 0,
-                time_bank_ms: 0,
-                reconnect_grace_ms: 0,
-            },
-            faults: header.faults.unwrap_or(crate::Faults {
-                max_faults: 0,
-                fallback: "first".into(),
-            }),
-            duplicate: header.duplicate,
+            ..built
         },
         hands,
         end: None,
