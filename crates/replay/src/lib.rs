@@ -57,6 +57,10 @@ pub fn open_log(path: &Path) -> io::Result<Box<dyn BufRead>> {
 /// # Errors
 /// If the file cannot be read (or does not decompress).
 pub fn read_log_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    if !is_compressed(path) {
+        // At once, without a buffer between the file and the bytes.
+        return std::fs::read(path);
+    }
     let mut out = Vec::new();
     io::Read::read_to_end(&mut open_log(path)?, &mut out)?;
     Ok(out)
