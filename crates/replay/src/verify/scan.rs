@@ -7,12 +7,14 @@
 //! [`hand`] reads exactly that layout, field by field, without serde's
 //! machinery for the deck and the actions (the less regular `faults`,
 //! `result` and `context` go through serde, each from its own part of the
-//! line). Cards and actions are read from their text by the same `FromStr`
-//! as their `Deserialize`, so a line it reads gives the values serde would;
-//! a line it does not recognise as it goes (another key order, white
-//! space, an escape in a string, a number out of range) is left to the
-//! general parser, which reads any valid line and says what is wrong with
-//! the others.
+//! line). A card's canonical text (and a card played, an action whose text
+//! is a card's) comes from a table of the 54 texts, which gives what
+//! `FromStr` gives (tested for every card); any other card or action text
+//! goes through the same `FromStr` as their `Deserialize`. So a line it
+//! reads gives the values serde would; a line it does not recognise as it
+//! goes (another key order, white space, an escape in a string, a number
+//! out of range) is left to the general parser, which reads any valid line
+//! and says what is wrong with the others.
 
 use std::{borrow::Cow, sync::OnceLock};
 
