@@ -24,7 +24,7 @@ use whistle_policies::{
     playout::{self, Rollout},
 };
 use whistle_protocol::{convert, pb};
-use whistle_replay::{ActionLog, Clocks, EndLog, Faults, HandLog, Header};
+use whistle_replay::{ActionLog, EndLog, HandLog, Header};
 use whistle_rules::{
     Action, ActionList, Answer, AnyGame, Card, Fallback, Game, MatchDriver, Observation, Options, Seat,
     Status, Variant,
@@ -460,29 +460,16 @@ impl State {
         }
         let g = self.game();
         let n = g.seats();
-        let header = Header {
-            format: whistle_replay::FORMAT.into(),
-            version: whistle_replay::VERSION,
-            tournament: "python".into(),
-            match_index: 0,
-            table: "python-m00000".into(),
-            game: g.variant().name().into(),
-            options: self.options.clone(),
-            seats: (0..n).map(|s| format!("seat{s}")).collect(),
-            seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(self.seed)),
-            clocks: Clocks {
-                per_action_ms: 0,
-                time_bank_ms: 0,
-                reconnect_grace_ms: 0,
-            },
-            faults: Faults {
-                max_faults: 0,
-                fallback: Fallback::default().name().into(),
-            },
-            duplicate: None,
-        };
-        let file = tempfile::NamedTempFile::new().map_err(|e| err(&e))?;
-        let mut w = whistle_replay::Writer::create(file.path(), &header).map_err(|e| err(&e))?;
+        let header = Header::builder(
+            "python",
+            0,
+            g.variant(),
+            self.options.clone(),
+            (0..n).map(|s| format!("seat{s}")).collect(),
+        )
+        .seed_commitment(whistle_replay::seed_commitment(Seed::from_u64(self.seed)))
+        .build();
+        let mut w = whistle_replay::Writer::new(Vec::new(), &header).map_err(|e| err(&e))?;
         for result in g.hand_results() {
             let deal = result.deal;
             w.hand(HandLog {
@@ -517,8 +504,7 @@ impl State {
             })
             .map_err(|e| err(&e))?;
         }
-        drop(w);
-        std::fs::read_to_string(file.path()).map_err(|e| err(&e))
+        String::from_utf8(w.into_inner()).map_err(|e| err(&e))
     }
 
     fn __repr__(&self) -> String {
