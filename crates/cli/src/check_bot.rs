@@ -391,7 +391,7 @@ async fn check(
                     format!("{e} (or: check-bot --no-sandbox)"),
                 );
                 opponents.0.abort();
-    server.shutdown().await;
+                server.shutdown().await;
                 return Ok(report);
             }
         };
@@ -438,7 +438,7 @@ async fn check(
                 u.shutdown().await;
             }
             opponents.0.abort();
-    server.shutdown().await;
+            server.shutdown().await;
             return Ok(report);
         }
     };
@@ -531,7 +531,7 @@ async fn check(
             }
             whistle_tournament::procs::kill_group(&mut child, launch.sandbox.is_some()).await;
             opponents.0.abort();
-    server.shutdown().await;
+            server.shutdown().await;
             return Ok(report);
         }
     }
@@ -710,9 +710,11 @@ fn position_prefix(
     position: Position,
 ) -> anyhow::Result<(Vec<whistle_rules::Card>, Vec<(Seat, Action, bool)>)> {
     let mut g = game.new_game(options).map_err(usage)?;
-    let order: Vec<whistle_rules::Card> =
-        whistle_rules::dealing::deck_order(whistle_rules::dealing::deal_seed(Seed::from_u64(seed), 0), g.deck())
-            .to_vec();
+    let order: Vec<whistle_rules::Card> = whistle_rules::dealing::deck_order(
+        whistle_rules::dealing::deal_seed(Seed::from_u64(seed), 0),
+        g.deck(),
+    )
+    .to_vec();
     g.deal(&order)
         .map_err(|e| anyhow::anyhow!("{}: dealing a position: {e}", game.name()))?;
     let mut actions: Vec<(Seat, Action, bool)> = Vec::new();
@@ -797,7 +799,12 @@ fn plans(game: Variant) -> Vec<Plan> {
         Variant::Israeli => {
             out.push(Plan {
                 extra: vec![],
-                roles: vec![None, Some(Role::Opener), Some(Role::Opener), Some(Role::Opener)],
+                roles: vec![
+                    None,
+                    Some(Role::Opener),
+                    Some(Role::Opener),
+                    Some(Role::Opener),
+                ],
                 wanted: vec!["bid", "play"],
                 label: "against opponents who open the auction",
                 position: None,
@@ -1469,9 +1476,7 @@ struct Opponent {
 
 impl Opponent {
     fn pick(&self, obs: &whistle_rules::Observation, legal: &[Action]) -> Option<usize> {
-        let contract = legal
-            .iter()
-            .position(|a| a.kind() == ActionKind::Contract);
+        let contract = legal.iter().position(|a| a.kind() == ActionKind::Contract);
         match self.role {
             Role::Opener => {
                 contract?;

@@ -611,7 +611,8 @@ fn the_heuristic_bot_is_asked_redouble_and_leader() {
         assert!(line.contains("(every kind the game has)"), "{line}");
     }
     assert!(
-        r.stdout.contains("PASS yogi from a hand where its seat 1 revealed: legal answers:")
+        r.stdout
+            .contains("PASS yogi from a hand where its seat 1 revealed: legal answers:")
             && r.stdout.contains("action kinds answered: leader"),
         "{}",
         r.stdout

@@ -436,10 +436,9 @@ fn a_slow_start_is_off_the_clock_a_slow_decision_is_not() {
                 "quiet",
             ],
         );
-        let results: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(out.join("results.json")).unwrap(),
-        )
-        .unwrap();
+        let results: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap())
+                .unwrap();
         let bot = results["bots"]
             .as_array()
             .unwrap()

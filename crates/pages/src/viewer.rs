@@ -152,11 +152,7 @@ pub struct Match {
     pub live: bool,
 }
 
-fn faults(
-    game: &str,
-    list: &[whistle_replay::FaultLog],
-    at: impl Fn(usize) -> bool,
-) -> Vec<Fault> {
+fn faults(game: &str, list: &[whistle_replay::FaultLog], at: impl Fn(usize) -> bool) -> Vec<Fault> {
     list.iter()
         .filter(|f| at(f.at))
         .map(|f| Fault {
