@@ -1030,7 +1030,7 @@ fn replay_prefix(
         .replay(&r.actions)
         .map_err(|e| CreateError::Resume(e.to_string()))?;
     driver.take_events();
-    if driver.game().status() == whistle_rules::Status::Act {
+    if !r.mid_hand && driver.game().status() == whistle_rules::Status::Act {
         return Err(CreateError::Resume(
             "the recorded actions stop in the middle of a hand".into(),
         ));
