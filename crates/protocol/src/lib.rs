@@ -4,10 +4,12 @@
 //! `proto/whistle/v1/whistle.proto`; `convert` turns engine values into wire
 //! messages and decodes bot answers (syntax only: legality is the referee's
 //! business, through the engine); `messages` builds what the referee sends on
-//! a Play stream; `compact` encodes and rebuilds compact requests.
+//! a Play stream; `compact` encodes and rebuilds compact requests; `ids`
+//! numbers cards and actions for binary requests.
 
 pub mod compact;
 pub mod convert;
+pub mod ids;
 pub mod limits;
 pub mod messages;
 

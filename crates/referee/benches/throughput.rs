@@ -31,7 +31,8 @@
 //!   `events` is the default stream; `quiet` sets `Hello.quiet`; `compact`
 //!   sets `Hello.compact` (deltas, events inside the requests) and decodes
 //!   like the others; `compact, rebuilt` also rebuilds the whole observation
-//!   from every request, as both kits do.
+//!   from every request; `binary` and `binary, rebuilt` the same with
+//!   `Hello.binary` (cards and actions as ids), the kits' default.
 //!
 //! Connections: every stream of the raw ping-pong has its own connection; a
 //! table's four seats share one connection (as four seat tasks of one client
@@ -114,6 +115,11 @@ enum Mode {
     /// Compact requests, and the bot rebuilds the whole observation as the
     /// kits do (`whistle_protocol::compact::Rebuilder`).
     Rebuilt,
+    /// Compact binary requests (`Hello.compact` and `Hello.binary`: cards
+    /// and actions as ids), decoded like the others.
+    Binary,
+    /// Compact binary requests, rebuilt as the kits do (their default).
+    BinaryRebuilt,
 }
 
 impl Mode {
@@ -123,6 +129,8 @@ impl Mode {
             Mode::Quiet => "quiet",
             Mode::Compact => "compact",
             Mode::Rebuilt => "compact, rebuilt",
+            Mode::Binary => "binary",
+            Mode::BinaryRebuilt => "binary, rebuilt",
         }
     }
 }
@@ -170,6 +178,14 @@ fn main() {
             mode: Mode::Rebuilt,
         },
         Case::Whistle {
+            tables: 1,
+            mode: Mode::Binary,
+        },
+        Case::Whistle {
+            tables: 1,
+            mode: Mode::BinaryRebuilt,
+        },
+        Case::Whistle {
             tables: n,
             mode: Mode::Events,
         },
@@ -184,6 +200,14 @@ fn main() {
         Case::Whistle {
             tables: n,
             mode: Mode::Rebuilt,
+        },
+        Case::Whistle {
+            tables: n,
+            mode: Mode::Binary,
+        },
+        Case::Whistle {
+            tables: n,
+            mode: Mode::BinaryRebuilt,
         },
     ];
     let cases: Vec<Case> = all
@@ -438,6 +462,7 @@ fn small_reply(id: u64) -> RefereeMessage {
             deadline_ms: 1000,
             time_bank_ms: 30_000,
             delta: None,
+            legal_ids: Vec::new(),
         })),
     }
 }
@@ -505,6 +530,7 @@ fn whistle_reply(id: u64) -> RefereeMessage {
                             deadline_ms: 1000,
                             time_bank_ms: 30_000,
                             delta: None,
+                            legal_ids: Vec::new(),
                         })),
                     };
                 }
@@ -575,7 +601,11 @@ async fn bot(channel: Channel, token: String, mode: Mode) {
             bot_name: "last".into(),
             protocol: whistle_protocol::PROTOCOL.into(),
             quiet: mode == Mode::Quiet,
-            compact: matches!(mode, Mode::Compact | Mode::Rebuilt),
+            compact: matches!(
+                mode,
+                Mode::Compact | Mode::Rebuilt | Mode::Binary | Mode::BinaryRebuilt
+            ),
+            binary: matches!(mode, Mode::Binary | Mode::BinaryRebuilt),
         })),
     })
     .await
@@ -588,13 +618,15 @@ async fn bot(channel: Channel, token: String, mode: Mode) {
     while let Ok(Some(m)) = inbound.message().await {
         match m.msg {
             Some(Msg::Request(r)) => {
-                if mode == Mode::Rebuilt {
+                if matches!(mode, Mode::Rebuilt | Mode::BinaryRebuilt) {
                     rebuilder.update(&r).expect("a request that rebuilds");
                 }
                 let answer = BotMessage {
                     msg: Some(BotMsg::Answer(Answer {
                         request_id: r.request_id,
-                        choice: Some(Choice::Index(r.legal.len().saturating_sub(1) as u32)),
+                        choice: Some(Choice::Index(
+                            (r.legal.len() + r.legal_ids.len()).saturating_sub(1) as u32,
+                        )),
                     })),
                 };
                 if tx.send(answer).await.is_err() {

@@ -28,6 +28,7 @@ use tonic::Status;
 use tracing::{debug, info, warn};
 use whistle_protocol::{
     compact::DeltaEncoder,
+    convert::Form,
     limits::echo,
     messages::{self, millis},
     pb,
@@ -92,6 +93,8 @@ pub(crate) struct Conn {
     /// Compact requests: what this stream was last sent, and the events
     /// held for its next request (events are then not pushed).
     pub compact: Option<DeltaEncoder>,
+    /// Cards and actions as text or as ids (`Hello.binary`).
+    pub form: Form,
     pub bot_name: String,
 }
 
@@ -612,7 +615,15 @@ impl Table {
             Some(encoder) => {
                 encoder.request(p.id, obs, game.hand_results(), &p.legal, deadline, bank)
             }
-            None => messages::request(p.id, &obs, game.hand_results(), &p.legal, deadline, bank),
+            None => messages::request_in(
+                p.id,
+                &obs,
+                game.hand_results(),
+                &p.legal,
+                deadline,
+                bank,
+                conn.form,
+            ),
         };
         if conn.tx.try_send(Ok(msg)).is_err() {
             self.drop_slow_reader(seat);
@@ -1031,7 +1042,8 @@ impl Table {
             if let Some(encoder) = &mut conn.compact {
                 for entry in &log[self.pushed..] {
                     if let Some(ev) = entry.seen_by(seat) {
-                        encoder.push_event(whistle_protocol::convert::event(&ev, results));
+                        let form = encoder.form();
+                        encoder.push_event(whistle_protocol::convert::event_in(&ev, results, form));
                     }
                 }
                 continue;
@@ -1041,7 +1053,7 @@ impl Table {
             }
             for entry in &log[self.pushed..] {
                 if let Some(ev) = entry.seen_by(seat) {
-                    let msg = messages::event(&ev, results);
+                    let msg = messages::event_in(&ev, results, conn.form);
                     if conn.tx.try_send(Ok(msg)).is_err() {
                         slow.push(seat);
                         break;
@@ -1148,6 +1160,7 @@ mod tests {
                 tx,
                 quiet: true,
                 compact: None,
+                form: Form::Text,
                 bot_name: "t".into(),
             };
             cmd.send(TableCmd::Attach {
