@@ -12,9 +12,10 @@ loopback:
 2. the kit: `whistle serve`, one Israeli table, four Python bot processes
    (whistle_bot.run with a function that returns the last legal index,
    i.e. the kit's whole path: decoding, rebuilding the observation, the bot
-   call, the answer), with compact requests (the kit's default) and with
-   whole ones: actions per second from the first request to the match end
-   (one seat acts at a time, so this is a chain like the ping-pong).
+   call, the answer), with compact binary requests (the kit's default),
+   compact text ones and whole text ones: actions per second from the first
+   request to the match end (one seat acts at a time, so this is a chain
+   like the ping-pong).
 
 Usage (from the repository root, with the kit's dependencies installed and
 `cargo build --release -p whistle-cli` done):
@@ -95,8 +96,8 @@ import os, sys
 sys.path.insert(0, sys.argv[1])
 from whistle_bot import run
 def play():
-    run(lambda observation, legal: len(legal) - 1, compact=sys.argv[2] == "1",
-        argv=sys.argv[3:])
+    run(lambda observation, legal: len(legal) - 1, compact=sys.argv[2][0] == "1",
+        binary=sys.argv[2][1] == "1", argv=sys.argv[3:])
 if os.environ.get("KIT_BENCH_PROFILE"):
     import cProfile
     cProfile.run("play()", os.environ["KIT_BENCH_PROFILE"] + f".{os.getpid()}")
@@ -120,7 +121,7 @@ def raw_ping_pong(secs: float) -> float:
         server.wait()
 
 
-def kit_match(hands: int, compact: bool) -> tuple[float, int]:
+def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int]:
     """(actions per second, actions) of one table of four Python bots."""
     logs = Path(tempfile.mkdtemp(prefix="kit-bench-"))
     serve = subprocess.Popen(
@@ -141,7 +142,7 @@ def kit_match(hands: int, compact: bool) -> tuple[float, int]:
         kit = str(REPO / "bots" / "python")
         for i, token in enumerate(tokens):
             bots.append(subprocess.Popen(
-                [sys.executable, "-c", BOT, kit, "1" if compact else "0", "--address", address,
+                [sys.executable, "-c", BOT, kit, f"{int(compact)}{int(binary)}", "--address", address,
                  "--token", token, "--log", "info"],
                 stderr=open(logs / f"bot{i}.err", "w"),
             ))
@@ -170,9 +171,12 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     raw = raw_ping_pong(a.secs)
     print(f"raw grpcio ping-pong, 1 stream: {raw:.0f} round trips/s")
-    for compact in (True, False):
-        rate, n = kit_match(a.hands, compact)
-        mode = "compact" if compact else "whole"
+    for mode, compact, binary in (
+        ("compact binary (the default)", True, True),
+        ("compact text", True, False),
+        ("whole text", False, False),
+    ):
+        rate, n = kit_match(a.hands, compact, binary)
         print(f"kit, 4 Python bots, one Israeli table, {mode} requests: {rate:.0f} actions/s "
               f"({n} actions; {rate / raw:.0%} of the ping-pong)")
 

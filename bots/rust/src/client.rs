@@ -753,7 +753,10 @@ mod tests {
         }
         let quiet = |bot: &dyn Bot| match hello("t", "b", bot).msg {
             Some(pb::bot_message::Msg::Hello(h)) => {
-                assert!(h.compact && h.binary, "the kit asks for compact binary requests");
+                assert!(
+                    h.compact && h.binary,
+                    "the kit asks for compact binary requests"
+                );
                 h.quiet
             }
             other => panic!("{other:?}"),

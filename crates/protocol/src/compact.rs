@@ -277,7 +277,8 @@ mod tests {
         let game = variant.new_game(options).expect("game");
         let seats = game.seats();
         let mut driver = MatchDriver::new(game, Seed::from_u64(seed), Fallback::First);
-        let mut encoders: Vec<DeltaEncoder> = (0..seats).map(|_| DeltaEncoder::with_form(form)).collect();
+        let mut encoders: Vec<DeltaEncoder> =
+            (0..seats).map(|_| DeltaEncoder::with_form(form)).collect();
         let mut bots: Vec<Rebuilder> = (0..seats).map(|_| Rebuilder::new()).collect();
         let (mut whole, mut compact) = (0, 0);
         let mut pushed = (0usize, 0u32);

@@ -965,6 +965,31 @@ mod tests {
     }
 
     #[test]
+    fn the_json_of_text_messages_has_no_id_fields() {
+        let mut g = Variant::Israeli
+            .new_game(&Options::parse(&["hands=1"]).unwrap())
+            .unwrap();
+        dealing::deal_if_needed(&mut g, dealing::Seed::from_u64(3)).unwrap();
+        let o = g.observe(Seat::new(1));
+        let text = serde_json::to_string(&observation(&o, g.hand_results())).unwrap();
+        assert!(!text.contains("_id"), "{text}");
+        let binary =
+            serde_json::to_string(&observation_in(&o, g.hand_results(), Form::Binary)).unwrap();
+        assert!(binary.contains("\"hand_ids\":["), "{binary}");
+        let pass = Event::Action {
+            seat: Seat::new(0),
+            action: Action::Pass,
+        };
+        let text = serde_json::to_string(&event(&pass, &[])).unwrap();
+        assert_eq!(text, r#"{"action":{"seat":0,"action":"pass"}}"#);
+        let binary = serde_json::to_string(&event_in(&pass, &[], Form::Binary)).unwrap();
+        assert_eq!(
+            binary,
+            r#"{"action":{"seat":0,"action":"","action_id":4097}}"#
+        );
+    }
+
+    #[test]
     fn card_and_action_text_match_display() {
         for i in 0..54 {
             let Some(c) = Card::from_index(i) else {

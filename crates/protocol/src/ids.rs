@@ -155,6 +155,31 @@ mod tests {
         assert_eq!(id("give 3C"), 1 + 8 * 4096 + 1);
         assert_eq!(id("vote yes"), 1 + 17 * 4096 + 1);
         assert_eq!(id("double slam"), 1 + 20 * 4096 + 6);
+        // The table the Python kit's test pins too (bots/python/tests/test_helpers.py).
+        let span = 4096;
+        for (want, text) in [
+            (1 + 2 * span + 13 * 5 + 4, "bid 13NT"),
+            (1 + 4 * span, "null"),
+            (1 + 4 * span + 3, "null 3"),
+            (1 + 5 * span, "open-null"),
+            (1 + 6 * span + 9, "bid 9 double"),
+            (1 + 7 * span + 9, "null 9 double"),
+            (1 + 9 * span + 51, "place AS"),
+            (1 + 10 * span, "discard 2C"),
+            (1 + 11 * span, "declare"),
+            (1 + 12 * span, "reveal"),
+            (1 + 13 * span, "no"),
+            (1 + 14 * span + 2, "lead 2"),
+            (1 + 15 * span + 4, "size 4"),
+            (1 + 16 * span + 2, "count 2"),
+            (1 + 17 * span, "vote no"),
+            (1 + 18 * span + 3, "against"),
+            (1 + 19 * span + 5, "announce slam"),
+            (1 + 20 * span, "double game"),
+            (1 + 21 * span + 1, "redouble four-kings"),
+        ] {
+            assert_eq!(id(text), want, "{text}");
+        }
     }
 
     #[test]
@@ -183,10 +208,27 @@ mod tests {
         assert!(seen > 1000);
         // Every kind, including those random play rarely reaches.
         for text in [
-            "open-null", "null", "null 3", "bid 9 double", "null 9 double", "place 4S",
-            "discard 3C", "declare", "reveal", "no", "lead 2", "size 4", "count 2",
-            "vote no", "whole", "against", "announce slam", "double game",
-            "redouble four-kings", "BJ", "bid 13NT",
+            "open-null",
+            "null",
+            "null 3",
+            "bid 9 double",
+            "null 9 double",
+            "place 4S",
+            "discard 3C",
+            "declare",
+            "reveal",
+            "no",
+            "lead 2",
+            "size 4",
+            "count 2",
+            "vote no",
+            "whole",
+            "against",
+            "announce slam",
+            "double game",
+            "redouble four-kings",
+            "BJ",
+            "bid 13NT",
         ] {
             let a: Action = text.parse().unwrap();
             assert_eq!(action_from_id(action_id(a)), Some(a), "{text}");

@@ -46,6 +46,13 @@
 //! `--only 'TEXT|TEXT'` (cases whose name contains one of them) change the
 //! defaults. `--wait-idle S` waits before each case, up to S seconds, until
 //! the machine's CPUs have been 90 % idle for a second.
+//!
+//! `allocs each`: heap allocations in the whole process (server, clients,
+//! tonic, hyper and h2) per round trip or action over the window, counted
+//! by a global allocator wrapper (`stats_alloc`; it adds two atomic
+//! additions to every allocation, for every case alike). The ping-pong rows
+//! are the transport's own count; what a whistle row adds to them is the
+//! referee's and its bots'.
 
 use std::{
     net::SocketAddr,
@@ -57,6 +64,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
 use tokio::{net::TcpListener, sync::mpsc};
 use tokio_stream::{Stream, StreamExt, wrappers::ReceiverStream};
 use tonic::{
@@ -76,6 +84,9 @@ use whistle_rules::{
     Game, Options, Variant,
     dealing::{self, Seed},
 };
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 
 /// Hands per match: enough that no table ends within a measurement.
 const HANDS: u32 = 10_000;
@@ -249,12 +260,12 @@ fn main() {
     };
     println!();
     println!(
-        "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} |",
-        "case", "per second", "range", "of raw", "CPU µs each"
+        "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} | {:>11} |",
+        "case", "per second", "range", "of raw", "CPU µs each", "allocs each"
     );
     println!(
-        "|{:-<34}|{:->12}|{:->17}|{:->8}|{:->13}|",
-        "", "", "", "", ""
+        "|{:-<34}|{:->12}|{:->17}|{:->8}|{:->13}|{:->13}|",
+        "", "", "", "", "", ""
     );
     for (i, &case) in cases.iter().enumerate() {
         let lo = rates[i].iter().copied().fold(f64::INFINITY, f64::min);
@@ -266,13 +277,15 @@ fn main() {
             }
         };
         let cpu: Vec<f64> = samples[i].iter().map(|x| x.cpu_us).collect();
+        let allocs: Vec<f64> = samples[i].iter().map(|x| x.allocs).collect();
         println!(
-            "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} |",
+            "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} | {:>11} |",
             case.label(),
             format!("{:.0}", medians[i]),
             format!("{:.0}–{:.0}", lo, hi),
             of_raw,
             format!("{:.1}", median(&cpu)),
+            format!("{:.1}", median(&allocs)),
         );
     }
     println!();
@@ -280,7 +293,8 @@ fn main() {
         "per second: round trips (ping-pong) or actions (whistle: a request and its \
          answer), median of {} round(s) and their range; of raw: the whistle median \
          over the ping-pong median with as many streams as tables (100-byte replies); \
-         CPU µs each: the process's CPU time (server and clients) per round trip or action.",
+         CPU µs each: the process's CPU time (server and clients) per round trip or action; \
+         allocs each: the process's heap allocations per round trip or action.",
         settings.rounds
     );
 }
@@ -391,13 +405,16 @@ fn wait_idle(limit: Duration) -> bool {
 async fn measure(counter: &AtomicU64, s: &Settings) -> Sample {
     tokio::time::sleep(s.warmup).await;
     let (c0, t0, cpu0) = (counter.load(Ordering::Relaxed), Instant::now(), cpu_time());
+    let a0 = GLOBAL.stats().allocations;
     tokio::time::sleep(s.window).await;
     let (c1, t1, cpu1) = (counter.load(Ordering::Relaxed), Instant::now(), cpu_time());
+    let a1 = GLOBAL.stats().allocations;
     let n = (c1 - c0) as f64;
     Sample {
         ops: c1 - c0,
         rate: n / (t1 - t0).as_secs_f64(),
         cpu_us: (cpu1 - cpu0) * 1e6 / n,
+        allocs: a1.saturating_sub(a0) as f64 / n,
     }
 }
 
@@ -407,6 +424,8 @@ struct Sample {
     ops: u64,
     rate: f64,
     cpu_us: f64,
+    /// Heap allocations in the process per operation.
+    allocs: f64,
 }
 
 /// The process's CPU time (user and system) in seconds, from /proc (Linux;

@@ -144,7 +144,6 @@ struct SeatState {
     forfeited: bool,
     bank: Duration,
     pending: Option<Pending>,
-    issued: HashSet<u64>,
     /// Requests withdrawn (the step moved on) or expired (timed out): an
     /// answer to one of them is ignored.
     cancelled: HashSet<u64>,
@@ -159,6 +158,10 @@ pub(crate) struct Table {
     driver: MatchDriver<AnyGame>,
     seats: Vec<SeatState>,
     next_id: u64,
+    /// The seat each request was issued to, by id − 1 (ids start at 1 and
+    /// increase by one): a byte a request, where a set of ids per seat
+    /// took tens of bytes and a reallocation every so often.
+    issued_to: Vec<u8>,
     pushed: usize,
     pushed_deals: u32,
     state: TableState,
@@ -205,7 +208,6 @@ impl Table {
                 forfeited: resume.forfeited.get(i).copied().unwrap_or(false),
                 bank: spec.time.time_bank,
                 pending: None,
-                issued: HashSet::new(),
                 cancelled: HashSet::new(),
                 disconnected_at: None,
                 unsolicited: (now, 0),
@@ -231,6 +233,7 @@ impl Table {
             driver,
             seats,
             next_id: 1,
+            issued_to: Vec::new(),
             pushed,
             pushed_deals,
             state: TableState::Waiting,
@@ -344,10 +347,16 @@ impl Table {
     fn update_snapshot(&self) {
         let mut s = self.snapshot.lock().expect("snapshot lock");
         s.state = self.state;
-        s.connected = self.seats.iter().map(|x| x.conn.is_some()).collect();
-        s.faults = self.seats.iter().map(|x| x.faults).collect();
+        // In place: the snapshot is updated after every action.
+        s.connected.clear();
+        s.connected
+            .extend(self.seats.iter().map(|x| x.conn.is_some()));
+        s.faults.clear();
+        s.faults.extend(self.seats.iter().map(|x| x.faults));
         s.hands_done = self.driver.game().hand_results().len() as u32;
-        s.result = self.driver.game().result().map(|r| (r, self.forfeited()));
+        if self.driver.game().is_over() {
+            s.result = self.driver.game().result().map(|r| (r, self.forfeited()));
+        }
     }
 
     fn forfeited(&self) -> Vec<Seat> {
@@ -572,9 +581,10 @@ impl Table {
         let id = self.next_id;
         self.next_id += 1;
         let now = Instant::now();
+        debug_assert_eq!(self.issued_to.len() as u64, id - 1);
+        self.issued_to.push(seat.index() as u8);
         let s = &mut self.seats[seat.index()];
         let allowance = self.spec.time.per_action + s.bank;
-        s.issued.insert(id);
         s.pending = Some(Pending {
             id,
             issued: now,
@@ -731,7 +741,10 @@ impl Table {
             if self.count_unsolicited(seat, at) {
                 return;
             }
-            let issued = self.seats[seat.index()].issued.contains(&id);
+            let issued = id
+                .checked_sub(1)
+                .and_then(|i| self.issued_to.get(usize::try_from(i).ok()?))
+                == Some(&(seat.index() as u8));
             let (kind, detail) = match (pending_id, issued) {
                 (_, true) => (
                     FaultKind::Stale,

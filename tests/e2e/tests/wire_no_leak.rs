@@ -164,12 +164,7 @@ fn splitmix(mut z: u64) -> u64 {
 }
 
 /// Plays one seat to MatchEnd and returns every message received, as bytes.
-async fn client(
-    addr: SocketAddr,
-    token: String,
-    mut policy: Policy,
-    mode: Mode,
-) -> Vec<Vec<u8>> {
+async fn client(addr: SocketAddr, token: String, mut policy: Policy, mode: Mode) -> Vec<Vec<u8>> {
     let (tx, mut inbound) = open_raw(addr, &token, mode).await;
     let mut log = Vec::new();
     let mut pending: Option<pb::DecisionRequest> = None;
@@ -335,12 +330,7 @@ async fn free_match(seed: u64, pass_percent: u64) -> Script {
 /// Plays the first `upto` actions of `script` with four scripted clients,
 /// one action at a time in order, then lets them finish the match freely;
 /// returns every seat's received messages as bytes.
-async fn scripted_match(
-    seed: u64,
-    script: &Script,
-    upto: usize,
-    mode: Mode,
-) -> Vec<Vec<Vec<u8>>> {
+async fn scripted_match(seed: u64, script: &Script, upto: usize, mode: Mode) -> Vec<Vec<Vec<u8>>> {
     let referee = Referee::new(None);
     let (addr, server) = referee
         .spawn("127.0.0.1:0".parse().expect("address"))
