@@ -95,8 +95,14 @@ def action_text(action_id: int) -> str:
 
 def _cards(texts: Any, ids: Any) -> None:
     if ids:
-        texts.extend([CARD_TEXTS[i] if 0 < i < 55 else card_text(i) for i in ids])
+        try:
+            texts.extend([_CARDS_BY_ID[i] for i in ids])
+        except KeyError:
+            raise BinaryError(f"not a card id in {list(ids)}") from None
         del ids[:]
+
+
+_CARDS_BY_ID = {i: t for i, t in enumerate(CARD_TEXTS) if i}
 
 
 def textify_event(event: Any) -> None:
@@ -125,28 +131,52 @@ def _trick(trick: Any) -> None:
             c.card_id = 0
 
 
-def textify_observation(obs: Any) -> None:
-    """Writes the texts of a binary ``Observation`` (or a delta's
-    ``values``), in place."""
+def _hand(obs: Any) -> None:
     _cards(obs.hand, obs.hand_ids)
+
+
+def _players(obs: Any) -> None:
     for p in obs.players:
         _cards(p.known, p.known_ids)
         if p.bid_id:
             p.bid = action_text(p.bid_id)
             p.bid_id = 0
+
+
+def _contract(obs: Any) -> None:
     if obs.HasField("contract") and obs.contract.action_id:
         obs.contract.action = action_text(obs.contract.action_id)
         obs.contract.action_id = 0
+
+
+def _table(obs: Any) -> None:
     for t in obs.table:
         if t.card_id:
             t.card = card_text(t.card_id)
             t.card_id = 0
+
+
+def _current_trick(obs: Any) -> None:
     if obs.HasField("trick"):
         _trick(obs.trick)
+
+
+# The Observation fields that carry cards or actions, by field number.
+_FIELDS = {9: _hand, 10: _players, 12: _contract, 13: _table, 15: _current_trick}
+
+
+def textify_observation(obs: Any, fields: Any = None) -> None:
+    """Writes the texts of a binary ``Observation`` in place; ``fields``:
+    only those field numbers (a delta's ``changed``), and its ``tricks``."""
+    for number in _FIELDS if fields is None else fields:
+        f = _FIELDS.get(number)
+        if f is not None:
+            f(obs)
     for t in obs.tricks:
         _trick(t)
-    for e in obs.history:
-        textify_event(e)
+    if fields is None:
+        for e in obs.history:
+            textify_event(e)
 
 
 def textify_request(request: Any) -> None:
@@ -160,4 +190,4 @@ def textify_request(request: Any) -> None:
         for e in request.delta.events:
             textify_event(e)
         if request.delta.HasField("values"):
-            textify_observation(request.delta.values)
+            textify_observation(request.delta.values, request.delta.changed)
