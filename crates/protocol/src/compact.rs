@@ -371,6 +371,9 @@ mod tests {
                 );
                 play(variant, &options, seed, 5, Form::Text);
                 let (_, binary) = play(variant, &options, seed, 0, Form::Binary);
+                println!(
+                    "{variant} seed {seed}: whole {whole} bytes, compact {compact}, binary {binary}"
+                );
                 assert!(
                     binary < compact,
                     "{variant}: binary {binary} bytes against compact {compact}"
