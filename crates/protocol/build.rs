@@ -35,5 +35,39 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .emit_fields()
         .preserve_proto_field_names()
         .build(&[".whistle.v1"])?;
+    omit_empty_ids(&out.join("whistle.v1.serde.rs"))?;
+    Ok(())
+}
+
+/// The binary form's id fields (`Hello.binary`) are written to JSON only
+/// when set: a text stream's messages, which are all that JSON readers get
+/// (stdio bots, `replay show`, the Python engine), then print exactly as
+/// they did before the fields existed.
+fn omit_empty_ids(serde_rs: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    const REPEATED: [&str; 4] = ["legal_ids", "hand_ids", "known_ids", "card_ids"];
+    const SCALAR: [&str; 3] = ["bid_id", "action_id", "card_id"];
+    let mut code = std::fs::read_to_string(serde_rs)?;
+    for (names, test) in [
+        (&REPEATED[..], "!self.{}.is_empty()"),
+        (&SCALAR[..], "self.{} != 0"),
+    ] {
+        for name in names {
+            let from = format!(
+                "if true {{\n            struct_ser.serialize_field(\"{name}\", &self.{name})?;"
+            );
+            let to = format!(
+                "if {} {{\n            struct_ser.serialize_field(\"{name}\", &self.{name})?;",
+                test.replace("{}", name)
+            );
+            if !code.contains(&from) {
+                return Err(format!(
+                    "pbjson's output changed: no `{name}` field written as expected"
+                )
+                .into());
+            }
+            code = code.replace(&from, &to);
+        }
+    }
+    std::fs::write(serde_rs, code)?;
     Ok(())
 }

@@ -4,7 +4,8 @@
 //! `proto/whistle/v1/whistle.proto`; `convert` turns engine values into wire
 //! messages and decodes bot answers (syntax only: legality is the referee's
 //! business, through the engine); `messages` builds what the referee sends on
-//! a Play stream; `compact` encodes and rebuilds compact requests.
+//! a Play stream; `compact` encodes and rebuilds compact requests; `ids`
+//! numbers cards and actions for binary requests.
 //!
 //! Features: `grpc` (default) adds the generated gRPC client and server
 //! (`pb::referee_client`, `pb::referee_server`) and with them tonic; without
@@ -12,6 +13,7 @@
 
 pub mod compact;
 pub mod convert;
+pub mod ids;
 pub mod limits;
 pub mod messages;
 

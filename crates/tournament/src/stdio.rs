@@ -210,6 +210,7 @@ async fn play_seat(
                 protocol: PROTOCOL.to_string(),
                 quiet: false,
                 compact: false,
+                binary: false,
             })),
         };
         let _ = tx.send(hello).await;
