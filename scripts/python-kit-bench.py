@@ -12,9 +12,10 @@ loopback:
 2. the kit: `whistle serve`, one Israeli table, four Python bot processes
    (whistle_bot.run with a function that returns the last legal index,
    i.e. the kit's whole path: decoding, rebuilding the observation, the bot
-   call, the answer), with compact requests (the kit's default) and with
-   whole ones: actions per second from the first request to the match end
-   (one seat acts at a time, so this is a chain like the ping-pong).
+   call, the answer), with compact binary requests (the kit's default),
+   compact text ones and whole text ones: actions per second from the first
+   request to the match end (one seat acts at a time, so this is a chain
+   like the ping-pong).
 
 Usage (from the repository root, with the kit's dependencies installed and
 `cargo build --release -p whistle-cli` done):
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -95,8 +97,8 @@ import os, sys
 sys.path.insert(0, sys.argv[1])
 from whistle_bot import run
 def play():
-    run(lambda observation, legal: len(legal) - 1, compact=sys.argv[2] == "1",
-        argv=sys.argv[3:])
+    run(lambda observation, legal: len(legal) - 1, compact=sys.argv[2][0] == "1",
+        binary=sys.argv[2][1] == "1", argv=sys.argv[3:])
 if os.environ.get("KIT_BENCH_PROFILE"):
     import cProfile
     cProfile.run("play()", os.environ["KIT_BENCH_PROFILE"] + f".{os.getpid()}")
@@ -120,8 +122,10 @@ def raw_ping_pong(secs: float) -> float:
         server.wait()
 
 
-def kit_match(hands: int, compact: bool) -> tuple[float, int]:
-    """(actions per second, actions) of one table of four Python bots."""
+def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int, float]:
+    """(actions per second, actions, the bot processes' CPU µs an action) of
+    one table of four Python bots. The CPU time is the steadier figure on a
+    busy machine."""
     logs = Path(tempfile.mkdtemp(prefix="kit-bench-"))
     serve = subprocess.Popen(
         [WHISTLE, "serve", "--listen", "127.0.0.1:0", "--admin-token", ADMIN, "--log", "warn"],
@@ -139,9 +143,10 @@ def kit_match(hands: int, compact: bool) -> tuple[float, int]:
         ).stdout.splitlines()
         tokens = [line.split()[2] for line in table[1:]]
         kit = str(REPO / "bots" / "python")
+        cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         for i, token in enumerate(tokens):
             bots.append(subprocess.Popen(
-                [sys.executable, "-c", BOT, kit, "1" if compact else "0", "--address", address,
+                [sys.executable, "-c", BOT, kit, f"{int(compact)}{int(binary)}", "--address", address,
                  "--token", token, "--log", "info"],
                 stderr=open(logs / f"bot{i}.err", "w"),
             ))
@@ -149,11 +154,13 @@ def kit_match(hands: int, compact: bool) -> tuple[float, int]:
         for b in bots:
             b.wait(timeout=600)
         secs = time.perf_counter() - start
+        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
         answers = 0
         for i in range(4):
             text = (logs / f"bot{i}.err").read_text()
             answers += int(re.search(r"answers=(\d+)", text).group(1))
-        return answers / secs, answers
+        return answers / secs, answers, cpu * 1e6 / answers
     finally:
         for b in bots:
             if b.poll() is None:
@@ -170,11 +177,14 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     raw = raw_ping_pong(a.secs)
     print(f"raw grpcio ping-pong, 1 stream: {raw:.0f} round trips/s")
-    for compact in (True, False):
-        rate, n = kit_match(a.hands, compact)
-        mode = "compact" if compact else "whole"
+    for mode, compact, binary in (
+        ("compact binary (the default)", True, True),
+        ("compact text", True, False),
+        ("whole text", False, False),
+    ):
+        rate, n, cpu_us = kit_match(a.hands, compact, binary)
         print(f"kit, 4 Python bots, one Israeli table, {mode} requests: {rate:.0f} actions/s "
-              f"({n} actions; {rate / raw:.0%} of the ping-pong)")
+              f"({n} actions; {rate / raw:.0%} of the ping-pong); the bots' CPU {cpu_us:.0f} µs an action")
 
 
 if __name__ == "__main__":

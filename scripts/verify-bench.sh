@@ -4,6 +4,9 @@
 # floor, with the machine's core count and CPU.
 #
 # Usage: scripts/verify-bench.sh [RUNS]   (RUNS timed runs of each, default 3)
+#        OLD=path/to/whistle scripts/verify-bench.sh [RUNS]
+#   With OLD, that binary (another commit's release build) is timed too, on
+#   the same files, alternately with this one, so both see the same load.
 #
 # The logs (200 sealed logs of 50 hands, hash chain and end record as the
 # runner writes them, tournament seed 2026) are written by the verify bench
@@ -42,11 +45,25 @@ run() {
 
 every=()
 one=()
+old_every=()
+old_one=()
 for _ in $(seq "$runs"); do
+    if [ -n "${OLD:-}" ]; then
+        old_every+=("$(whistle="$OLD" run)")
+    fi
     every+=("$(run)")
+    if [ -n "${OLD:-}" ]; then
+        old_one+=("$(whistle="$OLD" run taskset -c 0)")
+    fi
     one+=("$(run taskset -c 0)")
 done
-printf '| cores | hands/s, %s runs |\n|---|---|\n' "$runs"
-printf '| %s (every core) | %s |\n' "$(nproc)" "${every[*]}"
-printf '| 1 (taskset -c 0) | %s |\n' "${one[*]}"
+printf '| binary | cores | hands/s, %s runs |\n|---|---|---|\n' "$runs"
+if [ -n "${OLD:-}" ]; then
+    printf '| old (%s) | %s (every core) | %s |\n' "$OLD" "$(nproc)" "${old_every[*]}"
+fi
+printf '| this tree | %s (every core) | %s |\n' "$(nproc)" "${every[*]}"
+if [ -n "${OLD:-}" ]; then
+    printf '| old | 1 (taskset -c 0) | %s |\n' "${old_one[*]}"
+fi
+printf '| this tree | 1 (taskset -c 0) | %s |\n' "${one[*]}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

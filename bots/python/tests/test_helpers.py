@@ -151,3 +151,47 @@ def test_an_installed_kit_ships_its_protocol_modules() -> None:
     assert Path(pb.__file__).parent == generated
     assert (generated / "whistle_pb2.pyi").is_file()
     assert (Path(whistle_bot.__file__).parent / "py.typed").is_file()
+
+
+def test_binary_ids_read_as_their_texts() -> None:
+    """Card and action ids (docs/protocol.md, "Binary requests") as the
+    kit writes them back; the Rust side's tests pin the same numbers."""
+    from whistle_bot._binary import BinaryError, action_text, card_text
+
+    assert [card_text(i) for i in (1, 13, 14, 52, 53, 54)] == ["2C", "AC", "2D", "AS", "LJ", "BJ"]
+    span = 4096
+    cases = {
+        52: "AS",
+        1 + span: "pass",
+        1 + 2 * span + 7 * 5 + 1: "bid 7D",
+        1 + 2 * span + 13 * 5 + 4: "bid 13NT",
+        1 + 3 * span + 5: "bid 5",
+        1 + 4 * span: "null",
+        1 + 4 * span + 3: "null 3",
+        1 + 5 * span: "open-null",
+        1 + 6 * span + 9: "bid 9 double",
+        1 + 7 * span + 9: "null 9 double",
+        1 + 8 * span + 1: "give 3C",
+        1 + 9 * span + 51: "place AS",
+        1 + 10 * span: "discard 2C",
+        1 + 11 * span: "declare",
+        1 + 12 * span: "reveal",
+        1 + 13 * span: "no",
+        1 + 14 * span + 2: "lead 2",
+        1 + 15 * span + 4: "size 4",
+        1 + 16 * span + 2: "count 2",
+        1 + 17 * span + 1: "vote yes",
+        1 + 17 * span: "vote no",
+        1 + 18 * span + 3: "against",
+        1 + 19 * span + 5: "announce slam",
+        1 + 20 * span: "double game",
+        1 + 21 * span + 1: "redouble four-kings",
+    }
+    for i, text in cases.items():
+        assert action_text(i) == text, i
+        assert parse_action(text).text == text
+    for bad in (0, 55, 2 + span, 1 + 22 * span, 1 + 17 * span + 2):
+        with pytest.raises(BinaryError):
+            action_text(bad)
+    with pytest.raises(BinaryError):
+        card_text(55)

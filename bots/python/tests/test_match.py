@@ -327,8 +327,9 @@ def test_answers_by_text(tmp_path):
 
 
 # A bot that writes every observation it is given (its deterministic
-# encoding, hex) to OBS_FILE, and plays the last legal action; COMPACT says
-# whether it asks for compact requests.
+# encoding, hex) and its legal actions to OBS_FILE, and plays the last legal
+# action; COMPACT and BINARY say whether it asks for compact and binary
+# requests.
 RECORDING_BOT = """
 import os, sys
 sys.path.append(os.environ["KIT_DIR"])
@@ -341,38 +342,42 @@ class Recorder(Bot):
         deltas.flush()
         return super().on_request(request)
     def choose(self, observation, legal):
-        out.write(observation.SerializeToString(deterministic=True).hex() + "\\n")
+        out.write(observation.SerializeToString(deterministic=True).hex() + " " + "|".join(legal) + "\\n")
         out.flush()
         return len(legal) - 1
-run(Recorder, compact=os.environ["COMPACT"] == "1")
+run(Recorder, compact=os.environ["COMPACT"] == "1", binary=os.environ["BINARY"] == "1")
 """
 
 
 def test_compact_requests_give_the_bot_the_whole_observation(tmp_path):
-    """The same match twice, the Python seat with whole requests and then
-    with compact ones (the kit's default): the kit rebuilds exactly the
-    observations the whole requests carry, at every decision."""
+    """The same match in every request form, the Python seat with whole
+    text requests, compact ones, and both with binary cards and actions
+    (compact binary is the kit's default): the kit rebuilds exactly the
+    observations and the legal texts the whole text requests carry, at
+    every decision."""
     seen = {}
-    for compact in ("0", "1"):
-        obs_file = tmp_path / f"observations-{compact}.txt"
-        logs = tmp_path / f"run-{compact}"
+    for mode in ("00", "10", "11", "01"):
+        compact, binary = mode
+        obs_file = tmp_path / f"observations-{mode}.txt"
+        logs = tmp_path / f"run-{mode}"
         logs.mkdir()
-        env = {"OBS_FILE": str(obs_file), "KIT_DIR": str(PYTHON_KIT), "COMPACT": compact}
+        env = {"OBS_FILE": str(obs_file), "KIT_DIR": str(PYTHON_KIT), "COMPACT": compact, "BINARY": binary}
         end, status, errs = play_israeli(
             logs,
             lambda address, token, _: (["-c", RECORDING_BOT, "--address", address, "--token", token], env),
             seed=5,
         )
         check_match(end, status, errs)
-        seen[compact] = obs_file.read_text().splitlines()
+        seen[mode] = obs_file.read_text().splitlines()
         kinds = Path(f"{obs_file}.deltas").read_text().splitlines()
-        assert len(kinds) == len(seen[compact])
+        assert len(kinds) == len(seen[mode])
         if compact == "1":
             assert kinds[0] == "whole" and set(kinds[1:]) == {"delta"}, kinds
         else:
             assert set(kinds) == {"whole"}, kinds
-    assert len(seen["1"]) > 20, seen["1"]
-    assert seen["0"] == seen["1"]
+    assert len(seen["00"]) > 20, seen["00"]
+    for mode in ("10", "11", "01"):
+        assert seen[mode] == seen["00"], mode
 
 
 def test_a_cut_stream_is_resumed(tmp_path):

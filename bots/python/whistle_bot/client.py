@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence, Union
 import grpc
 
 from . import _stubs
+from ._binary import textify_event, textify_request
 from ._compact import DeltaError, Rebuilder
 
 pb, pb_grpc = _stubs.load()
@@ -204,14 +205,34 @@ def to_json(message: Any) -> str:
     """``message`` as JSON with every field, defaults included.
 
     Proto3 JSON leaves out fields at their default value, so seat 0, deal 0
-    and trick 0 would vanish from a plain ``MessageToJson``.
+    and trick 0 would vanish from a plain ``MessageToJson``. The binary
+    form's id fields (``card_id``, ``legal_ids``, ...) are printed only when
+    set, as the referee's own JSON does.
     """
+    import json
+
     from google.protobuf import json_format
 
     try:
-        return json_format.MessageToJson(message, always_print_fields_with_no_presence=True)
+        d = json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
     except TypeError:  # protobuf < 5.26
-        return json_format.MessageToJson(message, including_default_value_fields=True)
+        d = json_format.MessageToDict(message, including_default_value_fields=True)
+    return json.dumps(_without_empty_ids(d), indent=2)
+
+
+_ID_FIELDS = frozenset(("legalIds", "handIds", "knownIds", "cardIds", "bidId", "actionId", "cardId"))
+
+
+def _without_empty_ids(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            k: _without_empty_ids(v)
+            for k, v in value.items()
+            if not (k in _ID_FIELDS and v in (0, []))
+        }
+    if isinstance(value, list):
+        return [_without_empty_ids(v) for v in value]
+    return value
 
 
 def channel(address: str) -> grpc.Channel:
@@ -305,6 +326,7 @@ class _Seat:
         launch: Launch,
         quiet: Optional[bool],
         compact: bool = True,
+        binary: bool = True,
     ):
         self.stub = stub
         self.assignment = assignment
@@ -313,6 +335,7 @@ class _Seat:
         self.events = _wants_events(bot)
         self.quiet = (not self.events) if quiet is None else quiet
         self.compact = compact
+        self.binary = binary
         self.outcome = SeatOutcome(table_id=assignment.table_id, seat=assignment.seat)
         self.call: Any = None
         self.stopping = False
@@ -375,6 +398,7 @@ class _Seat:
                     protocol=PROTOCOL,
                     quiet=self.quiet,
                     compact=self.compact,
+                    binary=self.binary,
                 )
             )
         )
@@ -396,6 +420,8 @@ class _Seat:
                 kind = msg.WhichOneof("msg")
                 if kind == "request":
                     request = msg.request
+                    if self.binary:
+                        textify_request(request)
                     if request.HasField("delta"):
                         if self.events:
                             for event in request.delta.events:
@@ -412,6 +438,8 @@ class _Seat:
                     if answer is not None:
                         outbox.put(pb.BotMessage(answer=answer))
                 elif kind == "event":
+                    if self.binary:
+                        textify_event(msg.event)
                     self._hook(self.bot.on_event, msg.event)
                 elif kind == "welcome":
                     self._welcome(msg.welcome)
@@ -530,6 +558,7 @@ def play(
     *,
     quiet: Optional[bool] = None,
     compact: bool = True,
+    binary: bool = True,
     connect_timeout: float = 10.0,
 ) -> List[SeatOutcome]:
     """Plays every seat the launch token is assigned and returns how each
@@ -539,7 +568,10 @@ def play(
     overrides ``on_event``). ``compact``: ask for compact requests (the
     default); the kit rebuilds the whole observation from them, so the bot
     sees the same ``request.observation`` either way, and events reach
-    ``on_event`` just before the request that carried them.
+    ``on_event`` just before the request that carried them. ``binary``:
+    ask for cards and actions as small integers (the default); the kit
+    writes their texts back, so the bot reads the same messages either way
+    (``request.legal_ids`` also holds the legal actions' ids).
 
     Raises :class:`WhistleError` if the referee cannot be reached within
     ``connect_timeout`` seconds or refuses the token."""
@@ -560,7 +592,7 @@ def play(
         try:
             for a in subscription:
                 log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
-                seat = _Seat(stub, a, make_bot(), launch, quiet, compact)
+                seat = _Seat(stub, a, make_bot(), launch, quiet, compact, binary)
                 t = threading.Thread(
                     target=seat.run_into,
                     args=(results,),
@@ -599,6 +631,7 @@ def run(
     bot_name: Optional[str] = None,
     quiet: Optional[bool] = None,
     compact: bool = True,
+    binary: bool = True,
 ) -> List[SeatOutcome]:
     """The entry point of a bot script: reads the launch contract (see
     :func:`resolve_launch`), plays, and returns the seats' outcomes.
@@ -626,7 +659,7 @@ def run(
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     try:
-        outcomes = play(bot, launch, quiet=quiet, compact=compact)
+        outcomes = play(bot, launch, quiet=quiet, compact=compact, binary=binary)
     except WhistleError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -29,7 +29,7 @@ use tracing::{debug, info, warn};
 use whistle_protocol::{PROTOCOL, compact::Rebuilder, convert, pb};
 use whistle_rules::{MatchResult, Options, Seat, Variant};
 
-use crate::bot::Bot;
+use crate::Bot;
 
 /// Where to connect and as whom: the launch contract.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -386,9 +386,9 @@ struct SeatState {
     started: bool,
 }
 
-/// The first message of a `Play` stream: compact requests (the kit rebuilds
-/// the whole observation), and quiet (no events pushed) when the bot does
-/// not follow events.
+/// The first message of a `Play` stream: compact binary requests (the kit
+/// rebuilds the whole observation, cards and actions decoded from their
+/// ids), and quiet (no events pushed) when the bot does not follow events.
 fn hello(seat_token: &str, bot_name: &str, bot: &dyn Bot) -> pb::BotMessage {
     pb::BotMessage {
         msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
@@ -397,6 +397,7 @@ fn hello(seat_token: &str, bot_name: &str, bot: &dyn Bot) -> pb::BotMessage {
             protocol: PROTOCOL.to_string(),
             quiet: !bot.wants_events(),
             compact: true,
+            binary: true,
         })),
     }
 }
@@ -470,7 +471,7 @@ async fn play_stream(
                     }
                     Err(e) => return Err(decode(e)),
                 };
-                let legal = convert::legal_from(&r.legal).map_err(decode)?;
+                let legal = convert::request_legal(&r).map_err(decode)?;
                 let index = bot.choose(obs, &legal);
                 let answer = pb::BotMessage {
                     msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
@@ -751,7 +752,13 @@ mod tests {
             }
         }
         let quiet = |bot: &dyn Bot| match hello("t", "b", bot).msg {
-            Some(pb::bot_message::Msg::Hello(h)) => h.quiet,
+            Some(pb::bot_message::Msg::Hello(h)) => {
+                assert!(
+                    h.compact && h.binary,
+                    "the kit asks for compact binary requests"
+                );
+                h.quiet
+            }
             other => panic!("{other:?}"),
         };
         assert!(!quiet(&Follower), "the default follows events");

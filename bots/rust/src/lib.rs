@@ -1,11 +1,15 @@
 //! # whistle-bot
 //!
-//! The Rust bot kit of whistle: the [`Bot`] trait a bot implements, the
+//! The Rust bot kit of whistle: [`client`], the loop that plays a [`Bot`]
+//! against a referee over gRPC (the launch contract, reconnection and
+//! resumption, compact requests), and the `whistle-bot` binary.
+//!
+//! What a bot decides with lives apart, in `whistle-policies`
+//! (`bots/policies`), which needs only the rules: the [`Bot`] trait, the
 //! built-in bots (`random`, `first`, `heuristic` and `sampler`, see
-//! [`bot_by_name`]),
-//! [`play_match`], a driver that plays one match in-process with no referee
-//! and no network, and [`client`], the loop that plays a bot against a
-//! referee over gRPC.
+//! [`bot_by_name`]), [`play_match`] (one match in-process, with no referee
+//! and no network) and [`playout`]. Everything there is re-exported here,
+//! so a bot written against the kit names it `whistle_bot::Bot`.
 //!
 //! The rules of the games, with every decision id the referee cites, are in
 //! `docs/rules/` (`whistle games GAME --rules` prints a game's page); a bot
@@ -14,8 +18,8 @@
 //! A bot decides from what its seat may see: every request carries the seat's
 //! full [`Observation`](whistle_rules::Observation) and the list of legal
 //! actions, and the bot answers with an index into that list. The same trait
-//! will be driven over gRPC by the referee's connection loop, so a bot written
-//! against it runs in-process for tests and remotely in a tournament alike.
+//! is driven over gRPC by [`client`], so a bot written against it runs
+//! in-process for tests and remotely in a tournament alike.
 //!
 //! ```
 //! use whistle_bot::{Bot, bot_by_name, bot_seed, play_match};
@@ -34,15 +38,9 @@
 //! println!("{:?}", record.result.ranks);
 //! ```
 
-mod bot;
-mod builtin;
 pub mod client;
-mod driver;
-mod heuristic;
-pub mod sampler;
 
-pub use bot::Bot;
-pub use builtin::{BOT_NAMES, FirstBot, RandomBot, UnknownBot, bot_by_name, bot_seed};
-pub use driver::{HandRecord, MatchError, MatchRecord, play_match};
-pub use heuristic::HeuristicBot;
-pub use sampler::{Budget, SamplerBot};
+pub use whistle_policies::{
+    BOT_NAMES, Bot, Budget, FirstBot, HandRecord, HeuristicBot, MatchError, MatchRecord, RandomBot,
+    Rollout, SamplerBot, UnknownBot, bot_by_name, bot_seed, play_match, playout, sampler,
+};

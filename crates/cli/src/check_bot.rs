@@ -17,14 +17,18 @@
 //! given one times the seats (the bot plays them all, and a simultaneous
 //! step's requests wait in it one behind another), and each answer is
 //! measured from its request or the bot's previous answer, whichever came
-//! later ([`late_answers`]); a stdio bot's, by a relay of its pipes, from
-//! the writing of each request line to its answer ([`timed_bridge`]). The
-//! deals are searched for ([`seed_asking_everything`]). A check made once
+//! later ([`late_answers`]); a stdio bot's, through its pipes, from the
+//! writing of each request line to its answer ([`timed_bridge`]), its
+//! start-up off the clock (whistle subscribes for it once it reads its
+//! stdin). The deals are searched for ([`seed_asking_everything`]); where
+//! the bot's own choices may not lead to a kind of decision, mixed tables
+//! (whistle's own bots in the other seats, [`Role`]) and positions
+//! ([`Position`]) ask it, and a kind never asked fails. A check made once
 //! the bot's process has exited
 //! does not pass (a stdio bot's bridge would otherwise carry its seats).
 //! Every FAIL is followed by the last lines of the bot's stderr, bounded.
 //! Games whose options open more kinds of decision are played again under
-//! them ([`extra_options`]); the kinds asked are reported per game.
+//! them ([`plans`]); the kinds asked are reported per game.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -300,6 +304,11 @@ pub fn run(args: &CheckBotArgs) -> anyhow::Result<(String, bool)> {
             .collect::<Result<_, _>>()?
     };
     whistle_protocol::limits::check_name(&args.name).map_err(usage)?;
+    if args.name == OPPONENTS {
+        return Err(usage(format!(
+            "--name {OPPONENTS}: the name of check-bot's own opponents"
+        )));
+    }
     // Two workers: the referee, a stdio bot's bridge and the checks share
     // them, so that whistle's own work does not eat into the bot's clock.
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -325,6 +334,34 @@ async fn check(
     let referee = Referee::new(None);
     let (addr, server) = referee.spawn("127.0.0.1:0".parse()?).await?;
     let token = referee.register_bot(&args.name, None);
+    // The opponents of mixed tables: built-in bots in this process, each
+    // seat with the role its table gave it.
+    let seating = Seating::default();
+    let opponents = {
+        let launch = whistle_bot::client::Launch {
+            address: format!("http://{addr}"),
+            token: referee.register_bot(OPPONENTS, None),
+            bot_name: OPPONENTS.to_string(),
+        };
+        let seating = seating.clone();
+        tokio::spawn(async move {
+            let _ = whistle_bot::client::run(&launch, move |a| -> Box<dyn whistle_bot::Bot> {
+                let inner = Box::new(whistle_bot::HeuristicBot);
+                let role = seating.lock().ok().and_then(|s| {
+                    s.get(&a.table_id)
+                        .and_then(|r| r.get(a.seat as usize).copied().flatten())
+                });
+                match role {
+                    Some(role) => Box::new(Opponent { role, inner }),
+                    None => inner,
+                }
+            })
+            .await;
+        })
+    };
+    // Ended before the server's graceful shutdown, which waits for every
+    // connection to close.
+    let opponents = AbortOnDrop(opponents);
     let stderr_path = stderr_path.to_path_buf();
     let cwd = std::env::current_dir()?;
     let bot = whistle_tournament::config::LocalBot {
@@ -367,6 +404,7 @@ async fn check(
                     false,
                     format!("{e} (or: check-bot --no-sandbox)"),
                 );
+                opponents.0.abort();
                 server.shutdown().await;
                 return Ok(report);
             }
@@ -413,6 +451,7 @@ async fn check(
             if let Some(u) = unix_server {
                 u.shutdown().await;
             }
+            opponents.0.abort();
             server.shutdown().await;
             return Ok(report);
         }
@@ -441,6 +480,13 @@ async fn check(
             break Ok(());
         }
         if let Some(status) = child.try_wait()? {
+            if args.stdio {
+                // whistle subscribes for a stdio bot once it reads its stdin.
+                break Err(format!(
+                    "the process exited before it answered a single request ({status}); \
+                     whistle subscribes for a stdio bot once it has read its first line"
+                ));
+            }
             break Err(format!(
                 "the process exited ({status}) without subscribing{}",
                 stdio_hint(
@@ -451,15 +497,21 @@ async fn check(
             ));
         }
         if Instant::now() > deadline {
-            break Err(format!(
-                "no Subscribe with $WHISTLE_TOKEN within 10 s{}",
-                stdio_hint(args, stdout_seen.as_ref(), false)
-            ));
+            break Err(if args.stdio {
+                "it did not begin reading its stdin within 10 s (whistle subscribes for a \
+                 stdio bot once it reads its first line, docs/stdio.md)"
+                    .to_string()
+            } else {
+                format!(
+                    "no Subscribe with $WHISTLE_TOKEN within 10 s{}",
+                    stdio_hint(args, stdout_seen.as_ref(), false)
+                )
+            });
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
-    // The bridge subscribes for a stdio bot whatever the bot does: the
-    // process must still be running a moment later.
+    // The bridge subscribes for a stdio bot once it has begun reading its
+    // stdin: the process must still be running a moment later.
     let subscribed = match subscribed {
         Ok(()) if args.stdio => {
             // A second from its start: an interpreter that fails on its
@@ -492,6 +544,7 @@ async fn check(
                 b.abort();
             }
             whistle_tournament::procs::kill_group(&mut child, launch.sandbox.is_some()).await;
+            opponents.0.abort();
             server.shutdown().await;
             return Ok(report);
         }
@@ -509,7 +562,7 @@ async fn check(
         }
         let first = report.checks.len();
         let mut asked = (BTreeSet::new(), BTreeSet::new());
-        for (k, extra) in extra_options(game).iter().enumerate() {
+        for (k, plan) in plans(game).iter().enumerate() {
             if k > 0 && child.try_wait()?.is_some() {
                 break;
             }
@@ -517,10 +570,11 @@ async fn check(
                 args,
                 &referee,
                 game,
-                extra,
+                plan,
                 i == 0 && k == 0,
                 &mut report,
                 args.stdio.then_some(&timing),
+                &seating,
             )
             .await?;
             asked.0.extend(a);
@@ -561,9 +615,12 @@ async fn check(
     }
     for (game, (asked, possible)) in kinds_report.into_iter().filter(|_| alive) {
         let never: Vec<&str> = possible.difference(&asked).copied().collect();
+        // Every kind is asked of a bot that plays on: its own choices, and
+        // the mixed tables' opponents, lead everywhere. A kind never asked
+        // is a part of the bot no check has seen.
         report.add(
             format!("{}: decision kinds", game.name()),
-            true,
+            never.is_empty(),
             format!(
                 "asked: {}{}",
                 asked.iter().copied().collect::<Vec<_>>().join(", "),
@@ -571,7 +628,8 @@ async fn check(
                     " (every kind the game has)".to_string()
                 } else {
                     format!(
-                        "; never asked, because the bot's own choices never led there: {}",
+                        "; never asked: {} (the bot's own choices, beside the opponents \
+                         check-bot seats with it, never led there: that code is unchecked)",
                         never.join(", ")
                     )
                 }
@@ -611,6 +669,7 @@ async fn check(
     if let Some(b) = bridge {
         b.abort();
     }
+    opponents.0.abort();
     server.shutdown().await;
     if let Some(u) = unix_server {
         u.shutdown().await;
@@ -618,50 +677,232 @@ async fn check(
     Ok(report)
 }
 
-/// The option sets each game is checked under, beyond its defaults (the
-/// first, empty): those that open kinds of decision the defaults never ask
-/// (Yogi's `size`, `count` and `vote`, Y12 and Y13; Oneonta's doubles, O7,
-/// and the multiplayer bids, O13).
-fn extra_options(game: Variant) -> Vec<Vec<&'static str>> {
-    match game {
-        Variant::Yogi => vec![vec![], vec!["dealer-chooses=true", "rotate-vote=true"]],
-        Variant::Oneonta => vec![vec![], vec!["mode=multi", "doubling=true"]],
-        _ => vec![vec![]],
+/// The name the in-process opponents of mixed tables play under.
+const OPPONENTS: &str = "check-bot-opponents";
+
+/// One match check-bot plays of a game.
+struct Plan {
+    /// Options beyond `hands`.
+    extra: Vec<&'static str>,
+    /// A mixed table: the role of the opponent in each seat, `None` for
+    /// the bot checked. Empty: the bot in every seat.
+    roles: Vec<Option<Role>>,
+    /// The kinds the match is there to ask (empty: every kind the game
+    /// has under its options).
+    wanted: Vec<&'static str>,
+    /// How the checks name the match after the game's name.
+    label: &'static str,
+    /// A match that starts in the middle of its first hand, at a decision
+    /// only the bot's own earlier choice leads to, that choice made for it.
+    position: Option<Position>,
+}
+
+/// A position a match of check-bot starts from, for a decision only a
+/// seat's own earlier choice leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Position {
+    /// Yogi: every seat has placed its bid card (the first legal one) and
+    /// the first seat to speak in the declare round, the dealer's left,
+    /// has revealed (Y5): it is to name the leader of the first trick (Y6).
+    Revealed,
+    /// Illustrated: the first seat to call, the dealer's left, has bid the
+    /// lowest contract and every other seat passed (L2): it is to take the
+    /// kitty and exchange (L3).
+    Declared,
+    /// Israeli: all four seats have passed in the first auction (I2): each
+    /// is to give three cards to its left, the frisch (I3).
+    Passed,
+}
+
+/// The deck order of the first deal from `seed` and the actions that lead
+/// from it to `position`, each `(seat, action, fallback)` as a resumed
+/// table replays them.
+fn position_prefix(
+    game: Variant,
+    options: &Options,
+    seed: u64,
+    position: Position,
+) -> anyhow::Result<(Vec<whistle_rules::Card>, Vec<(Seat, Action, bool)>)> {
+    let mut g = game.new_game(options).map_err(usage)?;
+    let order: Vec<whistle_rules::Card> = whistle_rules::dealing::deck_order(
+        whistle_rules::dealing::deal_seed(Seed::from_u64(seed), 0),
+        g.deck(),
+    )
+    .to_vec();
+    g.deal(&order)
+        .map_err(|e| anyhow::anyhow!("{}: dealing a position: {e}", game.name()))?;
+    let mut actions: Vec<(Seat, Action, bool)> = Vec::new();
+    for _ in 0..1000 {
+        let Some(seat) = g.to_act().iter().next() else {
+            break;
+        };
+        let legal = g.legal_actions(seat);
+        let (action, last) = match position {
+            Position::Revealed if legal.contains(&Action::Reveal) => (Some(&Action::Reveal), true),
+            Position::Revealed => (legal.first(), false),
+            // The auction over: the position is reached.
+            Position::Declared if g.phase() != whistle_rules::Phase::Auction => {
+                return Ok((order, actions));
+            }
+            Position::Declared if actions.is_empty() => (
+                legal.iter().find(|a| a.kind() == ActionKind::Contract),
+                false,
+            ),
+            Position::Declared => (legal.iter().find(|a| **a == Action::Pass), false),
+            Position::Passed if g.phase() != whistle_rules::Phase::Auction => {
+                return Ok((order, actions));
+            }
+            Position::Passed => (legal.iter().find(|a| **a == Action::Pass), false),
+        };
+        let Some(&action) = action else {
+            break;
+        };
+        g.apply(seat, action)
+            .map_err(|e| anyhow::anyhow!("{}: playing to a position: {e}", game.name()))?;
+        actions.push((seat, action, false));
+        if last {
+            return Ok((order, actions));
+        }
+    }
+    Err(anyhow::anyhow!(
+        "{}: the first hand never reached {position:?}",
+        game.name()
+    ))
+}
+
+impl Plan {
+    fn alone(extra: Vec<&'static str>) -> Plan {
+        Plan {
+            extra,
+            roles: Vec::new(),
+            wanted: Vec::new(),
+            label: "",
+            position: None,
+        }
     }
 }
+
+/// The matches each game is checked with: the bot in every seat under the
+/// defaults, then under option sets that open kinds of decision the
+/// defaults never ask (Yogi's `size`, `count` and `vote`, Y12 and Y13;
+/// Oneonta's doubles, O7, and the multiplayer bids, O13), then at mixed
+/// tables where opponents lead the game where the bot's own choices may not:
+/// Israeli opponents who open the auction, so that a bot that always passes
+/// still bids its contract and plays (I2, I4, I5); an Illustrated partner
+/// who declares and opponents who double, so that the bot is asked whether
+/// to redouble (L4), and opponents who declare, so that it may double
+/// (L4); and hands begun for it where only its own earlier choice leads:
+/// in Yogi its seat having revealed, so that a bot that never reveals
+/// still names a leader (Y6); in Illustrated its seat having won the
+/// auction, so that a bot that never bids still takes the kitty (L3); in
+/// Israeli every seat having passed, so that a bot that always bids still
+/// gives its frisch (I3).
+fn plans(game: Variant) -> Vec<Plan> {
+    let mut out = vec![Plan::alone(vec![])];
+    match game {
+        Variant::Yogi => {
+            out.push(Plan::alone(vec!["dealer-chooses=true", "rotate-vote=true"]));
+            out.push(Plan {
+                wanted: vec!["leader"],
+                label: "from a hand where its seat 1 revealed",
+                position: Some(Position::Revealed),
+                ..Plan::alone(vec![])
+            });
+        }
+        Variant::Oneonta => out.push(Plan::alone(vec!["mode=multi", "doubling=true"])),
+        Variant::Israeli => {
+            out.push(Plan {
+                extra: vec![],
+                roles: vec![
+                    None,
+                    Some(Role::Opener),
+                    Some(Role::Opener),
+                    Some(Role::Opener),
+                ],
+                wanted: vec!["bid", "play"],
+                label: "against opponents who open the auction",
+                position: None,
+            });
+            out.push(Plan {
+                wanted: vec!["give"],
+                label: "from a hand where every seat passed",
+                position: Some(Position::Passed),
+                ..Plan::alone(vec![])
+            });
+        }
+        Variant::Illustrated => {
+            out.push(Plan {
+                extra: vec![],
+                roles: vec![
+                    None,
+                    Some(Role::Doubler),
+                    Some(Role::Declarer),
+                    Some(Role::Doubler),
+                ],
+                wanted: vec!["redouble"],
+                label: "beside a partner who declares, against opponents who double",
+                position: None,
+            });
+            out.push(Plan {
+                extra: vec![],
+                roles: vec![None, Some(Role::Declarer), None, Some(Role::Declarer)],
+                wanted: vec!["double"],
+                label: "against opponents who declare",
+                position: None,
+            });
+            out.push(Plan {
+                wanted: vec!["discard", "exchange"],
+                label: "from a hand where its seat 1 won the auction",
+                position: Some(Position::Declared),
+                ..Plan::alone(vec![])
+            });
+        }
+        Variant::Honeymoon => {}
+    }
+    out
+}
+
+/// Each mixed table's opponents by seat, by table id, for the in-process
+/// opponents' client.
+type Seating = std::sync::Arc<std::sync::Mutex<BTreeMap<String, Vec<Option<Role>>>>>;
 
 /// The kinds of decision asked in a match (`.0`) and those its game can
 /// ask under its options (`.1`).
 type Kinds = (BTreeSet<&'static str>, BTreeSet<&'static str>);
 
-/// Plays one match of `game` (under `extra` options) with the bot in every
-/// seat and adds its checks.
+/// Plays one match of `game` as `plan` says and adds its checks.
+#[allow(clippy::too_many_arguments)]
 async fn play_game(
     args: &CheckBotArgs,
     referee: &Referee,
     game: Variant,
-    extra: &[&str],
+    plan: &Plan,
     cut: bool,
     report: &mut Report,
     timing: Option<&std::sync::Arc<std::sync::Mutex<Timing>>>,
+    seating: &Seating,
 ) -> anyhow::Result<Kinds> {
-    let name = if extra.is_empty() {
-        game.name().to_string()
-    } else {
-        format!("{} {}", game.name(), extra.join(" "))
-    };
-    // The options asked for (`--option`), then `hands`, then the set this
+    let extra = &plan.extra;
+    let mut name = game.name().to_string();
+    for w in extra {
+        name.push(' ');
+        name.push_str(w);
+    }
+    if !plan.label.is_empty() {
+        name.push(' ');
+        name.push_str(plan.label);
+    }
+    // The options asked for (`--option`), then `hands` (the first match of
+    // a game is `--hands` long; the others, one hand), then the set this
     // match checks beyond them.
+    let first = extra.is_empty() && plan.roles.is_empty() && plan.position.is_none();
     let mut words: Vec<String> = args
         .options
         .iter()
         .filter(|w| w.split_once('=').is_none_or(|(k, _)| k.trim() != "hands"))
         .cloned()
         .collect();
-    words.push(format!(
-        "hands={}",
-        if extra.is_empty() { args.hands } else { 1 }
-    ));
+    words.push(format!("hands={}", if first { args.hands } else { 1 }));
     words.extend(extra.iter().map(|w| w.to_string()));
     let options = Options::parse(&words).map_err(usage)?;
     let probe = game.new_game(&options).map_err(usage)?;
@@ -671,18 +912,61 @@ async fn play_game(
         .filter(|k| probe.accepts(*k))
         .map(ActionKind::name)
         .collect();
-    let names: Vec<&str> = vec![args.name.as_str(); seats];
+    let roles: Vec<Option<Role>> = if plan.roles.len() == seats {
+        plan.roles.clone()
+    } else {
+        vec![None; seats]
+    };
+    // The bot's seats (seat 0 always is).
+    let mine: Vec<bool> = roles.iter().map(Option::is_none).collect();
+    let names: Vec<&str> = mine
+        .iter()
+        .map(|&m| if m { args.name.as_str() } else { OPPONENTS })
+        .collect();
+    let wanted: BTreeSet<&'static str> = if plan.wanted.is_empty() {
+        possible.clone()
+    } else {
+        plan.wanted.iter().copied().collect()
+    };
     report.mark();
     // The deals: the first seed from `--seed` on whose match, played by the
-    // heuristic bot in every seat, asks every kind of decision there is.
-    let seed = seed_asking_everything(game, &options, args.seed, &possible);
+    // heuristic bot in the bot's seats, asks every kind the match is for.
+    // A position is reached by its own moves, from `--seed`'s deal.
+    let seed = if plan.position.is_some() {
+        args.seed
+    } else {
+        seed_asking_everything(game, &options, args.seed, &wanted, &roles)
+    };
+    let prefix = plan
+        .position
+        .map(|p| position_prefix(game, &options, seed, p))
+        .transpose()?;
     let mut spec = TableSpec::new(game, Seed::from_u64(seed), &names);
     spec.options = options.clone();
-    // The referee's clock is the bot's times the seats: the bot plays every
-    // seat, and in a simultaneous step (Yogi's bid cards, Israeli's frisch)
+    if let Some((order, actions)) = &prefix {
+        spec.resume = Some(whistle_referee::Resume {
+            deals: vec![order.clone()],
+            actions: actions.clone(),
+            faults: vec![0; seats],
+            forfeited: vec![false; seats],
+            mid_hand: true,
+        });
+    }
+    if mine.iter().any(|m| !m) {
+        // The opponents' client learns each seat's role by the table's id.
+        let id = {
+            let mut s = seating.lock().map_err(|_| anyhow::anyhow!("seating"))?;
+            let id = format!("check-{}", s.len() + 1);
+            s.insert(id.clone(), roles.clone());
+            id
+        };
+        spec.table_id = Some(id);
+    }
+    // The referee's clock is the bot's times its seats: the bot plays them
+    // all, and in a simultaneous step (Yogi's bid cards, Israeli's frisch)
     // the seats' requests wait on one another in the bot. Each answer is
     // judged below against the clock for the time the bot actually had.
-    let n = seats as u64;
+    let n = mine.iter().filter(|&&m| m).count() as u64;
     spec.time = TimeControl {
         per_action: Duration::from_millis(args.per_action_ms * n),
         time_bank: Duration::from_millis(args.time_bank_ms * n),
@@ -745,10 +1029,14 @@ async fn play_game(
         TableRecord::Started { connected } => Some(connected.clone()),
         _ => None,
     }) {
-        Some(c) if c.iter().all(|&x| x) => report.add(
+        Some(c) if c.iter().zip(&mine).all(|(&x, &m)| x || !m) => report.add(
             format!("{name}: hello"),
             true,
-            format!("every seat ({seats}) opened Play with a good Hello"),
+            if n as usize == seats {
+                format!("every seat ({seats}) opened Play with a good Hello")
+            } else {
+                format!("each of its seats ({n} of {seats}) opened Play with a good Hello")
+            },
         ),
         Some(c) => report.add(
             format!("{name}: hello"),
@@ -757,7 +1045,7 @@ async fn play_game(
                 "seats {:?} did not open Play with a good Hello within 10 s; {}",
                 c.iter()
                     .enumerate()
-                    .filter(|(_, x)| !**x)
+                    .filter(|&(i, x)| !*x && mine[i])
                     .map(|(i, _)| i)
                     .collect::<Vec<_>>(),
                 SEE_STDERR
@@ -779,6 +1067,9 @@ async fn play_game(
     let mut excused = false;
     for (i, r) in records.iter().enumerate() {
         if let TableRecord::Fault(f) = r {
+            if !mine.get(f.seat.index()).copied().unwrap_or(false) {
+                continue;
+            }
             if !excused
                 && cut_at.is_some_and(|k| i + 1 >= k)
                 && f.seat == Seat::new(0)
@@ -813,7 +1104,7 @@ async fn play_game(
     let late = fault_text(&["late"]).or_else(|| match timing {
         // A stdio bot: each answer timed from the writing of its request.
         Some(t) => late_timed(args, t, &handle.table_id, seats),
-        None => late_answers(args, &records, &at, seats),
+        None => late_answers(args, &records, &at, &mine),
     });
     let mut wrong = fault_text(&["illegal", "malformed"]);
     let cut_faults = fault_text(&["absent"]);
@@ -829,6 +1120,15 @@ async fn play_game(
     let mut offered: BTreeSet<&'static str> = BTreeSet::new();
     let mut chosen: BTreeSet<&'static str> = BTreeSet::new();
     let mut g = game.new_game(&options).map_err(usage)?;
+    // A position's first moves were made before the table began.
+    if let Some((order, actions)) = &prefix {
+        g.deal(order)
+            .map_err(|e| anyhow::anyhow!("{name}: replaying the deal: {e}"))?;
+        for &(seat, action, _) in actions {
+            g.apply(seat, action)
+                .map_err(|e| anyhow::anyhow!("{name}: replaying an action: {e}"))?;
+        }
+    }
     let mut decisions = 0;
     let mut kinds_asked: BTreeSet<&'static str> = BTreeSet::new();
     for r in &records {
@@ -843,7 +1143,8 @@ async fn play_game(
                 fallback,
                 ..
             } => {
-                if !fallback {
+                let ours = mine.get(seat.index()).copied().unwrap_or(false);
+                if !fallback && ours {
                     decisions += 1;
                     *asked
                         .entry(format!("{:?}", g.phase()).to_lowercase())
@@ -852,7 +1153,9 @@ async fn play_game(
                     chosen.insert(Action::kind(*action).name());
                 }
                 // Every decision asked, fallbacks of late answers included.
-                kinds_asked.extend(g.legal_actions(*seat).iter().map(|a| a.kind().name()));
+                if ours {
+                    kinds_asked.extend(g.legal_actions(*seat).iter().map(|a| a.kind().name()));
+                }
                 g.apply(*seat, *action)
                     .map_err(|e| anyhow::anyhow!("{name}: replaying an action: {e}"))?;
             }
@@ -927,6 +1230,15 @@ async fn play_game(
     Ok((kinds_asked, possible))
 }
 
+/// A task aborted when this is dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// A stdio bot's answers as its relay timed them.
 #[derive(Default)]
 struct Timing {
@@ -937,54 +1249,24 @@ struct Timing {
     answers: Vec<(String, usize, Duration)>,
 }
 
-/// The bridge of a stdio bot ([`whistle_tournament::stdio::spawn`]) behind
-/// a relay of the bot's stdin and stdout that notes when each request line
-/// is written and when the next line comes back (the bridge keeps one
-/// request outstanding, so that line answers it). Bytes pass unchanged.
+/// The bridge of a stdio bot ([`whistle_tournament::stdio::spawn`]) with
+/// its answers timed: its stdin written through [`TimedStdin`], which notes
+/// when each request line has been written, and its stdout behind a relay
+/// that notes when the next line comes back (the bridge keeps one request
+/// outstanding, so that line answers it). Bytes pass unchanged.
 fn timed_bridge(
     child: &mut tokio::process::Child,
     launch: &whistle_tournament::procs::Launch,
     timing: std::sync::Arc<std::sync::Mutex<Timing>>,
 ) -> Option<tokio::task::JoinHandle<()>> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let (mut stdin, mut stdout) = (child.stdin.take()?, child.stdout.take()?);
-    let (bridge_in, mut relay_in) = tokio::io::duplex(64 * 1024);
+    let (stdin, mut stdout) = (child.stdin.take()?, child.stdout.take()?);
     let (mut relay_out, bridge_out) = tokio::io::duplex(64 * 1024);
-    let noted = timing.clone();
-    // To the bot: lines as the bridge writes them; a request is noted once
-    // written whole. Only a line's start is kept (its table and seat).
-    tokio::spawn(async move {
-        let mut buf = vec![0u8; 8192];
-        let mut start: Vec<u8> = Vec::new();
-        loop {
-            let n = match relay_in.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => n,
-            };
-            let mut from = 0;
-            for i in 0..n {
-                if buf[i] != b'\n' {
-                    if start.len() < 200 {
-                        start.push(buf[i]);
-                    }
-                    continue;
-                }
-                if stdin.write_all(&buf[from..=i]).await.is_err() || stdin.flush().await.is_err() {
-                    return;
-                }
-                from = i + 1;
-                if let Some((table, seat)) = request_of(&start)
-                    && let Ok(mut t) = noted.lock()
-                {
-                    t.asked = Some((table, seat, Instant::now()));
-                }
-                start.clear();
-            }
-            if from < n && stdin.write_all(&buf[from..n]).await.is_err() {
-                return;
-            }
-        }
-    });
+    let stdin = TimedStdin {
+        inner: stdin,
+        start: Vec::new(),
+        timing: timing.clone(),
+    };
     // From the bot: bytes as they come; the first line after a request
     // answers it.
     tokio::spawn(async move {
@@ -1006,12 +1288,69 @@ fn timed_bridge(
         }
     });
     Some(whistle_tournament::stdio::spawn(
-        bridge_in,
+        stdin,
         bridge_out,
         launch.address.clone(),
         launch.token.clone(),
         launch.name.clone(),
     ))
+}
+
+/// A stdio bot's stdin that notes when each request line has been written
+/// to it whole (only a line's start is kept: its table and seat). It tells
+/// the bridge what its pipe tells: whether the bot has begun reading.
+struct TimedStdin {
+    inner: tokio::process::ChildStdin,
+    start: Vec<u8>,
+    timing: std::sync::Arc<std::sync::Mutex<Timing>>,
+}
+
+impl tokio::io::AsyncWrite for TimedStdin {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let written = std::pin::Pin::new(&mut this.inner).poll_write(cx, buf);
+        if let std::task::Poll::Ready(Ok(n)) = &written {
+            for &b in &buf[..*n] {
+                if b != b'\n' {
+                    if this.start.len() < 200 {
+                        this.start.push(b);
+                    }
+                    continue;
+                }
+                if let Some((table, seat)) = request_of(&this.start)
+                    && let Ok(mut t) = this.timing.lock()
+                {
+                    t.asked = Some((table, seat, Instant::now()));
+                }
+                this.start.clear();
+            }
+        }
+        written
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+impl whistle_tournament::stdio::BotInput for TimedStdin {
+    fn unread(&self) -> Option<u64> {
+        whistle_tournament::stdio::BotInput::unread(&self.inner)
+    }
 }
 
 /// The table and seat of a `request` line, from its start.
@@ -1098,9 +1437,17 @@ impl whistle_bot::Bot for Noting {
     }
 }
 
-/// The kinds of action offered in a match of `game` from `seed` played
-/// in-process by `bot` (a built-in bot's name) in every seat.
-fn kinds_reached(game: Variant, options: &Options, seed: u64, bot: &str) -> BTreeSet<&'static str> {
+/// The kinds of action offered to the bot's seats in a match of `game`
+/// from `seed` played in-process: `bot` (a built-in bot's name) in the
+/// seats whose role is `None`, the opponents of a mixed table in the
+/// others.
+fn kinds_reached(
+    game: Variant,
+    options: &Options,
+    seed: u64,
+    bot: &str,
+    roles: &[Option<Role>],
+) -> BTreeSet<&'static str> {
     let kinds = std::sync::Arc::new(std::sync::Mutex::new(BTreeSet::new()));
     let Ok(mut g) = game.new_game(options) else {
         return BTreeSet::new();
@@ -1111,10 +1458,13 @@ fn kinds_reached(game: Variant, options: &Options, seed: u64, bot: &str) -> BTre
         let Ok(inner) = whistle_bot::bot_by_name(bot, whistle_bot::bot_seed(match_seed, s)) else {
             return BTreeSet::new();
         };
-        bots.push(Box::new(Noting {
-            inner,
-            kinds: kinds.clone(),
-        }));
+        match roles.get(s).copied().flatten() {
+            Some(role) => bots.push(Box::new(Opponent { role, inner })),
+            None => bots.push(Box::new(Noting {
+                inner,
+                kinds: kinds.clone(),
+            })),
+        }
     }
     if whistle_bot::play_match(&mut g, match_seed, &mut bots).is_err() {
         return BTreeSet::new();
@@ -1122,31 +1472,119 @@ fn kinds_reached(game: Variant, options: &Options, seed: u64, bot: &str) -> BTre
     kinds.lock().map(|k| k.clone()).unwrap_or_default()
 }
 
-/// The seed of the deals a game is checked on: the first of `seed`,
-/// `seed + 1`, ... ([`SEED_SEARCH`] tries) whose match, played in-process by
-/// the heuristic bot in every seat, asks every kind in `possible` (Israeli's
-/// frisch, Illustrated's kitty, calls and doubles, Yogi's reveal and its
-/// choice of leader come only from some deals); failing that, the seed
-/// whose match asks the most kinds, and among those the one where the
-/// random bot in every seat reaches the most. The bot checked may still
-/// choose otherwise: the kinds it was asked are reported.
+/// What an in-process opponent at a mixed table does beyond the heuristic
+/// bot's play, so that decisions the bot checked would not lead to itself
+/// are asked of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Opens the trump auction when nobody has bid in the hand yet and
+    /// passes once somebody has: the auction ends with a bid and the hand
+    /// is played, whatever the bot checked calls (Israeli, I2).
+    Opener,
+    /// Bids the lowest contract allowed whenever it may: its team declares
+    /// (Illustrated's partner of the bot checked, L2).
+    Declarer,
+    /// Doubles whenever a double is legal: the other team is asked whether
+    /// to redouble (Illustrated, L4).
+    Doubler,
+}
+
+/// An opponent (or partner) of the bot checked at a mixed table: its role
+/// where it applies, else the heuristic bot's (or the given bot's) play.
+struct Opponent {
+    role: Role,
+    inner: Box<dyn whistle_bot::Bot>,
+}
+
+impl Opponent {
+    fn pick(&self, obs: &whistle_rules::Observation, legal: &[Action]) -> Option<usize> {
+        let contract = legal.iter().position(|a| a.kind() == ActionKind::Contract);
+        match self.role {
+            Role::Opener => {
+                contract?;
+                // A bid in this hand's auctions so far: the history since
+                // the hand began.
+                let start = obs
+                    .history
+                    .iter()
+                    .rposition(|e| matches!(e, whistle_rules::Event::HandStart { .. }))
+                    .unwrap_or(0);
+                let bid = obs.history[start..].iter().any(|e| {
+                    matches!(
+                        e,
+                        whistle_rules::Event::Action { action, .. }
+                            if action.kind() == ActionKind::Contract
+                    )
+                });
+                if bid {
+                    legal.iter().position(|a| *a == Action::Pass)
+                } else {
+                    contract
+                }
+            }
+            Role::Declarer => contract,
+            Role::Doubler => legal.iter().position(|a| a.kind() == ActionKind::Double),
+        }
+    }
+}
+
+impl whistle_bot::Bot for Opponent {
+    fn choose(&mut self, obs: &whistle_rules::Observation, legal: &[Action]) -> usize {
+        match self.pick(obs, legal) {
+            Some(i) => i,
+            None => self.inner.choose(obs, legal),
+        }
+    }
+    fn rules(&mut self, variant: Variant, options: &Options) {
+        self.inner.rules(variant, options);
+    }
+    fn new_match(&mut self, seat: Seat, seats: usize) {
+        self.inner.new_match(seat, seats);
+    }
+    fn wants_events(&self) -> bool {
+        self.inner.wants_events()
+    }
+    fn on_event(&mut self, event: &whistle_rules::Event) {
+        self.inner.on_event(event);
+    }
+    fn hand_over(&mut self, result: &whistle_rules::HandResult) {
+        self.inner.hand_over(result);
+    }
+    fn match_over(&mut self, result: &whistle_rules::MatchResult) {
+        self.inner.match_over(result);
+    }
+}
+
+/// The seed of the deals a match is checked on: the first of `seed`,
+/// `seed + 1`, ... ([`SEED_SEARCH`] tries) whose match, played in-process
+/// by the heuristic bot in the bot's seats (and the opponents of a mixed
+/// table in theirs), asks every kind in `wanted` (Israeli's frisch,
+/// Illustrated's kitty, calls and doubles, Yogi's reveal come only from
+/// some deals); failing that, the seed whose match asks the most kinds, and
+/// among those the one where the random bot in the bot's seats reaches the
+/// most. The bot checked may still choose otherwise: the kinds it was asked
+/// are reported.
 fn seed_asking_everything(
     game: Variant,
     options: &Options,
     seed: u64,
-    possible: &BTreeSet<&'static str>,
+    wanted: &BTreeSet<&'static str>,
+    roles: &[Option<Role>],
 ) -> u64 {
-    let count = |k: BTreeSet<&'static str>| k.intersection(possible).count();
+    let count = |k: BTreeSet<&'static str>| k.intersection(wanted).count();
     let mut best = ((0, 0), seed);
     for s in seed..seed.saturating_add(SEED_SEARCH) {
-        let heuristic = count(kinds_reached(game, options, s, "heuristic"));
-        if heuristic == possible.len() {
+        let heuristic = count(kinds_reached(game, options, s, "heuristic", roles));
+        if heuristic == wanted.len() {
             return s;
         }
         if heuristic < best.0.0 {
             continue;
         }
-        let score = (heuristic, count(kinds_reached(game, options, s, "random")));
+        let score = (
+            heuristic,
+            count(kinds_reached(game, options, s, "random", roles)),
+        );
         if score > best.0 {
             best = (score, s);
         }
@@ -1163,10 +1601,10 @@ fn late_answers(
     args: &CheckBotArgs,
     records: &[TableRecord],
     at: &[Instant],
-    seats: usize,
+    mine: &[bool],
 ) -> Option<String> {
     let per_action = Duration::from_millis(args.per_action_ms);
-    let mut bank = vec![Duration::from_millis(args.time_bank_ms); seats];
+    let mut bank = vec![Duration::from_millis(args.time_bank_ms); mine.len()];
     let mut previous: Option<Instant> = None;
     let (mut late, mut worst) = (0, Duration::ZERO);
     let mut first = None;
@@ -1180,6 +1618,10 @@ fn late_answers(
         else {
             continue;
         };
+        // The opponents' answers at a mixed table are not the bot's.
+        if !mine.get(seat.index()).copied().unwrap_or(false) {
+            continue;
+        }
         let asked = t.checked_sub(*elapsed).unwrap_or(t);
         let from = previous.map_or(asked, |p| p.max(asked));
         previous = Some(t);

@@ -721,7 +721,7 @@ fn step_view(
             },
             None => f.detail.clone(),
         };
-        let reason = with_rule_id(&log.header.game, reason);
+        let reason = whistle_pages::viewer::with_rule_id(&log.header.game, reason);
         let fallback = f.fallback.map_or(String::new(), |x| {
             format!("; the referee played its fallback `{x}`")
         });
@@ -813,28 +813,6 @@ fn step_view(
     }
     let _ = writeln!(out, "viewer: {link}");
     Ok(out)
-}
-
-/// A refusal's reason with the decision id of the rule it applies where
-/// the engine's words name none: following suit is each game's play rule
-/// (I5, H4, L6, Y8; O5 for Oneonta, whose every form follows as there).
-fn with_rule_id(game: &str, reason: String) -> String {
-    let id = match game {
-        "israeli" => "I5",
-        "honeymoon" => "H4",
-        "illustrated" => "L6",
-        "yogi" => "Y8",
-        "oneonta" => "O5",
-        _ => return reason,
-    };
-    if reason.contains("must follow suit") {
-        format!(
-            "{reason}, rule {id} (docs/rules/{game}.md#{})",
-            id.to_lowercase()
-        )
-    } else {
-        reason
-    }
 }
 
 /// The viewer's address for a step (docs/replay-format.md, "Viewer links"):

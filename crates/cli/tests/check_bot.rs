@@ -499,3 +499,186 @@ fn the_decision_kinds_asked_are_reported() {
         assert!(kinds.contains(k), "{k}: {kinds}");
     }
 }
+
+/// A stdio bot that always passes (the first legal action where a pass is
+/// one), else plays its first legal card; `broken` makes its card play
+/// answer a card it does not hold.
+const PASSER: &str = r#"import json, sys
+broken = len(sys.argv) > 1
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") != "request":
+        continue
+    legal = m["legal"]
+    if "pass" in legal:
+        print(legal.index("pass"), flush=True)
+    elif broken and m["observation"]["phase"] == "PHASE_PLAY":
+        held = set(m["observation"]["hand"])
+        print([c for c in ("2C", "3C", "4C", "2D", "3D") if c not in held][0], flush=True)
+    else:
+        print(0, flush=True)
+"#;
+
+/// An Israeli bot that always passes never leaves the auction with itself
+/// in every seat (frisch after frisch, then a misdeal): check-bot seats it
+/// with opponents who open the auction, so its contract bid and its card
+/// play are checked too. Its play broken, it fails.
+#[test]
+fn a_bot_that_always_passes_has_its_card_play_checked() {
+    let s = Scratch::new("check-bot-passer");
+    s.write("passer.py", PASSER);
+    let args = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut a = vec![
+            "check-bot",
+            "--stdio",
+            "--games",
+            "israeli",
+            "--",
+            "python3",
+            "passer.py",
+        ];
+        a.extend_from_slice(extra);
+        a
+    };
+    let r = whistle(&s, &args(&[]), Duration::from_secs(300));
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let mixed = r
+        .stdout
+        .lines()
+        .find(|l| {
+            l.starts_with("PASS israeli against opponents who open the auction: legal answers:")
+        })
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(mixed.contains("play 13"), "{mixed}");
+    let kinds = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("PASS israeli: decision kinds:"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(kinds.contains("(every kind the game has)"), "{kinds}");
+
+    // Its card play broken (a card it does not hold): the mixed table's
+    // play fails, where the bot alone at the table never played a card.
+    let r = whistle(&s, &args(&["broken"]), Duration::from_secs(300));
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.lines().any(|l| l
+            .starts_with("FAIL israeli against opponents who open the auction: legal answers:")
+            && l.contains("illegal")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("PASS israeli: legal answers:")),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Kinds only others' calls or the bot's own earlier choice lead to are
+/// asked of the heuristic bot, which never doubles nor reveals: Illustrated's
+/// redouble (opponents who double its declaring partner, L4) and Yogi's
+/// leader (a hand begun with its seat revealed, Y6).
+#[test]
+fn the_heuristic_bot_is_asked_redouble_and_leader() {
+    let s = Scratch::new("check-bot-every-kind");
+    let r = whistle(
+        &s,
+        &[
+            "check-bot",
+            "--games",
+            "illustrated,yogi",
+            "--hands",
+            "1",
+            "--",
+            "whistle",
+            "bot",
+            "--bot",
+            "heuristic",
+        ],
+        Duration::from_secs(300),
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    for (game, kind) in [("illustrated", "redouble"), ("yogi", "leader")] {
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("PASS {game}: decision kinds: asked:")))
+            .unwrap_or_else(|| panic!("{game}:\n{}", r.stdout));
+        assert!(line.contains(kind), "{line}");
+        assert!(line.contains("(every kind the game has)"), "{line}");
+    }
+    assert!(
+        r.stdout
+            .contains("PASS yogi from a hand where its seat 1 revealed: legal answers:")
+            && r.stdout.contains("action kinds answered: leader"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A stdio bot that sleeps 2 s before it reads its stdin, then answers at
+/// once but its `argv[1]`-th request, for which it takes 1.5 s.
+const SLOW_STARTER: &str = r#"import json, sys, time
+time.sleep(2.0)
+slow_at = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+n = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") == "request":
+        n += 1
+        if n == slow_at:
+            time.sleep(1.5)
+        print(0, flush=True)
+"#;
+
+/// A stdio bot's start-up is off the clock: 2 s of it under a 500 ms clock
+/// and no bank passes "answers in time" (whistle subscribes for it once it
+/// reads its stdin); a slow later decision still fails it.
+#[test]
+fn a_slow_start_passes_the_clock_a_slow_decision_does_not() {
+    let s = Scratch::new("check-bot-slow-start");
+    s.write("starter.py", SLOW_STARTER);
+    let run = |slow_at: &str| {
+        whistle(
+            &s,
+            &[
+                "check-bot",
+                "--stdio",
+                "--games",
+                "honeymoon",
+                "--hands",
+                "1",
+                "--per-action-ms",
+                "500",
+                "--time-bank-ms",
+                "0",
+                "--",
+                "python3",
+                "starter.py",
+                slow_at,
+            ],
+            Duration::from_secs(300),
+        )
+    };
+    let r = run("0");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        lines(&r.stdout, "PASS")
+            .iter()
+            .any(|l| l.starts_with("PASS honeymoon: answers in time:")),
+        "{}",
+        r.stdout
+    );
+    let r = run("6");
+    assert!(
+        lines(&r.stdout, "FAIL")
+            .iter()
+            .any(|l| l.starts_with("FAIL honeymoon: answers in time:")),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+}

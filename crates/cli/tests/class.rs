@@ -178,6 +178,17 @@ fn the_class_example_plays_evenly_grades_first_and_lists_the_broken_bots_apart()
     assert!(g < v && v < rt, "{header}");
     let apart = out.split("not ranked").nth(1).expect("a listing apart");
     assert!(apart.contains("broken-crash") && apart.contains("out: its process ended"));
+    // Its stderr log named as the output folder holds it, right from
+    // wherever the results are read.
+    assert!(
+        apart.contains("see logs/broken-crash.stderr.log"),
+        "{apart}"
+    );
+    let results = std::fs::read_to_string(s.path("out/results.json")).unwrap();
+    assert!(
+        results.contains("see logs/broken-crash.stderr.log\""),
+        "{results}"
+    );
     let ran = out
         .split("how the bots ran")
         .nth(1)

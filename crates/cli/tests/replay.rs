@@ -467,6 +467,7 @@ async fn play_seat(
             protocol: "whistle.v1".into(),
             quiet: true,
             compact: false,
+            binary: false,
         })),
     })
     .await

@@ -8,7 +8,7 @@ mod common;
 
 use std::{path::Path, process::Command, time::Duration};
 
-use common::{Scratch, whistle};
+use common::{Event, Scratch, whistle, whistle_ok};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -321,6 +321,9 @@ fn every_line_has_the_form_the_schema_gives() {
     for kind in ["welcome", "request", "event", "match_end"] {
         assert!(kinds.contains_key(kind), "no {kind} line in {kinds:?}");
     }
+    // One `start` line, the first.
+    assert_eq!(kinds.get("start"), Some(&1), "{kinds:?}");
+    assert!(lines.starts_with("{\"type\":\"start\""), "{lines}");
 }
 
 /// A bot on `@grpc/grpc-js`, written from the .proto alone, connects with
@@ -381,4 +384,71 @@ fn a_grpc_js_bot_takes_the_launch_contracts_address_as_it_is() {
             );
         }
     }
+}
+
+/// A stdio bot that sleeps 2 s before it reads its stdin (a JVM compiling
+/// its bot), then answers each request at once but the `argv[1]`-th, for
+/// which it takes 1.5 s.
+const SLOW_STARTER: &str = r#"import json, sys, time
+time.sleep(2.0)
+slow_at = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+n = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") == "request":
+        n += 1
+        if n == slow_at:
+            time.sleep(1.5)
+        print(0, flush=True)
+"#;
+
+/// A stdio bot's start-up is off the clock (docs/stdio.md): under 500 ms a
+/// decision and no bank, a bot that takes 2 s to start gets no `late`
+/// fault in a real tournament (whistle subscribes for it once it reads its
+/// stdin); one slow on a later decision still does.
+#[test]
+fn a_slow_start_is_off_the_clock_a_slow_decision_is_not() {
+    let s = Scratch::new("stdio-slow-start");
+    std::fs::create_dir_all(s.path("starter")).unwrap();
+    s.write("starter/starter.py", SLOW_STARTER);
+    let late = |slow_at: &str| -> u64 {
+        let out = s.path(&format!("out-{slow_at}"));
+        Event::with(
+            "name = \"slow-start\"\ngame = \"honeymoon\"\nseed = 3\nhands = 1\n\
+             format = \"round-robin\"\nparallel = 1\n\n[time]\nper_action_ms = 500\n\
+             time_bank_ms = 0\n",
+        )
+        .command_with(
+            "starter",
+            &["python3", "starter.py", slow_at],
+            &format!("stdio = true\ndir = \"{}\"\n", s.path("starter").display()),
+        )
+        .bundled("h", "heuristic")
+        .write(&s, "t.toml");
+        whistle_ok(
+            &s,
+            &[
+                "tournament",
+                s.path("t.toml").to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--progress",
+                "quiet",
+            ],
+        );
+        let results: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap())
+                .unwrap();
+        let bot = results["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == "starter")
+            .unwrap()
+            .clone();
+        assert!(bot["matches"].as_u64().unwrap() > 0, "{bot}");
+        bot["faults"]["late"].as_u64().unwrap_or(0)
+    };
+    assert_eq!(late("0"), 0, "a slow start was late");
+    assert!(late("4") > 0, "a slow fourth decision was not late");
 }

@@ -31,6 +31,8 @@ pub use owner::{INBOX, MAX_WAITING, MAX_WAITING_PER_BOT};
 use whistle_pages::{page, plot, report::REPORT_CSS};
 use whistle_referee::{Referee, TableSnapshot};
 
+use whistle_replay::{Header, LogReader};
+
 use crate::{STORE_FILE, store::Store};
 
 /// How often the pages refresh themselves, in seconds.
@@ -281,27 +283,34 @@ fn respond(page: Result<Result<String, String>, tokio::task::JoinError>) -> Resp
 }
 
 /// The header of the match log at `path`.
-fn header_of(path: &Path) -> Option<serde_json::Value> {
-    let text = String::from_utf8(whistle_replay::read_log_bytes(path).ok()?).ok()?;
-    serde_json::from_str(text.lines().next()?).ok()
+fn header_of(path: &Path) -> Option<Header> {
+    LogReader::open(path).ok().map(|log| log.header().clone())
 }
 
-/// A match log's lines: the header, then hand lines, then (once over) the
-/// end line. Hands are lines that carry a `deck`.
-fn log_lines(path: &Path) -> Result<Vec<String>, String> {
-    let text = whistle_replay::read_log_bytes(path)
-        .map_err(|e| e.to_string())
-        .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string()))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(text.lines().map(str::to_string).collect())
+/// A match log as a spectator's page reads it: the header, and the exact
+/// text of the header line and of each complete hand line after it, in
+/// order (the end line is not among them).
+struct HandLines {
+    header: Header,
+    lines: Vec<String>,
 }
 
-fn hand_count(lines: &[String]) -> usize {
-    lines
-        .iter()
-        .skip(1)
-        .filter(|l| l.contains("\"deck\""))
-        .count()
+/// The header and hand lines of the log at `path`: the hands up to the
+/// first line that is not a complete hand record.
+fn log_lines(path: &Path) -> Result<HandLines, String> {
+    let mut log = LogReader::open(path).map_err(|e| e.to_string())?;
+    let mut lines = vec![log.text().to_string()];
+    while let Some(Ok(_)) = log.next() {
+        lines.push(log.text().to_string());
+    }
+    Ok(HandLines {
+        header: log.header().clone(),
+        lines,
+    })
+}
+
+fn hand_count(log: &HandLines) -> usize {
+    log.lines.len() - 1
 }
 
 /// The hands of a table that were finished at least `delay` ago: all of a
@@ -309,8 +318,7 @@ fn hand_count(lines: &[String]) -> usize {
 /// referee's tables says (nothing when the table is not in it).
 fn finished_long_enough(
     path: &Path,
-    lines: &[String],
-    table: &str,
+    log: &HandLines,
     delayed: &[TableSnapshot],
     delay: Duration,
 ) -> usize {
@@ -320,12 +328,12 @@ fn finished_long_enough(
         .and_then(|t| t.elapsed().ok())
         .is_some_and(|age| age >= delay);
     if old {
-        return hand_count(lines);
+        return hand_count(log);
     }
     delayed
         .iter()
-        .find(|t| t.table_id == table)
-        .map_or(0, |t| (t.hands_done as usize).min(hand_count(lines)))
+        .find(|t| t.table_id == log.header.table)
+        .map_or(0, |t| (t.hands_done as usize).min(hand_count(log)))
 }
 
 /// The part of the log at `path` a spectator may see now: its header and
@@ -338,19 +346,9 @@ fn public_prefix(
     delayed: &[TableSnapshot],
     delay: Duration,
 ) -> Result<String, String> {
-    let lines = log_lines(path)?;
-    let header: serde_json::Value = lines
-        .first()
-        .and_then(|h| serde_json::from_str(h).ok())
-        .ok_or_else(|| format!("{}: no header", path.display()))?;
-    let group = header["duplicate"]["group"].as_u64();
-    let mut shown = finished_long_enough(
-        path,
-        &lines,
-        header["table"].as_str().unwrap_or_default(),
-        delayed,
-        delay,
-    );
+    let log = log_lines(path)?;
+    let group = log.header.duplicate.map(|d| d.group);
+    let mut shown = finished_long_enough(path, &log, delayed, delay);
     if let Some(group) = group {
         let matches = dir.join("matches");
         let entries =
@@ -360,40 +358,21 @@ fn public_prefix(
             if other == path {
                 continue;
             }
-            let Ok(other_lines) = log_lines(&other) else {
+            let Ok(other_log) = log_lines(&other) else {
                 continue;
             };
-            let Some(h) = other_lines
-                .first()
-                .and_then(|h| serde_json::from_str::<serde_json::Value>(h).ok())
-            else {
-                continue;
-            };
-            if h["duplicate"]["group"].as_u64() == Some(group) {
-                let table = h["table"].as_str().unwrap_or_default();
-                shown = shown.min(finished_long_enough(
-                    &other,
-                    &other_lines,
-                    table,
-                    delayed,
-                    delay,
-                ));
+            if other_log.header.duplicate.map(|d| d.group) == Some(group) {
+                shown = shown.min(finished_long_enough(&other, &other_log, delayed, delay));
             }
         }
         // A table of the group that has no log yet has finished nothing.
         let rotations = lines_in_group(dir, group);
-        if rotations < expected_tables(dir, &header) {
+        if rotations < expected_tables(dir, &log.header) {
             shown = 0;
         }
     }
     let mut out = String::new();
-    let mut hands = 0;
-    for (i, l) in lines.iter().enumerate() {
-        let is_hand = i > 0 && l.contains("\"deck\"");
-        if i > 0 && (!is_hand || hands >= shown) {
-            break;
-        }
-        hands += usize::from(is_hand);
+    for l in log.lines.iter().take(1 + shown) {
         out.push_str(l);
         out.push('\n');
     }
@@ -408,7 +387,7 @@ fn lines_in_group(dir: &Path, group: u64) -> usize {
                 .flatten()
                 .filter(|e| {
                     header_of(&e.path())
-                        .is_some_and(|h| h["duplicate"]["group"].as_u64() == Some(group))
+                        .is_some_and(|h| h.duplicate.map(|d| d.group) == Some(group))
                 })
                 .count()
         })
@@ -418,14 +397,11 @@ fn lines_in_group(dir: &Path, group: u64) -> usize {
 /// The tables that play one set of deals: in a league's round (a movement)
 /// every table of the round, as its `tables.json` lists them; else one per
 /// rotation of the seats.
-fn expected_tables(dir: &Path, header: &serde_json::Value) -> usize {
+fn expected_tables(dir: &Path, header: &Header) -> usize {
     std::fs::read_to_string(dir.join(crate::round::TABLES_FILE))
         .ok()
         .and_then(|t| serde_json::from_str::<Vec<Vec<usize>>>(&t).ok())
-        .map_or_else(
-            || header["seats"].as_array().map_or(1, Vec::len),
-            |t| t.len(),
-        )
+        .map_or_else(|| header.seats.len(), |t| t.len())
 }
 
 /// The hand viewer page of the log at `path`.
@@ -659,18 +635,53 @@ async fn serve(
 mod tests {
     use super::*;
 
-    /// A fake match log of duplicate `group` with `hands` hand lines, last
-    /// written `age` ago.
+    /// A match log of duplicate `group` (a table of league `lg`'s round 1)
+    /// with `hands` hand lines, last written `age` ago.
     fn log(dir: &Path, index: u64, group: u64, hands: usize, age: Duration) {
+        use whistle_replay::{Duplicate, HandLog, Writer};
+        use whistle_rules::{HandResult, Options, Seat, Variant};
+
         let path = whistle_tournament::layout::match_path(dir, index);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let mut text = format!(
-            "{{\"table\":\"lg-r0001-m{index:05}\",\"seats\":[\"a\",\"b\",\"c\",\"d\"],\"duplicate\":{{\"group\":{group},\"rotation\":{index}}}}}\n"
-        );
-        for h in 0..hands {
-            text.push_str(&format!("{{\"deal\":{h},\"deck\":[]}}\n"));
+        let header = Header::builder(
+            "lg-r0001",
+            index,
+            Variant::Israeli,
+            Options::default(),
+            ["a", "b", "c", "d"].map(String::from).to_vec(),
+        )
+        .duplicate(Some(Duplicate {
+            group,
+            rotation: index as u32,
+        }))
+        .build();
+        let mut w = Writer::create(&path, &header).unwrap();
+        for h in 0..hands as u32 {
+            let result = HandResult {
+                deal: h,
+                dealer: Seat::new(0),
+                misdeal: false,
+                bids: Vec::new(),
+                tricks: Vec::new(),
+                made: Vec::new(),
+                points: Vec::new(),
+                totals: Vec::new(),
+                seat_points: Vec::new(),
+                summary: String::new(),
+            };
+            w.hand(HandLog {
+                prev: String::new(),
+                deal: h,
+                dealer: Seat::new(0),
+                deck: Vec::new(),
+                actions: Vec::new(),
+                faults: Vec::new(),
+                result,
+                context: None,
+            })
+            .unwrap();
         }
-        std::fs::write(&path, text).unwrap();
+        drop(w);
         let f = std::fs::File::options().write(true).open(&path).unwrap();
         f.set_modified(std::time::SystemTime::now() - age).unwrap();
     }

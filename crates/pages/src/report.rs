@@ -253,6 +253,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                     @if par { "vs par: points per hand against the mean of everyone who held the same cards from the same seat. " }
                     "rating: " (system) " value ± its uncertainty (one standard deviation; as a grade, its interval is the value ± two standard deviations, about 95 %): ratings within each other's intervals may well be the same strength. "
                     "A place counts the bots clearly better (their pairwise verdict, or for bots that never met nor held the same cards, grades whose intervals are apart); a place marked = is shared. "
+                    "decisions by fallback: the decisions the referee played for the bot (after a late, illegal or malformed answer, or once it forfeited) of all its decisions: how much of its result the fallback rule earned. "
                     "Click a bot to pick out its line in the ratings chart."
                 }
                 div.scroll { table {
@@ -261,7 +262,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                         @if par { th { "vs par / hand [95 %]" } }
                         th { "rating (± σ)" }
                         th.minor { (if r.lower_is_better { "fines" } else { "points" }) " / hand [95 %]" }
-                        th { "matches" } th.minor { "wins" } th { "faults" } th.minor { "decision ms (mean / max)" }
+                        th { "matches" } th.minor { "wins" } th { "faults" } th { "decisions by fallback" } th.minor { "decision ms (mean / max)" }
                     } }
                     tbody {
                         @for (i, b) in &ranked {
@@ -276,6 +277,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                                 td.minor { (interval_cell(Some(&b.points))) }
                                 td { (b.matches) } td.minor { (b.wins) }
                                 td { (faults_text(&b.faults)) }
+                                td.fallbacks { (text::fallbacks_text(b)) }
                                 td.minor { (format!("{:.1} / {:.1}", b.mean_ms, b.max_ms)) }
                             }
                         }
@@ -287,13 +289,14 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                     h2 { "Not ranked" }
                     p.explain { "Bots that did not play, were out of the event, or forfeited every match: listed apart, with no numbers they did not earn." }
                     div.scroll { table {
-                        thead { tr { th { "bot" } th { "why" } th { "matches" } th { "faults" } } }
+                        thead { tr { th { "bot" } th { "why" } th { "matches" } th { "faults" } th { "decisions by fallback" } } }
                         tbody { @for b in &unranked {
                             tr.unranked data-bot=(b.name) {
                                 td.name { (b.name) }
                                 td.why { (b.unranked.as_deref().unwrap_or_default()) }
                                 td { (b.matches) }
                                 td { (faults_text(&b.faults)) }
+                                td.fallbacks { (text::fallbacks_text(b)) }
                             }
                         } }
                     } }

@@ -152,16 +152,39 @@ pub struct Match {
     pub live: bool,
 }
 
-fn faults(list: &[whistle_replay::FaultLog], at: impl Fn(usize) -> bool) -> Vec<Fault> {
+fn faults(game: &str, list: &[whistle_replay::FaultLog], at: impl Fn(usize) -> bool) -> Vec<Fault> {
     list.iter()
         .filter(|f| at(f.at))
         .map(|f| Fault {
             seat: f.seat.index(),
             kind: f.kind.clone(),
-            detail: whistle_protocol::limits::echo(&f.detail),
+            detail: with_rule_id(game, whistle_protocol::limits::echo(&f.detail)),
             forfeited: f.forfeited,
         })
         .collect()
+}
+
+/// A refusal's reason with the decision id of the rule it applies where
+/// the engine's words name none (the viewer and `replay show` say it
+/// alike): following suit is each game's play rule (I5, H4, L6, Y8; O5 for
+/// Oneonta, whose every form follows as there).
+pub fn with_rule_id(game: &str, reason: String) -> String {
+    let id = match game {
+        "israeli" => "I5",
+        "honeymoon" => "H4",
+        "illustrated" => "L6",
+        "yogi" => "Y8",
+        "oneonta" => "O5",
+        _ => return reason,
+    };
+    if reason.contains("must follow suit") && !reason.contains(&format!("rule {id}")) {
+        format!(
+            "{reason}, rule {id} (docs/rules/{game}.md#{})",
+            id.to_lowercase()
+        )
+    } else {
+        reason
+    }
 }
 
 /// Every seat's view: only what changed since `before` (the views of the
@@ -250,7 +273,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
                 seat: act.seat.index(),
                 action: act.action.to_string(),
                 fallback: act.fallback,
-                faults: faults(&hand.faults, |at| at == i),
+                faults: faults(&log.header.game, &hand.faults, |at| at == i),
                 views: views(
                     driver.game(),
                     steps.last().map(|s: &Step| &s.views[..]),
@@ -273,7 +296,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             dealer: hand.dealer.index(),
             steps,
             end: views(driver.game(), None, true),
-            faults: faults(&hand.faults, |at| at >= n),
+            faults: faults(&log.header.game, &hand.faults, |at| at >= n),
             summary: if stopped {
                 "play stops here: the rules refuse this step".into()
             } else {
@@ -312,4 +335,40 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
         back: None,
         live: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use whistle_rules::Seat;
+
+    use super::*;
+
+    /// The viewer's fault text names the rule a refusal applies, as `replay
+    /// show` does (I5: follow suit in Israeli Whist), once.
+    #[test]
+    fn a_refusal_to_follow_suit_names_its_rule() {
+        let fault = whistle_replay::FaultLog {
+            seat: Seat::new(2),
+            kind: "illegal".into(),
+            detail: "`KH`: must follow suit (S)".into(),
+            fallback: None,
+            faults: 1,
+            forfeited: false,
+            at: 4,
+            answer: None,
+        };
+        let shown = faults("israeli", &[fault.clone()], |at| at == 4);
+        assert_eq!(
+            shown[0].detail,
+            "`KH`: must follow suit (S), rule I5 (docs/rules/israeli.md#i5)"
+        );
+        assert_eq!(
+            with_rule_id("israeli", shown[0].detail.clone()),
+            shown[0].detail
+        );
+        // A refusal whose words cite their rule already is left as it is.
+        let bid = "`bid 4`: the bids must not total 13 (I4)".to_string();
+        assert_eq!(with_rule_id("israeli", bid.clone()), bid);
+        assert!(faults("israeli", &[fault], |at| at == 5).is_empty());
+    }
 }

@@ -14,8 +14,8 @@ use std::time::Duration;
 use whistle_rules::{Action, Event, HandResult, Observation};
 
 use crate::{
-    convert::{self, DecodeError, field},
-    messages::millis,
+    convert::{self, DecodeError, Form, field},
+    messages::{legal_in, millis},
     pb,
 };
 
@@ -30,12 +30,27 @@ pub const MAX_BUFFERED_EVENTS: usize = 4096;
 pub struct DeltaEncoder {
     prev: Option<Observation>,
     events: Vec<pb::Event>,
+    form: Form,
 }
 
 impl DeltaEncoder {
     /// A stream that has been sent nothing yet: its first request is whole.
     pub fn new() -> DeltaEncoder {
         DeltaEncoder::default()
+    }
+
+    /// [`DeltaEncoder::new`] for a stream sent cards and actions in `form`.
+    pub fn with_form(form: Form) -> DeltaEncoder {
+        DeltaEncoder {
+            form,
+            ..DeltaEncoder::default()
+        }
+    }
+
+    /// The form of the stream's cards and actions (held events must be
+    /// built in it).
+    pub fn form(&self) -> Form {
+        self.form
     }
 
     /// Holds an event the seat may see for its next request.
@@ -79,19 +94,22 @@ impl DeltaEncoder {
         time_bank: Duration,
     ) -> pb::RefereeMessage {
         let events = std::mem::take(&mut self.events);
+        let form = self.form;
         let (observation, delta) = match &self.prev {
-            None => (Some(convert::observation(&obs, results)), None),
-            Some(prev) => (None, Some(delta(prev, &obs, events, results))),
+            None => (Some(convert::observation_in(&obs, results, form)), None),
+            Some(prev) => (None, Some(delta(prev, &obs, events, results, form))),
         };
         self.prev = Some(obs);
+        let (legal, legal_ids) = legal_in(legal, form);
         pb::RefereeMessage {
             msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {
                 request_id,
                 observation,
-                legal: convert::legal(legal),
+                legal,
                 deadline_ms: millis(deadline),
                 time_bank_ms: millis(time_bank),
                 delta,
+                legal_ids,
             })),
         }
     }
@@ -103,13 +121,14 @@ fn delta(
     obs: &Observation,
     events: Vec<pb::Event>,
     results: &[HandResult],
+    form: Form,
 ) -> pb::ObservationDelta {
     {
         let mut values = pb::Observation::default();
         let mask = changed_fields(prev, obs);
         let changed: Vec<u32> = field::ALL.filter(|f| mask & (1 << f) != 0).collect();
         for &f in &changed {
-            convert::put_field(&mut values, obs, f, results);
+            convert::put_field(&mut values, obs, f, results, form);
         }
         let kept = prev
             .tricks
@@ -117,7 +136,10 @@ fn delta(
             .zip(&obs.tricks)
             .take_while(|(a, b)| a == b)
             .count();
-        values.tricks = obs.tricks[kept..].iter().map(convert::trick).collect();
+        values.tricks = obs.tricks[kept..]
+            .iter()
+            .map(|t| convert::trick(t, form))
+            .collect();
         pb::ObservationDelta {
             events,
             changed,
@@ -245,11 +267,18 @@ mod tests {
     /// (events held as the referee holds them), rebuilds each request and
     /// compares it with the engine's observation. Returns (whole bytes,
     /// compact bytes) over every request.
-    fn play(variant: Variant, options: &Options, seed: u64, resync_every: usize) -> (usize, usize) {
+    fn play(
+        variant: Variant,
+        options: &Options,
+        seed: u64,
+        resync_every: usize,
+        form: Form,
+    ) -> (usize, usize) {
         let game = variant.new_game(options).expect("game");
         let seats = game.seats();
         let mut driver = MatchDriver::new(game, Seed::from_u64(seed), Fallback::First);
-        let mut encoders: Vec<DeltaEncoder> = (0..seats).map(|_| DeltaEncoder::new()).collect();
+        let mut encoders: Vec<DeltaEncoder> =
+            (0..seats).map(|_| DeltaEncoder::with_form(form)).collect();
         let mut bots: Vec<Rebuilder> = (0..seats).map(|_| Rebuilder::new()).collect();
         let (mut whole, mut compact) = (0, 0);
         let mut pushed = (0usize, 0u32);
@@ -265,7 +294,11 @@ mod tests {
             for seat in Seat::all(seats) {
                 for entry in &game.log()[pushed.0..] {
                     if let Some(ev) = entry.seen_by(seat) {
-                        encoders[seat.index()].push_event(convert::event(&ev, game.hand_results()));
+                        encoders[seat.index()].push_event(convert::event_in(
+                            &ev,
+                            game.hand_results(),
+                            form,
+                        ));
                     }
                 }
             }
@@ -298,6 +331,10 @@ mod tests {
             };
             let rebuilt = bots[seat.index()].update(&r).expect("rebuild");
             assert_eq!(rebuilt, &obs, "{variant} seed {seed} request {requests}");
+            assert_eq!(convert::request_legal(&r).expect("legal"), legal.to_vec());
+            if form == Form::Binary {
+                assert!(r.legal.is_empty() && !r.legal_ids.is_empty());
+            }
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
@@ -327,12 +364,21 @@ mod tests {
         for variant in Variant::ALL {
             let options = Options::parse(&["hands=3"]).expect("options");
             for seed in 1..4 {
-                let (whole, compact) = play(variant, &options, seed, 0);
+                let (whole, compact) = play(variant, &options, seed, 0, Form::Text);
                 assert!(
                     compact * 3 < whole * 2,
                     "{variant}: compact {compact} bytes against {whole}"
                 );
-                play(variant, &options, seed, 5);
+                play(variant, &options, seed, 5, Form::Text);
+                let (_, binary) = play(variant, &options, seed, 0, Form::Binary);
+                println!(
+                    "{variant} seed {seed}: whole {whole} bytes, compact {compact}, binary {binary}"
+                );
+                assert!(
+                    binary < compact,
+                    "{variant}: binary {binary} bytes against compact {compact}"
+                );
+                play(variant, &options, seed, 5, Form::Binary);
             }
         }
     }

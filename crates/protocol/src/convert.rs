@@ -11,7 +11,50 @@ use whistle_rules::{
     Player, ScoreOrder, Seat, SeatView, Source, TableCard, TrickView, Trump,
 };
 
-use crate::pb;
+use crate::{ids, pb};
+
+/// The form of the cards and actions a stream is sent: canonical text, or
+/// small integers (`Hello.binary`, [`crate::ids`]) in the `*_id` fields,
+/// the text fields then left empty.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Form {
+    /// Canonical text (the default, and what logs keep).
+    #[default]
+    Text,
+    /// Card and action ids.
+    Binary,
+}
+
+impl Form {
+    /// The form a `Hello` asks for.
+    pub fn of(binary: bool) -> Form {
+        if binary { Form::Binary } else { Form::Text }
+    }
+
+    /// A card as (text, id): one of the two is empty.
+    fn card(self, c: Card) -> (String, u32) {
+        match self {
+            Form::Text => (card_text(c), 0),
+            Form::Binary => (String::new(), ids::card_id(c)),
+        }
+    }
+
+    /// An action as (text, id): one of the two is empty.
+    fn action(self, a: Action) -> (String, u32) {
+        match self {
+            Form::Text => (action_text(a), 0),
+            Form::Binary => (String::new(), ids::action_id(a)),
+        }
+    }
+
+    /// A set of cards as (texts, ids): one of the two is empty.
+    fn cards(self, set: CardSet) -> (Vec<String>, Vec<u32>) {
+        match self {
+            Form::Text => (cards(set), Vec::new()),
+            Form::Binary => (Vec::new(), ids::card_ids(set)),
+        }
+    }
+}
 
 /// A wire message that does not decode into engine values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,25 +174,31 @@ fn trump(t: Trump) -> pb::Trump {
     }
 }
 
-fn seat_view(v: &SeatView) -> pb::SeatView {
+fn seat_view(v: &SeatView, form: Form) -> pb::SeatView {
+    let (known, known_ids) = form.cards(v.known);
+    let (bid, bid_id) = v.bid.map(|b| form.action(b)).unwrap_or_default();
     pb::SeatView {
         seat: seat(v.seat),
         held: v.held as u32,
-        known: cards(v.known),
-        bid: v.bid.map(action_text).unwrap_or_default(),
+        known,
+        bid,
         tricks: v.tricks as u32,
         total: v.total,
         team: v.team as u32,
         active: v.active,
+        known_ids,
+        bid_id,
     }
 }
 
-fn table_card(t: &TableCard) -> pb::TableCard {
+fn table_card(t: &TableCard, form: Form) -> pb::TableCard {
+    let (card, card_id) = form.card(t.card);
     pb::TableCard {
         label: t.label.clone(),
         has_owner: t.owner.is_some(),
         owner: t.owner.map_or(0, seat),
-        card: card_text(t.card),
+        card,
+        card_id,
     }
 }
 
@@ -160,7 +209,7 @@ fn player(p: Player) -> (bool, u32) {
     }
 }
 
-pub(crate) fn trick(t: &TrickView) -> pb::Trick {
+pub(crate) fn trick(t: &TrickView, form: Form) -> pb::Trick {
     let (winner_dummy, winner_seat) = t.winner.map_or((false, 0), player);
     pb::Trick {
         cards: t
@@ -168,10 +217,12 @@ pub(crate) fn trick(t: &TrickView) -> pb::Trick {
             .iter()
             .map(|&(p, c)| {
                 let (dummy, seat) = player(p);
+                let (card, card_id) = form.card(c);
                 pb::TrickCard {
                     dummy,
                     seat,
-                    card: card_text(c),
+                    card,
+                    card_id,
                 }
             })
             .collect(),
@@ -216,30 +267,45 @@ pub fn match_result(r: &MatchResult, forfeited: &[Seat]) -> pb::MatchResult {
 /// An event as a wire message. `results` are the match's hand results, from
 /// which a `HandEnd` takes its result.
 pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
+    event_in(e, results, Form::Text)
+}
+
+/// An event as a wire message in `form`.
+pub fn event_in(e: &Event, results: &[HandResult], form: Form) -> pb::Event {
     use pb::event::Kind;
     let kind = match *e {
         Event::HandStart { deal, dealer } => Kind::HandStart(pb::HandStart {
             deal,
             dealer: seat(dealer),
         }),
-        Event::Dealt { seat: s, cards: c } => Kind::Dealt(pb::Dealt {
-            seat: seat(s),
-            cards: cards(c),
-        }),
-        Event::TurnUp { card } => Kind::TurnUp(pb::TurnUp {
-            card: card_text(card),
-        }),
-        Event::Action { seat: s, action } => Kind::Action(pb::ActionTaken {
-            seat: seat(s),
-            action: action_text(action),
-        }),
+        Event::Dealt { seat: s, cards: c } => {
+            let (cards, card_ids) = form.cards(c);
+            Kind::Dealt(pb::Dealt {
+                seat: seat(s),
+                cards,
+                card_ids,
+            })
+        }
+        Event::TurnUp { card } => {
+            let (card, card_id) = form.card(card);
+            Kind::TurnUp(pb::TurnUp { card, card_id })
+        }
+        Event::Action { seat: s, action } => {
+            let (action, action_id) = form.action(action);
+            Kind::Action(pb::ActionTaken {
+                seat: seat(s),
+                action,
+                action_id,
+            })
+        }
         Event::Hidden { seat: s, kind } => Kind::Hidden(pb::HiddenAction {
             seat: seat(s),
             kind: kind.name().to_string(),
         }),
-        Event::DummyPlay { card } => Kind::DummyPlay(pb::DummyPlay {
-            card: card_text(card),
-        }),
+        Event::DummyPlay { card } => {
+            let (card, card_id) = form.card(card);
+            Kind::DummyPlay(pb::DummyPlay { card, card_id })
+        }
         Event::TrickWon { index, winner } => {
             let (dummy, s) = player(winner);
             Kind::TrickWon(pb::TrickWon {
@@ -258,17 +324,23 @@ pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
                 Source::Kitty => ("kitty", 0),
                 Source::Seat(f) => ("seat", seat(f)),
             };
+            let (card, card_id) = card.map(|c| form.card(c)).unwrap_or_default();
             Kind::Take(pb::Take {
                 seat: seat(s),
-                card: card.map(card_text).unwrap_or_default(),
+                card,
                 from: from.to_string(),
                 from_seat,
+                card_id,
             })
         }
-        Event::Reveal { seat: s, cards: c } => Kind::Reveal(pb::Reveal {
-            seat: seat(s),
-            cards: cards(c),
-        }),
+        Event::Reveal { seat: s, cards: c } => {
+            let (cards, card_ids) = form.cards(c);
+            Kind::Reveal(pb::Reveal {
+                seat: seat(s),
+                cards,
+                card_ids,
+            })
+        }
         Event::Misdeal => Kind::Misdeal(pb::Misdeal {}),
         Event::HandEnd { deal } => Kind::HandEnd(pb::HandEnd {
             result: results.iter().find(|r| r.deal == deal).map(hand_result),
@@ -320,7 +392,13 @@ pub mod field {
 }
 
 /// Sets field number `f` of the wire observation `w` from `o`.
-pub(crate) fn put_field(w: &mut pb::Observation, o: &Observation, f: u32, results: &[HandResult]) {
+pub(crate) fn put_field(
+    w: &mut pb::Observation,
+    o: &Observation,
+    f: u32,
+    results: &[HandResult],
+    form: Form,
+) {
     match f {
         field::GAME => w.game = o.game.name().to_string(),
         field::SEAT => w.seat = seat(o.seat),
@@ -330,16 +408,20 @@ pub(crate) fn put_field(w: &mut pb::Observation, o: &Observation, f: u32, result
         field::PHASE => w.phase = phase(o.phase) as i32,
         field::TO_ACT => w.to_act = o.to_act.iter().map(seat).collect(),
         field::SIMULTANEOUS => w.simultaneous = o.simultaneous,
-        field::HAND => w.hand = cards(o.hand),
-        field::PLAYERS => w.players = o.players.iter().map(seat_view).collect(),
+        field::HAND => (w.hand, w.hand_ids) = form.cards(o.hand),
+        field::PLAYERS => w.players = o.players.iter().map(|v| seat_view(v, form)).collect(),
         field::TRUMP => w.trump = Some(trump(o.trump)),
         field::CONTRACT => {
-            w.contract = o.contract.map(|(s, a)| pb::Contract {
-                seat: seat(s),
-                action: action_text(a),
+            w.contract = o.contract.map(|(s, a)| {
+                let (action, action_id) = form.action(a);
+                pb::Contract {
+                    seat: seat(s),
+                    action,
+                    action_id,
+                }
             });
         }
-        field::TABLE => w.table = o.table.iter().map(table_card).collect(),
+        field::TABLE => w.table = o.table.iter().map(|t| table_card(t, form)).collect(),
         field::PILES => {
             w.piles = o
                 .piles
@@ -350,9 +432,15 @@ pub(crate) fn put_field(w: &mut pb::Observation, o: &Observation, f: u32, result
                 })
                 .collect();
         }
-        field::TRICK => w.trick = Some(trick(&o.trick)),
-        field::TRICKS => w.tricks = o.tricks.iter().map(trick).collect(),
-        field::HISTORY => w.history = o.history.iter().map(|e| event(e, results)).collect(),
+        field::TRICK => w.trick = Some(trick(&o.trick, form)),
+        field::TRICKS => w.tricks = o.tricks.iter().map(|t| trick(t, form)).collect(),
+        field::HISTORY => {
+            w.history = o
+                .history
+                .iter()
+                .map(|e| event_in(e, results, form))
+                .collect();
+        }
         field::NOTES => {
             w.notes = o
                 .notes
@@ -369,9 +457,14 @@ pub(crate) fn put_field(w: &mut pb::Observation, o: &Observation, f: u32, result
 
 /// An observation as a wire message. `results` are the match's hand results.
 pub fn observation(o: &Observation, results: &[HandResult]) -> pb::Observation {
+    observation_in(o, results, Form::Text)
+}
+
+/// An observation as a wire message in `form`.
+pub fn observation_in(o: &Observation, results: &[HandResult], form: Form) -> pb::Observation {
     let mut w = pb::Observation::default();
     for f in field::ALL {
-        put_field(&mut w, o, f, results);
+        put_field(&mut w, o, f, results, form);
     }
     w
 }
@@ -433,6 +526,49 @@ fn action_from(s: &str) -> Result<Action, DecodeError> {
     s.parse().map_err(|_| bad("action", s))
 }
 
+fn card_of_id(id: u32) -> Result<Card, DecodeError> {
+    ids::card_from_id(id).ok_or_else(|| bad("card id", id))
+}
+
+fn action_of_id(id: u32) -> Result<Action, DecodeError> {
+    ids::action_from_id(id).ok_or_else(|| bad("action id", id))
+}
+
+/// A card sent as text or (binary streams) as an id; `None` when neither.
+fn card_either(text: &str, id: u32) -> Result<Option<Card>, DecodeError> {
+    match (text.is_empty(), id) {
+        (true, 0) => Ok(None),
+        (true, id) => card_of_id(id).map(Some),
+        (false, _) => card_from(text).map(Some),
+    }
+}
+
+fn card_required(text: &str, id: u32) -> Result<Card, DecodeError> {
+    card_either(text, id)?.ok_or(DecodeError::Missing("card"))
+}
+
+/// An action sent as text or as an id; `None` when neither.
+fn action_either(text: &str, id: u32) -> Result<Option<Action>, DecodeError> {
+    match (text.is_empty(), id) {
+        (true, 0) => Ok(None),
+        (true, id) => action_of_id(id).map(Some),
+        (false, _) => action_from(text).map(Some),
+    }
+}
+
+fn action_required(text: &str, id: u32) -> Result<Action, DecodeError> {
+    action_either(text, id)?.ok_or(DecodeError::Missing("action"))
+}
+
+/// Cards sent as texts or as ids (one of the two lists is empty).
+fn cards_either(texts: &[String], ids: &[u32]) -> Result<CardSet, DecodeError> {
+    let mut set = cards_from(texts)?;
+    for &id in ids {
+        set.insert(card_of_id(id)?);
+    }
+    Ok(set)
+}
+
 fn small(i: u32, what: &'static str) -> Result<u8, DecodeError> {
     u8::try_from(i).map_err(|_| bad(what, i))
 }
@@ -483,7 +619,12 @@ pub(crate) fn trick_from(t: &pb::Trick) -> Result<TrickView, DecodeError> {
         cards: t
             .cards
             .iter()
-            .map(|c| Ok((player_from(c.dummy, c.seat)?, card_from(&c.card)?)))
+            .map(|c| {
+                Ok((
+                    player_from(c.dummy, c.seat)?,
+                    card_required(&c.card, c.card_id)?,
+                ))
+            })
             .collect::<Result<_, DecodeError>>()?,
         winner: if t.complete {
             Some(player_from(t.winner_dummy, t.winner_seat)?)
@@ -574,21 +715,21 @@ pub fn event_from(e: &pb::Event) -> Result<Event, DecodeError> {
         },
         Kind::Dealt(d) => Event::Dealt {
             seat: seat_from(d.seat)?,
-            cards: cards_from(&d.cards)?,
+            cards: cards_either(&d.cards, &d.card_ids)?,
         },
         Kind::TurnUp(t) => Event::TurnUp {
-            card: card_from(&t.card)?,
+            card: card_required(&t.card, t.card_id)?,
         },
         Kind::Action(a) => Event::Action {
             seat: seat_from(a.seat)?,
-            action: action_from(&a.action)?,
+            action: action_required(&a.action, a.action_id)?,
         },
         Kind::Hidden(h) => Event::Hidden {
             seat: seat_from(h.seat)?,
             kind: ActionKind::from_name(&h.kind).ok_or_else(|| bad("action kind", &h.kind))?,
         },
         Kind::DummyPlay(d) => Event::DummyPlay {
-            card: card_from(&d.card)?,
+            card: card_required(&d.card, d.card_id)?,
         },
         Kind::TrickWon(t) => Event::TrickWon {
             index: small(t.index, "trick index")?,
@@ -596,11 +737,7 @@ pub fn event_from(e: &pb::Event) -> Result<Event, DecodeError> {
         },
         Kind::Take(t) => Event::Take {
             seat: seat_from(t.seat)?,
-            card: if t.card.is_empty() {
-                None
-            } else {
-                Some(card_from(&t.card)?)
-            },
+            card: card_either(&t.card, t.card_id)?,
             from: match t.from.as_str() {
                 "stock" => Source::Stock,
                 "kitty" => Source::Kitty,
@@ -610,7 +747,7 @@ pub fn event_from(e: &pb::Event) -> Result<Event, DecodeError> {
         },
         Kind::Reveal(r) => Event::Reveal {
             seat: seat_from(r.seat)?,
-            cards: cards_from(&r.cards)?,
+            cards: cards_either(&r.cards, &r.card_ids)?,
         },
         Kind::Misdeal(_) => Event::Misdeal,
         Kind::HandEnd(h) => Event::HandEnd {
@@ -675,7 +812,7 @@ pub(crate) fn take_field(
                 .collect::<Result<_, _>>()?;
         }
         field::SIMULTANEOUS => obs.simultaneous = o.simultaneous,
-        field::HAND => obs.hand = cards_from(&o.hand)?,
+        field::HAND => obs.hand = cards_either(&o.hand, &o.hand_ids)?,
         field::PLAYERS => {
             obs.players = o
                 .players
@@ -684,12 +821,8 @@ pub(crate) fn take_field(
                     Ok(SeatView {
                         seat: seat_from(p.seat)?,
                         held: small(p.held, "held")?,
-                        known: cards_from(&p.known)?,
-                        bid: if p.bid.is_empty() {
-                            None
-                        } else {
-                            Some(action_from(&p.bid)?)
-                        },
+                        known: cards_either(&p.known, &p.known_ids)?,
+                        bid: action_either(&p.bid, p.bid_id)?,
                         tricks: small(p.tricks, "tricks")?,
                         total: p.total,
                         team: small(p.team, "team")?,
@@ -701,7 +834,7 @@ pub(crate) fn take_field(
         field::TRUMP => obs.trump = trump_from(o.trump.as_ref())?,
         field::CONTRACT => {
             obs.contract = match &o.contract {
-                Some(c) => Some((seat_from(c.seat)?, action_from(&c.action)?)),
+                Some(c) => Some((seat_from(c.seat)?, action_required(&c.action, c.action_id)?)),
                 None => None,
             };
         }
@@ -717,7 +850,7 @@ pub(crate) fn take_field(
                         } else {
                             None
                         },
-                        card: card_from(&t.card)?,
+                        card: card_required(&t.card, t.card_id)?,
                     })
                 })
                 .collect::<Result<_, DecodeError>>()?;
@@ -754,6 +887,18 @@ pub(crate) fn take_field(
 /// [`DecodeError`] for text that is not an action.
 pub fn legal_from(legal: &[String]) -> Result<Vec<Action>, DecodeError> {
     legal.iter().map(|a| action_from(a)).collect()
+}
+
+/// The legal actions of a request, sent as texts or (binary streams) as ids.
+///
+/// # Errors
+/// [`DecodeError`] for text or an id that is not an action.
+pub fn request_legal(r: &pb::DecisionRequest) -> Result<Vec<Action>, DecodeError> {
+    let mut legal = legal_from(&r.legal)?;
+    for &id in &r.legal_ids {
+        legal.push(action_of_id(id)?);
+    }
+    Ok(legal)
 }
 
 #[cfg(test)]
@@ -795,6 +940,10 @@ mod tests {
                     let o = g.observe(s);
                     let back = observation_from(&observation(&o, g.hand_results())).unwrap();
                     assert_eq!(back, o, "{variant} step {step} seat {s}");
+                    let binary = observation_in(&o, g.hand_results(), Form::Binary);
+                    assert!(binary.hand.is_empty() && binary.hand_ids.len() == o.hand.len());
+                    let back = observation_from(&binary).unwrap();
+                    assert_eq!(back, o, "{variant} step {step} seat {s}, binary");
                 }
                 let seat = g.to_act().first().unwrap();
                 let actions = g.legal_actions(seat);
@@ -813,6 +962,31 @@ mod tests {
             assert_eq!(back, result);
             assert_eq!(forfeited, [Seat::new(1)]);
         }
+    }
+
+    #[test]
+    fn the_json_of_text_messages_has_no_id_fields() {
+        let mut g = Variant::Israeli
+            .new_game(&Options::parse(&["hands=1"]).unwrap())
+            .unwrap();
+        dealing::deal_if_needed(&mut g, dealing::Seed::from_u64(3)).unwrap();
+        let o = g.observe(Seat::new(1));
+        let text = serde_json::to_string(&observation(&o, g.hand_results())).unwrap();
+        assert!(!text.contains("_id"), "{text}");
+        let binary =
+            serde_json::to_string(&observation_in(&o, g.hand_results(), Form::Binary)).unwrap();
+        assert!(binary.contains("\"hand_ids\":["), "{binary}");
+        let pass = Event::Action {
+            seat: Seat::new(0),
+            action: Action::Pass,
+        };
+        let text = serde_json::to_string(&event(&pass, &[])).unwrap();
+        assert_eq!(text, r#"{"action":{"seat":0,"action":"pass"}}"#);
+        let binary = serde_json::to_string(&event_in(&pass, &[], Form::Binary)).unwrap();
+        assert_eq!(
+            binary,
+            r#"{"action":{"seat":0,"action":"","action_id":4097}}"#
+        );
     }
 
     #[test]

@@ -4,24 +4,33 @@
 //! `proto/whistle/v1/whistle.proto`; `convert` turns engine values into wire
 //! messages and decodes bot answers (syntax only: legality is the referee's
 //! business, through the engine); `messages` builds what the referee sends on
-//! a Play stream; `compact` encodes and rebuilds compact requests.
+//! a Play stream; `compact` encodes and rebuilds compact requests; `ids`
+//! numbers cards and actions for binary requests.
+//!
+//! Features: `grpc` (default) adds the generated gRPC client and server
+//! (`pb::referee_client`, `pb::referee_server`) and with them tonic; without
+//! it the crate is the messages, their JSON form and the conversions.
 
 pub mod compact;
 pub mod convert;
+pub mod ids;
 pub mod limits;
 pub mod messages;
 
 pub use messages::FaultKind;
 
-/// Generated protobuf and gRPC code for package `whistle.v1`.
+/// Generated protobuf and gRPC code for package `whistle.v1` (the gRPC
+/// client and server with the `grpc` feature).
 #[allow(missing_docs, clippy::all, clippy::pedantic)]
 pub mod pb {
-    tonic::include_proto!("whistle.v1");
+    // What `tonic::include_proto!` and `include_file_descriptor_set!`
+    // expand to, written out so that the messages need no tonic.
+    include!(concat!(env!("OUT_DIR"), "/whistle.v1.rs"));
     include!(concat!(env!("OUT_DIR"), "/whistle.v1.serde.rs"));
 
     /// The encoded file descriptor set, for the gRPC reflection service.
     pub const FILE_DESCRIPTOR_SET: &[u8] =
-        tonic::include_file_descriptor_set!("whistle_v1_descriptor");
+        include_bytes!(concat!(env!("OUT_DIR"), "/whistle_v1_descriptor.bin"));
 }
 
 /// The protocol version string bots send in `Hello.protocol`.

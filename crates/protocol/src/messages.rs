@@ -8,7 +8,10 @@ use whistle_rules::{
     Action, Answer, Event, Fallback, HandResult, MatchResult, Observation, Options, Seat,
 };
 
-use crate::{convert, pb};
+use crate::{
+    convert::{self, Form},
+    pb,
+};
 
 /// The kinds of rule violation by a seat (see `Fault.Kind` in the proto).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,20 +159,56 @@ pub fn request(
     deadline: Duration,
     time_bank: Duration,
 ) -> pb::RefereeMessage {
+    request_in(
+        request_id,
+        observation,
+        results,
+        legal,
+        deadline,
+        time_bank,
+        Form::Text,
+    )
+}
+
+/// A whole `DecisionRequest` in `form` (binary streams that are not compact).
+pub fn request_in(
+    request_id: u64,
+    observation: &Observation,
+    results: &[HandResult],
+    legal: &[Action],
+    deadline: Duration,
+    time_bank: Duration,
+    form: Form,
+) -> pb::RefereeMessage {
+    let (legal, legal_ids) = legal_in(legal, form);
     referee(pb::referee_message::Msg::Request(pb::DecisionRequest {
         request_id,
-        observation: Some(convert::observation(observation, results)),
-        legal: convert::legal(legal),
+        observation: Some(convert::observation_in(observation, results, form)),
+        legal,
         deadline_ms: millis(deadline),
         time_bank_ms: millis(time_bank),
         delta: None,
+        legal_ids,
     }))
+}
+
+/// The legal actions as (texts, ids) in `form`: one of the two is empty.
+pub fn legal_in(legal: &[Action], form: Form) -> (Vec<String>, Vec<u32>) {
+    match form {
+        Form::Text => (convert::legal(legal), Vec::new()),
+        Form::Binary => (Vec::new(), crate::ids::action_ids(legal)),
+    }
 }
 
 /// An `Event` message.
 pub fn event(event: &Event, results: &[HandResult]) -> pb::RefereeMessage {
-    referee(pb::referee_message::Msg::Event(convert::event(
-        event, results,
+    event_in(event, results, Form::Text)
+}
+
+/// An `Event` message in `form`.
+pub fn event_in(event: &Event, results: &[HandResult], form: Form) -> pb::RefereeMessage {
+    referee(pb::referee_message::Msg::Event(convert::event_in(
+        event, results, form,
     )))
 }
 

@@ -1,82 +1,178 @@
 """Random playouts a second through whistle_engine's Python API and through
-OpenSpiel's, both driven from a Python loop in the same run.
+OpenSpiel's, in the same run, with the machine they ran on.
 
     pip install './crates/python[openspiel]'
     python crates/python/bench/playouts.py [SECONDS]
 
-whistle_engine: Israeli Whist, one hand (an auction, contract bids and 13
-tricks) per playout, and the same game through OpenSpiel
-(python_whistle_israeli). OpenSpiel: oh_hell(players=4,num_tricks_fixed=12)
-(a deal, bids and 12 tricks). A playout starts from a new game (a new deal)
-and picks uniformly among the legal actions until the end.
+What a Monte-Carlo bot does: copy a dealt state and play the hand out.
+Every row starts each playout from a copy of one dealt state (no chance
+steps) and plays to the hand's end.
+
+- Python loop rows pick uniformly among the legal actions from Python, one
+  call at a time: whistle_engine on Israeli Whist (hands=1: an auction,
+  contract bids and 13 tricks; `to_act`, `legal_actions`, `apply` a
+  decision), OpenSpiel's C++ `oh_hell(players=4,num_tricks_fixed=12)` (bids
+  and 12 tricks; `legal_actions`, `apply_action`), and the same Israeli game
+  through OpenSpiel's API (python_whistle_israeli).
+- Batch rows hand whole playouts to the engine: `State.playouts(n, policy)`
+  plays n hands out in Rust with the GIL released and returns their values.
+  Their decisions a hand are counted by a Python loop playing the same
+  policy from the same state (300 hands for the random policy; the
+  heuristic's one hand, which is always the same).
+
+The rows run in turns, ten slices each, so that all of them see the same
+load on a shared machine.
+
+The last column compares decisions a second with OpenSpiel's Python loop
+(targets, docs/benchmarks.md: the Python loop >= 1.5x, the batch >= 20x).
 """
 
+import os
+import platform
 import random
 import sys
 import time
 
-import pyspiel
-
 import whistle_engine as we
-from whistle_engine import openspiel as wos
+
+try:
+    import pyspiel
+    from whistle_engine import openspiel as wos
+except ImportError:  # the comparison needs OpenSpiel; the engine's rows do not
+    pyspiel = None
+
+SEED = 11
 
 
-def run_for(seconds, one):
-    n, start = 0, time.perf_counter()
-    steps = 0
-    while time.perf_counter() - start < seconds:
-        steps += one(n)
-        n += 1
-    elapsed = time.perf_counter() - start
-    return n / elapsed, steps / n
+def measure(rows, seconds, rounds=10):
+    """Runs every row's `one()` (which plays some hands and returns (hands,
+    decisions)) in turns, `rounds` slices of `seconds / rounds` each, so
+    that every row sees the same load; returns (hands a second, decisions a
+    hand) for each row, in order."""
+    totals = [[0, 0, 0.0] for _ in rows]
+    for _ in range(rounds):
+        for (_, one), total in zip(rows, totals):
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds / rounds:
+                h, s = one()
+                total[0] += h
+                total[1] += s
+            total[2] += time.perf_counter() - start
+    return [(h / t, s / max(h, 1)) for h, s, t in totals]
 
 
-def whistle_playout(rng):
-    def one(n):
-        s = we.new_game("israeli", n, {"hands": 1})
+def dealt_israeli():
+    return we.new_game("israeli", SEED, {"hands": 1})
+
+
+def whistle_loop(rng):
+    dealt = dealt_israeli()
+
+    def one():
+        s = dealt.clone()
         steps = 0
         while not s.is_over():
             seat = s.to_act()[0]
             legal = s.legal_actions(seat)
             s.apply(rng.randrange(len(legal)), seat=seat)
             steps += 1
-        return steps
+        return 1, steps
 
     return one
 
 
-def spiel_playout(game, rng):
-    def one(n):
-        s = game.new_initial_state()
+def heuristic_decisions():
+    """Decisions in the heuristic's playout of the dealt state."""
+    s = dealt_israeli()
+    steps = 0
+    while not s.is_over():
+        seat = s.to_act()[0]
+        s.apply(s.heuristic_choice(seat), seat=seat)
+        steps += 1
+    return steps
+
+
+def whistle_batch(policy, batch, decisions):
+    dealt = dealt_israeli()
+    seat = dealt.to_act()[0]
+    seed = [0]
+
+    def one():
+        seed[0] += 1
+        values = dealt.playouts(batch, policy, seed=seed[0], seat=seat)
+        return len(values), len(values) * decisions
+
+    return one
+
+
+def spiel_dealt(game):
+    s = game.new_initial_state()
+    rng = random.Random(SEED)
+    while s.is_chance_node():
+        outcomes = s.chance_outcomes()
+        s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+    return s
+
+
+def spiel_loop(game, rng):
+    dealt = spiel_dealt(game)
+
+    def one():
+        s = dealt.clone()
         steps = 0
         while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = s.legal_actions()
-                s.apply_action(legal[rng.randrange(len(legal))])
-                steps += 1
-        return steps
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        return 1, steps
 
     return one
+
+
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return f"{os.cpu_count()} cores, {cpu}, load average {load}"
 
 
 def main():
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
-    wos.register()
     rng = random.Random(1)
-    oh_hell = pyspiel.load_game("oh_hell(players=4,num_tricks_fixed=12)")
-    ours_spiel = pyspiel.load_game("python_whistle_israeli", {"hands": "1"})
-    rows = [
-        ("whistle_engine israeli (hands=1)", run_for(seconds, whistle_playout(rng))),
-        ("OpenSpiel oh_hell(players=4,num_tricks_fixed=12)", run_for(seconds, spiel_playout(oh_hell, rng))),
-        ("python_whistle_israeli through pyspiel", run_for(seconds, spiel_playout(ours_spiel, rng))),
-    ]
-    base = rows[1][1][0]
-    print(f"{'':52} {'playouts/s':>11} {'decisions':>10} {'vs oh_hell':>10}")
+    print(machine())
+    rows = [("whistle_engine israeli, Python loop", whistle_loop(rng))]
+    if pyspiel is not None:
+        wos.register()
+        oh_hell = pyspiel.load_game("oh_hell(players=4,num_tricks_fixed=12)")
+        ours = pyspiel.load_game("python_whistle_israeli", {"hands": "1"})
+        rows.append(("OpenSpiel oh_hell(players=4,...=12), Python loop", spiel_loop(oh_hell, rng)))
+        rows.append(("python_whistle_israeli through pyspiel, Python loop", spiel_loop(ours, rng)))
+    if hasattr(we.State, "playouts"):
+        # The random policy's decisions a hand, counted by the Python loop
+        # (the same policy from the same state) over a few hundred hands.
+        count = whistle_loop(random.Random(2))
+        random_decisions = sum(count()[1] for _ in range(300)) / 300
+        rows.append(("whistle_engine israeli, playouts(1000, random)",
+                     whistle_batch("random", 1000, random_decisions)))
+        rows.append(("whistle_engine israeli, playouts(100, heuristic)",
+                     whistle_batch("heuristic", 100, heuristic_decisions())))
+    else:
+        print("(this whistle_engine has no batch playouts)")
+    rows = [(name, result) for (name, _), result in zip(rows, measure(rows, seconds))]
+    base = rows[1][1][0] * rows[1][1][1] if pyspiel is not None else None
+    print(f"{'':52} {'hands/s':>10} {'decisions':>10} {'M dec/s':>8} {'vs oh_hell':>10}")
     for name, (rate, steps) in rows:
-        print(f"{name:52} {rate:11.1f} {steps:10.1f} {rate / base:9.2f}x")
+        per_decision = rate * steps
+        versus = f"{per_decision / base:9.2f}x" if base else "       n/a"
+        print(f"{name:52} {rate:10.0f} {steps:10.1f} {per_decision / 1e6:8.2f} {versus}")
+    print(machine())
 
 
 if __name__ == "__main__":

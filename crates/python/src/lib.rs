@@ -8,21 +8,34 @@
 //! which the Python layer turns into dicts. Nothing here does IO but
 //! [`State::log`], which writes the replay log through `whistle-replay`'s
 //! writer into a temporary file and returns its text.
+//!
+//! Playouts ([`State::playouts`], [`State::action_values`] and
+//! [`action_values`]) run `whistle_policies::playout` on copies of the game,
+//! many in one call, with the GIL released: a Monte-Carlo bot in Python
+//! pays the interpreter once a batch, not once a decision.
 
 use pyo3::{
     exceptions::{PyIndexError, PyRuntimeError, PyValueError},
     prelude::*,
     types::{PyBytes, PyList, PyString},
 };
-use whistle_bot::{Bot, HeuristicBot};
+use whistle_policies::{
+    Bot, HeuristicBot,
+    playout::{self, Rollout},
+};
 use whistle_protocol::{convert, pb};
-use whistle_replay::{ActionLog, Clocks, EndLog, Faults, HandLog, Header};
+use whistle_replay::{ActionLog, EndLog, HandLog, Header};
 use whistle_rules::{
     Action, ActionList, Answer, AnyGame, Card, Fallback, Game, MatchDriver, Observation, Options, Seat,
     Status, Variant,
     dealing::{self, Domain, Seed, Shuffler},
     sample::WorldSampler,
 };
+
+/// Rust's allocations in the extension (Python's own objects keep Python's
+/// allocator): many small, short-lived ones in every playout.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The exception a refused action raises (`whistle_engine.IllegalActionError`).
 mod illegal {
@@ -145,27 +158,42 @@ impl State {
 
     /// The seat an action is for: `seat`, or the only seat asked.
     fn seat_for(&self, seat: Option<usize>) -> PyResult<Seat> {
-        let to_act: Vec<Seat> = self.game().to_act().iter().collect();
         match seat {
             Some(s) if s < self.game().seats() => Ok(Seat::new(s)),
             Some(s) => Err(PyIndexError::new_err(format!(
                 "no seat {s}: the game has {} seats",
                 self.game().seats()
             ))),
-            None if to_act.len() == 1 => Ok(to_act[0]),
-            None if to_act.is_empty() => Err(IllegalActionError::new_err(
-                "nobody is to act: the match is over",
-            )),
-            None => Err(PyValueError::new_err(format!(
-                "seats {:?} act at once: name the seat",
-                to_act.iter().map(|s| s.index()).collect::<Vec<_>>()
-            ))),
+            None => {
+                let to_act = self.game().to_act();
+                match (to_act.first(), to_act.len()) {
+                    (Some(seat), 1) => Ok(seat),
+                    (None, _) => Err(IllegalActionError::new_err(
+                        "nobody is to act: the match is over",
+                    )),
+                    _ => Err(PyValueError::new_err(format!(
+                        "seats {:?} act at once: name the seat",
+                        to_act.iter().map(|s| s.index()).collect::<Vec<_>>()
+                    ))),
+                }
+            }
         }
     }
 
     fn observation_pb(&self, seat: Seat) -> pb::Observation {
         let g = self.game();
         convert::observation(&g.observe(seat), g.hand_results())
+    }
+
+    /// A copy of the game and the deal of its hand in play, for playouts.
+    fn hand_in_play(&self) -> PyResult<(AnyGame, u32)> {
+        let g = self.game();
+        if g.status() != Status::Act {
+            return Err(IllegalActionError::new_err(
+                "no hand is in play: the match is over",
+            ));
+        }
+        Ok((g.clone(), g.deals() - 1))
     }
 
     fn apply_action(&mut self, seat: Seat, action: Action) -> PyResult<()> {
@@ -223,7 +251,7 @@ impl State {
         }
         let seat = self.seat_for(seat)?;
         let legal = self.game().legal_actions(seat);
-        let list = PyList::new(py, legal.iter().map(|&a| text_of(py, a)))?;
+        let list = texts(py, &legal)?;
         self.listed = Some((seat, self.actions.len(), legal));
         Ok(list)
     }
@@ -368,6 +396,59 @@ impl State {
         Ok(HeuristicBot.choose(&self.game().observe(seat), &legal))
     }
 
+    /// `n` playouts of the hand in play from this state, each played to the
+    /// hand's end by `policy` (`"random"` or `"heuristic"`) in every seat on
+    /// a copy (this state does not move); each value is the hand's points
+    /// for `seat`'s side (default: the only seat asked) against the other
+    /// sides' average, negated where lower totals are better. Random
+    /// choices draw from `seed`. Runs in Rust with the GIL released.
+    #[pyo3(signature = (n, policy="random", seed=0, seat=None))]
+    fn playouts(
+        &self,
+        py: Python<'_>,
+        n: usize,
+        policy: &str,
+        seed: u64,
+        seat: Option<usize>,
+    ) -> PyResult<Vec<f64>> {
+        let rollout = rollout(policy)?;
+        let seat = self.seat_for(seat)?;
+        let (game, deal) = self.hand_in_play()?;
+        Ok(py.detach(move || {
+            let mut rng = playout_rng(seed);
+            (0..n)
+                .map(|_| {
+                    let mut w = game.clone();
+                    playout::play_out(&mut w, deal, rollout, &mut rng);
+                    playout::hand_value(&w, seat, deal)
+                })
+                .collect()
+        }))
+    }
+
+    /// The value of each legal action of `seat` (default: the only seat
+    /// asked), in the order of `legal_actions(seat)`: the mean over
+    /// `playouts` playouts that play the action and the rest of the hand
+    /// out by `policy` (values as `playouts` gives them). Runs in Rust with
+    /// the GIL released.
+    #[pyo3(signature = (playouts=1, policy="random", seed=0, seat=None))]
+    fn action_values(
+        &self,
+        py: Python<'_>,
+        playouts: usize,
+        policy: &str,
+        seed: u64,
+        seat: Option<usize>,
+    ) -> PyResult<Vec<f64>> {
+        let rollout = rollout(policy)?;
+        let seat = self.seat_for(seat)?;
+        let (game, deal) = self.hand_in_play()?;
+        py.detach(move || {
+            let mut rng = playout_rng(seed);
+            action_row(&game, seat, deal, playouts, rollout, &mut rng)
+        })
+    }
+
     /// The match so far in the replay format (JSON lines, hash-chained),
     /// which `whistle replay verify` accepts once the match is over.
     fn log(&self) -> PyResult<String> {
@@ -379,29 +460,16 @@ impl State {
         }
         let g = self.game();
         let n = g.seats();
-        let header = Header {
-            format: whistle_replay::FORMAT.into(),
-            version: whistle_replay::VERSION,
-            tournament: "python".into(),
-            match_index: 0,
-            table: "python-m00000".into(),
-            game: g.variant().name().into(),
-            options: self.options.clone(),
-            seats: (0..n).map(|s| format!("seat{s}")).collect(),
-            seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(self.seed)),
-            clocks: Clocks {
-                per_action_ms: 0,
-                time_bank_ms: 0,
-                reconnect_grace_ms: 0,
-            },
-            faults: Faults {
-                max_faults: 0,
-                fallback: Fallback::default().name().into(),
-            },
-            duplicate: None,
-        };
-        let file = tempfile::NamedTempFile::new().map_err(|e| err(&e))?;
-        let mut w = whistle_replay::Writer::create(file.path(), &header).map_err(|e| err(&e))?;
+        let header = Header::builder(
+            "python",
+            0,
+            g.variant(),
+            self.options.clone(),
+            (0..n).map(|s| format!("seat{s}")).collect(),
+        )
+        .seed_commitment(whistle_replay::seed_commitment(Seed::from_u64(self.seed)))
+        .build();
+        let mut w = whistle_replay::Writer::new(Vec::new(), &header).map_err(|e| err(&e))?;
         for result in g.hand_results() {
             let deal = result.deal;
             w.hand(HandLog {
@@ -436,8 +504,7 @@ impl State {
             })
             .map_err(|e| err(&e))?;
         }
-        drop(w);
-        std::fs::read_to_string(file.path()).map_err(|e| err(&e))
+        String::from_utf8(w.into_inner()).map_err(|e| err(&e))
     }
 
     fn __repr__(&self) -> String {
@@ -451,19 +518,40 @@ impl State {
     }
 }
 
-thread_local! {
-    /// Each action's text as a Python string, made once: lists of legal
-    /// actions are built in every step of a playout.
-    static TEXTS: std::cell::RefCell<rustc_hash::FxHashMap<Action, Py<PyString>>> =
-        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+/// Each action's text as a Python string, made once: lists of legal
+/// actions are built in every step of a playout. Card plays, the most
+/// frequent, by the card's index; every other action by a map.
+#[derive(Default)]
+struct Texts {
+    plays: Vec<Option<Py<PyString>>>,
+    others: rustc_hash::FxHashMap<Action, Py<PyString>>,
 }
 
-fn text_of(py: Python<'_>, a: Action) -> Py<PyString> {
+impl Texts {
+    fn get(&mut self, py: Python<'_>, a: Action) -> Py<PyString> {
+        let make = || PyString::intern(py, &a.to_string()).unbind();
+        let slot = match a {
+            Action::Play(card) => {
+                if self.plays.is_empty() {
+                    self.plays.resize_with(Card::COUNT, || None);
+                }
+                &mut self.plays[card.index()]
+            }
+            _ => return self.others.entry(a).or_insert_with(make).clone_ref(py),
+        };
+        slot.get_or_insert_with(make).clone_ref(py)
+    }
+}
+
+thread_local! {
+    static TEXTS: std::cell::RefCell<Texts> = std::cell::RefCell::new(Texts::default());
+}
+
+/// The texts of `actions` as a Python list.
+fn texts<'py>(py: Python<'py>, actions: &[Action]) -> PyResult<Bound<'py, PyList>> {
     TEXTS.with(|t| {
-        t.borrow_mut()
-            .entry(a)
-            .or_insert_with(|| PyString::intern(py, &a.to_string()).unbind())
-            .clone_ref(py)
+        let mut t = t.borrow_mut();
+        PyList::new(py, actions.iter().map(|&a| t.get(py, a)))
     })
 }
 
@@ -545,6 +633,82 @@ fn sample_worlds(
     Ok(out)
 }
 
+/// The playout policy named `name`.
+fn rollout(name: &str) -> PyResult<Rollout> {
+    Rollout::from_name(name).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The random stream of a batch of playouts drawn from `seed`.
+fn playout_rng(seed: u64) -> Shuffler {
+    Shuffler::new(Seed::from_u64(seed).derive(Domain::Bot, 1))
+}
+
+/// Each legal action of `seat` in `game`: the mean value of `playouts`
+/// playouts after it (see [`State::action_values`]).
+fn action_row(
+    game: &AnyGame,
+    seat: Seat,
+    deal: u32,
+    playouts: usize,
+    rollout: Rollout,
+    rng: &mut Shuffler,
+) -> PyResult<Vec<f64>> {
+    if playouts == 0 {
+        return Err(PyValueError::new_err("playouts must be at least 1"));
+    }
+    let legal = game.legal_actions(seat);
+    if legal.is_empty() {
+        return Err(IllegalActionError::new_err(format!(
+            "seat {} has nothing to decide",
+            seat.index()
+        )));
+    }
+    let mut row = Vec::with_capacity(legal.len());
+    for &action in &legal {
+        let mut total = 0.0;
+        for _ in 0..playouts {
+            let mut w = game.clone();
+            w.apply(seat, action)
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            playout::play_out(&mut w, deal, rollout, rng);
+            total += playout::hand_value(&w, seat, deal);
+        }
+        row.push(total / playouts as f64);
+    }
+    Ok(row)
+}
+
+/// `State.action_values` for many states in one call (the worlds a
+/// sampler drew for one decision): one row a state, each legal action of
+/// `seat` valued by the mean of `playouts` playouts by `policy`. Runs in
+/// Rust with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (states, seat, playouts=1, policy="random", seed=0))]
+fn action_values(
+    py: Python<'_>,
+    states: Vec<PyRef<'_, State>>,
+    seat: usize,
+    playouts: usize,
+    policy: &str,
+    seed: u64,
+) -> PyResult<Vec<Vec<f64>>> {
+    let rollout = rollout(policy)?;
+    let mut games = Vec::with_capacity(states.len());
+    for state in &states {
+        let seat = state.seat_for(Some(seat))?;
+        let (game, deal) = state.hand_in_play()?;
+        games.push((game, deal, seat));
+    }
+    drop(states);
+    py.detach(move || {
+        let mut rng = playout_rng(seed);
+        games
+            .iter()
+            .map(|(game, deal, seat)| action_row(game, *seat, *deal, playouts, rollout, &mut rng))
+            .collect()
+    })
+}
+
 /// The canonical text of an action text (`play 10h` → `TH`), or an error
 /// naming what does not parse.
 #[pyfunction]
@@ -554,19 +718,14 @@ fn canonical_action(text: &str) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Whether `text` is an action of `game` at all (its vocabulary, with
-/// every option that adds actions on).
+/// Every action text `game` can ever take under `options`, in the rules
+/// crate's fixed order (`Game::vocabulary`): an action's id is its
+/// position.
 #[pyfunction]
-fn game_accepts(game: &str, text: &str) -> PyResult<bool> {
-    let v = variant(game)?;
-    let with = |pairs: &[&str]| Options::parse(pairs).ok().and_then(|o| v.new_game(&o).ok());
-    let games = [
-        with(&[]),
-        with(&["dealer-chooses=true", "rotate-vote=true"]),
-        with(&["doubling=true"]),
-        with(&["mode=solitaire", "scoring=edd-allard"]),
-    ];
-    Ok(games.iter().flatten().any(|g| g.parse_action(text).is_ok()))
+#[pyo3(signature = (game, options=None))]
+fn vocabulary(game: &str, options: Option<Vec<(String, String)>>) -> PyResult<Vec<String>> {
+    let v = variant(game)?.vocabulary(&self::options(options)?);
+    Ok(v.map_err(|e| PyValueError::new_err(e.to_string()))?.texts().collect())
 }
 
 #[pymodule]
@@ -575,9 +734,10 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(sample_worlds, m)?)?;
+    m.add_function(wrap_pyfunction!(action_values, m)?)?;
     m.add_function(wrap_pyfunction!(decode_observation, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_action, m)?)?;
-    m.add_function(wrap_pyfunction!(game_accepts, m)?)?;
+    m.add_function(wrap_pyfunction!(vocabulary, m)?)?;
     m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
     Ok(())
 }

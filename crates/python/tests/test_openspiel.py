@@ -53,6 +53,29 @@ def test_random_games_end_with_the_engines_returns(name):
         assert state.returns() == [sign * t for t in totals]
 
 
+def test_actions_are_the_rules_crates_vocabulary_under_the_options():
+    game = pyspiel.load_game("python_whistle_israeli", SMALL)
+    words = wos.vocabulary("israeli", SMALL)
+    assert words == we._engine.vocabulary("israeli", [("hands", "1")])
+    # I2-I4: pass, 45 trump bids, 52 gives, 14 contract bids, 52 plays.
+    assert game.num_distinct_actions() == len(words) == 164
+    assert (words[0], words[1], words[-1]) == ("pass", "bid 5C", "AS")
+    state = game.new_initial_state().child(3)
+    player = state.current_player()
+    texts = [state.action_to_string(player, a) for a in state.legal_actions()]
+    assert texts == state.engine.legal_actions(player)
+    # Y6: the leaders a revealer may name are the seats there are.
+    three = wos.vocabulary("yogi", {"players": "3"})
+    assert "lead 2" in three and "lead 3" not in three
+    yogi = pyspiel.load_game("python_whistle_yogi", {"players": "3", "hands": "1"})
+    assert yogi.num_distinct_actions() == len(three) == 53 + 3 + 3 + 53
+    # Y12, Y13: sizes, counts and votes only under their options.
+    assert "size 2" not in three and "vote yes" not in three
+    assert "size 17" in wos.vocabulary("yogi", {"players": "3", "dealer-chooses": "true"})
+    with pytest.raises(ValueError):
+        wos.vocabulary("yogi", {"players": "14"})
+
+
 def test_options_are_game_parameters():
     game = pyspiel.load_game("python_whistle_yogi", {"players": "3", "hands": "1"})
     assert game.num_players() == 3

@@ -31,7 +31,8 @@
 //!   `events` is the default stream; `quiet` sets `Hello.quiet`; `compact`
 //!   sets `Hello.compact` (deltas, events inside the requests) and decodes
 //!   like the others; `compact, rebuilt` also rebuilds the whole observation
-//!   from every request, as both kits do.
+//!   from every request; `binary` and `binary, rebuilt` the same with
+//!   `Hello.binary` (cards and actions as ids), the kits' default.
 //!
 //! Connections: every stream of the raw ping-pong has its own connection; a
 //! table's four seats share one connection (as four seat tasks of one client
@@ -45,6 +46,13 @@
 //! `--only 'TEXT|TEXT'` (cases whose name contains one of them) change the
 //! defaults. `--wait-idle S` waits before each case, up to S seconds, until
 //! the machine's CPUs have been 90 % idle for a second.
+//!
+//! `allocs each`: heap allocations in the whole process (server, clients,
+//! tonic, hyper and h2) per round trip or action over the window, counted
+//! by a global allocator wrapper (`stats_alloc`; it adds two atomic
+//! additions to every allocation, for every case alike). The ping-pong rows
+//! are the transport's own count; what a whistle row adds to them is the
+//! referee's and its bots'.
 
 use std::{
     net::SocketAddr,
@@ -56,6 +64,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
 use tokio::{net::TcpListener, sync::mpsc};
 use tokio_stream::{Stream, StreamExt, wrappers::ReceiverStream};
 use tonic::{
@@ -75,6 +84,9 @@ use whistle_rules::{
     Game, Options, Variant,
     dealing::{self, Seed},
 };
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 
 /// Hands per match: enough that no table ends within a measurement.
 const HANDS: u32 = 10_000;
@@ -114,6 +126,11 @@ enum Mode {
     /// Compact requests, and the bot rebuilds the whole observation as the
     /// kits do (`whistle_protocol::compact::Rebuilder`).
     Rebuilt,
+    /// Compact binary requests (`Hello.compact` and `Hello.binary`: cards
+    /// and actions as ids), decoded like the others.
+    Binary,
+    /// Compact binary requests, rebuilt as the kits do (their default).
+    BinaryRebuilt,
 }
 
 impl Mode {
@@ -123,6 +140,8 @@ impl Mode {
             Mode::Quiet => "quiet",
             Mode::Compact => "compact",
             Mode::Rebuilt => "compact, rebuilt",
+            Mode::Binary => "binary",
+            Mode::BinaryRebuilt => "binary, rebuilt",
         }
     }
 }
@@ -170,6 +189,14 @@ fn main() {
             mode: Mode::Rebuilt,
         },
         Case::Whistle {
+            tables: 1,
+            mode: Mode::Binary,
+        },
+        Case::Whistle {
+            tables: 1,
+            mode: Mode::BinaryRebuilt,
+        },
+        Case::Whistle {
             tables: n,
             mode: Mode::Events,
         },
@@ -184,6 +211,14 @@ fn main() {
         Case::Whistle {
             tables: n,
             mode: Mode::Rebuilt,
+        },
+        Case::Whistle {
+            tables: n,
+            mode: Mode::Binary,
+        },
+        Case::Whistle {
+            tables: n,
+            mode: Mode::BinaryRebuilt,
         },
     ];
     let cases: Vec<Case> = all
@@ -225,12 +260,12 @@ fn main() {
     };
     println!();
     println!(
-        "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} |",
-        "case", "per second", "range", "of raw", "CPU µs each"
+        "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} | {:>11} |",
+        "case", "per second", "range", "of raw", "CPU µs each", "allocs each"
     );
     println!(
-        "|{:-<34}|{:->12}|{:->17}|{:->8}|{:->13}|",
-        "", "", "", "", ""
+        "|{:-<34}|{:->12}|{:->17}|{:->8}|{:->13}|{:->13}|",
+        "", "", "", "", "", ""
     );
     for (i, &case) in cases.iter().enumerate() {
         let lo = rates[i].iter().copied().fold(f64::INFINITY, f64::min);
@@ -242,13 +277,15 @@ fn main() {
             }
         };
         let cpu: Vec<f64> = samples[i].iter().map(|x| x.cpu_us).collect();
+        let allocs: Vec<f64> = samples[i].iter().map(|x| x.allocs).collect();
         println!(
-            "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} |",
+            "| {:<32} | {:>10} | {:>15} | {:>6} | {:>11} | {:>11} |",
             case.label(),
             format!("{:.0}", medians[i]),
             format!("{:.0}–{:.0}", lo, hi),
             of_raw,
             format!("{:.1}", median(&cpu)),
+            format!("{:.1}", median(&allocs)),
         );
     }
     println!();
@@ -256,7 +293,8 @@ fn main() {
         "per second: round trips (ping-pong) or actions (whistle: a request and its \
          answer), median of {} round(s) and their range; of raw: the whistle median \
          over the ping-pong median with as many streams as tables (100-byte replies); \
-         CPU µs each: the process's CPU time (server and clients) per round trip or action.",
+         CPU µs each: the process's CPU time (server and clients) per round trip or action; \
+         allocs each: the process's heap allocations per round trip or action.",
         settings.rounds
     );
 }
@@ -367,13 +405,16 @@ fn wait_idle(limit: Duration) -> bool {
 async fn measure(counter: &AtomicU64, s: &Settings) -> Sample {
     tokio::time::sleep(s.warmup).await;
     let (c0, t0, cpu0) = (counter.load(Ordering::Relaxed), Instant::now(), cpu_time());
+    let a0 = GLOBAL.stats().allocations;
     tokio::time::sleep(s.window).await;
     let (c1, t1, cpu1) = (counter.load(Ordering::Relaxed), Instant::now(), cpu_time());
+    let a1 = GLOBAL.stats().allocations;
     let n = (c1 - c0) as f64;
     Sample {
         ops: c1 - c0,
         rate: n / (t1 - t0).as_secs_f64(),
         cpu_us: (cpu1 - cpu0) * 1e6 / n,
+        allocs: a1.saturating_sub(a0) as f64 / n,
     }
 }
 
@@ -383,6 +424,8 @@ struct Sample {
     ops: u64,
     rate: f64,
     cpu_us: f64,
+    /// Heap allocations in the process per operation.
+    allocs: f64,
 }
 
 /// The process's CPU time (user and system) in seconds, from /proc (Linux;
@@ -438,6 +481,7 @@ fn small_reply(id: u64) -> RefereeMessage {
             deadline_ms: 1000,
             time_bank_ms: 30_000,
             delta: None,
+            legal_ids: Vec::new(),
         })),
     }
 }
@@ -505,6 +549,7 @@ fn whistle_reply(id: u64) -> RefereeMessage {
                             deadline_ms: 1000,
                             time_bank_ms: 30_000,
                             delta: None,
+                            legal_ids: Vec::new(),
                         })),
                     };
                 }
@@ -575,7 +620,11 @@ async fn bot(channel: Channel, token: String, mode: Mode) {
             bot_name: "last".into(),
             protocol: whistle_protocol::PROTOCOL.into(),
             quiet: mode == Mode::Quiet,
-            compact: matches!(mode, Mode::Compact | Mode::Rebuilt),
+            compact: matches!(
+                mode,
+                Mode::Compact | Mode::Rebuilt | Mode::Binary | Mode::BinaryRebuilt
+            ),
+            binary: matches!(mode, Mode::Binary | Mode::BinaryRebuilt),
         })),
     })
     .await
@@ -588,13 +637,15 @@ async fn bot(channel: Channel, token: String, mode: Mode) {
     while let Ok(Some(m)) = inbound.message().await {
         match m.msg {
             Some(Msg::Request(r)) => {
-                if mode == Mode::Rebuilt {
+                if matches!(mode, Mode::Rebuilt | Mode::BinaryRebuilt) {
                     rebuilder.update(&r).expect("a request that rebuilds");
                 }
                 let answer = BotMessage {
                     msg: Some(BotMsg::Answer(Answer {
                         request_id: r.request_id,
-                        choice: Some(Choice::Index(r.legal.len().saturating_sub(1) as u32)),
+                        choice: Some(Choice::Index(
+                            (r.legal.len() + r.legal_ids.len()).saturating_sub(1) as u32,
+                        )),
                     })),
                 };
                 if tx.send(answer).await.is_err() {

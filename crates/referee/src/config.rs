@@ -106,6 +106,12 @@ pub struct Resume {
     pub faults: Vec<u32>,
     /// Which seats had forfeited.
     pub forfeited: Vec<bool>,
+    /// Whether `actions` may stop in the middle of a hand: the table then
+    /// starts at the next decision of that hand (check-bot's positions,
+    /// where an earlier choice of a seat was made for it). A resumed
+    /// tournament match starts at a hand's end (the default: a record that
+    /// stops mid-hand is refused).
+    pub mid_hand: bool,
 }
 
 impl TableSpec {

@@ -24,7 +24,7 @@ use tonic::{Request, Response, Status, Streaming, transport::Server};
 use tracing::{debug, info, warn};
 use whistle_protocol::{
     compact::DeltaEncoder,
-    convert,
+    convert::{self, Form},
     limits::{echo, token_hint},
     pb,
 };
@@ -1030,7 +1030,7 @@ fn replay_prefix(
         .replay(&r.actions)
         .map_err(|e| CreateError::Resume(e.to_string()))?;
     driver.take_events();
-    if driver.game().status() == whistle_rules::Status::Act {
+    if !r.mid_hand && driver.game().status() == whistle_rules::Status::Act {
         return Err(CreateError::Resume(
             "the recorded actions stop in the middle of a hand".into(),
         ));
@@ -1249,7 +1249,10 @@ impl pb::referee_server::Referee for BotService {
                 id: conn_id,
                 tx,
                 quiet: hello.quiet,
-                compact: hello.compact.then(DeltaEncoder::new),
+                compact: hello
+                    .compact
+                    .then(|| DeltaEncoder::with_form(Form::of(hello.binary))),
+                form: Form::of(hello.binary),
                 bot_name,
             },
             reply: reply_tx,

@@ -28,6 +28,7 @@ use tonic::Status;
 use tracing::{debug, info, warn};
 use whistle_protocol::{
     compact::DeltaEncoder,
+    convert::Form,
     limits::echo,
     messages::{self, millis},
     pb,
@@ -92,6 +93,8 @@ pub(crate) struct Conn {
     /// Compact requests: what this stream was last sent, and the events
     /// held for its next request (events are then not pushed).
     pub compact: Option<DeltaEncoder>,
+    /// Cards and actions as text or as ids (`Hello.binary`).
+    pub form: Form,
     pub bot_name: String,
 }
 
@@ -141,7 +144,6 @@ struct SeatState {
     forfeited: bool,
     bank: Duration,
     pending: Option<Pending>,
-    issued: HashSet<u64>,
     /// Requests withdrawn (the step moved on) or expired (timed out): an
     /// answer to one of them is ignored.
     cancelled: HashSet<u64>,
@@ -156,6 +158,10 @@ pub(crate) struct Table {
     driver: MatchDriver<AnyGame>,
     seats: Vec<SeatState>,
     next_id: u64,
+    /// The seat each request was issued to, by id − 1 (ids start at 1 and
+    /// increase by one): a byte a request, where a set of ids per seat
+    /// took tens of bytes and a reallocation every so often.
+    issued_to: Vec<u8>,
     pushed: usize,
     pushed_deals: u32,
     state: TableState,
@@ -202,7 +208,6 @@ impl Table {
                 forfeited: resume.forfeited.get(i).copied().unwrap_or(false),
                 bank: spec.time.time_bank,
                 pending: None,
-                issued: HashSet::new(),
                 cancelled: HashSet::new(),
                 disconnected_at: None,
                 unsolicited: (now, 0),
@@ -228,6 +233,7 @@ impl Table {
             driver,
             seats,
             next_id: 1,
+            issued_to: Vec::new(),
             pushed,
             pushed_deals,
             state: TableState::Waiting,
@@ -341,10 +347,16 @@ impl Table {
     fn update_snapshot(&self) {
         let mut s = self.snapshot.lock().expect("snapshot lock");
         s.state = self.state;
-        s.connected = self.seats.iter().map(|x| x.conn.is_some()).collect();
-        s.faults = self.seats.iter().map(|x| x.faults).collect();
+        // In place: the snapshot is updated after every action.
+        s.connected.clear();
+        s.connected
+            .extend(self.seats.iter().map(|x| x.conn.is_some()));
+        s.faults.clear();
+        s.faults.extend(self.seats.iter().map(|x| x.faults));
         s.hands_done = self.driver.game().hand_results().len() as u32;
-        s.result = self.driver.game().result().map(|r| (r, self.forfeited()));
+        if self.driver.game().is_over() {
+            s.result = self.driver.game().result().map(|r| (r, self.forfeited()));
+        }
     }
 
     fn forfeited(&self) -> Vec<Seat> {
@@ -588,9 +600,10 @@ impl Table {
         let id = self.next_id;
         self.next_id += 1;
         let now = Instant::now();
+        debug_assert_eq!(self.issued_to.len() as u64, id - 1);
+        self.issued_to.push(seat.index() as u8);
         let s = &mut self.seats[seat.index()];
         let allowance = self.spec.time.per_action + s.bank;
-        s.issued.insert(id);
         s.pending = Some(Pending {
             id,
             issued: now,
@@ -631,7 +644,15 @@ impl Table {
             Some(encoder) => {
                 encoder.request(p.id, obs, game.hand_results(), &p.legal, deadline, bank)
             }
-            None => messages::request(p.id, &obs, game.hand_results(), &p.legal, deadline, bank),
+            None => messages::request_in(
+                p.id,
+                &obs,
+                game.hand_results(),
+                &p.legal,
+                deadline,
+                bank,
+                conn.form,
+            ),
         };
         if conn.tx.try_send(Ok(msg)).is_err() {
             self.drop_slow_reader(seat);
@@ -739,7 +760,10 @@ impl Table {
             if self.count_unsolicited(seat, at) {
                 return;
             }
-            let issued = self.seats[seat.index()].issued.contains(&id);
+            let issued = id
+                .checked_sub(1)
+                .and_then(|i| self.issued_to.get(usize::try_from(i).ok()?))
+                == Some(&(seat.index() as u8));
             let (kind, detail) = match (pending_id, issued) {
                 (_, true) => (
                     FaultKind::Stale,
@@ -1050,7 +1074,8 @@ impl Table {
             if let Some(encoder) = &mut conn.compact {
                 for entry in &log[self.pushed..] {
                     if let Some(ev) = entry.seen_by(seat) {
-                        encoder.push_event(whistle_protocol::convert::event(&ev, results));
+                        let form = encoder.form();
+                        encoder.push_event(whistle_protocol::convert::event_in(&ev, results, form));
                     }
                 }
                 continue;
@@ -1060,7 +1085,7 @@ impl Table {
             }
             for entry in &log[self.pushed..] {
                 if let Some(ev) = entry.seen_by(seat) {
-                    let msg = messages::event(&ev, results);
+                    let msg = messages::event_in(&ev, results, conn.form);
                     if conn.tx.try_send(Ok(msg)).is_err() {
                         slow.push(seat);
                         break;
@@ -1167,6 +1192,7 @@ mod tests {
                 tx,
                 quiet: true,
                 compact: None,
+                form: Form::Text,
                 bot_name: "t".into(),
             };
             cmd.send(TableCmd::Attach {

@@ -15,12 +15,19 @@
 //! docs/replay-format.md.
 
 use std::{
-    fs::{File, OpenOptions},
+    fs::File,
     io::{self, BufRead, BufReader, Write},
     path::{Path, PathBuf},
 };
 
+mod read;
+mod record;
 pub mod verify;
+mod write;
+
+pub use read::{LogReader, read};
+pub use record::{RecordError, Recorder};
+pub use write::Writer;
 
 /// The suffix of a compressed log: a closed league round's logs are kept
 /// gzip-compressed (`m00042.jsonl.gz`); every reader takes either form.
@@ -50,6 +57,10 @@ pub fn open_log(path: &Path) -> io::Result<Box<dyn BufRead>> {
 /// # Errors
 /// If the file cannot be read (or does not decompress).
 pub fn read_log_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    if !is_compressed(path) {
+        // At once, without a buffer between the file and the bytes.
+        return std::fs::read(path);
+    }
     let mut out = Vec::new();
     io::Read::read_to_end(&mut open_log(path)?, &mut out)?;
     Ok(out)
@@ -84,7 +95,9 @@ pub fn compress_log(path: &Path) -> io::Result<PathBuf> {
 }
 
 use serde::{Deserialize, Serialize};
-use whistle_rules::{Action, Card, HandResult, MatchResult, Options, Seat, dealing::Seed};
+use whistle_rules::{
+    Action, Card, Fallback, HandResult, MatchResult, Options, Seat, Variant, dealing::Seed,
+};
 
 /// The value of [`Header::format`].
 pub const FORMAT: &str = "whistle-replay";
@@ -183,6 +196,87 @@ pub struct Header {
     /// this match's seat rotation within it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duplicate: Option<Duplicate>,
+}
+
+impl Header {
+    /// The one way to make a header: match `match_index` of `tournament`,
+    /// playing `game` with its effective `options`, the bot of each seat
+    /// in `seats`. The table id is `<tournament>-m<index, 5 digits>`; no
+    /// seed commitment, clocks of zero, no fault limit and the default
+    /// fallback rule, not a duplicate match, until the builder says
+    /// otherwise.
+    pub fn builder(
+        tournament: &str,
+        match_index: u64,
+        game: Variant,
+        options: Options,
+        seats: Vec<String>,
+    ) -> HeaderBuilder {
+        HeaderBuilder(Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            tournament: tournament.into(),
+            match_index,
+            table: format!("{tournament}-m{match_index:05}"),
+            game: game.name().into(),
+            options,
+            seats,
+            seed_commitment: String::new(),
+            clocks: Clocks {
+                per_action_ms: 0,
+                time_bank_ms: 0,
+                reconnect_grace_ms: 0,
+            },
+            faults: Faults {
+                max_faults: 0,
+                fallback: Fallback::default().name().into(),
+            },
+            duplicate: None,
+        })
+    }
+}
+
+/// A [`Header`] being made: [`Header::builder`], then what differs from
+/// its defaults, then [`HeaderBuilder::build`].
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct HeaderBuilder(Header);
+
+impl HeaderBuilder {
+    /// The table id, if not `<tournament>-m<index>`.
+    pub fn table(mut self, table: String) -> HeaderBuilder {
+        self.0.table = table;
+        self
+    }
+
+    /// The commitment to the tournament seed ([`seed_commitment`]).
+    pub fn seed_commitment(mut self, commitment: String) -> HeaderBuilder {
+        self.0.seed_commitment = commitment;
+        self
+    }
+
+    /// The clocks.
+    pub fn clocks(mut self, clocks: Clocks) -> HeaderBuilder {
+        self.0.clocks = clocks;
+        self
+    }
+
+    /// The fault policy.
+    pub fn faults(mut self, faults: Faults) -> HeaderBuilder {
+        self.0.faults = faults;
+        self
+    }
+
+    /// The duplicate group and rotation, for a match of a duplicate event.
+    pub fn duplicate(mut self, duplicate: Option<Duplicate>) -> HeaderBuilder {
+        self.0.duplicate = duplicate;
+        self
+    }
+
+    /// The header.
+    pub fn build(self) -> Header {
+        self.0
+    }
 }
 
 /// Where a match sits in a duplicate event.
@@ -319,6 +413,8 @@ pub enum ReplayError {
 impl std::fmt::Display for ReplayError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            // A log written to memory has no path.
+            ReplayError::Io(p, e) if p.as_os_str().is_empty() => write!(f, "{e}"),
             ReplayError::Io(p, e) => write!(f, "{}: {e}", p.display()),
             ReplayError::Parse {
                 path,
@@ -330,146 +426,6 @@ impl std::fmt::Display for ReplayError {
 }
 
 impl std::error::Error for ReplayError {}
-
-/// Writes one match log, line by line, flushing after each.
-#[derive(Debug)]
-pub struct Writer {
-    path: PathBuf,
-    file: File,
-    last_hash: String,
-}
-
-impl Writer {
-    /// Creates (or truncates) `path` and writes the header.
-    ///
-    /// # Errors
-    /// [`ReplayError::Io`].
-    pub fn create(path: &Path, header: &Header) -> Result<Writer, ReplayError> {
-        let io = |e| ReplayError::Io(path.to_path_buf(), e);
-        let file = File::create(path).map_err(io)?;
-        let mut w = Writer {
-            path: path.to_path_buf(),
-            file,
-            last_hash: String::new(),
-        };
-        w.write_line(&Line::Header(header.clone()))?;
-        Ok(w)
-    }
-
-    /// Opens an existing log to append after its last complete line; a
-    /// partial last line (a crash mid-write) is cut off first.
-    ///
-    /// # Errors
-    /// [`ReplayError`] if the file cannot be read or repaired.
-    pub fn append(path: &Path, log: &MatchLog) -> Result<Writer, ReplayError> {
-        let io = |e| ReplayError::Io(path.to_path_buf(), e);
-        let bytes = std::fs::read(path).map_err(io)?;
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
-        file.set_len(keep as u64).map_err(io)?;
-        let mut file = file;
-        io::Seek::seek(&mut file, io::SeekFrom::End(0)).map_err(io)?;
-        Ok(Writer {
-            path: path.to_path_buf(),
-            file,
-            last_hash: log.last_hash.clone(),
-        })
-    }
-
-    /// The hash the next line's `prev` must carry.
-    pub fn last_hash(&self) -> &str {
-        &self.last_hash
-    }
-
-    /// Writes a hand; its `prev` is set here.
-    ///
-    /// # Errors
-    /// [`ReplayError::Io`].
-    pub fn hand(&mut self, mut hand: HandLog) -> Result<(), ReplayError> {
-        hand.prev = self.last_hash.clone();
-        self.write_line(&Line::Hand(hand))
-    }
-
-    /// Writes the end record; its `prev` is set here.
-    ///
-    /// # Errors
-    /// [`ReplayError::Io`].
-    pub fn end(&mut self, mut end: EndLog) -> Result<(), ReplayError> {
-        end.prev = self.last_hash.clone();
-        self.write_line(&Line::End(end))
-    }
-
-    fn write_line(&mut self, line: &Line) -> Result<(), ReplayError> {
-        let text = serde_json::to_string(line).expect("log records serialize");
-        let io = |e| ReplayError::Io(self.path.clone(), e);
-        self.file.write_all(text.as_bytes()).map_err(io)?;
-        self.file.write_all(b"\n").map_err(io)?;
-        self.file.flush().map_err(io)?;
-        self.last_hash = sha256_hex(text.as_bytes());
-        Ok(())
-    }
-}
-
-/// Reads a match log. A last line without its newline (a crash mid-write) is
-/// ignored; any other bad line is an error. Hashes are not checked here (see
-/// the verifier).
-///
-/// # Errors
-/// [`ReplayError`].
-pub fn read(path: &Path) -> Result<MatchLog, ReplayError> {
-    let io = |e| ReplayError::Io(path.to_path_buf(), e);
-    let mut reader = open_log(path).map_err(io)?;
-    let mut header = None;
-    let mut hands = Vec::new();
-    let mut end = None;
-    let mut last_hash = String::new();
-    let mut buf = String::new();
-    let mut n = 0;
-    loop {
-        buf.clear();
-        if reader.read_line(&mut buf).map_err(io)? == 0 {
-            break;
-        }
-        n += 1;
-        let Some(text) = buf.strip_suffix('\n') else {
-            break; // a partial last line
-        };
-        let parse = |message: String| ReplayError::Parse {
-            path: path.to_path_buf(),
-            line: n,
-            message,
-        };
-        let line: Line = serde_json::from_str(text).map_err(|e| parse(e.to_string()))?;
-        match (line, &header, &end) {
-            (Line::Header(h), None, _) => {
-                if h.format != FORMAT || h.version != VERSION {
-                    return Err(parse(format!(
-                        "format {} version {} (this build reads {FORMAT} version {VERSION})",
-                        h.format, h.version
-                    )));
-                }
-                header = Some(h);
-            }
-            (Line::Hand(h), Some(_), None) => hands.push(h),
-            (Line::End(e), Some(_), None) => end = Some(e),
-            (Line::Header(_), Some(_), _) => return Err(parse("a second header".into())),
-            (_, None, _) => return Err(parse("the first line must be the header".into())),
-            (_, _, Some(_)) => return Err(parse("a line after the end record".into())),
-        }
-        last_hash = sha256_hex(text.as_bytes());
-    }
-    let header = header.ok_or_else(|| ReplayError::Parse {
-        path: path.to_path_buf(),
-        line: 1,
-        message: "no header".into(),
-    })?;
-    Ok(MatchLog {
-        header,
-        hands,
-        end,
-        last_hash,
-    })
-}
 
 #[cfg(test)]
 mod tests {
@@ -492,27 +448,42 @@ mod tests {
     }
 
     pub(crate) fn header() -> Header {
-        Header {
-            format: FORMAT.into(),
-            version: VERSION,
-            tournament: "t".into(),
-            match_index: 3,
-            table: "t-m00003".into(),
-            game: "israeli".into(),
-            options: Options::parse(&["hands=1"]).unwrap(),
-            seats: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-            seed_commitment: seed_commitment(Seed::from_u64(1)),
-            clocks: Clocks {
-                per_action_ms: 1000,
-                time_bank_ms: 0,
-                reconnect_grace_ms: 0,
-            },
-            faults: Faults {
-                max_faults: 3,
-                fallback: "first".into(),
-            },
-            duplicate: None,
-        }
+        Header::builder(
+            "t",
+            3,
+            Variant::Israeli,
+            Options::parse(&["hands=1"]).unwrap(),
+            vec!["a".into(), "b".into(), "c".into(), "d".into()],
+        )
+        .seed_commitment(seed_commitment(Seed::from_u64(1)))
+        .clocks(Clocks {
+            per_action_ms: 1000,
+            time_bank_ms: 0,
+            reconnect_grace_ms: 0,
+        })
+        .faults(Faults {
+            max_faults: 3,
+            fallback: "first".into(),
+        })
+        .build()
+    }
+
+    /// The builder's defaults are the format's: this format and version,
+    /// the table id from the tournament and match, and the header as a
+    /// literal gives it.
+    #[test]
+    fn the_header_builder_fills_the_format_and_the_table_id() {
+        let h = header();
+        assert_eq!((h.format.as_str(), h.version), (FORMAT, VERSION));
+        assert_eq!(h.table, "t-m00003");
+        assert_eq!(h.game, "israeli");
+        let text = serde_json::to_string(&Line::Header(h)).unwrap();
+        assert!(
+            text.starts_with(
+                r#"{"type":"header","format":"whistle-replay","version":1,"tournament":"t","match":3,"table":"t-m00003","game":"israeli","#
+            ),
+            "{text}"
+        );
     }
 
     fn hand() -> HandLog {
@@ -583,7 +554,10 @@ mod tests {
         let mut w = Writer::create(&path, &header()).unwrap();
         w.hand(hand()).unwrap();
         drop(w);
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         f.write_all(b"{\"type\":\"hand\",\"prev").unwrap();
         drop(f);
         let log = read(&path).unwrap();
@@ -596,6 +570,150 @@ mod tests {
             std::fs::read_to_string(&path).unwrap().lines().count(),
             3,
             "the partial line is gone"
+        );
+    }
+
+    fn end() -> EndLog {
+        EndLog {
+            prev: String::new(),
+            result: MatchResult::by_totals(
+                vec![0; 4],
+                vec![0, 1, 2, 3],
+                ScoreOrder::HigherIsBetter,
+                1,
+            ),
+            forfeited: vec![],
+            faults: vec![0; 4],
+            match_seed: Seed::from_u64(2),
+        }
+    }
+
+    /// A log written to memory is the log written to a file, byte for
+    /// byte, hash chain included.
+    #[test]
+    fn a_log_written_to_memory_equals_the_one_written_to_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.jsonl");
+        let mut to_file = Writer::create(&path, &header()).unwrap();
+        let mut to_vec = Writer::new(Vec::new(), &header()).unwrap();
+        for w_hand in [hand(), hand()] {
+            to_file.hand(w_hand.clone()).unwrap();
+            to_vec.hand(w_hand).unwrap();
+        }
+        to_file.end(end()).unwrap();
+        to_vec.end(end()).unwrap();
+        assert_eq!(to_file.last_hash(), to_vec.last_hash());
+        drop(to_file);
+        let bytes = to_vec.into_inner();
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        assert_eq!(bytes.iter().filter(|&&b| b == b'\n').count(), 4);
+    }
+
+    /// The hand iterator reads a plain log and its gzip-compressed form
+    /// alike: the same header, hands, end, line numbers and last hash.
+    #[test]
+    fn the_hand_iterator_reads_plain_and_gzip_logs_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("m.jsonl");
+        let mut w = Writer::create(&plain, &header()).unwrap();
+        let mut second = hand();
+        second.deal = 1;
+        w.hand(hand()).unwrap();
+        w.hand(second).unwrap();
+        w.end(end()).unwrap();
+        drop(w);
+        let text = std::fs::read_to_string(&plain).unwrap();
+        let copy = dir.path().join("c.jsonl");
+        std::fs::copy(&plain, &copy).unwrap();
+        let gz = compress_log(&copy).unwrap();
+        assert!(is_compressed(&gz) && !copy.exists());
+        let read_all = |path: &Path| {
+            let mut r = LogReader::open(path).unwrap();
+            assert_eq!(r.header(), &header());
+            assert_eq!(r.text(), text.lines().next().unwrap());
+            let mut hands = Vec::new();
+            let mut lines = Vec::new();
+            while let Some(h) = r.next() {
+                lines.push(r.line());
+                hands.push(h.unwrap());
+            }
+            assert_eq!(lines, [2, 3]);
+            let end = r.end().unwrap().clone();
+            assert_eq!(
+                end.prev,
+                sha256_hex(text.lines().nth(2).unwrap().as_bytes())
+            );
+            assert_eq!(
+                r.last_hash(),
+                sha256_hex(text.lines().nth(3).unwrap().as_bytes())
+            );
+            MatchLog {
+                header: r.header().clone(),
+                hands,
+                end: Some(end),
+                last_hash: r.last_hash(),
+            }
+        };
+        let log = read_all(&plain);
+        assert_eq!(log.hands.iter().map(|h| h.deal).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(log, read_all(&gz));
+        assert_eq!(log, read(&plain).unwrap());
+        assert_eq!(log, read(&gz).unwrap());
+        // Over bytes in memory too, with line numbers in its errors.
+        let broken = text.replacen(r#""type":"hand""#, r#""type":"hnad""#, 1);
+        let mut r = LogReader::new(broken.as_bytes(), Path::new("x.jsonl")).unwrap();
+        let e = r.next().unwrap().unwrap_err().to_string();
+        assert!(e.starts_with("x.jsonl:2: unknown variant `hnad`"), "{e}");
+        assert!(r.next().is_none(), "the iterator stops at an error");
+    }
+
+    /// The records-to-log function writes what the writer would: a fault
+    /// before the first deal goes into the first hand, at its start; a
+    /// hand's result without a deal is refused.
+    #[test]
+    fn the_recorder_turns_a_tables_events_into_the_log() {
+        let mut w = Writer::new(Vec::new(), &header()).unwrap();
+        let mut r = Recorder::new(&mut w);
+        assert!(matches!(r.hand(hand().result), Err(RecordError::NoDeal)));
+        let fault = FaultLog {
+            seat: Seat::new(2),
+            kind: "late".into(),
+            detail: "d".into(),
+            fallback: None,
+            faults: 1,
+            forfeited: false,
+            at: 99,
+            answer: None,
+        };
+        r.fault(fault.clone());
+        r.deal(0, decks::STANDARD.to_vec());
+        r.action(
+            Seat::new(1),
+            Action::Pass,
+            std::time::Duration::from_micros(3250),
+            false,
+        );
+        r.fault(fault.clone());
+        r.hand(hand().result).unwrap();
+        r.end(end().result, vec![], vec![0; 4], Seed::from_u64(2))
+            .unwrap();
+        let mut expected = Writer::new(Vec::new(), &header()).unwrap();
+        expected
+            .hand(HandLog {
+                faults: vec![
+                    FaultLog {
+                        at: 0,
+                        ..fault.clone()
+                    },
+                    FaultLog { at: 1, ..fault },
+                ],
+                ..hand()
+            })
+            .unwrap();
+        expected.end(end()).unwrap();
+        assert_eq!(
+            String::from_utf8(w.into_inner()).unwrap(),
+            String::from_utf8(expected.into_inner()).unwrap()
         );
     }
 }

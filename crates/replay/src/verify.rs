@@ -19,9 +19,11 @@ use whistle_rules::{
     dealing::{self, Domain, Seed},
 };
 
+mod scan;
+
 use crate::{
-    ActionLog, Clocks, Duplicate, EndLog, FORMAT, FaultLog, HandLog, Header, MatchLog, VERSION,
-    hex, is_hex_of, seed_commitment, sha256,
+    ActionLog, Duplicate, EndLog, FORMAT, FaultLog, HandLog, Header, MatchLog, VERSION, hex,
+    is_hex_of, seed_commitment, sha256,
 };
 
 /// A header as accepted for verification: only the game is required.
@@ -102,8 +104,10 @@ impl ActionIn {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-struct HandIn {
-    prev: Option<String>,
+struct HandIn<'a> {
+    /// Borrowed from the line, as the runner writes it (hex, no escapes).
+    #[serde(borrow)]
+    prev: Option<Cow<'a, str>>,
     deal: Option<u32>,
     dealer: Option<Seat>,
     deck: Option<CardsIn>,
@@ -120,68 +124,28 @@ struct HandIn {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
-enum LineIn {
+enum LineIn<'a> {
     Header(HeaderIn),
-    Hand(Box<HandIn>),
+    #[serde(borrow)]
+    Hand(Box<HandIn<'a>>),
     End(EndLog),
 }
 
-/// A hand line as the runner writes it: concrete types only, so it parses
-/// without serde buffering the untagged and tagged forms typed-in records
-/// need (several times faster on long logs).
-#[derive(Debug, Deserialize)]
-struct HandFast {
-    prev: Option<String>,
-    deal: Option<u32>,
-    dealer: Option<Seat>,
-    deck: Vec<Card>,
-    actions: Vec<ActionFast>,
-    #[serde(default)]
-    faults: Vec<FaultLog>,
-    result: Option<HandResult>,
-    context: Option<HandContext>,
-}
-
-#[derive(Debug, Deserialize)]
-struct ActionFast {
-    seat: Seat,
-    action: Action,
-    #[serde(default)]
-    fallback: bool,
-}
-
-/// One line of a log: a runner-written hand or end line by its fast path,
-/// anything else (the header, typed-in records) by the general one.
-fn parse_line(l: &str) -> Result<LineIn, serde_json::Error> {
+/// One line of a log: a runner-written hand line read in one pass
+/// (`scan`), a runner-written end line by its concrete type, anything else
+/// (the header, typed-in records, a line that is not a record) by the
+/// general parser, which says what is wrong with a bad line.
+fn parse_line(l: &str) -> Result<LineIn<'_>, serde_json::Error> {
     if l.starts_with(r#"{"type":"hand","#) {
-        if let Ok(h) = serde_json::from_str::<HandFast>(l) {
-            return Ok(LineIn::Hand(Box::new(HandIn {
-                prev: h.prev,
-                deal: h.deal,
-                dealer: h.dealer,
-                deck: Some(CardsIn::List(h.deck)),
-                hands: None,
-                rest: None,
-                actions: h
-                    .actions
-                    .into_iter()
-                    .map(|a| ActionIn::Full {
-                        seat: a.seat,
-                        action: a.action,
-                        fallback: a.fallback,
-                    })
-                    .collect(),
-                faults: h.faults,
-                result: h.result,
-                context: h.context,
-            })));
+        if let Some(h) = scan::hand(l) {
+            return Ok(LineIn::Hand(Box::new(h)));
         }
     } else if l.starts_with(r#"{"type":"end","#) {
         if let Ok(e) = serde_json::from_str::<EndLog>(l) {
             return Ok(LineIn::End(e));
         }
     }
-    serde_json::from_str::<LineIn>(l)
+    serde_json::from_str::<LineIn<'_>>(l)
 }
 
 /// The verdict on one action.
@@ -438,27 +402,27 @@ pub fn read_typed_in(path: &Path) -> Result<MatchLog, String> {
         }));
     };
     let (options, seats) = game;
+    let variant: Variant = header.game.parse().map_err(|e| format!("line 1: {e}"))?;
+    let built = Header::builder(
+        "",
+        header.match_index.unwrap_or(0),
+        variant,
+        options,
+        header.seats.unwrap_or_else(|| vec![String::new(); seats]),
+    )
+    .table(String::new())
+    .seed_commitment(header.seed_commitment.unwrap_or_default())
+    .faults(header.faults.unwrap_or(crate::Faults {
+        max_faults: 0,
+        fallback: "first".into(),
+    }))
+    .duplicate(header.duplicate)
+    .build();
     Ok(MatchLog {
+        // The game as the record names it.
         header: Header {
-            format: FORMAT.into(),
-            version: VERSION,
-            tournament: String::new(),
-            match_index: header.match_index.unwrap_or(0),
-            table: String::new(),
             game: header.game,
-            options,
-            seats: header.seats.unwrap_or_else(|| vec![String::new(); seats]),
-            seed_commitment: header.seed_commitment.unwrap_or_default(),
-            clocks: Clocks {
-                per_action_ms: 0,
-                time_bank_ms: 0,
-                reconnect_grace_ms: 0,
-            },
-            faults: header.faults.unwrap_or(crate::Faults {
-                max_faults: 0,
-                fallback: "first".into(),
-            }),
-            duplicate: header.duplicate,
+            ..built
         },
         hands,
         end: None,
@@ -467,31 +431,37 @@ pub fn read_typed_in(path: &Path) -> Result<MatchLog, String> {
 }
 
 /// Verifies; also returns the header as read and, with `collect`, the hands
-/// as re-played (verification alone does not build them).
+/// as re-played (verification alone does not build them). The log is
+/// checked along its format: its lines as records, then the header (the
+/// format, the hash chain, the game and the seeds), then the hands in
+/// order, then the end.
 fn run(
     name: &str,
     text: &str,
     ctx: Context,
     collect: bool,
 ) -> (Report, Vec<HandLog>, Option<HeaderIn>) {
-    let mut played: Vec<HandLog> = Vec::new();
-    let mut c = Checker {
-        problems: Vec::new(),
-    };
-    let mut report = Report {
-        file: name.to_string(),
-        game: String::new(),
-        sealed: false,
-        seed_checked: false,
-        commitment_checked: false,
-        hands: Vec::new(),
-        result: None,
-        problems: Vec::new(),
-        game_options: None,
+    let mut v = Verifier {
+        c: Checker {
+            problems: Vec::new(),
+        },
+        report: Report {
+            file: name.to_string(),
+            game: String::new(),
+            sealed: false,
+            seed_checked: false,
+            commitment_checked: false,
+            hands: Vec::new(),
+            result: None,
+            problems: Vec::new(),
+            game_options: None,
+        },
+        played: Vec::new(),
+        collect,
     };
     if !text.is_empty() && !text.ends_with('\n') {
         let last = text.lines().count();
-        c.add(
+        v.c.add(
             last,
             None,
             None,
@@ -504,13 +474,12 @@ fn run(
     let (lines, hashes) = match read_lines(&raw) {
         Ok(read) => read,
         Err((line, e)) => {
-            c.add(line, None, None, "record", "a valid record", e.to_string());
-            report.problems = c.problems;
-            return (report, played, None);
+            v.c.add(line, None, None, "record", "a valid record", e.to_string());
+            return v.finish(None);
         }
     };
-    let Some((_, LineIn::Header(header))) = lines.first().cloned() else {
-        c.add(
+    let Some((_, LineIn::Header(header))) = lines.first() else {
+        v.c.add(
             1,
             None,
             None,
@@ -518,116 +487,242 @@ fn run(
             "a header as the first line",
             "something else",
         );
-        report.problems = c.problems;
-        return (report, played, None);
+        return v.finish(None);
     };
-    if header.format != FORMAT || header.version != VERSION {
-        c.add(
-            1,
-            None,
-            None,
-            "format",
-            format!("{FORMAT} version {VERSION}"),
-            format!("{} version {}", header.format, header.version),
-        );
-    }
-    report.game = header.game.clone();
-    // The hash chain: sealed logs carry `prev` on every line after the header.
-    let prevs: Vec<Option<&String>> = lines
-        .iter()
-        .skip(1)
-        .map(|(_, l)| match l {
-            LineIn::Hand(h) => h.prev.as_ref(),
-            LineIn::End(e) => Some(&e.prev),
-            LineIn::Header(_) => None,
-        })
-        .collect();
-    report.sealed = header.seed_commitment.is_some() || prevs.iter().any(Option::is_some);
-    if report.sealed {
-        check_chain(&mut c, &lines, &hashes, &prevs);
-    }
-    let variant: Variant = match header.game.parse() {
-        Ok(v) => v,
-        Err(e) => {
-            c.add(1, None, None, "game", "a known game", e);
-            report.problems = c.problems;
-            return (report, played, Some(header));
-        }
+    let Some(mut m) = v.header(header, &lines, &hashes, ctx) else {
+        return v.finish(Some(header.clone()));
     };
-    let game: AnyGame = match variant.new_game(&header.options) {
-        Ok(g) => g,
-        Err(e) => {
-            c.add(1, None, None, "options", "valid options", e);
-            report.problems = c.problems;
-            return (report, played, Some(header));
-        }
-    };
-    if let Some(seats) = &header.seats {
-        c.compare(1, None, "seats", &game.seats(), &seats.len());
+    let faults = v.hands(&lines, &mut m);
+    v.end(&m, &faults, raw.len());
+    v.finish(Some(header.clone()))
+}
+
+/// A verification under way: the problems found and the report so far,
+/// and (with `collect`) the hands as re-played.
+struct Verifier {
+    c: Checker,
+    report: Report,
+    played: Vec<HandLog>,
+    collect: bool,
+}
+
+/// The match as the header sets it up, re-played hand by hand.
+struct Replay<'l> {
+    driver: MatchDriver<AnyGame>,
+    /// The match seed, from the end record.
+    match_seed: Option<Seed>,
+    /// Whether logged fallbacks are compared with the rule's.
+    fallbacks_checked: bool,
+    /// The end record and its line.
+    end: Option<(usize, &'l EndLog)>,
+}
+
+/// Each seat's fault count and whether it forfeited, as the hands' fault
+/// records leave them.
+type FaultCounts = BTreeMap<Seat, (u32, bool)>;
+
+/// What follows a hand.
+enum After {
+    /// The next hand.
+    Next,
+    /// Nothing more can be checked, and what stopped it is said already.
+    Stop,
+    /// Hand `deal` stops the replay (`broken`: at an action the rules
+    /// refuse; else it is incomplete): the hand lines after it are named
+    /// as not checked.
+    Cut { deal: u32, broken: bool },
+}
+
+impl Verifier {
+    fn finish(mut self, header: Option<HeaderIn>) -> (Report, Vec<HandLog>, Option<HeaderIn>) {
+        self.report.problems = self.c.problems;
+        (self.report, self.played, header)
     }
-    report.game_options = Some((game.options(), game.seats()));
-    let end = lines.iter().find_map(|(n, l)| match l {
-        LineIn::End(e) => Some((*n, e.clone())),
-        _ => None,
-    });
-    // The seeds: the tournament seed against its commitment, the match seed
-    // against its derivation.
-    let match_seed = end.as_ref().map(|(_, e)| e.match_seed);
-    if let (Some(seed), Some(commitment)) = (ctx.tournament_seed, &header.seed_commitment) {
-        report.commitment_checked = true;
-        c.compare(
-            1,
-            None,
-            "seed commitment (SHA-256 of the tournament seed)",
-            &seed_commitment(seed),
-            commitment,
-        );
-        if let (Some(ms), Some(index)) = (match_seed, header.match_index) {
-            let slot = header.duplicate.map_or(index, |d| d.group);
-            let expected = seed.derive(Domain::Match, slot);
-            let line = end.as_ref().map_or(1, |(n, _)| *n);
-            c.compare(
-                line,
+
+    /// The header: the format, the hash chain (a sealed log carries `prev`
+    /// on every line after the header), the game and its options, the
+    /// seeds (the tournament seed against its commitment, the match seed
+    /// against its derivation). Returns the match to re-play, unless the
+    /// game cannot be set up.
+    fn header<'l>(
+        &mut self,
+        header: &HeaderIn,
+        lines: &'l [(usize, LineIn<'_>)],
+        hashes: &[Digest],
+        ctx: Context,
+    ) -> Option<Replay<'l>> {
+        let c = &mut self.c;
+        let report = &mut self.report;
+        if header.format != FORMAT || header.version != VERSION {
+            c.add(
+                1,
                 None,
-                "match seed (derived from the tournament seed)",
-                &expected.to_hex(),
-                &ms.to_hex(),
+                None,
+                "format",
+                format!("{FORMAT} version {VERSION}"),
+                format!("{} version {}", header.format, header.version),
+            );
+        }
+        report.game = header.game.clone();
+        let prevs: Vec<Option<&str>> = lines
+            .iter()
+            .skip(1)
+            .map(|(_, l)| match l {
+                LineIn::Hand(h) => h.prev.as_deref(),
+                LineIn::End(e) => Some(e.prev.as_str()),
+                LineIn::Header(_) => None,
+            })
+            .collect();
+        report.sealed = header.seed_commitment.is_some() || prevs.iter().any(Option::is_some);
+        if report.sealed {
+            check_chain(c, lines, hashes, &prevs);
+        }
+        let variant: Variant = match header.game.parse() {
+            Ok(v) => v,
+            Err(e) => {
+                c.add(1, None, None, "game", "a known game", e);
+                return None;
+            }
+        };
+        let game: AnyGame = match variant.new_game(&header.options) {
+            Ok(g) => g,
+            Err(e) => {
+                c.add(1, None, None, "options", "valid options", e);
+                return None;
+            }
+        };
+        if let Some(seats) = &header.seats {
+            c.compare(1, None, "seats", &game.seats(), &seats.len());
+        }
+        report.game_options = Some((game.options(), game.seats()));
+        let end = lines.iter().find_map(|(n, l)| match l {
+            LineIn::End(e) => Some((*n, e)),
+            _ => None,
+        });
+        let match_seed = end.map(|(_, e)| e.match_seed);
+        if let (Some(seed), Some(commitment)) = (ctx.tournament_seed, &header.seed_commitment) {
+            report.commitment_checked = true;
+            c.compare(
+                1,
+                None,
+                "seed commitment (SHA-256 of the tournament seed)",
+                &seed_commitment(seed),
+                commitment,
+            );
+            if let (Some(ms), Some(index)) = (match_seed, header.match_index) {
+                let slot = header.duplicate.map_or(index, |d| d.group);
+                let expected = seed.derive(Domain::Match, slot);
+                let line = end.map_or(1, |(n, _)| n);
+                c.compare(
+                    line,
+                    None,
+                    "match seed (derived from the tournament seed)",
+                    &expected.to_hex(),
+                    &ms.to_hex(),
+                );
+            }
+        }
+        report.seed_checked = match_seed.is_some();
+        // The match is re-played through the same driver the referee uses:
+        // its fallback rule and count decide what each logged fallback must
+        // be. A header without a fault policy predates the `passive`
+        // default: its fallbacks were `random`, as they were then.
+        let rule = header
+            .faults
+            .as_ref()
+            .map_or(Some(Fallback::Random), |f| Fallback::from_name(&f.fallback))
+            .unwrap_or(Fallback::Random);
+        Some(Replay {
+            driver: MatchDriver::new(game, match_seed.unwrap_or_default(), rule).without_events(),
+            match_seed,
+            // A random fallback can be checked only against a known match
+            // seed.
+            fallbacks_checked: rule != Fallback::Random || match_seed.is_some(),
+            end,
+        })
+    }
+
+    /// The hands, in order, each re-dealt and re-played; returns the fault
+    /// counts they leave.
+    fn hands(&mut self, lines: &[(usize, LineIn<'_>)], m: &mut Replay<'_>) -> FaultCounts {
+        let mut faults = FaultCounts::new();
+        for (k, (line, l)) in lines.iter().enumerate().skip(1) {
+            let line = *line;
+            let hand = match l {
+                LineIn::Hand(h) => h,
+                LineIn::End(_) => continue,
+                LineIn::Header(_) => {
+                    self.c.add(
+                        line,
+                        None,
+                        None,
+                        "record",
+                        "a hand or the end",
+                        "a second header",
+                    );
+                    continue;
+                }
+            };
+            match self.hand(line, hand, m, &mut faults) {
+                After::Next => {}
+                After::Stop => break,
+                After::Cut { deal, broken } => {
+                    self.not_checked(&lines[k + 1..], deal, broken);
+                    break;
+                }
+            }
+        }
+        faults
+    }
+
+    /// The hand lines after hand `deal`, which stopped the replay: what
+    /// follows cannot be played from here, and is said, not skipped.
+    fn not_checked(&mut self, after: &[(usize, LineIn<'_>)], deal: u32, broken: bool) {
+        let rest: Vec<usize> = after
+            .iter()
+            .filter(|(_, l)| matches!(l, LineIn::Hand(_)))
+            .map(|(n, _)| *n)
+            .collect();
+        if let Some(first) = rest.first() {
+            self.c.add(
+                *first,
+                None,
+                None,
+                "hand",
+                format!(
+                    "no hand after hand {deal}, which {}",
+                    if broken {
+                        "stops at an action the rules refuse"
+                    } else {
+                        "is incomplete"
+                    }
+                ),
+                format!(
+                    "{} more hand line(s) (lines {}), not checked",
+                    rest.len(),
+                    rest.iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             );
         }
     }
-    report.seed_checked = match_seed.is_some();
-    // The match is re-played through the same driver the referee uses: its
-    // fallback rule and count decide what each logged fallback must be.
-    // A header without a fault policy predates the `passive` default: its
-    // fallbacks were `random`, as they were then.
-    let rule = header
-        .faults
-        .as_ref()
-        .map_or(Some(Fallback::Random), |f| Fallback::from_name(&f.fallback))
-        .unwrap_or(Fallback::Random);
-    // A random fallback can be checked only against a known match seed.
-    let fallbacks_checked = rule != Fallback::Random || match_seed.is_some();
-    let mut driver = MatchDriver::new(game, match_seed.unwrap_or_default(), rule).without_events();
-    let mut faults: BTreeMap<Seat, (u32, bool)> = BTreeMap::new();
-    for (k, (line, l)) in lines.iter().enumerate().skip(1) {
-        let line = *line;
-        let hand = match l {
-            LineIn::Hand(h) => h,
-            LineIn::End(_) => continue,
-            LineIn::Header(_) => {
-                c.add(
-                    line,
-                    None,
-                    None,
-                    "record",
-                    "a hand or the end",
-                    "a second header",
-                );
-                continue;
-            }
-        };
+
+    /// One hand: where it starts (a typed-in record's context), its deal
+    /// (against the match seed), its actions and faults, its result.
+    fn hand(
+        &mut self,
+        line: usize,
+        hand: &HandIn<'_>,
+        m: &mut Replay<'_>,
+        faults: &mut FaultCounts,
+    ) -> After {
+        let c = &mut self.c;
+        let sealed = self.report.sealed;
+        let driver = &mut m.driver;
         if let Some(context) = &hand.context {
-            if report.sealed {
+            if sealed {
                 c.add(
                     line,
                     None,
@@ -636,9 +731,9 @@ fn run(
                     "none (a sealed log holds its whole match)",
                     "a context",
                 );
-                break;
+                return After::Stop;
             }
-            if !report.hands.is_empty() {
+            if !self.report.hands.is_empty() {
                 c.add(
                     line,
                     None,
@@ -647,7 +742,7 @@ fn run(
                     "a context on the first hand only (later hands follow from it)",
                     "a context on a later hand",
                 );
-                break;
+                return After::Stop;
             }
             if let Err(e) = driver.start_at(context) {
                 c.add(
@@ -658,7 +753,7 @@ fn run(
                     "a match state the rules allow",
                     e,
                 );
-                break;
+                return After::Stop;
             }
         }
         if driver.game().status() != Status::Deal {
@@ -670,7 +765,7 @@ fn run(
                 "no more hands (the match is over or the previous hand is incomplete)",
                 "another hand",
             );
-            break;
+            return After::Stop;
         }
         let deal = driver.game().deals();
         let dealer = driver.game().dealer();
@@ -680,26 +775,14 @@ fn run(
         if let Some(d) = hand.dealer {
             c.compare(line, Some(deal), "dealer", &driver.game().dealer(), &d);
         }
-        let deck = match (&hand.deck, &hand.hands) {
-            (Some(d), _) => d.cards(),
-            (None, Some(hs)) => (|| {
-                let sets: Vec<CardSet> = hs
-                    .iter()
-                    .map(|h| h.cards().map(|v| v.into_iter().collect()))
-                    .collect::<Result<_, _>>()?;
-                let rest = hand.rest.as_ref().map_or(Ok(Vec::new()), CardsIn::cards)?;
-                dealing::deck_from_hands(driver.game(), &sets, &rest).map_err(|e| e.to_string())
-            })(),
-            (None, None) => Err("a hand needs `deck`, or `hands` (and `rest`)".into()),
-        };
-        let deck = match deck {
+        let deck = match deck_of(driver.game(), hand) {
             Ok(d) => d,
             Err(e) => {
                 c.add(line, Some(deal), None, "deal", "a valid deal", e);
-                break;
+                return After::Stop;
             }
         };
-        if let Some(ms) = match_seed {
+        if let Some(ms) = m.match_seed {
             let expected = dealing::deck_order(dealing::deal_seed(ms, deal), driver.game().deck());
             if expected.as_slice() != deck.as_slice() {
                 c.add(
@@ -714,15 +797,85 @@ fn run(
         }
         if let Err(e) = driver.deal_with(&deck) {
             c.add(line, Some(deal), None, "deal", "exactly the game's deck", e);
-            break;
+            return After::Stop;
         }
-        let mut steps = Vec::new();
-        let mut actions = Vec::new();
         let results_before = driver.game().hand_results().len();
+        let (steps, actions, broken) = self.actions(line, deal, hand, m, faults);
+        let c = &mut self.c;
+        let driver = &mut m.driver;
+        for f in hand.faults.iter().filter(|f| f.at >= hand.actions.len()) {
+            let e = faults.entry(f.seat).or_default();
+            e.0 = f.faults;
+            e.1 |= f.forfeited;
+        }
+        let computed = driver.game().hand_results().get(results_before).cloned();
+        let mut next = None;
+        if !broken && computed.is_none() {
+            if sealed {
+                c.add(
+                    line,
+                    Some(deal),
+                    None,
+                    "hand",
+                    "complete (the actions end the hand)",
+                    "incomplete",
+                );
+            } else {
+                // A typed-in hand may stop anywhere: say what comes next.
+                next = Some(next_actions(driver.game()));
+            }
+        }
+        if let (Some(found), Some(expected)) = (&hand.result, &computed) {
+            compare_results(c, line, deal, expected, found);
+        }
+        let incomplete = next.is_some();
+        if self.collect {
+            self.played.push(HandLog {
+                prev: String::new(),
+                deal,
+                dealer,
+                deck,
+                actions,
+                faults: hand.faults.clone(),
+                result: computed
+                    .clone()
+                    .unwrap_or_else(|| incomplete_result(deal, dealer)),
+                context: hand.context.clone(),
+            });
+        }
+        self.report.hands.push(HandReport {
+            deal,
+            steps,
+            result: computed,
+            next,
+        });
+        if broken || incomplete {
+            After::Cut { deal, broken }
+        } else {
+            After::Next
+        }
+    }
+
+    /// A hand's actions, each judged and applied in turn, and its faults
+    /// re-judged where they happened; stops at the first action the rules
+    /// refuse. Returns each action's verdict, the actions applied (with
+    /// `collect`) and whether an action was refused.
+    fn actions(
+        &mut self,
+        line: usize,
+        deal: u32,
+        hand: &HandIn<'_>,
+        m: &mut Replay<'_>,
+        faults: &mut FaultCounts,
+    ) -> (Vec<Step>, Vec<ActionLog>, bool) {
+        let c = &mut self.c;
+        let driver = &mut m.driver;
+        let mut steps = Vec::with_capacity(hand.actions.len());
+        let mut actions = Vec::new();
         let mut broken = false;
         for (i, a) in hand.actions.iter().enumerate() {
             for f in hand.faults.iter().filter(|f| f.at == i) {
-                check_fault(&mut c, driver.game(), line, deal, i, f);
+                check_fault(c, driver.game(), line, deal, i, f);
                 let e = faults.entry(f.seat).or_default();
                 e.0 = f.faults;
                 e.1 |= f.forfeited;
@@ -739,7 +892,7 @@ fn run(
             // changes the game (only for a seat that is asked: any other
             // action is rejected below, and has no fallback to compare).
             let expected_fallback = (fallback
-                && fallbacks_checked
+                && m.fallbacks_checked
                 && driver.game().status() == Status::Act
                 && driver.game().to_act().contains(seat))
             .then(|| driver.fallback(seat));
@@ -780,7 +933,7 @@ fn run(
                             action,
                         );
                     }
-                    if collect {
+                    if self.collect {
                         actions.push(ActionLog {
                             seat,
                             action,
@@ -791,30 +944,13 @@ fn run(
                     Cow::Borrowed("legal")
                 }
                 Err(r) => {
-                    // A card played twice: one of the two steps was edited,
-                    // and the earlier one may be the edit.
-                    let text = given.to_string();
-                    let earlier = text
-                        .parse::<Card>()
-                        .ok()
-                        .and_then(|_| {
-                            hand.actions[..i].iter().position(|b| {
-                                b.parse().is_ok_and(|(_, g, _)| g.to_string() == text)
-                            })
-                        })
-                        .map_or_else(String::new, |j| {
-                            format!(
-                                " ({text} was played at step {j} already: if the record was \
-                                 edited, the change is at step {j} or here)"
-                            )
-                        });
                     c.add(
                         line,
                         Some(deal),
                         Some(i),
                         &format!("action `{given}` by seat {seat}"),
                         "a legal action",
-                        format!("{r}{earlier}"),
+                        format!("{r}{}", played_before(&hand.actions[..i], &given)),
                     );
                     broken = true;
                     Cow::Owned(format!("rejected: {r}"))
@@ -831,124 +967,49 @@ fn run(
                 break;
             }
         }
-        for f in hand.faults.iter().filter(|f| f.at >= hand.actions.len()) {
-            let e = faults.entry(f.seat).or_default();
-            e.0 = f.faults;
-            e.1 |= f.forfeited;
-        }
-        let computed = driver.game().hand_results().get(results_before).cloned();
-        let mut next = None;
-        if !broken && computed.is_none() {
-            if report.sealed {
-                c.add(
-                    line,
-                    Some(deal),
-                    None,
-                    "hand",
-                    "complete (the actions end the hand)",
-                    "incomplete",
-                );
-            } else {
-                // A typed-in hand may stop anywhere: say what comes next.
-                next = Some(
-                    driver
-                        .game()
-                        .to_act()
-                        .iter()
-                        .map(|s| {
-                            let legal: Vec<String> = driver
-                                .game()
-                                .legal_actions(s)
-                                .iter()
-                                .map(|a| a.to_string())
-                                .collect();
-                            format!("seat {s}: {}", legal.join(", "))
-                        })
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                );
-            }
-        }
-        if let (Some(found), Some(expected)) = (&hand.result, &computed) {
-            compare_results(&mut c, line, deal, expected, found);
-        }
-        let incomplete = next.is_some();
-        if collect {
-            played.push(HandLog {
-                prev: String::new(),
-                deal,
-                dealer,
-                deck: deck.clone(),
-                actions,
-                faults: hand.faults.clone(),
-                result: computed
-                    .clone()
-                    .unwrap_or_else(|| incomplete_result(deal, dealer)),
-                context: hand.context.clone(),
-            });
-        }
-        report.hands.push(HandReport {
-            deal,
-            steps,
-            result: computed,
-            next,
-        });
-        if broken || incomplete {
-            // What follows cannot be played from here: said, not skipped.
-            let rest: Vec<usize> = lines[k + 1..]
-                .iter()
-                .filter(|(_, l)| matches!(l, LineIn::Hand(_)))
-                .map(|(n, _)| *n)
-                .collect();
-            if let Some(first) = rest.first() {
-                c.add(
-                    *first,
-                    None,
-                    None,
-                    "hand",
-                    format!(
-                        "no hand after hand {deal}, which {}",
-                        if broken {
-                            "stops at an action the rules refuse"
-                        } else {
-                            "is incomplete"
-                        }
-                    ),
-                    format!(
-                        "{} more hand line(s) (lines {}), not checked",
-                        rest.len(),
-                        rest.iter()
-                            .map(usize::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                );
-            }
-            break;
-        }
+        (steps, actions, broken)
     }
-    report.result = driver.game().result();
-    if let Some((line, e)) = &end {
-        match &report.result {
+
+    /// The end: the match result against the engine's, the forfeits and
+    /// fault counts against the hands' fault records; or, for a sealed log
+    /// whose match is over, that the end record is there.
+    fn end(&mut self, m: &Replay<'_>, faults: &FaultCounts, lines: usize) {
+        let c = &mut self.c;
+        let game = m.driver.game();
+        self.report.result = game.result();
+        let Some((line, e)) = m.end else {
+            if self.report.sealed && game.is_over() {
+                c.add(
+                    lines,
+                    None,
+                    None,
+                    "end",
+                    "an end record after the last hand",
+                    "none",
+                );
+            }
+            return;
+        };
+        match &self.report.result {
             None => c.add(
-                *line,
+                line,
                 None,
                 None,
                 "end",
                 format!(
                     "more hands: after the {} hand(s) logged the match is not over",
-                    report.hands.len()
+                    self.report.hands.len()
                 ),
                 "an end record, as if it were",
             ),
             Some(r) => {
                 let f = &e.result;
-                c.compare(*line, None, "match result: totals", &r.totals, &f.totals);
-                c.compare(*line, None, "match result: places", &r.ranks, &f.ranks);
-                c.compare(*line, None, "match result: teams", &r.teams, &f.teams);
-                c.compare(*line, None, "match result: order", &r.order, &f.order);
-                c.compare(*line, None, "match result: hands", &r.hands, &f.hands);
-                c.compare(*line, None, "match result: note", &r.note, &f.note);
+                c.compare(line, None, "match result: totals", &r.totals, &f.totals);
+                c.compare(line, None, "match result: places", &r.ranks, &f.ranks);
+                c.compare(line, None, "match result: teams", &r.teams, &f.teams);
+                c.compare(line, None, "match result: order", &r.order, &f.order);
+                c.compare(line, None, "match result: hands", &r.hands, &f.hands);
+                c.compare(line, None, "match result: note", &r.note, &f.note);
             }
         }
         let forfeited: Vec<Seat> = faults
@@ -956,36 +1017,77 @@ fn run(
             .filter(|(_, v)| v.1)
             .map(|(s, _)| *s)
             .collect();
-        c.compare(*line, None, "forfeited seats", &forfeited, &e.forfeited);
-        let counts: Vec<u32> = (0..driver.game().seats())
+        c.compare(line, None, "forfeited seats", &forfeited, &e.forfeited);
+        let counts: Vec<u32> = (0..game.seats())
             .map(|s| faults.get(&Seat::new(s)).map_or(0, |v| v.0))
             .collect();
         if e.faults.len() == counts.len() {
-            c.compare(*line, None, "fault counts", &counts, &e.faults);
+            c.compare(line, None, "fault counts", &counts, &e.faults);
         }
-    } else if report.sealed && driver.game().is_over() {
-        c.add(
-            raw.len(),
-            None,
-            None,
-            "end",
-            "an end record after the last hand",
-            "none",
-        );
     }
-    report.problems = c.problems;
-    (report, played, Some(header))
+}
+
+/// A hand's deck: the order given, or made from each seat's cards and the
+/// rest.
+fn deck_of(game: &AnyGame, hand: &HandIn<'_>) -> Result<Vec<Card>, String> {
+    match (&hand.deck, &hand.hands) {
+        (Some(d), _) => d.cards(),
+        (None, Some(hs)) => {
+            let sets: Vec<CardSet> = hs
+                .iter()
+                .map(|h| h.cards().map(|v| v.into_iter().collect()))
+                .collect::<Result<_, _>>()?;
+            let rest = hand.rest.as_ref().map_or(Ok(Vec::new()), CardsIn::cards)?;
+            dealing::deck_from_hands(game, &sets, &rest).map_err(|e| e.to_string())
+        }
+        (None, None) => Err("a hand needs `deck`, or `hands` (and `rest`)".into()),
+    }
+}
+
+/// For a card refused as played twice: where it was played already (one
+/// of the two steps was edited, and the earlier one may be the edit).
+fn played_before(before: &[ActionIn], given: &StepAction) -> String {
+    let text = given.to_string();
+    text.parse::<Card>()
+        .ok()
+        .and_then(|_| {
+            before
+                .iter()
+                .position(|b| b.parse().is_ok_and(|(_, g, _)| g.to_string() == text))
+        })
+        .map_or_else(String::new, |j| {
+            format!(
+                " ({text} was played at step {j} already: if the record was \
+                 edited, the change is at step {j} or here)"
+            )
+        })
+}
+
+/// Who must act next in an incomplete hand, and their legal actions.
+fn next_actions(game: &AnyGame) -> String {
+    game.to_act()
+        .iter()
+        .map(|s| {
+            let legal: Vec<String> = game
+                .legal_actions(s)
+                .iter()
+                .map(|a| a.to_string())
+                .collect();
+            format!("seat {s}: {}", legal.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// A log's lines with their 1-based numbers, and the hash of each.
-type ReadLines = (Vec<(usize, LineIn)>, Vec<Digest>);
+type ReadLines<'a> = (Vec<(usize, LineIn<'a>)>, Vec<Digest>);
 
 /// Parses every non-blank line of a log and hashes its bytes (SHA-256, one
 /// pass over them), on every core: until the chain is compared and the
 /// match re-played, which follow in order, lines are independent. Returns
 /// the lines with their 1-based numbers, and each one's hash; or the first
 /// line, in order, that is not a record (as reading them one by one would).
-fn read_lines(raw: &[&str]) -> Result<ReadLines, (usize, serde_json::Error)> {
+fn read_lines<'a>(raw: &[&'a str]) -> Result<ReadLines<'a>, (usize, serde_json::Error)> {
     let read: Vec<_> = raw
         .par_iter()
         .enumerate()
@@ -1006,9 +1108,9 @@ fn read_lines(raw: &[&str]) -> Result<ReadLines, (usize, serde_json::Error)> {
 /// `lines[k + 1]`). Hex is made only for a link that does not hold.
 fn check_chain(
     c: &mut Checker,
-    lines: &[(usize, LineIn)],
+    lines: &[(usize, LineIn<'_>)],
     hashes: &[Digest],
-    prevs: &[Option<&String>],
+    prevs: &[Option<&str>],
 ) {
     for (k, (line, _)) in lines.iter().enumerate().skip(1) {
         let expected = hashes[k - 1].as_ref();
@@ -1456,6 +1558,86 @@ mod tests {
             assert_eq!(r.problems[0].line, 12, "{:?}", r.problems);
             assert_eq!(r.problems[0].what, "record");
             assert_eq!(r, verify_on(1, &edited));
+        }
+    }
+
+    /// A runner-written hand line, read in one pass (`scan`), gives what
+    /// the general parser gives; a line in any other form is left to the
+    /// general parser (or read alike), never read differently.
+    #[test]
+    fn a_hand_line_read_in_one_pass_is_what_the_general_parser_reads() {
+        let general = |l: &str| {
+            serde_json::from_str::<LineIn<'_>>(l)
+                .ok()
+                .map(|h| format!("{h:?}"))
+        };
+        let fast = |l: &str| scan::hand(l).map(|h| format!("{:?}", LineIn::Hand(Box::new(h))));
+        let text = match_log(6);
+        let hands: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with(r#"{"type":"hand","#))
+            .collect();
+        assert_eq!(hands.len(), 6);
+        let fault = r#"[{"seat":2,"kind":"illegal","detail":"d","fallback":"pass","faults":1,"at":0,"answer":{"text":"bid 4S"}}]"#;
+        let context = r#"{"hand":1,"dealer":1,"totals":[1,2,3,4]}"#;
+        for l in hands {
+            assert!(
+                fast(l).is_some(),
+                "a runner's line is read in one pass: {l}"
+            );
+            assert_eq!(fast(l), general(l));
+            let changed = [
+                l.replacen(
+                    r#","result":"#,
+                    &format!(r#","faults":{fault},"result":"#),
+                    1,
+                ),
+                format!("{},\"context\":{context}}}", &l[..l.len() - 1]),
+                format!("{},\"context\":null}}", &l[..l.len() - 1]),
+                l.replacen(r#""ms":0.5}"#, r#""ms":0.5,"fallback":true}"#, 1),
+                l.replacen(r#""ms":0.5}"#, r#""ms":0.5,"fallback":false}"#, 1),
+                l.replacen(r#""ms":0.5"#, r#""ms":-12.5e-3"#, 1),
+                l.replacen(r#""ms":0.5"#, r#""ms":0"#, 1),
+                l.replacen(r#""ms":0.5"#, r#""ms":"slow""#, 1),
+                l.replacen(r#""ms":0.5"#, r#""ms":1."#, 1),
+                l.replacen(r#""ms":0.5"#, r#""ms":05"#, 1),
+                l.replacen(r#""ms":0.5}"#, r#""ms":0.5,"x":[1]}"#, 1),
+                l.replacen(r#","deal":"#, r#", "deal":"#, 1),
+                l.replacen(r#","deal":"#, r#","deal":0"#, 1),
+                l.replacen(r#","deal":"#, r#","deal":4294967296"#, 1),
+                l.replacen(r#","deal":"#, r#","deal":-"#, 1),
+                l.replacen(r#","dealer":"#, r#","dealer":9"#, 1),
+                l.replacen(r#""prev":""#, r#""prev":"\u0061"#, 1),
+                l.replacen(r#""deck":[""#, r#""deck":["10H","#, 1),
+                l.replacen(r#""deck":[""#, r#""deck":["XX","#, 1),
+                l.replacen(r#""action":""#, r#""action":"bid  "#, 1),
+                l.replacen(r#""deck":["#, r#""deck":[],"x":["#, 1),
+                format!("{l} "),
+                l[..l.len() - 1].to_string(),
+            ];
+            // Faults, fallbacks and any number of milliseconds are in the
+            // runner's layout too.
+            for c in [
+                &changed[0],
+                &changed[3],
+                &changed[4],
+                &changed[5],
+                &changed[6],
+            ] {
+                assert!(fast(c).is_some(), "{c}");
+            }
+            for c in &changed {
+                assert_ne!(c, l);
+                if let Some(read) = fast(c) {
+                    assert_eq!(Some(read), general(c), "{c}");
+                } else {
+                    assert_eq!(
+                        parse_line(c).ok().map(|h| format!("{h:?}")),
+                        general(c),
+                        "{c}"
+                    );
+                }
+            }
         }
     }
 }

@@ -19,10 +19,14 @@
 //! num_tricks_fixed=12)` played by `pyspiel.evaluate_bots` with uniform
 //! random bots, measured alternately in the same run, when `open_spiel` is
 //! importable by `$WHISTLE_OPENSPIEL_PYTHON` (default `python3`); the bench
-//! says so when it is not.
+//! says so when it is not. The ratio is printed per second of wall-clock
+//! time and per second of CPU time (which a shared machine's load does not
+//! count).
 //!
 //! Run: `cargo bench -p whistle-rules --bench playouts`
 //! (`WHISTLE_OPENSPIEL_PYTHON=/path/to/venv/bin/python` for the comparison).
+//! Instruction counts, which repeat on a loaded machine where times do not:
+//! the `random_hands` example under callgrind (docs/benchmarks.md).
 
 use std::{
     alloc::System,
@@ -216,12 +220,15 @@ fn plain_rate(_c: &mut Criterion) {
 }
 
 /// Hands per second of `variant` in a plain loop for `budget`.
-fn rate(variant: Variant, budget: Duration) -> f64 {
+/// Also per second of this thread's CPU time, where Linux tells it
+/// (`/proc/thread-self/schedstat`): on a shared machine the wall clock
+/// counts the time other processes hold the core, CPU time does not.
+fn rate(variant: Variant, budget: Duration) -> (f64, Option<f64>) {
     let mut t = Table::new(variant, 4);
     for _ in 0..1_000 {
         t.hand();
     }
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), thread_cpu());
     let mut hands = 0u64;
     while start.elapsed() < budget {
         for _ in 0..256 {
@@ -229,11 +236,23 @@ fn rate(variant: Variant, budget: Duration) -> f64 {
             hands += 1;
         }
     }
-    hands as f64 / start.elapsed().as_secs_f64()
+    let wall = hands as f64 / start.elapsed().as_secs_f64();
+    let cpu = cpu
+        .zip(thread_cpu())
+        .map(|(a, b)| hands as f64 / (b - a).as_secs_f64());
+    (wall, cpu)
+}
+
+/// CPU time this thread has run, if the system says.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = stat.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
 }
 
 /// OpenSpiel's C++ Oh Hell, uniform random bots, one `evaluate_bots` call a
-/// game, for about `secs` seconds: games per second, or why it could not run.
+/// game, for about `secs` seconds: games per second of wall-clock time and
+/// of the process's CPU time, or why it could not run.
 const OPENSPIEL: &str = r#"
 import sys, time
 import pyspiel
@@ -242,16 +261,16 @@ bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(4)]
 for seed in range(200):
     pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
 secs = float(sys.argv[1])
-n, seed, start = 0, 200, time.perf_counter()
+n, seed, start, cpu = 0, 200, time.perf_counter(), time.process_time()
 while time.perf_counter() - start < secs:
     for _ in range(500):
         pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
         seed += 1
     n += 500
-print(n / (time.perf_counter() - start))
+print(n / (time.perf_counter() - start), n / (time.process_time() - cpu))
 "#;
 
-fn openspiel_rate(python: &str, secs: f64) -> Result<f64, String> {
+fn openspiel_rate(python: &str, secs: f64) -> Result<(f64, f64), String> {
     let out = std::process::Command::new(python)
         .args(["-c", OPENSPIEL, &secs.to_string()])
         .output()
@@ -260,10 +279,12 @@ fn openspiel_rate(python: &str, secs: f64) -> Result<f64, String> {
         let err = String::from_utf8_lossy(&out.stderr);
         return Err(err.lines().last().unwrap_or("failed").to_string());
     }
-    String::from_utf8_lossy(&out.stdout)
-        .trim()
-        .parse()
-        .map_err(|e| format!("unexpected output: {e}"))
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut rates = text.split_whitespace().map(str::parse::<f64>);
+    match (rates.next(), rates.next()) {
+        (Some(Ok(wall)), Some(Ok(cpu))) => Ok((wall, cpu)),
+        _ => Err(format!("unexpected output: {text}")),
+    }
 }
 
 /// Israeli Whist against OpenSpiel's Oh Hell, alternately, three times each.
@@ -280,9 +301,14 @@ fn openspiel(_c: &mut Criterion) {
         return;
     }
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let (mut ours_cpu, mut theirs_cpu) = (Vec::new(), Vec::new());
     for _ in 0..3 {
-        ours.push(rate(Variant::Israeli, Duration::from_secs(3)));
-        theirs.push(openspiel_rate(&python, 3.0).expect("it ran a moment ago"));
+        let (wall, cpu) = rate(Variant::Israeli, Duration::from_secs(3));
+        ours.push(wall);
+        ours_cpu.extend(cpu);
+        let (wall, cpu) = openspiel_rate(&python, 3.0).expect("it ran a moment ago");
+        theirs.push(wall);
+        theirs_cpu.push(cpu);
     }
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
@@ -295,6 +321,14 @@ fn openspiel(_c: &mut Criterion) {
          (israeli {ours:.0?}, oh_hell {theirs:.0?})",
         a / b
     );
+    if ours_cpu.len() == theirs_cpu.len() {
+        let (a, b) = (median(&mut ours_cpu), median(&mut theirs_cpu));
+        println!(
+            "openspiel, per second of CPU time (the same runs; holds on a shared machine): \
+             israeli {a:.0} hands/s, oh_hell {b:.0} games/s: {:.1}x",
+            a / b
+        );
+    }
 }
 
 fn hands(c: &mut Criterion) {

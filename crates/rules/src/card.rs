@@ -187,6 +187,14 @@ impl Card {
         }
     }
 
+    /// The card of bit `i` of a [`CardSet`](crate::CardSet), whose bits
+    /// are all below 54 (`CardSet::from_bits` drops the others).
+    #[inline]
+    pub(crate) const fn from_set_bit(i: u32) -> Card {
+        debug_assert!((i as usize) < Card::COUNT);
+        Card(i as u8)
+    }
+
     /// The card's stable index, 0..54.
     pub const fn index(self) -> usize {
         self.0 as usize

@@ -100,6 +100,15 @@ impl CardSet {
         }
     }
 
+    /// The highest-index card, if any.
+    pub const fn last(self) -> Option<Card> {
+        if self.0 == 0 {
+            None
+        } else {
+            Card::from_index(63 - self.0.leading_zeros() as usize)
+        }
+    }
+
     /// Iterates in ascending card index.
     pub fn iter(self) -> CardSetIter {
         CardSetIter(self.0)
@@ -141,9 +150,9 @@ impl Iterator for CardSetIter {
         if self.0 == 0 {
             return None;
         }
-        let i = self.0.trailing_zeros() as usize;
+        let i = self.0.trailing_zeros();
         self.0 &= self.0 - 1;
-        Card::from_index(i)
+        Some(Card::from_set_bit(i))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

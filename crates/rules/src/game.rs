@@ -33,6 +33,7 @@ use crate::{
     trick::TrickRules,
     variants::Variant,
     view::{LogEntry, Observation, Phase},
+    vocabulary::Vocabulary,
 };
 
 /// What the game needs next.
@@ -92,6 +93,12 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// Whether this game's notation has actions of this kind at all (used to
     /// tell a syntax error from an illegal action).
     fn accepts(&self, kind: ActionKind) -> bool;
+
+    /// Appends every action this game, under its options, can ever list
+    /// as legal, in the game's fixed order, once each (the order of its
+    /// stages: bids and calls, cards given or discarded, cards played; its
+    /// `testdata/vocabulary.txt` pins it). Called by [`Game::vocabulary`].
+    fn append_vocabulary(&self, out: &mut Vec<Action>);
 
     /// Moves a game that has not dealt yet to the start of hand `ctx.hand`,
     /// with its dealer, totals and whatever else the game's rules read from
@@ -289,12 +296,15 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
                 got: order.len(),
             });
         }
-        let mut seen = CardSet::EMPTY;
-        for &c in order {
-            if !deck.contains(c) || seen.contains(c) {
-                return Err(DealError::BadCard(c));
+        // As many cards as the deck, covering it: a permutation of it.
+        if order.iter().copied().collect::<CardSet>() != deck {
+            let mut seen = CardSet::EMPTY;
+            for &c in order {
+                if !deck.contains(c) || seen.contains(c) {
+                    return Err(DealError::BadCard(c));
+                }
+                seen.insert(c);
             }
-            seen.insert(c);
         }
         self.deal_unchecked(order);
         Ok(())
@@ -332,6 +342,15 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
             }
         }
         self.start_at_unchecked(ctx)
+    }
+
+    /// Every action this game, under its options, can ever take, in a
+    /// fixed order: an action's position is its id ([`Vocabulary`]). It
+    /// depends on the options only, never on the deal or the state. /* FINAL */
+    fn vocabulary(&self) -> Vocabulary {
+        let mut out = Vec::new();
+        self.append_vocabulary(&mut out);
+        Vocabulary::new(out)
     }
 
     /// Parses `text` as an action of this game's notation. /* FINAL */

@@ -45,6 +45,7 @@ mod seat;
 mod trick;
 mod variants;
 mod view;
+mod vocabulary;
 
 pub use action::{
     Action, ActionKind, ActionList, Exchange, Feat, MAX_ACTIONS, ParseActionError, Strain, Target,
@@ -65,3 +66,4 @@ pub use view::{
     Event, LogEntry, Observation, Phase, SeatView, Source, TableCard, TrickView, Trump,
     visible_events,
 };
+pub use vocabulary::Vocabulary;

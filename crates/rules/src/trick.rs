@@ -11,7 +11,7 @@
 use arrayvec::ArrayVec;
 
 use crate::{
-    card::{Card, Rank, Suit},
+    card::{Card, Suit},
     card_set::CardSet,
     error::IllegalReason,
     seat::Player,
@@ -37,26 +37,47 @@ pub struct TrickRules {
     power: [u8; Card::COUNT],
     masks: [CardSet; 6],
     trump: u8,
+    /// Bit `s` set: within effective suit `s`, power rises with the card
+    /// index (as in a printed suit), so the most powerful of a set of its
+    /// cards is the highest bit ([`TrickRules::winning_index`]).
+    ascending: u8,
 }
+
+/// The tables of [`TrickRules::plain`] without a trump: printed suits,
+/// power = rank + 1, jokers in no suit.
+const PLAIN: TrickRules = {
+    let mut suit = [suit_id::NONE; Card::COUNT];
+    let mut power = [0; Card::COUNT];
+    let mut i = 0;
+    while i < 52 {
+        suit[i] = (i / 13) as u8;
+        power[i] = (i % 13) as u8 + 1;
+        i += 1;
+    }
+    TrickRules {
+        suit,
+        power,
+        masks: [
+            CardSet::suit(Suit::Clubs),
+            CardSet::suit(Suit::Diamonds),
+            CardSet::suit(Suit::Hearts),
+            CardSet::suit(Suit::Spades),
+            CardSet::EMPTY,
+            CardSet::EMPTY,
+        ],
+        trump: suit_id::NONE,
+        ascending: 0b11_1111,
+    }
+};
 
 impl TrickRules {
     /// Printed suits, aces high, jokers in no suit, and `trump` (if any) as the
     /// trump suit. Games adjust single cards with [`TrickRules::set`].
     pub fn plain(trump: Option<Suit>) -> TrickRules {
-        let mut rules = TrickRules {
-            suit: [suit_id::NONE; Card::COUNT],
-            power: [0; Card::COUNT],
-            masks: [CardSet::EMPTY; 6],
+        TrickRules {
             trump: trump.map_or(suit_id::NONE, |s| s as u8),
-        };
-        for suit in Suit::ALL {
-            for rank in Rank::ALL {
-                rules.set(Card::new(rank, suit), suit as u8, rank as u8 + 1);
-            }
+            ..PLAIN
         }
-        rules.set(Card::BIG_JOKER, suit_id::NONE, 0);
-        rules.set(Card::LITTLE_JOKER, suit_id::NONE, 0);
-        rules
     }
 
     /// Gives `card` an effective suit and a power within it (higher wins).
@@ -69,6 +90,31 @@ impl TrickRules {
         self.power[card.index()] = power;
         if (suit as usize) < self.masks.len() {
             self.masks[suit as usize].insert(card);
+        }
+        for s in [old, suit] {
+            if (s as usize) < self.masks.len() {
+                self.recheck_ascending(s);
+            }
+        }
+    }
+
+    /// Whether power rises strictly with the card index in effective suit
+    /// `s` (kept in `ascending`).
+    fn recheck_ascending(&mut self, s: u8) {
+        let mut last = None;
+        let mut ascending = true;
+        for c in self.masks[s as usize] {
+            let p = self.power[c.index()];
+            if last.is_some_and(|l| p <= l) {
+                ascending = false;
+                break;
+            }
+            last = Some(p);
+        }
+        if ascending {
+            self.ascending |= 1 << s;
+        } else {
+            self.ascending &= !(1 << s);
         }
     }
 
@@ -171,11 +217,39 @@ impl TrickRules {
     /// The position in `trick` of the winning card: the most powerful trump,
     /// else the most powerful card of the suit led; the earlier card wins ties.
     ///
+    /// On bit sets: the trick's trumps (else its cards of the suit led) as
+    /// a set; where power rises with the card index in that suit, the
+    /// winner is the set's highest card. Otherwise (jokers or nines ranked
+    /// apart, equal jokers) by comparing powers card by card.
+    ///
     /// # Panics
     /// If the trick is empty.
     pub fn winning_index(&self, trick: &Trick) -> usize {
         assert!(!trick.is_empty(), "an empty trick has no winner");
         let led = self.led_suit(trick);
+        let played = trick.card_set();
+        for s in [self.trump, led] {
+            let Some(&mask) = self.masks.get(s as usize) else {
+                continue;
+            };
+            let Some(best) = played.and(mask).last() else {
+                continue;
+            };
+            if self.ascending & (1 << s) == 0 {
+                break;
+            }
+            return trick
+                .cards()
+                .iter()
+                .position(|&(_, c)| c == best)
+                .unwrap_or(0);
+        }
+        self.winning_index_by_power(trick, led)
+    }
+
+    /// [`TrickRules::winning_index`] card by card: the highest key, the
+    /// earlier card on ties.
+    fn winning_index_by_power(&self, trick: &Trick, led: u8) -> usize {
         let mut best = 0;
         let mut best_key = self.key(trick.cards()[0].1, led);
         for (i, &(_, c)) in trick.cards().iter().enumerate().skip(1) {
@@ -245,6 +319,7 @@ impl Trick {
     }
 
     /// The cards as a set.
+    #[inline]
     pub fn card_set(&self) -> CardSet {
         self.cards.iter().map(|&(_, c)| c).collect()
     }
@@ -323,6 +398,61 @@ mod tests {
         rules.set(Card::LITTLE_JOKER, Suit::Spades as u8, 20);
         assert_eq!(rules.winning_index(&trick("LJ BJ")), 0);
         assert_eq!(rules.winning_index(&trick("BJ LJ")), 0);
+    }
+
+    /// The rules the games build (Y2 nines, Y3 a joker copy, O3 and H2
+    /// joker suits, H6 equal jokers, L6 suitless jokers, jokers as top
+    /// trumps): the bit-set winner is the card-by-card one, for random
+    /// tricks of 2 to 6 cards.
+    #[test]
+    fn the_bit_set_winner_is_the_most_powerful_card() {
+        use crate::card::Rank;
+        let card = |t: &str| t.parse::<Card>().unwrap();
+        let plain = TrickRules::plain(Some(Suit::Hearts));
+        let mut nines = TrickRules::plain(None);
+        for (i, nine) in ["9D", "9S", "9H", "9C"].into_iter().enumerate() {
+            nines.set(card(nine), suit_id::NINES, i as u8 + 1);
+        }
+        nines.set_trump(suit_id::NINES);
+        let mut copy = TrickRules::plain(Some(Suit::Spades));
+        copy.set(Card::BIG_JOKER, Suit::Spades as u8, Rank::Queen as u8 + 1);
+        let mut top = TrickRules::plain(Some(Suit::Diamonds));
+        top.set(Card::LITTLE_JOKER, Suit::Diamonds as u8, 14);
+        top.set(Card::BIG_JOKER, Suit::Diamonds as u8, 15);
+        let mut equal = top.clone();
+        equal.set(Card::LITTLE_JOKER, Suit::Diamonds as u8, 15);
+        let mut own = TrickRules::plain(None);
+        own.set(Card::BIG_JOKER, suit_id::JOKERS, 2);
+        own.set(Card::LITTLE_JOKER, suit_id::JOKERS, 1);
+        own.set_trump(suit_id::JOKERS);
+        assert_eq!(plain.ascending, 0b11_1111);
+        assert_eq!(nines.ascending & (1 << suit_id::NINES), 0);
+        // BJ > LJ > A as the top trumps still rise with the index.
+        assert_ne!(top.ascending & (1 << Suit::Diamonds as u8), 0);
+        assert_eq!(equal.ascending & (1 << Suit::Diamonds as u8), 0);
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for rules in [plain, nines, copy, top, equal, own] {
+            for _ in 0..2000 {
+                let mut deck: Vec<Card> = (0..Card::COUNT).filter_map(Card::from_index).collect();
+                let mut t = Trick::new();
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                for i in 0..(2 + state % 5) as usize {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let c = deck.swap_remove((state % deck.len() as u64) as usize);
+                    t.push(Player::Seat(Seat::new(i)), c);
+                }
+                let led = rules.led_suit(&t);
+                assert_eq!(
+                    rules.winning_index(&t),
+                    rules.winning_index_by_power(&t, led),
+                    "{t:?}"
+                );
+            }
+        }
     }
 
     #[test]

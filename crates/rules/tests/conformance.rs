@@ -11,8 +11,10 @@
 //!   act, a decision step has at least one seat, each with at least one legal
 //!   action, and only the match's end has a result;
 //! * every legal action is accepted by `Game::apply`, agrees with `check` and
-//!   `validate`, belongs to the game's vocabulary, and its canonical text
-//!   parses back to it (`parse_action`, `resolve`);
+//!   `validate`, belongs to the game's vocabulary (its kind is accepted,
+//!   and `Game::vocabulary` under the case's options, the same at every
+//!   state, gives it an id), and its canonical text parses back to it
+//!   (`parse_action`, `resolve`);
 //! * anything else (every shape of action with random payloads, actions by
 //!   seats not to act, actions while a deal is awaited or after the end) is
 //!   refused with a reason and leaves the game unchanged;
@@ -201,6 +203,10 @@ fn check_state(case: &Case, game: &AnyGame, rng: &mut Rng, universe: &[Action], 
                 game.accepts(a.kind()),
                 "{label}: legal {a} outside the vocabulary"
             );
+            assert!(
+                case.vocabulary.contains(a),
+                "{label}: legal {a} has no id in `Game::vocabulary`"
+            );
             let text = a.to_string();
             assert_eq!(
                 game.parse_action(&text),
@@ -268,6 +274,10 @@ fn check_state(case: &Case, game: &AnyGame, rng: &mut Rng, universe: &[Action], 
             debug(game),
             debug(&refused),
             "{label}: a refused action or deal changed the game"
+        );
+        assert!(
+            game.vocabulary() == case.vocabulary,
+            "{label}: the vocabulary changed with the state"
         );
     }
 

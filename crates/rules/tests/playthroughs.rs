@@ -42,6 +42,7 @@ fn playthrough(variant: Variant, options: &[String], seed: u64, policy: u64) -> 
         variant,
         label: String::new(),
         options: options.clone(),
+        vocabulary: variant.vocabulary(&options).expect("valid options"),
     };
     let mut d = Driver::new(&case, seed);
     let mut rng = Rng::new(seed);

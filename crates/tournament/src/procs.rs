@@ -464,9 +464,15 @@ impl BotProcess {
                             None => {
                                 // Fail fast: the bot is out, and its seats
                                 // are forfeits rather than waits.
+                                // The log's path as the output folder
+                                // holds it (`logs/...`): right from
+                                // wherever the results are read.
                                 let reason = format!(
-                                    "its process ended {n} times (last: {how}); see {}",
-                                    l.stderr_log.display()
+                                    "its process ended {n} times (last: {how}); see logs/{}",
+                                    l.stderr_log
+                                        .file_name()
+                                        .map(|f| f.to_string_lossy().into_owned())
+                                        .unwrap_or_default()
                                 );
                                 warn!(target: "whistle::detail", bot = %l.name, %reason, "bot out of the event");
                                 if let Some(f) = on_out.take() {

@@ -42,6 +42,22 @@ fn faults(b: &BotStats) -> String {
     }
 }
 
+/// Decisions by fallback, with their share of the bot's decisions: `0`,
+/// or `12/160 (7.5%)`.
+pub fn fallbacks_text(b: &BotStats) -> String {
+    let (by, of) = b.fallbacks;
+    if by == 0 || of == 0 {
+        "0".into()
+    } else {
+        format!("{by}/{of} ({})", share(by, of))
+    }
+}
+
+/// `part` of `whole` in percent, one decimal.
+fn share(part: u64, whole: u64) -> String {
+    format!("{:.1}%", 100.0 * part as f64 / whole.max(1) as f64)
+}
+
 fn bids(b: &BotStats) -> String {
     let (made, of) = b.bids_made;
     if of == 0 {
@@ -198,11 +214,12 @@ pub fn par_text(r: &Results, name: &str) -> Option<String> {
         .map(|(_, i)| if i.n == 0 { "-".into() } else { interval(i) })
 }
 
-/// How a bot ran, in one line, for a bot with faults or forfeits: `12
-/// faults (late 10, illegal 2); 3 of 8 matches forfeited`.
+/// How a bot ran, in one line, for a bot with faults, forfeits or
+/// fallbacks: `12 faults (late 10, illegal 2); 3 of 8 matches forfeited;
+/// 96 of 320 decisions by fallback (30.0%)`.
 pub fn trouble(b: &BotStats) -> Option<String> {
     let total: u64 = b.faults.values().sum();
-    if total == 0 && b.forfeits == 0 {
+    if total == 0 && b.forfeits == 0 && b.fallbacks.0 == 0 {
         return None;
     }
     let mut out = String::new();
@@ -220,6 +237,17 @@ pub fn trouble(b: &BotStats) -> Option<String> {
             out.push_str("; ");
         }
         let _ = write!(out, "{} of {} matches forfeited", b.forfeits, b.matches);
+    }
+    let (by, of) = b.fallbacks;
+    if by > 0 {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        let _ = write!(
+            out,
+            "{by} of {of} decisions by fallback ({})",
+            share(by, of)
+        );
     }
     Some(out)
 }
@@ -310,6 +338,7 @@ pub fn text(r: &Results) -> String {
     column("wins", false, &|_, b| b.wins.to_string());
     column("ms mean", false, &|_, b| format!("{:.2}", b.mean_ms));
     column("ms max", false, &|_, b| format!("{:.1}", b.max_ms));
+    column("by fallback", false, &|_, b| fallbacks_text(b));
     column("faults", true, &|_, b| faults(b));
     let row = |cells: Vec<&str>| -> String {
         let mut line = String::new();
@@ -510,14 +539,14 @@ pub fn markdown(r: &Results) -> String {
     let par = r.duplicate.is_some() && r.grade != "rating";
     let _ = writeln!(
         out,
-        "| rank | bot | {} |{} rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | faults |",
+        "| rank | bot | {} |{} rating | matches | hands | {}/hand [95% CI] | bids made | wins | mean place | ms mean | ms max | forfeits | decisions by fallback | faults |",
         grade_heading(r),
         if par { " versus par [95% CI] |" } else { "" },
         if r.lower_is_better { "fines" } else { "points" }
     );
     let _ = writeln!(
         out,
-        "|---:|---|---:|{}---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---:|---|---:|{}---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         if par { "---:|" } else { "" }
     );
     let shown = places(r);
@@ -527,7 +556,7 @@ pub fn markdown(r: &Results) -> String {
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {} |{} {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} |",
+            "| {} | {} | {} |{} {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {} | {} | {} |",
             place_text(shown[i]),
             b.name,
             grade_text(b),
@@ -546,6 +575,7 @@ pub fn markdown(r: &Results) -> String {
             b.mean_ms,
             b.max_ms,
             b.forfeits,
+            fallbacks_text(b),
             faults(b)
         );
     }
@@ -556,17 +586,21 @@ pub fn markdown(r: &Results) -> String {
             out,
             "Bots that did not play, were out of the event or forfeited every match: listed apart, with what they did.\n"
         );
-        let _ = writeln!(out, "| bot | why | matches | hands | forfeits | faults |");
-        let _ = writeln!(out, "|---|---|---:|---:|---:|---|");
+        let _ = writeln!(
+            out,
+            "| bot | why | matches | hands | forfeits | decisions by fallback | faults |"
+        );
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---|");
         for b in unranked {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 b.name,
                 b.unranked.as_deref().unwrap_or_default(),
                 b.matches,
                 b.hands,
                 b.forfeits,
+                fallbacks_text(b),
                 faults(b)
             );
         }
@@ -700,6 +734,8 @@ pub fn csv(r: &Results) -> String {
         "grade_low",
         "grade_high",
         "unranked",
+        "fallbacks",
+        "decisions",
     ];
     w.write_record(header).expect("writing to memory");
     let shown = places(r);
@@ -741,6 +777,8 @@ pub fn csv(r: &Results) -> String {
             b.grade.map_or(String::new(), |g| format!("{:.4}", g.low)),
             b.grade.map_or(String::new(), |g| format!("{:.4}", g.high)),
             b.unranked.clone().unwrap_or_default(),
+            b.fallbacks.0.to_string(),
+            b.fallbacks.1.to_string(),
         ];
         w.write_record(&row).expect("writing to memory");
     }

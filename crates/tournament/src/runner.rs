@@ -12,7 +12,7 @@ use tokio::{sync::Semaphore, task::JoinSet};
 use tracing::{info, warn};
 use whistle_referee::{Referee, Resume, TableRecord, TableSpec};
 use whistle_replay::{
-    ActionLog, Clocks, Duplicate, EndLog, FaultLog, Faults, HandLog, Header, MatchLog, Writer,
+    Clocks, Duplicate, EndLog, FaultLog, Faults, Header, MatchLog, RecordError, Recorder, Writer,
     seed_commitment,
 };
 use whistle_rules::{Game, MatchDriver, Seat};
@@ -894,29 +894,29 @@ pub enum Recorded {
 }
 
 fn header(t: &Tournament, p: &Planned) -> Header {
-    Header {
-        format: whistle_replay::FORMAT.into(),
-        version: whistle_replay::VERSION,
-        tournament: t.name.clone(),
-        match_index: p.index,
-        table: table_id(t, p.index),
-        game: t.game.name().into(),
-        options: t.options.clone(),
-        seats: p.seats.iter().map(|&b| t.bots[b].name.clone()).collect(),
-        seed_commitment: seed_commitment(t.seed),
-        clocks: Clocks {
-            per_action_ms: t.time.per_action.as_millis() as u64,
-            time_bank_ms: t.time.time_bank.as_millis() as u64,
-            reconnect_grace_ms: t.time.reconnect_grace.as_millis() as u64,
-        },
-        faults: Faults {
-            max_faults: t.faults.max_faults,
-            fallback: t.faults.fallback.name().into(),
-        },
-        duplicate: p
-            .duplicate
+    Header::builder(
+        &t.name,
+        p.index,
+        t.game,
+        t.options.clone(),
+        p.seats.iter().map(|&b| t.bots[b].name.clone()).collect(),
+    )
+    .table(table_id(t, p.index))
+    .seed_commitment(seed_commitment(t.seed))
+    .clocks(Clocks {
+        per_action_ms: t.time.per_action.as_millis() as u64,
+        time_bank_ms: t.time.time_bank.as_millis() as u64,
+        reconnect_grace_ms: t.time.reconnect_grace.as_millis() as u64,
+    })
+    .faults(Faults {
+        max_faults: t.faults.max_faults,
+        fallback: t.faults.fallback.name().into(),
+    })
+    .duplicate(
+        p.duplicate
             .map(|(group, rotation)| Duplicate { group, rotation }),
-    }
+    )
+    .build()
 }
 
 /// The resume state of a partly played match log.
@@ -1055,8 +1055,7 @@ pub async fn record_table(
     mut on_hand: impl FnMut(),
 ) -> Result<Recorded, RunError> {
     let table_id = table.table_id.clone();
-    let mut hand: Option<HandLog> = None;
-    let mut early_faults: Vec<FaultLog> = Vec::new();
+    let mut log = Recorder::new(writer);
     while let Some(rec) = table.records.recv().await {
         match rec {
             TableRecord::Started { connected } => {
@@ -1064,68 +1063,31 @@ pub async fn record_table(
                     warn!(target: "whistle::detail", table = %table_id, ?connected, "started without every seat");
                 }
             }
-            TableRecord::Deal { deal, order } => {
-                hand = Some(HandLog {
-                    prev: String::new(),
-                    deal,
-                    dealer: Seat::new(0),
-                    deck: order,
-                    actions: Vec::new(),
-                    faults: std::mem::take(&mut early_faults),
-                    result: whistle_rules::HandResult {
-                        deal,
-                        dealer: Seat::new(0),
-                        misdeal: false,
-                        bids: vec![],
-                        tricks: vec![],
-                        made: vec![],
-                        points: vec![],
-                        totals: vec![],
-                        seat_points: Vec::new(),
-                        summary: String::new(),
-                    },
-                    context: None,
-                });
-            }
+            TableRecord::Deal { deal, order } => log.deal(deal, order),
             TableRecord::Action {
                 seat,
                 action,
                 elapsed,
                 fallback,
-            } => {
-                if let Some(h) = hand.as_mut() {
-                    h.actions.push(ActionLog {
-                        seat,
-                        action,
-                        ms: elapsed.as_micros() as f64 / 1000.0,
-                        fallback,
-                    });
-                }
-            }
-            TableRecord::Fault(f) => {
-                let entry = FaultLog {
-                    seat: f.seat,
-                    kind: f.kind.name().into(),
-                    detail: f.detail,
-                    fallback: f.fallback,
-                    faults: f.faults,
-                    forfeited: f.forfeited,
-                    at: hand.as_ref().map_or(0, |h| h.actions.len()),
-                    answer: f.answer,
-                };
-                match hand.as_mut() {
-                    Some(h) => h.faults.push(entry),
-                    None => early_faults.push(entry),
-                }
-            }
+            } => log.action(seat, action, elapsed, fallback),
+            TableRecord::Fault(f) => log.fault(FaultLog {
+                seat: f.seat,
+                kind: f.kind.name().into(),
+                detail: f.detail,
+                fallback: f.fallback,
+                faults: f.faults,
+                forfeited: f.forfeited,
+                at: 0,
+                answer: f.answer,
+            }),
             TableRecord::Hand(result) => {
-                let mut h = hand.take().ok_or_else(|| RunError::Match {
-                    table: table_id.clone(),
-                    reason: "a hand result without a deal".into(),
+                log.hand(result).map_err(|e| match e {
+                    RecordError::NoDeal => RunError::Match {
+                        table: table_id.clone(),
+                        reason: e.to_string(),
+                    },
+                    RecordError::Log(e) => e.into(),
                 })?;
-                h.dealer = result.dealer;
-                h.result = result;
-                writer.hand(h)?;
                 on_hand();
             }
             TableRecord::End {
@@ -1133,13 +1095,7 @@ pub async fn record_table(
                 forfeited,
                 faults,
             } => {
-                writer.end(EndLog {
-                    prev: String::new(),
-                    result,
-                    forfeited,
-                    faults,
-                    match_seed,
-                })?;
+                log.end(result, forfeited, faults, match_seed)?;
                 info!(table = %table_id, "match logged");
                 return Ok(Recorded::Finished);
             }

@@ -124,6 +124,13 @@ pub struct BotStats {
     pub forfeits: u64,
     /// Faults by kind.
     pub faults: BTreeMap<String, u64>,
+    /// Decisions by fallback: those the referee played for it (after a
+    /// late, illegal or malformed answer, or once it had forfeited), and
+    /// every decision of its seats. Their share is how much of its result
+    /// the fallback rule earned rather than the bot. `[0, 0]` in files
+    /// written before it.
+    #[serde(default)]
+    pub fallbacks: (u64, u64),
     /// Mean milliseconds per decision it answered itself.
     pub mean_ms: f64,
     /// Slowest decision, in milliseconds.
@@ -332,6 +339,8 @@ struct Acc {
     places: Vec<f64>,
     forfeits: u64,
     faults: BTreeMap<String, u64>,
+    /// Decisions played by fallback, and every decision of its seats.
+    fallbacks: (u64, u64),
     /// Decisions answered, their total and the slowest, in milliseconds.
     ms: (u64, f64, f64),
 }
@@ -495,11 +504,13 @@ impl Tally {
                 }
             }
             for act in &hand.actions {
+                let a = acc
+                    .get_mut(&names[act.seat.index()])
+                    .expect("every seat's bot");
+                a.fallbacks.0 += u64::from(act.fallback);
+                a.fallbacks.1 += 1;
                 if !act.fallback {
-                    let ms = &mut acc
-                        .get_mut(&names[act.seat.index()])
-                        .expect("every seat's bot")
-                        .ms;
+                    let ms = &mut a.ms;
                     ms.0 += 1;
                     ms.1 += act.ms;
                     ms.2 = ms.2.max(act.ms);
@@ -638,6 +649,7 @@ impl Tally {
                     },
                     forfeits: a.forfeits,
                     faults: a.faults,
+                    fallbacks: a.fallbacks,
                     mean_ms: if a.ms.0 == 0 {
                         0.0
                     } else {

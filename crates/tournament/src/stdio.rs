@@ -16,6 +16,14 @@
 //! as the answer (a malformed one). Writes to the bot go through a
 //! bounded queue, so a bot that stops reading cannot make whistle hold more
 //! than [`QUEUE`] lines for it.
+//!
+//! A bot's start-up is not on its clock: the bridge first writes a `start`
+//! line and subscribes only once the bot has begun reading its stdin (the
+//! pipe holds fewer bytes than were written: [`BotInput::unread`]), or
+//! after [`START_WAIT`], as a gRPC bot subscribes once it has started. Its
+//! tables wait for its seats up to their start timeout meanwhile, so a JVM
+//! compiling its bot, or a table loaded before the first line is read,
+//! costs no decision its time.
 
 use std::{
     collections::{HashMap, VecDeque},
@@ -43,6 +51,56 @@ pub const MAX_LINE: usize = 4096;
 pub const QUEUE: usize = 256;
 /// Reconnections of one seat's stream before the bridge gives the seat up.
 const RETRIES: u32 = 20;
+/// How long the bridge waits for the bot to begin reading its stdin before
+/// it subscribes anyway (the default `start_timeout_ms` of a tournament:
+/// a table waits that long for its seats).
+pub const START_WAIT: Duration = Duration::from_secs(30);
+/// How often the bridge looks whether the bot has begun reading.
+const START_POLL: Duration = Duration::from_millis(10);
+
+/// The bot's stdin as the bridge writes to it.
+pub trait BotInput: AsyncWrite + Unpin + Send + 'static {
+    /// Bytes written to the bot that it has not read yet, where that can
+    /// be told (a pipe: its `FIONREAD`); `None` where it cannot, and the
+    /// bridge then subscribes at once.
+    fn unread(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl BotInput for tokio::process::ChildStdin {
+    fn unread(&self) -> Option<u64> {
+        rustix::io::ioctl_fionread(self).ok()
+    }
+}
+
+impl BotInput for tokio::io::DuplexStream {}
+
+/// The first line a bot reads: whistle is there, the bot may begin.
+pub fn start_line(name: &str) -> String {
+    line("start", vec![("bot_name", json!(name))])
+}
+
+/// Writes the `start` line and waits until the bot has begun reading it
+/// (at most [`START_WAIT`]); returns how long that took, `None` if it could
+/// not be told (the stream cannot say, or the bot is gone).
+async fn started<W: BotInput>(stdin: &mut W, name: &str) -> Option<Duration> {
+    let begun = tokio::time::Instant::now();
+    let mut first = start_line(name);
+    first.push('\n');
+    if stdin.write_all(first.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+        return None;
+    }
+    let written = first.len() as u64;
+    while begun.elapsed() < START_WAIT {
+        if stdin.unread()? < written {
+            return Some(begun.elapsed());
+        }
+        tokio::time::sleep(START_POLL).await;
+    }
+    warn!(bot = %name, "stdio bot: it has not read its stdin after {} s; whistle subscribes for it anyway", START_WAIT.as_secs());
+    None
+}
 
 /// A request for the bot to answer.
 struct Ask {
@@ -64,9 +122,10 @@ enum ToBot {
 }
 
 /// Starts the bridge between a bot's standard streams and the referee at
-/// `address`, playing with `token`. It ends when the referee ends the
-/// assignments or the bot closes its stdout; aborting it closes the seats'
-/// streams.
+/// `address`, playing with `token`: it writes the `start` line, waits for
+/// the bot to begin reading (see the module's documentation), then
+/// subscribes. It ends when the referee ends the assignments or the bot
+/// closes its stdout; aborting it closes the seats' streams.
 pub fn spawn<W, R>(
     stdin: W,
     stdout: R,
@@ -75,10 +134,14 @@ pub fn spawn<W, R>(
     name: String,
 ) -> JoinHandle<()>
 where
-    W: AsyncWrite + Unpin + Send + 'static,
+    W: BotInput,
     R: AsyncRead + Unpin + Send + 'static,
 {
     tokio::spawn(async move {
+        let mut stdin = stdin;
+        if let Some(took) = started(&mut stdin, &name).await {
+            info!(bot = %name, ms = took.as_millis() as u64, "stdio bot reading its stdin");
+        }
         let (to_bot, from_seats) = mpsc::channel::<ToBot>(QUEUE);
         let speaker = tokio::spawn(speak(stdin, stdout, from_seats, name.clone()));
         tokio::select! {
@@ -147,6 +210,7 @@ async fn play_seat(
                 protocol: PROTOCOL.to_string(),
                 quiet: false,
                 compact: false,
+                binary: false,
             })),
         };
         let _ = tx.send(hello).await;

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use tokio::{sync::mpsc, time::timeout};
 use whistle_referee::{Fallback, FaultKind, FaultRecord, TableRecord, TableSpec};
+use whistle_replay::{Clocks, FaultLog, Faults, Header, Recorder, Writer, verify};
 use whistle_rules::{
     Action, Game, MatchResult, Seat, Status,
     dealing::{self, Domain, Shuffler},
@@ -55,6 +56,67 @@ pub fn summarize(records: &[TableRecord]) -> String {
         s.push('\n');
     }
     s
+}
+
+/// The table's record as its replay log, through the replay crate's
+/// [`Recorder`] as the tournament runner writes it (match 0 of an event
+/// named `e2e`, no seed commitment).
+///
+/// # Panics
+/// If the record does not make a log (a hand's result before its deal).
+pub fn to_log(spec: &TableSpec, records: &[TableRecord]) -> String {
+    let header = Header::builder(
+        "e2e",
+        0,
+        spec.game,
+        spec.options.clone(),
+        spec.seats.iter().map(|s| s.bot_name.clone()).collect(),
+    )
+    .clocks(Clocks {
+        per_action_ms: spec.time.per_action.as_millis() as u64,
+        time_bank_ms: spec.time.time_bank.as_millis() as u64,
+        reconnect_grace_ms: spec.time.reconnect_grace.as_millis() as u64,
+    })
+    .faults(Faults {
+        max_faults: spec.faults.max_faults,
+        fallback: spec.faults.fallback.name().into(),
+    })
+    .build();
+    let mut writer = Writer::new(Vec::new(), &header).expect("a log in memory");
+    let mut log = Recorder::new(&mut writer);
+    for r in records {
+        match r.clone() {
+            TableRecord::Deal { deal, order } => log.deal(deal, order),
+            TableRecord::Action {
+                seat,
+                action,
+                elapsed,
+                fallback,
+            } => log.action(seat, action, elapsed, fallback),
+            TableRecord::Fault(f) => log.fault(FaultLog {
+                seat: f.seat,
+                kind: f.kind.name().into(),
+                detail: f.detail,
+                fallback: f.fallback,
+                faults: f.faults,
+                forfeited: f.forfeited,
+                at: 0,
+                answer: f.answer,
+            }),
+            TableRecord::Hand(result) => log.hand(result).expect("a hand after its deal"),
+            TableRecord::End {
+                result,
+                forfeited,
+                faults,
+            } => log
+                .end(result, forfeited, faults, spec.match_seed)
+                .expect("a log in memory"),
+            TableRecord::Started { .. }
+            | TableRecord::Stopped { .. }
+            | TableRecord::Aborted { .. } => {}
+        }
+    }
+    String::from_utf8(writer.into_inner()).expect("a log is UTF-8")
 }
 
 /// What a checked record says, per seat.
@@ -264,6 +326,20 @@ pub fn check(spec: &TableSpec, records: &[TableRecord]) -> Summary {
     let Some((result, forfeited)) = end else {
         fail("the record has no End".into())
     };
+    // The record made into a log verifies as a tournament's log does: the
+    // same deals (from the match seed, unless the spec gave them), actions,
+    // fallbacks, faults and results, the hash chain and the end.
+    let log = to_log(spec, records);
+    let report = verify::verify_text("e2e.jsonl", &log, verify::Context::default());
+    let seeded = spec.deals.is_empty();
+    let problems: Vec<_> = report
+        .problems
+        .iter()
+        .filter(|p| seeded || p.what != "deal (from the match seed)")
+        .collect();
+    if !problems.is_empty() || report.result.as_ref() != Some(&result) {
+        fail(format!("its log does not verify: {problems:?}\nlog:\n{log}"));
+    }
     Summary {
         connected: connected.unwrap_or_default(),
         faults,

@@ -352,6 +352,7 @@ async fn refused_calls_are_logged_with_the_peer_and_never_the_whole_token() {
             protocol: "whistle.v9".into(),
             quiet: true,
             compact: false,
+            binary: false,
         })),
     };
     let e = bots

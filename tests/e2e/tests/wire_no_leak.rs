@@ -1,6 +1,6 @@
 //! No leak over the wire: with the cards a seat has not seen re-dealt, every
-//! byte the referee sends to that seat is unchanged, with whole requests and
-//! with compact ones.
+//! byte the referee sends to that seat is unchanged, with whole requests,
+//! compact ones, and both in the binary form (cards and actions as ids).
 //!
 //! For several seeds, a first match on an embedded referee is played by four
 //! in-test clients choosing freely (often passing, so frisches and misdeals
@@ -44,6 +44,13 @@ use whistle_rules::{
 };
 
 const TABLE_ID: &str = "no-leak";
+
+/// What a stream asks for in its Hello.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mode {
+    compact: bool,
+    binary: bool,
+}
 const HANDS: &str = "hands=2";
 const STEP_LIMIT: Duration = Duration::from_secs(10);
 const MATCH_LIMIT: Duration = Duration::from_secs(60);
@@ -100,7 +107,7 @@ impl Decoder for RawDecoder {
 async fn open_raw(
     addr: SocketAddr,
     token: &str,
-    compact: bool,
+    mode: Mode,
 ) -> (mpsc::Sender<pb::BotMessage>, Streaming<Vec<u8>>) {
     let channel = Channel::from_shared(format!("http://{addr}"))
         .expect("uri")
@@ -116,7 +123,8 @@ async fn open_raw(
             bot_name: "scripted".into(),
             protocol: "whistle.v1".into(),
             quiet: false,
-            compact,
+            compact: mode.compact,
+            binary: mode.binary,
         })),
     })
     .await
@@ -156,13 +164,8 @@ fn splitmix(mut z: u64) -> u64 {
 }
 
 /// Plays one seat to MatchEnd and returns every message received, as bytes.
-async fn client(
-    addr: SocketAddr,
-    token: String,
-    mut policy: Policy,
-    compact: bool,
-) -> Vec<Vec<u8>> {
-    let (tx, mut inbound) = open_raw(addr, &token, compact).await;
+async fn client(addr: SocketAddr, token: String, mut policy: Policy, mode: Mode) -> Vec<Vec<u8>> {
+    let (tx, mut inbound) = open_raw(addr, &token, mode).await;
     let mut log = Vec::new();
     let mut pending: Option<pb::DecisionRequest> = None;
     let mut orders: VecDeque<String> = VecDeque::new();
@@ -184,7 +187,17 @@ async fn client(
                 let m = pb::RefereeMessage::decode(&bytes[..]).expect("a referee message");
                 log.push(bytes);
                 match m.msg {
-                    Some(Msg::Request(r)) => pending = Some(r),
+                    Some(Msg::Request(mut r)) => {
+                        assert_eq!(r.legal.is_empty(), mode.binary, "{token}: legal texts or ids");
+                        // The legal actions as text, from their ids on a binary stream.
+                        let ids = std::mem::take(&mut r.legal_ids);
+                        r.legal.extend(ids.into_iter().map(|id| {
+                            whistle_protocol::ids::action_from_id(id)
+                                .expect("an action id")
+                                .to_string()
+                        }));
+                        pending = Some(r);
+                    }
                     Some(Msg::Fault(f)) => panic!("{token}: unexpected fault {f:?}"),
                     Some(Msg::MatchEnd(_)) => return log,
                     _ => {}
@@ -281,7 +294,11 @@ async fn free_match(seed: u64, pass_percent: u64) -> Script {
                 seed: seed * 10 + i as u64,
                 pass_percent,
             };
-            tokio::spawn(client(addr, handle.tokens[i].clone(), policy, false))
+            let mode = Mode {
+                compact: false,
+                binary: false,
+            };
+            tokio::spawn(client(addr, handle.tokens[i].clone(), policy, mode))
         })
         .collect();
     let records = record::read_all(&mut handle.records, MATCH_LIMIT)
@@ -313,12 +330,7 @@ async fn free_match(seed: u64, pass_percent: u64) -> Script {
 /// Plays the first `upto` actions of `script` with four scripted clients,
 /// one action at a time in order, then lets them finish the match freely;
 /// returns every seat's received messages as bytes.
-async fn scripted_match(
-    seed: u64,
-    script: &Script,
-    upto: usize,
-    compact: bool,
-) -> Vec<Vec<Vec<u8>>> {
+async fn scripted_match(seed: u64, script: &Script, upto: usize, mode: Mode) -> Vec<Vec<Vec<u8>>> {
     let referee = Referee::new(None);
     let (addr, server) = referee
         .spawn("127.0.0.1:0".parse().expect("address"))
@@ -335,7 +347,7 @@ async fn scripted_match(
             addr,
             handle.tokens[i].clone(),
             Policy::Scripted(rx),
-            compact,
+            mode,
         )));
     }
     let mut records = Vec::new();
@@ -598,11 +610,11 @@ struct Tally {
     controls: usize,
 }
 
-async fn check_seed(seed: u64, pass_percent: u64, compact: bool, tally: &mut Tally) {
+async fn check_seed(seed: u64, pass_percent: u64, mode: Mode, tally: &mut Tally) {
     let script = free_match(seed, pass_percent).await;
     let n = script.actions.len();
     let deal_of = deal_of(&script);
-    let original = scripted_match(seed, &script, n, compact).await;
+    let original = scripted_match(seed, &script, n, mode).await;
     for (s, log) in original.iter().enumerate() {
         // The seat got exactly one event per log entry it may see, which is
         // what `cut` counts on.
@@ -625,7 +637,7 @@ async fn check_seed(seed: u64, pass_percent: u64, compact: bool, tally: &mut Tal
                 .map(|&u| CardMap::within_suits(u, &mut rng))
                 .collect();
             let redealt = remap(&script, &maps, &deal_of);
-            let logs = scripted_match(seed, &redealt, k, compact).await;
+            let logs = scripted_match(seed, &redealt, k, mode).await;
             let end = cut(&original[s], known.events);
             assert_eq!(
                 end,
@@ -634,7 +646,7 @@ async fn check_seed(seed: u64, pass_percent: u64, compact: bool, tally: &mut Tal
             );
             if let Some(diff) = first_difference(&original[s][..end], &logs[s][..end]) {
                 panic!(
-                    "seed {seed} (compact {compact}): seat {s} received different bytes when the cards it had not \
+                    "seed {seed} ({mode:?}): seat {s} received different bytes when the cards it had not \
                      seen by step {k} of {n} were re-dealt; {diff}"
                 );
             }
@@ -665,7 +677,7 @@ async fn check_seed(seed: u64, pass_percent: u64, compact: bool, tally: &mut Tal
     if let Some((mine, other)) = pair {
         let mut maps = vec![CardMap::identity(); known.unseen.len()];
         maps[current].swap(mine, other);
-        let logs = scripted_match(seed, &remap(&script, &maps, &deal_of), k, compact).await;
+        let logs = scripted_match(seed, &remap(&script, &maps, &deal_of), k, mode).await;
         let end = cut(&original[seat.index()], known.events);
         assert!(
             first_difference(&original[seat.index()][..end], &logs[seat.index()][..end]).is_some(),
@@ -675,14 +687,16 @@ async fn check_seed(seed: u64, pass_percent: u64, compact: bool, tally: &mut Tal
     }
 }
 
-/// Both request modes: whole observations with events pushed, and compact
-/// requests (deltas, events inside them).
-async fn check_mode(compact: bool) {
+/// Every request form: whole observations with events pushed, compact
+/// requests (deltas, events inside them), each with text or binary cards
+/// and actions.
+async fn check_mode(compact: bool, binary: bool) {
+    let mode = Mode { compact, binary };
     let mut tally = Tally::default();
     for (seed, pass_percent) in [(1, 90), (2, 60), (3, 30)] {
-        check_seed(seed, pass_percent, compact, &mut tally).await;
+        check_seed(seed, pass_percent, mode, &mut tally).await;
     }
-    println!("compact {compact}: {tally:?}");
+    println!("{mode:?}: {tally:?}");
     assert!(tally.cases >= 24, "{tally:?}");
     // The re-deals did change the matches, visibly to other seats.
     assert!(tally.deals_changed * 4 >= tally.cases * 3, "{tally:?}");
@@ -692,10 +706,20 @@ async fn check_mode(compact: bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_byte_sent_to_a_seat_ignores_the_cards_it_has_not_seen() {
-    check_mode(false).await;
+    check_mode(false, false).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_compact_byte_sent_to_a_seat_ignores_the_cards_it_has_not_seen() {
-    check_mode(true).await;
+    check_mode(true, false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_binary_byte_sent_to_a_seat_ignores_the_cards_it_has_not_seen() {
+    check_mode(true, true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_whole_binary_byte_sent_to_a_seat_ignores_the_cards_it_has_not_seen() {
+    check_mode(false, true).await;
 }

@@ -5,8 +5,10 @@ Illustrated Whist) exactly as the referee plays them: deals from a seed as
 ``whistle play --seed`` does, legal actions in the protocol's order, the
 referee's reasons for refusing an action, observations with the protocol's
 fields, replay logs ``whistle replay verify`` accepts, and the world sampler
-of the engine's sampling bot. ``whistle_engine.openspiel`` registers the
-games with OpenSpiel. Rules: docs/rules in the whistle repository.
+of the engine's sampling bot, and playouts run many at a time in Rust with
+the GIL released (``State.playouts``, ``State.action_values``,
+``action_values``) for Monte-Carlo bots. ``whistle_engine.openspiel``
+registers the games with OpenSpiel. Rules: docs/rules in the whistle repository.
 """
 
 from __future__ import annotations
@@ -14,11 +16,18 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _engine
-from ._engine import IllegalActionError, State, canonical_action, decode_observation
+from ._engine import (
+    IllegalActionError,
+    State,
+    action_values,
+    canonical_action,
+    decode_observation,
+)
 
 __all__ = [
     "IllegalActionError",
     "State",
+    "action_values",
     "canonical_action",
     "decode_observation",
     "games",

@@ -2,6 +2,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._engine import IllegalActionError as IllegalActionError
 from ._engine import State as State
+from ._engine import action_values as action_values
 from ._engine import canonical_action as canonical_action
 from ._engine import decode_observation as decode_observation
 

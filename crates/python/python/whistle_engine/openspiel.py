@@ -12,8 +12,9 @@ rollouts, ``evaluate_bots``, its ISMCTS bot) run on it.
   ``seed * DEALS + k`` (as ``whistle play --seed`` deals it), every hand of it.
 - Sequential: a simultaneous step is played one seat at a time, lowest seat
   first; the engine shows nobody anything until the step is complete.
-- Actions: integers into the game's vocabulary (every action text it has, in
-  a fixed order); ``action_to_string`` gives the text.
+- Actions: integers into the game's vocabulary under its options (every
+  action text it can ever take, in the rules crate's fixed order:
+  ``Game::vocabulary``); ``action_to_string`` gives the text.
 - Returns: the match's final totals, negated where lower totals are better
   (Yogi's fines), given at the end (terminal rewards, general sum).
 - Strings: the information state is the seat's observation as JSON (with the
@@ -32,50 +33,26 @@ import whistle_engine as _we
 from whistle_engine import _engine
 
 DEALS = 1024
-_RANKS = "23456789TJQKA"
-_CARDS = [r + s for s in "CDHS" for r in _RANKS] + ["LJ", "BJ"]
-_FEATS = ["four-kings", "four-aces", "dix-last", "all-three", "joker-catch", "slam"]
-_WORDS = ["pass", "no", "declare", "reveal", "whole", "half", "without", "against",
-          "vote yes", "vote no", "null", "open-null", "double game", "redouble game"]
 _MAX_UTILITY = 100000.0
 _MAX_LENGTH = 100000
 
 
-def _candidates() -> List[str]:
-    out = list(_CARDS) + list(_WORDS)
-    out += [f"bid {n}{x}" for n in range(14) for x in ("C", "D", "H", "S", "NT")]
-    out += [f"bid {n}" for n in range(14)] + [f"null {n}" for n in range(14)]
-    out += [f"bid {n} double" for n in range(14)] + [f"null {n} double" for n in range(14)]
-    for verb in ("give", "place", "discard"):
-        out += [f"{verb} {c}" for c in _CARDS]
-    out += [f"lead {n}" for n in range(13)]
-    out += [f"size {n}" for n in range(27)] + [f"count {n}" for n in range(27)]
-    for verb in ("announce", "double", "redouble"):
-        out += [f"{verb} {f}" for f in _FEATS]
-    return out
+def vocabulary(game: str, options: Optional[Dict[str, str]] = None) -> List[str]:
+    """Every action text ``game`` can ever take under ``options``, in
+    OpenSpiel's action order: the rules crate's vocabulary
+    (``Game::vocabulary``), whose ids are fixed."""
+    return _engine.vocabulary(game, sorted((options or {}).items()))
 
 
-def vocabulary(game: str) -> List[str]:
-    """Every action text of ``game`` (whatever its options), in OpenSpiel's
-    action order."""
-    seen: Dict[str, None] = {}
-    for text in _candidates():
-        canonical = _engine.canonical_action(text)
-        if _engine.game_accepts(game, canonical) and canonical not in seen:
-            seen[canonical] = None
-    return list(seen)
+_VOCAB: Dict[Tuple[str, Tuple[Tuple[str, str], ...]], Tuple[List[str], Dict[str, int]]] = {}
 
 
-_VOCAB: Dict[str, List[str]] = {}
-_INDEX: Dict[str, Dict[str, int]] = {}
-
-
-def _vocab(game: str) -> Tuple[List[str], Dict[str, int]]:
-    if game not in _VOCAB:
-        words = vocabulary(game)
-        _VOCAB[game] = words
-        _INDEX[game] = {w: i for i, w in enumerate(words)}
-    return _VOCAB[game], _INDEX[game]
+def _vocab(game: str, options: Dict[str, str]) -> Tuple[List[str], Dict[str, int]]:
+    key = (game, tuple(sorted(options.items())))
+    if key not in _VOCAB:
+        words = vocabulary(game, options)
+        _VOCAB[key] = (words, {w: i for i, w in enumerate(words)})
+    return _VOCAB[key]
 
 
 def _options(game: str, params: Dict[str, Any]) -> Dict[str, str]:
@@ -95,7 +72,7 @@ class WhistleGame(pyspiel.Game):
         self.whistle_seed = int(params.get("seed", 0))
         self.whistle_options = _options(game, params)
         probe = _we.new_game(game, 0, self.whistle_options)
-        words, _ = _vocab(game)
+        words, _ = _vocab(game, self.whistle_options)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(words),
             max_chance_outcomes=DEALS,
@@ -138,7 +115,7 @@ class WhistleState(pyspiel.State):
         return seats[0]
 
     def _legal_actions(self, player: int) -> List[int]:
-        _, index = _vocab(self._game_name)
+        _, index = _vocab(self._game_name, self._options)
         return sorted(index[a] for a in self._s.legal_actions(player))
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
@@ -149,13 +126,13 @@ class WhistleState(pyspiel.State):
         if self._s is None:
             self._s = _we.new_game(self._game_name, self._seed * DEALS + action, self._options)
             return
-        words, _ = _vocab(self._game_name)
+        words, _ = _vocab(self._game_name, self._options)
         self._s.apply(words[action], seat=self._s.to_act()[0])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
-        return _vocab(self._game_name)[0][action]
+        return _vocab(self._game_name, self._options)[0][action]
 
     def is_terminal(self) -> bool:
         return self._s is not None and self._s.is_over()

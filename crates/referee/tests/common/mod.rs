@@ -53,12 +53,14 @@ pub async fn channel(addr: SocketAddr) -> Channel {
 /// `compact`: the stream asks for compact requests and the observation is
 /// rebuilt from them (whistle_protocol::compact); every event the seat may
 /// see then arrives inside a request or, after its last request, as an
-/// Event message before MatchEnd.
+/// Event message before MatchEnd. `binary`: cards and actions come as ids
+/// (`Hello.binary`), decoded by the same functions.
 pub async fn play_seat(
     addr: SocketAddr,
     token: String,
     choose: Choose,
     compact: bool,
+    binary: bool,
 ) -> (Vec<Decision>, Option<pb::MatchResult>) {
     let mut client = RefereeClient::new(channel(addr).await);
     let (tx, rx) = mpsc::channel(16);
@@ -69,6 +71,7 @@ pub async fn play_seat(
             protocol: "whistle.v1".into(),
             quiet: false,
             compact,
+            binary,
         })),
     })
     .await
@@ -100,7 +103,12 @@ pub async fn play_seat(
                     .update(&r)
                     .expect("the observation decodes")
                     .clone();
-                let legal = convert::legal_from(&r.legal).expect("the legal actions decode");
+                assert_eq!(
+                    (r.legal.is_empty(), r.legal_ids.is_empty()),
+                    (binary, !binary),
+                    "legal actions as text or as ids, as the Hello asked"
+                );
+                let legal = convert::request_legal(&r).expect("the legal actions decode");
                 let index = choose(&observation, &legal);
                 decisions.push(Decision {
                     observation,
@@ -127,8 +135,8 @@ pub async fn play_seat(
     (decisions, None)
 }
 
-/// A table played to its end by one [`play_seat`] bot per seat (even seats
-/// compact).
+/// A table played to its end by one [`play_seat`] bot per seat (seat 0
+/// compact binary, 1 whole text, 2 compact text, 3 whole binary, and so on).
 pub struct Table {
     pub records: Vec<TableRecord>,
     /// Each seat's decisions, in order.
@@ -149,7 +157,10 @@ pub async fn play_table(
         .tokens
         .iter()
         .enumerate()
-        .map(|(i, t)| tokio::spawn(play_seat(addr, t.clone(), choose, i % 2 == 0)))
+        .map(|(i, t)| {
+            let (compact, binary) = (i % 2 == 0, i % 4 == 0 || i % 4 == 3);
+            tokio::spawn(play_seat(addr, t.clone(), choose, compact, binary))
+        })
         .collect();
     let mut records = Vec::new();
     while let Some(r) = handle.records.recv().await {

@@ -21,6 +21,28 @@ pub(crate) use crate::{
     view::{Event, Phase, Source, TableCard, Trump},
 };
 
+/// Writes `n` in decimal, without the formatting machinery (a hand's
+/// summary line has a dozen numbers; this runs at every hand's end).
+pub(crate) fn push_number(out: &mut String, n: u8) {
+    if n >= 100 {
+        out.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        out.push(char::from(b'0' + n / 10 % 10));
+    }
+    out.push(char::from(b'0' + n % 10));
+}
+
+/// Writes `items` with [`push_number`], separated by single spaces.
+pub(crate) fn push_numbers(out: &mut String, items: impl IntoIterator<Item = u8>) {
+    for (i, n) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        push_number(out, n);
+    }
+}
+
 /// Writes `items` into `out`, each after `sep` but the first: a hand's
 /// summary line built in one string, without a `Vec<String>` and `join`
 /// (this runs at every hand's end).
@@ -35,5 +57,20 @@ pub(crate) fn write_joined<T: std::fmt::Display>(
             out.push_str(sep);
         }
         let _ = write!(out, "{item}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        let mut out = String::new();
+        push_numbers(&mut out, [0, 7, 10, 13, 99, 100, 255]);
+        assert_eq!(out, "0 7 10 13 99 100 255");
+        let mut joined = String::new();
+        write_joined(&mut joined, [0u8, 7, 10, 13, 99, 100, 255], " ");
+        assert_eq!(out, joined);
     }
 }

@@ -18,7 +18,7 @@
 
 use whistle_rules::{
     Action, AnyGame, Card, CardSet, Exchange, Feat, Game, IllegalAction, MAX_SEATS, Options, Rank,
-    Seat, Status, Strain, Target, Variant,
+    Seat, Status, Strain, Target, Variant, Vocabulary,
     dealing::{self, Domain, Seed, Shuffler},
     decks,
 };
@@ -73,6 +73,8 @@ pub struct Case {
     pub options: Options,
     /// `game key=value ...`, for messages.
     pub label: String,
+    /// The game's vocabulary under these options (`Game::vocabulary`).
+    pub vocabulary: Vocabulary,
 }
 
 /// Every game in `Variant::ALL` under every one of its option sets.
@@ -81,13 +83,14 @@ pub fn cases() -> Vec<Case> {
     for variant in Variant::ALL {
         for set in option_sets(variant) {
             let options = Options::parse(&set).expect("well-formed option set");
-            variant
+            let game = variant
                 .new_game(&options)
                 .unwrap_or_else(|e| panic!("{variant} {set:?}: {e}"));
             out.push(Case {
                 variant,
                 label: format!("{variant} {}", set.join(" ")),
                 options,
+                vocabulary: game.vocabulary(),
             });
         }
     }

@@ -254,6 +254,7 @@ impl Player {
                 protocol: PROTOCOL.into(),
                 quiet: false,
                 compact: self.mode == Some(Mode::ResyncFlood),
+                binary: false,
             })),
         };
         tx.send(hello).await.map_err(|e| e.to_string())?;

@@ -573,6 +573,12 @@ impl Game for Honeymoon {
     fn accepts(&self, kind: ActionKind) -> bool {
         kind == ActionKind::Play
     }
+
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        // H1: every card of the 54 may be played (stock cards are taken
+        // into the hands).
+        out.extend(decks::WITH_TWO_JOKERS.iter().map(Action::Play));
+    }
 }
 
 mod observation;

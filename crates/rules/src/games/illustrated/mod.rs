@@ -673,6 +673,18 @@ impl Game for Illustrated {
         )
     }
 
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        // L2: pass and the twelve bids, in auction order.
+        out.push(Action::Pass);
+        out.extend(Contract::BIDS.map(Contract::action));
+        // L3: the exchange, and discards (a joker only at no trump or null).
+        out.extend(Exchange::ALL.map(Action::Exchange));
+        out.extend(decks::WITH_TWO_JOKERS.iter().map(Action::Discard));
+        // L4: the calls (`pass` is above).
+        out.extend(CALLS.into_iter().filter(|&c| c != Action::Pass));
+        out.extend(decks::WITH_TWO_JOKERS.iter().map(Action::Play));
+    }
+
     fn teams(&self) -> Vec<u8> {
         (0..SEATS).map(|s| (s % 2) as u8).collect()
     }

@@ -35,6 +35,21 @@ use crate::action::Strain;
 const SEATS: usize = 4;
 const HAND: usize = 13;
 
+/// I2: every trump bid, strain by strain (`C D H S NT`), 5 to 13 tricks in
+/// each: the order the auction lists its legal bids in.
+const CONTRACTS: [Action; 45] = {
+    let mut out = [Action::Pass; 45];
+    let mut i = 0;
+    while i < 45 {
+        out[i] = Action::Contract {
+            tricks: 5 + (i % 9) as u8,
+            strain: Strain::ALL[i / 9],
+        };
+        i += 1;
+    }
+    out
+};
+
 /// One line describing the game.
 pub const TITLE: &str = "Israeli Whist: 4 players, trump auction, exact contract bids";
 
@@ -266,10 +281,14 @@ impl Israeli {
             // `7D by 2; bids 3 2 4 1 (under); tricks 3 2 5 3`, written into
             // one string (this runs at every hand's end).
             let mut line = String::with_capacity(64);
-            let _ = write!(line, "{t}{strain} by {d}; bids ");
-            write_joined(&mut line, self.bids.map(|b| b.unwrap_or(0)), " ");
-            let _ = write!(line, " ({}); tricks ", if over { "over" } else { "under" });
-            write_joined(&mut line, won, " ");
+            push_number(&mut line, t);
+            let _ = write!(line, "{strain}");
+            line.push_str(" by ");
+            push_number(&mut line, d.index() as u8);
+            line.push_str("; bids ");
+            push_numbers(&mut line, self.bids.map(|b| b.unwrap_or(0)));
+            line.push_str(if over { " (over); tricks " } else { " (under); tricks " });
+            push_numbers(&mut line, won.iter().copied());
             summary = line;
         }
         self.core.end_hand(HandScore {
@@ -294,6 +313,7 @@ impl Israeli {
 }
 
 impl Game for Israeli {
+    #[inline]
     fn to_act(&self) -> SeatSet {
         match self.core.phase {
             // I3: the frisch is simultaneous.
@@ -313,13 +333,28 @@ impl Game for Israeli {
         match self.core.phase {
             Phase::Auction => {
                 out.push(Action::Pass);
-                let floor = self.standing.map(|(_, t, s)| self.bid_key(t, s));
-                for strain in Strain::ALL {
-                    for tricks in self.min_bid()..=HAND as u8 {
-                        if floor.is_none_or(|f| self.bid_key(tricks, strain) > f) {
-                            out.push(Action::Contract { tricks, strain });
+                // I2: in each strain, the bids from the lowest that beats
+                // the standing bid (what `bid_key` orders) up to 13.
+                let min = self.min_bid();
+                for (i, strain) in Strain::ALL.into_iter().enumerate() {
+                    let lowest = match self.standing {
+                        None => min,
+                        Some((_, t, s)) => {
+                            let (o, so) = (strain.order(), s.order());
+                            if self.cfg.number_first {
+                                min.max(if o > so { t } else { t + 1 })
+                            } else if o < so {
+                                continue;
+                            } else if o == so {
+                                min.max(t + 1)
+                            } else {
+                                min
+                            }
                         }
-                    }
+                    };
+                    let from = 9 * i + (lowest as usize).min(HAND + 1) - 5;
+                    out.try_extend_from_slice(&CONTRACTS[from..9 * (i + 1)])
+                        .expect("46 actions fit an action list");
                 }
             }
             Phase::Pass => {
@@ -327,8 +362,18 @@ impl Game for Israeli {
                 out.extend(hand.minus(chosen).iter().map(Action::Give));
             }
             Phase::Bid => {
-                for n in 0..=HAND as u8 {
-                    if self.check_contract_bid(seat, n).is_ok() {
+                // I4, as `check_contract_bid` says: the auction winner bids
+                // at least its number; the fourth bid may not make 13.
+                let lowest = match self.standing {
+                    Some((_, tricks, _)) if seat == self.declarer => tricks,
+                    _ => 0,
+                };
+                let placed = self.bids.iter().filter(|b| b.is_some()).count();
+                let barred = (placed == SEATS - 1)
+                    .then(|| (HAND as u8).checked_sub(self.bids_total()))
+                    .flatten();
+                for n in lowest..=HAND as u8 {
+                    if Some(n) != barred {
                         out.push(Action::Bid(n));
                     }
                 }
@@ -469,6 +514,18 @@ impl Game for Israeli {
                 | ActionKind::Bid
                 | ActionKind::Play
         )
+    }
+
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        // I2, I3: the trump auction (minimum 5, or 6 to 8 after frisches),
+        // in the order its legal actions are listed.
+        out.push(Action::Pass);
+        out.extend(CONTRACTS);
+        // I3: the frisch passes any card.
+        out.extend(decks::STANDARD.iter().map(Action::Give));
+        // I4: contract bids.
+        out.extend((0..=HAND as u8).map(Action::Bid));
+        out.extend(decks::STANDARD.iter().map(Action::Play));
     }
 }
 

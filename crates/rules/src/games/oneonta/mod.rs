@@ -506,6 +506,42 @@ impl Game for Oneonta {
         )
     }
 
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        // O11, O15: the hand sizes and decks of the regular hands and, in
+        // `multi` with play-offs, of every number of tied seats.
+        let n = self.n();
+        let counts = if self.cfg.mode == Mode::Multi && self.cfg.playoff_hands > 0 {
+            2..=n
+        } else {
+            n..=n
+        };
+        let mut sizes = [false; MAX_HAND + 1];
+        let mut cards = CardSet::EMPTY;
+        for k in counts {
+            let (deck, size) = deck_for(self.cfg.mode, k);
+            sizes[size as usize] = true;
+            cards = cards.or(deck);
+        }
+        let h_max = sizes.iter().rposition(|&s| s).unwrap_or(0) as u8;
+        let sizes = || (1..=h_max).filter(|&h| sizes[h as usize]);
+        // O4, O13: positive bids and nulls (O9: a null without a risk).
+        let edd = self.cfg.scoring == Scoring::EddAllard;
+        out.extend((1..=h_max).map(Action::Bid));
+        if edd {
+            out.push(Action::Null(0));
+        } else {
+            out.extend((1..=h_max).map(Action::Null));
+        }
+        // O7: doubles of the maximum bid and of the maximum-risk null.
+        if self.cfg.doubling {
+            out.extend(sizes().map(Action::DoubleBid));
+            if !edd {
+                out.extend(sizes().map(Action::DoubleNull));
+            }
+        }
+        out.extend(cards.iter().map(Action::Play));
+    }
+
     fn teams(&self) -> Vec<u8> {
         Seat::all(self.n()).map(|s| self.team_of(s)).collect()
     }

@@ -654,6 +654,24 @@ impl Game for Yogi {
         }
     }
 
+    fn append_vocabulary(&self, out: &mut Vec<Action>) {
+        // Y12: hand sizes and bid counts, under `dealer-chooses` only.
+        if self.cfg.dealer_chooses {
+            out.extend((2..=self.max_size()).map(Action::HandSize));
+            out.extend((1..self.max_size()).map(Action::Count));
+        }
+        // Y4: any card of the deck may be dealt and placed.
+        out.extend(decks::WITH_ONE_JOKER.iter().map(Action::Place));
+        // Y13.
+        if self.cfg.rotate_vote {
+            out.extend([Action::Vote(true), Action::Vote(false)]);
+        }
+        // Y5, Y6.
+        out.extend([Action::No, Action::Declare, Action::Reveal]);
+        out.extend(Seat::all(self.n()).map(Action::Leader));
+        out.extend(decks::WITH_ONE_JOKER.iter().map(Action::Play));
+    }
+
     fn score_order(&self) -> ScoreOrder {
         ScoreOrder::LowerIsBetter
     }

@@ -21,12 +21,16 @@
 use std::time::{Duration, Instant};
 
 use whistle_rules::{
-    Action, AnyGame, Game, Observation, Options, ScoreOrder, Seat, Status, Variant,
+    Action, AnyGame, Game, Observation, Options, Seat, Variant,
     dealing::{Domain, Seed, Shuffler},
     sample::WorldSampler,
 };
 
-use crate::{bot::Bot, heuristic::HeuristicBot};
+use crate::{
+    bot::Bot,
+    heuristic::HeuristicBot,
+    playout::{self, Rollout},
+};
 
 /// Playouts a decision when no budget is named.
 pub const DEFAULT_PLAYOUTS: u32 = 240;
@@ -149,7 +153,7 @@ impl SamplerBot {
             for &action in legal {
                 let mut g = world.game.clone();
                 g.apply(me, action).ok()?;
-                row.push(play_out(&mut g, me, obs.deal));
+                row.push(play_out(&mut g, me, obs.deal, &mut rng));
             }
             out.values.push(row);
             out.weights.push(world.weight);
@@ -213,39 +217,9 @@ impl Playouts {
 /// Plays the hand of deal `deal` to its end with the heuristic for every
 /// seat; returns the hand's score for `me`'s side against the other sides'
 /// average (negated where lower totals are better).
-fn play_out(g: &mut AnyGame, me: Seat, deal: u32) -> f64 {
-    let mut policy = HeuristicBot;
-    while g.status() == Status::Act && g.deals() == deal + 1 {
-        let seat = g.to_act().first().expect("a seat acts");
-        let legal = g.legal_actions(seat);
-        let i = if legal.len() == 1 {
-            0
-        } else {
-            policy.choose(&g.observe(seat), &legal)
-        };
-        if g.apply(seat, legal[i]).is_err() {
-            break;
-        }
-    }
-    let Some(result) = g.hand_results().last().filter(|r| r.deal == deal) else {
-        return 0.0;
-    };
-    let teams = g.teams();
-    let mine = teams[me.index()];
-    let others: Vec<f64> = (0..teams.len())
-        .filter(|&s| teams[s] != mine)
-        .map(|s| f64::from(result.points[s]))
-        .collect();
-    let against = if others.is_empty() {
-        0.0
-    } else {
-        others.iter().sum::<f64>() / others.len() as f64
-    };
-    let value = f64::from(result.points[me.index()]) - against;
-    match g.score_order() {
-        ScoreOrder::HigherIsBetter => value,
-        ScoreOrder::LowerIsBetter => -value,
-    }
+fn play_out(g: &mut AnyGame, me: Seat, deal: u32, rng: &mut Shuffler) -> f64 {
+    playout::play_out(g, deal, Rollout::Heuristic, rng);
+    playout::hand_value(g, me, deal)
 }
 
 impl Bot for SamplerBot {

@@ -6,8 +6,9 @@ use whistle_rules::{Action, Event, HandResult, MatchResult, Observation, Options
 
 /// A player for one seat of one match.
 ///
-/// The driver (in-process [`play_match`](crate::play_match) now, the referee's
-/// gRPC connection loop later) calls the hooks in this order:
+/// The driver (in-process [`play_match`](crate::play_match), or the Rust
+/// kit's gRPC connection loop, `whistle_bot::client`) calls the hooks in
+/// this order:
 ///
 /// 1. [`Bot::rules`] and [`Bot::new_match`] once, before anything else;
 /// 2. for every event of a hand that the seat may see, [`Bot::on_event`], as it

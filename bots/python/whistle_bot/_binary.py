@@ -1,0 +1,193 @@
+"""Binary requests: cards and actions as small integers (``Hello.binary``;
+docs/protocol.md, "Binary requests").
+
+On a binary stream the referee leaves the text fields of cards and actions
+empty and sends their ids in the ``*_id``/``*_ids`` fields beside them. The
+kit writes the texts back (:func:`textify_request`, :func:`textify_event`)
+before a bot sees anything, so a bot reads the same messages either way.
+
+A card's id is its index + 1: suit × 13 + rank + 1 (suits ``C D H S``, ranks
+``2`` … ``A``), ``LJ`` 53, ``BJ`` 54. An action's id is
+``1 + 4096 × kind + argument`` (:data:`ACTION_KINDS`); a card play's id is
+its card's id. 0 means none.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from .cards import RANKS, SUITS
+
+#: Card texts by id (index 0: none).
+CARD_TEXTS: List[str] = [""] + [r + s for s in SUITS for r in RANKS] + ["LJ", "BJ"]
+
+#: Action kinds in id order (``whistle_rules::ActionKind::ALL``).
+ACTION_KINDS = (
+    "play", "pass", "contract", "bid", "null", "open-null", "double-bid", "double-null",
+    "give", "place", "discard", "declare", "reveal", "no", "leader", "hand-size",
+    "count", "vote", "exchange", "announce", "double", "redouble",
+)
+_KIND_SPAN = 4096
+_STRAINS = ("C", "D", "H", "S", "NT")
+_EXCHANGES = ("whole", "half", "without", "against")
+_FEATS = ("four-kings", "four-aces", "dix-last", "all-three", "joker-catch", "slam")
+
+_action_texts: Dict[int, str] = {i: t for i, t in enumerate(CARD_TEXTS) if i}
+
+
+class BinaryError(ValueError):
+    """An id that names no card or action."""
+
+
+def card_text(card_id: int) -> str:
+    """The text of a card id (``1`` → ``"2C"``)."""
+    if 0 < card_id < len(CARD_TEXTS):
+        return CARD_TEXTS[card_id]
+    raise BinaryError(f"not a card id: {card_id}")
+
+
+def _compute_action_text(action_id: int) -> str:
+    kind_index, arg = divmod(action_id - 1, _KIND_SPAN)
+    if action_id < 1 or kind_index >= len(ACTION_KINDS):
+        raise BinaryError(f"not an action id: {action_id}")
+    kind = ACTION_KINDS[kind_index]
+    try:
+        if kind in ("give", "place", "discard"):
+            return f"{kind} {CARD_TEXTS[arg + 1]}"
+        if kind in ("pass", "open-null", "declare", "reveal", "no") and arg == 0:
+            return kind
+        if kind == "contract":
+            return f"bid {arg // 5}{_STRAINS[arg % 5]}"
+        if kind == "bid":
+            return f"bid {arg}"
+        if kind == "null":
+            return "null" if arg == 0 else f"null {arg}"
+        if kind == "double-bid":
+            return f"bid {arg} double"
+        if kind == "double-null":
+            return f"null {arg} double"
+        if kind == "leader":
+            return f"lead {arg}"
+        if kind == "hand-size":
+            return f"size {arg}"
+        if kind == "count":
+            return f"count {arg}"
+        if kind == "vote" and arg < 2:
+            return "vote yes" if arg else "vote no"
+        if kind == "exchange":
+            return _EXCHANGES[arg]
+        if kind == "announce":
+            return f"announce {_FEATS[arg]}"
+        if kind in ("double", "redouble"):
+            return f"{kind} {'game' if arg == 0 else _FEATS[arg - 1]}"
+    except IndexError:
+        pass
+    raise BinaryError(f"not an action id: {action_id}")
+
+
+def action_text(action_id: int) -> str:
+    """The canonical text of an action id (``4097`` → ``"pass"``)."""
+    text = _action_texts.get(action_id)
+    if text is None:
+        text = _action_texts[action_id] = _compute_action_text(action_id)
+    return text
+
+
+def _cards(texts: Any, ids: Any) -> None:
+    if ids:
+        try:
+            texts.extend([_CARDS_BY_ID[i] for i in ids])
+        except KeyError:
+            raise BinaryError(f"not a card id in {list(ids)}") from None
+        del ids[:]
+
+
+_CARDS_BY_ID = {i: t for i, t in enumerate(CARD_TEXTS) if i}
+
+
+def textify_event(event: Any) -> None:
+    """Writes the texts of a binary ``Event``'s cards and actions, in place."""
+    kind = event.WhichOneof("kind")
+    if kind == "action":
+        a = event.action
+        if a.action_id:
+            a.action = action_text(a.action_id)
+            a.action_id = 0
+    elif kind in ("dummy_play", "turn_up", "take"):
+        m = getattr(event, kind)
+        if m.card_id:
+            m.card = card_text(m.card_id)
+            m.card_id = 0
+    elif kind == "dealt":
+        _cards(event.dealt.cards, event.dealt.card_ids)
+    elif kind == "reveal":
+        _cards(event.reveal.cards, event.reveal.card_ids)
+
+
+def _trick(trick: Any) -> None:
+    for c in trick.cards:
+        if c.card_id:
+            c.card = card_text(c.card_id)
+            c.card_id = 0
+
+
+def _hand(obs: Any) -> None:
+    _cards(obs.hand, obs.hand_ids)
+
+
+def _players(obs: Any) -> None:
+    for p in obs.players:
+        _cards(p.known, p.known_ids)
+        if p.bid_id:
+            p.bid = action_text(p.bid_id)
+            p.bid_id = 0
+
+
+def _contract(obs: Any) -> None:
+    if obs.HasField("contract") and obs.contract.action_id:
+        obs.contract.action = action_text(obs.contract.action_id)
+        obs.contract.action_id = 0
+
+
+def _table(obs: Any) -> None:
+    for t in obs.table:
+        if t.card_id:
+            t.card = card_text(t.card_id)
+            t.card_id = 0
+
+
+def _current_trick(obs: Any) -> None:
+    if obs.HasField("trick"):
+        _trick(obs.trick)
+
+
+# The Observation fields that carry cards or actions, by field number.
+_FIELDS = {9: _hand, 10: _players, 12: _contract, 13: _table, 15: _current_trick}
+
+
+def textify_observation(obs: Any, fields: Any = None) -> None:
+    """Writes the texts of a binary ``Observation`` in place; ``fields``:
+    only those field numbers (a delta's ``changed``), and its ``tricks``."""
+    for number in _FIELDS if fields is None else fields:
+        f = _FIELDS.get(number)
+        if f is not None:
+            f(obs)
+    for t in obs.tricks:
+        _trick(t)
+    if fields is None:
+        for e in obs.history:
+            textify_event(e)
+
+
+def textify_request(request: Any) -> None:
+    """Writes the texts of a binary ``DecisionRequest`` in place: its legal
+    actions, and its observation or its delta (events and values)."""
+    if request.legal_ids:
+        request.legal.extend([action_text(i) for i in request.legal_ids])
+    if request.HasField("observation"):
+        textify_observation(request.observation)
+    if request.HasField("delta"):
+        for e in request.delta.events:
+            textify_event(e)
+        if request.delta.HasField("values"):
+            textify_observation(request.delta.values, request.delta.changed)
