@@ -197,6 +197,10 @@ struct Registry {
     /// Finished tables still kept, oldest first.
     finished: VecDeque<String>,
     seat_tokens: HashMap<String, (String, Seat, Variant)>,
+    /// Seat tokens given out before their seats exist
+    /// ([`Referee::reserve_seat_token`]), each with its `Subscribe` stream
+    /// once one is open.
+    reserved: HashMap<String, Option<Subscriber>>,
     /// Bot tokens by their SHA-256 (hex): the referee keeps no bot token
     /// whole, so a league can register the hashes it stores.
     bot_tokens: HashMap<String, String>,
@@ -470,6 +474,18 @@ impl Referee {
                 reg.seat_tokens
                     .insert(t.clone(), (id.clone(), Seat::new(i), spec.game));
             }
+            // A reserved token's stream gets its one seat and ends; one
+            // not subscribed yet finds its seat by the token when it does.
+            for (i, t) in tokens.iter().enumerate() {
+                if let Some(Some(s)) = reg.reserved.remove(t) {
+                    let _ = s.tx.try_send(Ok(pb::SeatAssignment {
+                        table_id: id.clone(),
+                        seat: i as u32,
+                        seat_token: t.clone(),
+                        game: spec.game.name().to_string(),
+                    }));
+                }
+            }
             reg.tables.insert(
                 id.clone(),
                 TableEntry {
@@ -511,6 +527,28 @@ impl Referee {
             tokens,
             records: rec_rx,
         })
+    }
+
+    /// A seat token for a seat not created yet: a `Subscribe` with it
+    /// waits (the stream open, nothing sent) until a table is created with
+    /// the token for one of its seats ([`crate::SeatSpec::token`]), then
+    /// receives that one seat and ends, as a seat token's does. A
+    /// tournament starts fresh instances of its bots with such tokens
+    /// ahead of their matches. [`Referee::release_seat_token`] gives one
+    /// back unused.
+    pub fn reserve_seat_token(&self) -> String {
+        let token = new_token("seat");
+        self.registry().reserved.insert(token.clone(), None);
+        token
+    }
+
+    /// Gives back a token of [`Referee::reserve_seat_token`] that no seat
+    /// took: its `Subscribe` stream ends with OK (its bot exits, the
+    /// launch contract) and the token is unknown from now on. Returns
+    /// whether it was still reserved.
+    pub fn release_seat_token(&self, token: &str) -> bool {
+        let slot = self.registry().reserved.remove(token);
+        slot.is_some()
     }
 
     /// Registers a bot token: a `Subscribe` with it receives every seat created
@@ -716,6 +754,10 @@ impl Referee {
         }
         // Last, the bots' Subscribe streams: their seats have ended.
         let mut reg = self.registry();
+        for s in reg.reserved.values_mut().filter_map(Option::take) {
+            let _ =
+                s.tx.try_send(Err(Status::unavailable(whistle_protocol::SHUTTING_DOWN)));
+        }
         for q in reg.bots.values_mut() {
             if let Some(s) = q.subscriber.take() {
                 let _ =
@@ -1100,7 +1142,7 @@ impl pb::referee_server::Referee for BotService {
     ) -> Result<Response<Self::SubscribeStream>, Status> {
         let peer = peer(&req);
         let req = req.into_inner();
-        let reg = self.0.registry();
+        let mut reg = self.0.registry();
         if let Some((table_id, seat, game)) = reg.seat_tokens.get(&req.token).cloned() {
             let one = pb::SeatAssignment {
                 table_id,
@@ -1109,6 +1151,30 @@ impl pb::referee_server::Referee for BotService {
                 game: game.name().to_string(),
             };
             return Ok(Response::new(Box::pin(tokio_stream::once(Ok(one)))));
+        }
+        if reg.reserved.contains_key(&req.token) {
+            if reg.draining {
+                return Err(Status::unavailable(whistle_protocol::SHUTTING_DOWN));
+            }
+            let (tx, rx) = mpsc::channel(1);
+            let (end_tx, end_rx) = oneshot::channel();
+            let older = reg.reserved.insert(
+                req.token.clone(),
+                Some(Subscriber {
+                    tx,
+                    end: end_tx,
+                    peer,
+                }),
+            );
+            // One token, one instance: a newer stream takes over.
+            if let Some(old) = older.flatten().filter(Subscriber::is_open) {
+                let _ = old.end.send(Status::aborted(SUPERSEDED));
+            }
+            return Ok(Response::new(Box::pin(Assignments {
+                rx,
+                end: Some(end_rx),
+                done: false,
+            })));
         }
         let Some(name) = reg.bot_tokens.get(&token_hash(&req.token)).cloned() else {
             warn!(%peer, token = %token_hint(&req.token), bot = %echo(&req.bot_name), "subscribe refused: unknown token");
@@ -1592,6 +1658,58 @@ mod tests {
             token_hash("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[tokio::test]
+    async fn a_reserved_seat_token_waits_for_its_one_seat_or_is_given_back() {
+        use pb::referee_server::Referee as _;
+        use tokio_stream::StreamExt as _;
+        let referee = Referee::new(None);
+        let service = BotService(referee.clone());
+        let subscribe = |token: &str| {
+            service.subscribe(Request::new(pb::SubscribeRequest {
+                token: token.to_string(),
+                bot_name: "a".into(),
+            }))
+        };
+        // Subscribed before its seat exists: nothing comes until the table.
+        let early = referee.reserve_seat_token();
+        let mut waiting = subscribe(&early).await.unwrap().into_inner();
+        let nothing =
+            tokio::time::timeout(std::time::Duration::from_millis(50), waiting.next()).await;
+        assert!(
+            nothing.is_err(),
+            "a reserved token sees nothing before its seat"
+        );
+        // Subscribed only after its table is created: the seat token's one seat.
+        let late = referee.reserve_seat_token();
+        let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(1), &["a", "b", "c", "d"]);
+        spec.table_id = Some("t1".into());
+        spec.seats[2].token = Some(early.clone());
+        spec.seats[0].token = Some(late.clone());
+        let handle = referee.create_table(spec).unwrap();
+        assert_eq!(handle.tokens[2], early);
+        let a = waiting.next().await.unwrap().unwrap();
+        assert_eq!(
+            (a.table_id.as_str(), a.seat, a.seat_token.as_str()),
+            ("t1", 2, early.as_str())
+        );
+        assert!(
+            waiting.next().await.is_none(),
+            "one seat, then the stream ends"
+        );
+        let mut after = subscribe(&late).await.unwrap().into_inner();
+        assert_eq!(after.next().await.unwrap().unwrap().seat, 0);
+        assert!(after.next().await.is_none());
+        // Given back unused: its stream ends with OK, the token is unknown.
+        let unused = referee.reserve_seat_token();
+        let mut given_back = subscribe(&unused).await.unwrap().into_inner();
+        assert!(referee.release_seat_token(&unused));
+        assert!(given_back.next().await.is_none());
+        assert!(!referee.release_seat_token(&unused));
+        let refused = subscribe(&unused).await.err().unwrap();
+        assert_eq!(refused.code(), tonic::Code::Unauthenticated);
+        assert!(referee.registry().reserved.is_empty());
     }
 
     #[tokio::test]

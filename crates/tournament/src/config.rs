@@ -465,6 +465,512 @@ fn line_of(source: &str, offset: usize) -> usize {
         + 1
 }
 
+/// The file being read, for errors that name the line of a span.
+struct Source<'a> {
+    path: &'a Path,
+    source: &'a str,
+}
+
+impl Source<'_> {
+    /// An error at `span` (its line), about `key` (none if empty).
+    fn err(&self, span: Option<std::ops::Range<usize>>, key: &str, message: String) -> ConfigError {
+        ConfigError {
+            path: self.path.to_path_buf(),
+            line: span.map(|s| line_of(self.source, s.start)),
+            key: (!key.is_empty()).then(|| key.to_string()),
+            message,
+        }
+    }
+}
+
+/// What the file's top says about the game: the event's name, the game,
+/// its options (`[options]` and `hands`) and its table.
+struct GameSpec {
+    name: String,
+    game: Variant,
+    options: Options,
+    seats: usize,
+    teams: Vec<u8>,
+}
+
+/// Reads `name`, `game`, `[options]` and `hands`.
+fn read_game(src: &Source<'_>, raw: &RawFile) -> Result<GameSpec, ConfigError> {
+    let name = raw.name.get_ref().trim().to_string();
+    if let Err(why) = check_name(&name) {
+        return Err(src.err(
+            Some(raw.name.span()),
+            "name",
+            format!("{why} (the name names the output folder)"),
+        ));
+    }
+    let game: Variant = raw
+        .game
+        .get_ref()
+        .parse()
+        .map_err(|e: whistle_rules::OptionError| {
+            src.err(Some(raw.game.span()), "game", e.to_string())
+        })?;
+    let mut options = Options::new();
+    for (k, v) in &raw.options {
+        let text = match v.get_ref() {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            _ => {
+                return Err(src.err(
+                    Some(v.span()),
+                    &format!("options.{k}"),
+                    "an option value must be a string, number or boolean".into(),
+                ));
+            }
+        };
+        options.set(k, &text);
+    }
+    if let Some(h) = &raw.hands {
+        if options.get("hands").is_some() {
+            return Err(src.err(
+                Some(h.span()),
+                "hands",
+                "give `hands` or `options.hands`, not both".into(),
+            ));
+        }
+        options.set("hands", &h.get_ref().to_string());
+    }
+    let probe = game.new_game(&options).map_err(|e| {
+        let key = match &e {
+            whistle_rules::OptionError::UnknownOption { key, .. }
+            | whistle_rules::OptionError::BadValue { key, .. } => key.clone(),
+            _ => String::new(),
+        };
+        let span = raw.options.get(&key).map(|v| v.span()).or_else(|| {
+            (key == "hands")
+                .then(|| raw.hands.as_ref().map(|h| h.span()))
+                .flatten()
+        });
+        src.err(span, &format!("options.{key}"), e.to_string())
+    })?;
+    Ok(GameSpec {
+        name,
+        game,
+        options: probe.options(),
+        seats: probe.seats(),
+        teams: probe.teams(),
+    })
+}
+
+/// Reads `format`, and checks that a format that replays deals has a fixed
+/// number of hands per match.
+fn read_format(src: &Source<'_>, raw: &RawFile, options: &Options) -> Result<Format, ConfigError> {
+    let span = raw.format.as_ref().map(|f| f.span());
+    let format = match raw.format.as_ref().map(|f| f.get_ref().as_str()) {
+        None | Some("round-robin") => Format::RoundRobin,
+        Some("duplicate") => Format::Duplicate,
+        Some("gauntlet") => Format::Gauntlet,
+        Some("movement") => Format::Movement,
+        Some("budget") => Format::Budget,
+        Some(other) => {
+            return Err(src.err(
+                span,
+                "format",
+                format!(
+                    "unknown format `{other}` (round-robin, duplicate, gauntlet, movement, budget)"
+                ),
+            ));
+        }
+    };
+    if matches!(
+        format,
+        Format::Duplicate | Format::Movement | Format::Budget
+    ) && options.get("hands").is_none_or(|h| h == "unset")
+    {
+        return Err(src.err(
+            span,
+            "hands",
+            format!(
+                "a {} event needs a fixed number of hands per match (`hands`)",
+                format.name()
+            ),
+        ));
+    }
+    Ok(format)
+}
+
+/// Reads `[sandbox]`: the default limits of sandboxed bots.
+fn read_sandbox(
+    src: &Source<'_>,
+    table: Option<&Spanned<toml::Table>>,
+) -> Result<Limits, ConfigError> {
+    match table {
+        Some(t) => limits_over(&Limits::default(), t.get_ref())
+            .map_err(|m| src.err(Some(t.span()), "sandbox", m)),
+        None => Ok(Limits::default()),
+    }
+}
+
+/// Reads `[[bots]]`: each bot, its name unique, at least one.
+fn read_bots(
+    src: &Source<'_>,
+    raw: &[Spanned<RawBot>],
+    sandbox: &Limits,
+    base: &Path,
+) -> Result<Vec<BotSpec>, ConfigError> {
+    let mut bots: Vec<BotSpec> = Vec::new();
+    for b in raw {
+        let bot = read_bot(src, b, sandbox, base, &bots)?;
+        bots.push(bot);
+    }
+    if bots.is_empty() {
+        return Err(src.err(None, "bots", "no bots".into()));
+    }
+    Ok(bots)
+}
+
+/// Reads one `[[bots]]` entry (`before`: the bots above it).
+fn read_bot(
+    src: &Source<'_>,
+    b: &Spanned<RawBot>,
+    sandbox: &Limits,
+    base: &Path,
+    before: &[BotSpec],
+) -> Result<BotSpec, ConfigError> {
+    let span = b.span();
+    let b = b.get_ref();
+    if b.remote {
+        let local_only = [
+            ("dir", b.dir.as_ref().map(|d| d.span())),
+            ("sandbox", b.sandbox.as_ref().map(|d| d.span())),
+            ("limits", b.limits.as_ref().map(|d| d.span())),
+            ("stdio", b.stdio.as_ref().map(|d| d.span())),
+        ];
+        if let Some((key, at)) = local_only.into_iter().find(|(_, s)| s.is_some()) {
+            return Err(src.err(
+                at,
+                &format!("bots.{key}"),
+                "a remote bot runs on its owner's machine: only bots the runner starts \
+                 have a folder, a sandbox, limits and stdio"
+                    .into(),
+            ));
+        }
+    }
+    let name = b.name.get_ref().trim().to_string();
+    if let Err(why) = check_name(&name) {
+        return Err(src.err(
+            Some(b.name.span()),
+            "bots.name",
+            format!("{why} (a bot's name names its log files and table cells)"),
+        ));
+    }
+    if before.iter().any(|x| x.name == name) {
+        return Err(src.err(
+            Some(b.name.span()),
+            "bots.name",
+            format!("two bots are named `{name}`"),
+        ));
+    }
+    let kind = match (&b.command, b.remote) {
+        (Some(c), false) => {
+            let words = match c.get_ref() {
+                Command::Line(s) => s.split_whitespace().map(str::to_string).collect(),
+                Command::Words(w) => w.clone(),
+            };
+            if words.is_empty() {
+                return Err(src.err(
+                    Some(c.span()),
+                    "bots.command",
+                    "the command is empty".into(),
+                ));
+            }
+            if let Some(t) = &b.token {
+                return Err(src.err(
+                    Some(t.span()),
+                    "bots.token",
+                    "a token is for a remote bot (`remote = true`); the runner gives \
+                     the bots it starts their tokens itself"
+                        .into(),
+                ));
+            }
+            let limits = match &b.limits {
+                Some(l) => limits_over(sandbox, l.get_ref())
+                    .map_err(|m| src.err(Some(l.span()), "bots.limits", m))?,
+                None => *sandbox,
+            };
+            BotKind::Local(LocalBot {
+                command: words,
+                dir: b.dir.as_ref().map(|d| base.join(d.get_ref())),
+                read: b.read.iter().map(|r| base.join(r)).collect(),
+                sandbox: b.sandbox.as_ref().is_none_or(|s| *s.get_ref()),
+                limits,
+                stdio: b.stdio.as_ref().is_some_and(|s| *s.get_ref()),
+            })
+        }
+        (None, true) => match &b.token {
+            Some(t) if !t.get_ref().trim().is_empty() => BotKind::Remote {
+                token: t.get_ref().trim().to_string(),
+            },
+            Some(t) => {
+                return Err(src.err(Some(t.span()), "bots.token", "the token is empty".into()));
+            }
+            None => {
+                return Err(src.err(
+                    Some(span),
+                    "bots.token",
+                    format!(
+                        "remote bot `{name}` needs its `token` (the secret it \
+                         connects with)"
+                    ),
+                ));
+            }
+        },
+        (Some(c), true) => {
+            return Err(src.err(
+                Some(c.span()),
+                "bots.command",
+                "a remote bot has no command".into(),
+            ));
+        }
+        (None, false) => {
+            return Err(src.err(
+                Some(span),
+                "bots.command",
+                format!("bot `{name}` needs a `command` (or `remote = true`)"),
+            ));
+        }
+    };
+    Ok(BotSpec { name, kind })
+}
+
+/// What the format asks of the field: a gauntlet's challenger, a budget
+/// event's matches per bot.
+struct Field {
+    challenger: Option<usize>,
+    matches_per_bot: Option<u32>,
+}
+
+/// Reads `challenger` and `matches_per_bot`, and checks that the field is
+/// large enough for the format.
+fn read_field(
+    src: &Source<'_>,
+    raw: &RawFile,
+    format: Format,
+    bots: &[BotSpec],
+    seats: usize,
+) -> Result<Field, ConfigError> {
+    let format_span = || raw.format.as_ref().map(|f| f.span());
+    let challenger = match (&raw.challenger, format) {
+        (Some(c), Format::Gauntlet) => Some(
+            bots.iter()
+                .position(|b| b.name == *c.get_ref())
+                .ok_or_else(|| {
+                    src.err(
+                        Some(c.span()),
+                        "challenger",
+                        format!("no bot is named `{}`", c.get_ref()),
+                    )
+                })?,
+        ),
+        (None, Format::Gauntlet) => {
+            return Err(src.err(
+                format_span(),
+                "challenger",
+                "a gauntlet needs `challenger = \"<bot name>\"`".into(),
+            ));
+        }
+        (Some(c), _) => {
+            return Err(src.err(
+                Some(c.span()),
+                "challenger",
+                "`challenger` is for the gauntlet format".into(),
+            ));
+        }
+        (None, _) => None,
+    };
+    let matches_per_bot = match (&raw.matches_per_bot, format) {
+        (Some(m), Format::Budget) if *m.get_ref() == 0 => {
+            return Err(src.err(
+                Some(m.span()),
+                "matches_per_bot",
+                "must be at least 1".into(),
+            ));
+        }
+        (Some(m), Format::Budget) => Some(*m.get_ref()),
+        (None, Format::Budget) => {
+            return Err(src.err(
+                format_span(),
+                "matches_per_bot",
+                "a budget event needs `matches_per_bot` (how many matches each bot plays: \
+                 exactly that, or one more where the seats do not fill whole tables)"
+                    .into(),
+            ));
+        }
+        (Some(m), _) => {
+            return Err(src.err(
+                Some(m.span()),
+                "matches_per_bot",
+                "`matches_per_bot` is for the budget format".into(),
+            ));
+        }
+        (None, _) => None,
+    };
+    if format == Format::Budget && bots.len() < 2 * seats {
+        return Err(src.err(
+            format_span(),
+            "format",
+            format!(
+                "a budget event plays each set of deals at two tables or more: it needs at \
+                 least {} bots for {seats} seats (it has {}); a round robin of so few is small",
+                2 * seats,
+                bots.len()
+            ),
+        ));
+    }
+    if format == Format::Movement && bots.len() < 2 * seats {
+        return Err(src.err(
+            format_span(),
+            "format",
+            format!(
+                "a movement plays each set of deals at two tables or more, with no bot at \
+                 two: it needs at least {} bots for {seats} seats (it has {})",
+                2 * seats,
+                bots.len()
+            ),
+        ));
+    }
+    if format == Format::Gauntlet && bots.len() < 2 {
+        return Err(src.err(None, "bots", "a gauntlet needs at least two bots".into()));
+    }
+    Ok(Field {
+        challenger,
+        matches_per_bot,
+    })
+}
+
+/// Reads `parallel` and `listen`: how the run plays its tables.
+fn read_run(src: &Source<'_>, raw: &RawFile) -> Result<(usize, SocketAddr), ConfigError> {
+    let parallel = match &raw.parallel {
+        Some(p) if *p.get_ref() == 0 => {
+            return Err(src.err(Some(p.span()), "parallel", "must be at least 1".into()));
+        }
+        Some(p) => *p.get_ref(),
+        None => 4,
+    };
+    let listen = match &raw.listen {
+        Some(l) => l
+            .get_ref()
+            .parse()
+            .map_err(|e| src.err(Some(l.span()), "listen", format!("not an address: {e}")))?,
+        None => "127.0.0.1:0".parse().expect("a valid address"),
+    };
+    Ok((parallel, listen))
+}
+
+/// Reads `[time]`: the clocks and how long a table waits for its seats.
+fn read_time(raw: &RawTime) -> (TimeControl, Duration) {
+    let defaults = TimeControl::default();
+    let time = TimeControl {
+        per_action: raw
+            .per_action_ms
+            .map_or(defaults.per_action, Duration::from_millis),
+        time_bank: raw
+            .time_bank_ms
+            .map_or(defaults.time_bank, Duration::from_millis),
+        reconnect_grace: raw
+            .reconnect_grace_ms
+            .map_or(defaults.reconnect_grace, Duration::from_millis),
+    };
+    let start_timeout = Duration::from_millis(raw.start_timeout_ms.unwrap_or(30_000));
+    (time, start_timeout)
+}
+
+/// Reads `[faults]`: the fault policy.
+fn read_faults(src: &Source<'_>, raw: &RawFaults) -> Result<FaultPolicy, ConfigError> {
+    let mut faults = FaultPolicy::default();
+    if let Some(m) = &raw.max_faults {
+        if *m.get_ref() == 0 {
+            return Err(src.err(
+                Some(m.span()),
+                "faults.max_faults",
+                "must be at least 1".into(),
+            ));
+        }
+        faults.max_faults = *m.get_ref();
+    }
+    if let Some(f) = &raw.fallback {
+        faults.fallback = Fallback::from_name(f.get_ref()).ok_or_else(|| {
+            src.err(
+                Some(f.span()),
+                "faults.fallback",
+                "must be `passive`, `first` or `random`".into(),
+            )
+        })?;
+    }
+    Ok(faults)
+}
+
+/// Reads `rounds` and `seatings`: how often the schedule repeats and how a
+/// group's bots are seated (checked against the game's seats and teams).
+fn read_seatings(
+    src: &Source<'_>,
+    raw: &RawFile,
+    seats: usize,
+    teams: &[u8],
+) -> Result<(u32, Seatings), ConfigError> {
+    let rounds = match &raw.rounds {
+        Some(r) if *r.get_ref() == 0 => {
+            return Err(src.err(Some(r.span()), "rounds", "must be at least 1".into()));
+        }
+        Some(r) => *r.get_ref(),
+        None => 1,
+    };
+    let span = raw.seatings.as_ref().map(|f| f.span());
+    let sides = {
+        let mut t = teams.to_vec();
+        t.sort_unstable();
+        t.dedup();
+        t.len()
+    };
+    let seatings = match raw.seatings.as_ref().map(|f| f.get_ref().as_str()) {
+        None | Some("rotations") => Seatings::Rotations,
+        Some("permutations") => {
+            if sides != seats {
+                return Err(src.err(
+                    span,
+                    "seatings",
+                    "`permutations` is for games where every seat plays for itself (partnership games seat every split of the partnerships; a cooperative table is one team)".into(),
+                ));
+            }
+            if seats > MAX_PERMUTED_SEATS {
+                return Err(src.err(
+                    span,
+                    "seatings",
+                    format!(
+                        "`permutations` seats each group in k! ways: at most {MAX_PERMUTED_SEATS} seats (this game has {seats})"
+                    ),
+                ));
+            }
+            Seatings::Permutations
+        }
+        Some("whole-partnerships") => {
+            if sides < 2 || sides == seats {
+                return Err(src.err(
+                    span,
+                    "seatings",
+                    "`whole-partnerships` is for partnership games (Illustrated Whist): here no two seats are partners on opposing sides".into(),
+                ));
+            }
+            Seatings::WholePartnerships
+        }
+        Some(other) => {
+            return Err(src.err(
+                span,
+                "seatings",
+                format!("unknown seatings `{other}` (rotations, permutations, whole-partnerships)"),
+            ));
+        }
+    };
+    Ok((rounds, seatings))
+}
+
 impl Tournament {
     /// Reads and checks a tournament file.
     ///
@@ -486,425 +992,28 @@ impl Tournament {
     /// # Errors
     /// [`ConfigError`] naming the key and line of the first problem.
     pub fn parse(path: &Path, source: &str) -> Result<Tournament, ConfigError> {
-        let err = |span: Option<std::ops::Range<usize>>, key: &str, message: String| ConfigError {
-            path: path.to_path_buf(),
-            line: span.map(|s| line_of(source, s.start)),
-            key: (!key.is_empty()).then(|| key.to_string()),
-            message,
-        };
+        let src = Source { path, source };
         let raw: RawFile = toml::from_str(source).map_err(|e| {
             let msg = e.message().trim().to_string();
             let line = e.span().map(|s| line_of(source, s.start));
             let key = key_of_toml_error(source, line, &msg).unwrap_or_default();
-            err(e.span(), &key, msg)
+            src.err(e.span(), &key, msg)
         })?;
-        let name = raw.name.get_ref().trim().to_string();
-        if let Err(why) = check_name(&name) {
-            return Err(err(
-                Some(raw.name.span()),
-                "name",
-                format!("{why} (the name names the output folder)"),
-            ));
-        }
-        let game: Variant =
-            raw.game
-                .get_ref()
-                .parse()
-                .map_err(|e: whistle_rules::OptionError| {
-                    err(Some(raw.game.span()), "game", e.to_string())
-                })?;
-        let mut options = Options::new();
-        for (k, v) in &raw.options {
-            let text = match v.get_ref() {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Integer(i) => i.to_string(),
-                toml::Value::Boolean(b) => b.to_string(),
-                toml::Value::Float(f) => f.to_string(),
-                _ => {
-                    return Err(err(
-                        Some(v.span()),
-                        &format!("options.{k}"),
-                        "an option value must be a string, number or boolean".into(),
-                    ));
-                }
-            };
-            options.set(k, &text);
-        }
-        if let Some(h) = &raw.hands {
-            if options.get("hands").is_some() {
-                return Err(err(
-                    Some(h.span()),
-                    "hands",
-                    "give `hands` or `options.hands`, not both".into(),
-                ));
-            }
-            options.set("hands", &h.get_ref().to_string());
-        }
-        let probe = game.new_game(&options).map_err(|e| {
-            let key = match &e {
-                whistle_rules::OptionError::UnknownOption { key, .. }
-                | whistle_rules::OptionError::BadValue { key, .. } => key.clone(),
-                _ => String::new(),
-            };
-            let span = raw.options.get(&key).map(|v| v.span()).or_else(|| {
-                (key == "hands")
-                    .then(|| raw.hands.as_ref().map(|h| h.span()))
-                    .flatten()
-            });
-            err(span, &format!("options.{key}"), e.to_string())
-        })?;
-        let options = probe.options();
-        let seats = probe.seats();
-        let teams = probe.teams();
-        let format = match raw.format.as_ref().map(|f| f.get_ref().as_str()) {
-            None | Some("round-robin") => Format::RoundRobin,
-            Some("duplicate") => Format::Duplicate,
-            Some("gauntlet") => Format::Gauntlet,
-            Some("movement") => Format::Movement,
-            Some("budget") => Format::Budget,
-            Some(other) => {
-                return Err(err(
-                    raw.format.as_ref().map(|f| f.span()),
-                    "format",
-                    format!(
-                        "unknown format `{other}` (round-robin, duplicate, gauntlet, movement, budget)"
-                    ),
-                ));
-            }
-        };
-        if matches!(
-            format,
-            Format::Duplicate | Format::Movement | Format::Budget
-        ) && options.get("hands").is_none_or(|h| h == "unset")
-        {
-            return Err(err(
-                raw.format.as_ref().map(|f| f.span()),
-                "hands",
-                format!(
-                    "a {} event needs a fixed number of hands per match (`hands`)",
-                    format.name()
-                ),
-            ));
-        }
         let base = path.parent().unwrap_or(Path::new("."));
-        let sandbox = match &raw.sandbox {
-            Some(t) => limits_over(&Limits::default(), t.get_ref())
-                .map_err(|m| err(Some(t.span()), "sandbox", m))?,
-            None => Limits::default(),
-        };
-        let mut bots = Vec::new();
-        for b in &raw.bots {
-            let span = b.span();
-            let b = b.get_ref();
-            if b.remote {
-                let local_only = [
-                    ("dir", b.dir.as_ref().map(|d| d.span())),
-                    ("sandbox", b.sandbox.as_ref().map(|d| d.span())),
-                    ("limits", b.limits.as_ref().map(|d| d.span())),
-                    ("stdio", b.stdio.as_ref().map(|d| d.span())),
-                ];
-                if let Some((key, at)) = local_only.into_iter().find(|(_, s)| s.is_some()) {
-                    return Err(err(
-                        at,
-                        &format!("bots.{key}"),
-                        "a remote bot runs on its owner's machine: only bots the runner starts \
-                         have a folder, a sandbox, limits and stdio"
-                            .into(),
-                    ));
-                }
-            }
-            let name = b.name.get_ref().trim().to_string();
-            if let Err(why) = check_name(&name) {
-                return Err(err(
-                    Some(b.name.span()),
-                    "bots.name",
-                    format!("{why} (a bot's name names its log files and table cells)"),
-                ));
-            }
-            if bots.iter().any(|x: &BotSpec| x.name == name) {
-                return Err(err(
-                    Some(b.name.span()),
-                    "bots.name",
-                    format!("two bots are named `{name}`"),
-                ));
-            }
-            let kind = match (&b.command, b.remote) {
-                (Some(c), false) => {
-                    let words = match c.get_ref() {
-                        Command::Line(s) => s.split_whitespace().map(str::to_string).collect(),
-                        Command::Words(w) => w.clone(),
-                    };
-                    if words.is_empty() {
-                        return Err(err(
-                            Some(c.span()),
-                            "bots.command",
-                            "the command is empty".into(),
-                        ));
-                    }
-                    if let Some(t) = &b.token {
-                        return Err(err(
-                            Some(t.span()),
-                            "bots.token",
-                            "a token is for a remote bot (`remote = true`); the runner gives \
-                             the bots it starts their tokens itself"
-                                .into(),
-                        ));
-                    }
-                    let limits = match &b.limits {
-                        Some(l) => limits_over(&sandbox, l.get_ref())
-                            .map_err(|m| err(Some(l.span()), "bots.limits", m))?,
-                        None => sandbox,
-                    };
-                    BotKind::Local(LocalBot {
-                        command: words,
-                        dir: b.dir.as_ref().map(|d| base.join(d.get_ref())),
-                        read: b.read.iter().map(|r| base.join(r)).collect(),
-                        sandbox: b.sandbox.as_ref().is_none_or(|s| *s.get_ref()),
-                        limits,
-                        stdio: b.stdio.as_ref().is_some_and(|s| *s.get_ref()),
-                    })
-                }
-                (None, true) => match &b.token {
-                    Some(t) if !t.get_ref().trim().is_empty() => BotKind::Remote {
-                        token: t.get_ref().trim().to_string(),
-                    },
-                    Some(t) => {
-                        return Err(err(
-                            Some(t.span()),
-                            "bots.token",
-                            "the token is empty".into(),
-                        ));
-                    }
-                    None => {
-                        return Err(err(
-                            Some(span),
-                            "bots.token",
-                            format!(
-                                "remote bot `{name}` needs its `token` (the secret it \
-                                 connects with)"
-                            ),
-                        ));
-                    }
-                },
-                (Some(c), true) => {
-                    return Err(err(
-                        Some(c.span()),
-                        "bots.command",
-                        "a remote bot has no command".into(),
-                    ));
-                }
-                (None, false) => {
-                    return Err(err(
-                        Some(span),
-                        "bots.command",
-                        format!("bot `{name}` needs a `command` (or `remote = true`)"),
-                    ));
-                }
-            };
-            bots.push(BotSpec { name, kind });
-        }
-        if bots.is_empty() {
-            return Err(err(None, "bots", "no bots".into()));
-        }
-        let challenger = match (&raw.challenger, format) {
-            (Some(c), Format::Gauntlet) => Some(
-                bots.iter()
-                    .position(|b| b.name == *c.get_ref())
-                    .ok_or_else(|| {
-                        err(
-                            Some(c.span()),
-                            "challenger",
-                            format!("no bot is named `{}`", c.get_ref()),
-                        )
-                    })?,
-            ),
-            (None, Format::Gauntlet) => {
-                return Err(err(
-                    raw.format.as_ref().map(|f| f.span()),
-                    "challenger",
-                    "a gauntlet needs `challenger = \"<bot name>\"`".into(),
-                ));
-            }
-            (Some(c), _) => {
-                return Err(err(
-                    Some(c.span()),
-                    "challenger",
-                    "`challenger` is for the gauntlet format".into(),
-                ));
-            }
-            (None, _) => None,
-        };
-        let matches_per_bot = match (&raw.matches_per_bot, format) {
-            (Some(m), Format::Budget) if *m.get_ref() == 0 => {
-                return Err(err(
-                    Some(m.span()),
-                    "matches_per_bot",
-                    "must be at least 1".into(),
-                ));
-            }
-            (Some(m), Format::Budget) => Some(*m.get_ref()),
-            (None, Format::Budget) => {
-                return Err(err(
-                    raw.format.as_ref().map(|f| f.span()),
-                    "matches_per_bot",
-                    "a budget event needs `matches_per_bot` (how many matches each bot plays: \
-                     exactly that, or one more where the seats do not fill whole tables)"
-                        .into(),
-                ));
-            }
-            (Some(m), _) => {
-                return Err(err(
-                    Some(m.span()),
-                    "matches_per_bot",
-                    "`matches_per_bot` is for the budget format".into(),
-                ));
-            }
-            (None, _) => None,
-        };
-        if format == Format::Budget && bots.len() < 2 * seats {
-            return Err(err(
-                raw.format.as_ref().map(|f| f.span()),
-                "format",
-                format!(
-                    "a budget event plays each set of deals at two tables or more: it needs at \
-                     least {} bots for {seats} seats (it has {}); a round robin of so few is small",
-                    2 * seats,
-                    bots.len()
-                ),
-            ));
-        }
-        if format == Format::Movement && bots.len() < 2 * seats {
-            return Err(err(
-                raw.format.as_ref().map(|f| f.span()),
-                "format",
-                format!(
-                    "a movement plays each set of deals at two tables or more, with no bot at \
-                     two: it needs at least {} bots for {seats} seats (it has {})",
-                    2 * seats,
-                    bots.len()
-                ),
-            ));
-        }
-        if format == Format::Gauntlet && bots.len() < 2 {
-            return Err(err(
-                None,
-                "bots",
-                "a gauntlet needs at least two bots".into(),
-            ));
-        }
-        let parallel = match &raw.parallel {
-            Some(p) if *p.get_ref() == 0 => {
-                return Err(err(Some(p.span()), "parallel", "must be at least 1".into()));
-            }
-            Some(p) => *p.get_ref(),
-            None => 4,
-        };
-        let listen = match &raw.listen {
-            Some(l) => l
-                .get_ref()
-                .parse()
-                .map_err(|e| err(Some(l.span()), "listen", format!("not an address: {e}")))?,
-            None => "127.0.0.1:0".parse().expect("a valid address"),
-        };
-        let defaults = TimeControl::default();
-        let time = TimeControl {
-            per_action: raw
-                .time
-                .per_action_ms
-                .map_or(defaults.per_action, Duration::from_millis),
-            time_bank: raw
-                .time
-                .time_bank_ms
-                .map_or(defaults.time_bank, Duration::from_millis),
-            reconnect_grace: raw
-                .time
-                .reconnect_grace_ms
-                .map_or(defaults.reconnect_grace, Duration::from_millis),
-        };
-        let mut faults = FaultPolicy::default();
-        if let Some(m) = &raw.faults.max_faults {
-            if *m.get_ref() == 0 {
-                return Err(err(
-                    Some(m.span()),
-                    "faults.max_faults",
-                    "must be at least 1".into(),
-                ));
-            }
-            faults.max_faults = *m.get_ref();
-        }
-        let rounds = match &raw.rounds {
-            Some(r) if *r.get_ref() == 0 => {
-                return Err(err(Some(r.span()), "rounds", "must be at least 1".into()));
-            }
-            Some(r) => *r.get_ref(),
-            None => 1,
-        };
-        if let Some(f) = &raw.faults.fallback {
-            faults.fallback = Fallback::from_name(f.get_ref()).ok_or_else(|| {
-                err(
-                    Some(f.span()),
-                    "faults.fallback",
-                    "must be `passive`, `first` or `random`".into(),
-                )
-            })?;
-        }
-        let seatings = match raw.seatings.as_ref().map(|f| f.get_ref().as_str()) {
-            None | Some("rotations") => Seatings::Rotations,
-            Some("permutations") => {
-                let span = raw.seatings.as_ref().map(|f| f.span());
-                let sides = {
-                    let mut t = teams.clone();
-                    t.sort_unstable();
-                    t.dedup();
-                    t.len()
-                };
-                if sides != seats {
-                    return Err(err(
-                        span,
-                        "seatings",
-                        "`permutations` is for games where every seat plays for itself (partnership games seat every split of the partnerships; a cooperative table is one team)".into(),
-                    ));
-                }
-                if seats > MAX_PERMUTED_SEATS {
-                    return Err(err(
-                        span,
-                        "seatings",
-                        format!(
-                            "`permutations` seats each group in k! ways: at most {MAX_PERMUTED_SEATS} seats (this game has {seats})"
-                        ),
-                    ));
-                }
-                Seatings::Permutations
-            }
-            Some("whole-partnerships") => {
-                let sides = {
-                    let mut t = teams.clone();
-                    t.sort_unstable();
-                    t.dedup();
-                    t.len()
-                };
-                if sides < 2 || sides == seats {
-                    return Err(err(
-                        raw.seatings.as_ref().map(|f| f.span()),
-                        "seatings",
-                        "`whole-partnerships` is for partnership games (Illustrated Whist): here no two seats are partners on opposing sides".into(),
-                    ));
-                }
-                Seatings::WholePartnerships
-            }
-            Some(other) => {
-                return Err(err(
-                    raw.seatings.as_ref().map(|f| f.span()),
-                    "seatings",
-                    format!(
-                        "unknown seatings `{other}` (rotations, permutations, whole-partnerships)"
-                    ),
-                ));
-            }
-        };
+        // One reader a table (the top level's game, format and run keys are
+        // tables of their own here), in the order their errors are found.
+        let game = read_game(&src, &raw)?;
+        let format = read_format(&src, &raw, &game.options)?;
+        let sandbox = read_sandbox(&src, raw.sandbox.as_ref())?;
+        let bots = read_bots(&src, &raw.bots, &sandbox, base)?;
+        let field = read_field(&src, &raw, format, &bots, game.seats)?;
+        let (parallel, listen) = read_run(&src, &raw)?;
+        let (time, start_timeout) = read_time(&raw.time);
+        let faults = read_faults(&src, &raw.faults)?;
+        let (rounds, seatings) = read_seatings(&src, &raw, game.seats, &game.teams)?;
         let out = match raw.out {
             Some(o) => base.join(o),
-            None => default_out(base, &name),
+            None => default_out(base, &game.name),
         };
         let written = match &raw.seed {
             Some(s) => *s.get_ref(),
@@ -912,27 +1021,27 @@ impl Tournament {
         };
         Ok(Tournament {
             path: path.to_path_buf(),
-            name,
-            game,
-            options,
+            name: game.name,
+            game: game.game,
+            options: game.options,
             seed: written.seed(),
             written_seed: written,
             seed_drawn: raw.seed.is_none(),
             seed_warning: raw.seed.and_then(|s| seed_warning(*s.get_ref())),
-            matches_per_bot,
+            matches_per_bot: field.matches_per_bot,
             format,
             seatings,
             rounds,
             parallel,
             out,
             listen,
-            challenger,
+            challenger: field.challenger,
             time,
-            start_timeout: Duration::from_millis(raw.time.start_timeout_ms.unwrap_or(30_000)),
+            start_timeout,
             faults,
             bots,
-            seats,
-            teams,
+            seats: game.seats,
+            teams: game.teams,
             sandbox,
         })
     }

@@ -23,6 +23,7 @@ use crate::{
     error::io_at,
     fair_play::{FairPlay, LocalLaunch, bot_address},
     layout::{has_header, remove_outputs, table_id},
+    pool::{Instance, Instances},
     procs::{self, BotProcess},
     report,
     schedule::{self, Planned, Shard},
@@ -502,38 +503,67 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         fair.locals.contains_key(&t.bots[b].name)
     });
     let holds = pending.holds().clone();
-    'dispatch: while !pending.is_empty() {
+    // With fresh instances, a match's instances start as soon as the match
+    // may (`crate::pool`), up to `parallel` matches ahead of a free table.
+    let ahead = fair.instances.is_some().then(|| {
+        let (r, w, rep) = (referee.clone(), withdrawn.clone(), opts.reporter.clone());
+        Instances::new(
+            referee.clone(),
+            fair.clone(),
+            out.clone(),
+            Box::new(move || out_of_event(&r, &w, &rep)),
+        )
+    });
+    let mut ready: std::collections::VecDeque<(Planned, confine::Held, Option<SeatInstances>)> =
+        Default::default();
+    loop {
         if stopped(&stop) {
             break;
         }
-        let permit = tokio::select! {
-            permit = slots.clone().acquire_owned() => permit.expect("never closed"),
-            () = wait_stop(&mut stop) => break,
-        };
-        let (p, held) = loop {
-            if let Some(next) = pending.startable() {
-                break next;
+        // Every match that may start and fits ahead (one without instances:
+        // the next, taken when a table is free as before).
+        while ready.len() < ahead.as_ref().map_or(1, |_| t.parallel) {
+            let Some((p, held)) = pending.startable() else {
+                break;
+            };
+            let seats = ahead.as_ref().map(|a| SeatInstances {
+                taken: a.start(t, &p),
+                done: instances.clone(),
+                stoppers: stoppers.clone(),
+            });
+            ready.push_back((p, held, seats));
+        }
+        if ready.is_empty() {
+            if pending.is_empty() {
+                break;
             }
             tokio::select! {
-                () = holds.freed() => {}
-                () = wait_stop(&mut stop) => break 'dispatch,
+                () = holds.freed() => continue,
+                () = wait_stop(&mut stop) => break,
             }
+        }
+        // A table for the first ready match; a hold given back meanwhile
+        // lets another get ready.
+        let more = !pending.is_empty() && ahead.is_some() && ready.len() < t.parallel;
+        let permit = tokio::select! {
+            permit = slots.clone().acquire_owned() => permit.expect("never closed"),
+            () = holds.freed(), if more => continue,
+            () = wait_stop(&mut stop) => break,
+        };
+        let Some((p, held, seats)) = ready.pop_front() else {
+            continue;
         };
         let referee = referee.clone();
         let t = t_shared.clone();
         let path = match_path(&out, p.index);
         let resume = partial.remove(&p.index);
         let progress = progress.clone();
-        let seats = fair.instances.is_some().then(|| SeatInstances {
-            fair: fair.clone(),
-            out: out.clone(),
-            withdrawn: withdrawn.clone(),
-            done: instances.clone(),
-            stoppers: stoppers.clone(),
-            held,
-        });
         tasks.spawn(async move {
-            let r = play_match(&referee, &t, &p, &path, resume, &progress, seats).await;
+            let r = play_match(&referee, &t, &p, &path, resume, &progress, seats.as_ref()).await;
+            match seats {
+                Some(si) => end_instances(&referee, si, held),
+                None => drop(held),
+            }
             // Its record is in the log: the referee need not keep the table.
             referee.forget_table(&table_id(&t, p.index));
             drop(permit);
@@ -545,6 +575,13 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         // Surface errors early rather than after the whole schedule.
         while let Some(done) = tasks.try_join_next() {
             stopped_matches += check(done)?;
+        }
+    }
+    // Stopped: the matches ready but not started give their instances back.
+    for (_, held, seats) in ready.drain(..) {
+        match seats {
+            Some(si) => end_instances(&referee, si, held),
+            None => drop(held),
         }
     }
     loop {
@@ -842,18 +879,15 @@ fn out_of_event(
 }
 
 /// Fresh instances for the seats of one match: each local bot's seat is
-/// played by a process of its own, started with the seat's token and
-/// stopped when the match ends.
+/// played by a process of its own (`crate::pool`), whose token the table is
+/// created with, stopped when the match ends.
 struct SeatInstances {
-    fair: Arc<FairPlay>,
-    out: PathBuf,
-    withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>>,
+    /// By seat: the instance of the seat's bot, if the run starts it.
+    taken: Vec<Option<Instance>>,
     /// Finished instances, kept for their verdicts.
     done: Arc<std::sync::Mutex<Vec<BotProcess>>>,
     /// The tasks stopping the instances of finished matches.
     stoppers: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
-    /// The match's deals, held for its bots until its instances are gone.
-    held: confine::Held,
 }
 
 /// Completes when `stop` turns true; never without one.
@@ -946,7 +980,7 @@ async fn play_match(
     path: &Path,
     resume: Option<MatchLog>,
     progress: &Arc<dyn Reporter>,
-    seats: Option<SeatInstances>,
+    seats: Option<&SeatInstances>,
 ) -> Result<Recorded, RunError> {
     let header = header(t, p);
     let names: Vec<&str> = header.seats.iter().map(String::as_str).collect();
@@ -991,54 +1025,47 @@ async fn play_match(
         }
         None => Writer::create(path, &header)?,
     };
-    let mut table = referee.create_table(spec).map_err(RunError::Table)?;
-    let mut started = Vec::new();
-    if let Some(si) = &seats {
-        for (seat, &b) in p.seats.iter().enumerate() {
-            let name = &t.bots[b].name;
-            if !si.fair.locals.contains_key(name) {
-                continue;
-            }
-            let on_out = out_of_event(referee, &si.withdrawn, progress);
-            let launch = si
-                .fair
-                .launch(name, table.tokens[seat].clone(), &si.out, true);
-            match BotProcess::start(launch, Some(on_out)) {
-                Ok(proc) => started.push(proc),
-                // Its seat waits, then forfeits, as for a bot that never
-                // connects.
-                Err(e) => warn!(bot = %name, error = %e, "cannot start an instance of the bot"),
+    if let Some(si) = seats {
+        // The table takes each instance's reserved token for its seat.
+        for (seat, taken) in spec.seats.iter_mut().zip(&si.taken) {
+            if let Some(i) = taken {
+                seat.token = Some(i.token.clone());
             }
         }
     }
-    let recorded = record_table(&mut table, &mut writer, p.match_seed, || {
+    let mut table = referee.create_table(spec).map_err(RunError::Table)?;
+    record_table(&mut table, &mut writer, p.match_seed, || {
         progress.report(RunEvent::Hand)
     })
-    .await;
-    if let Some(si) = seats {
-        // The instances end by themselves with their match; the stragglers
-        // are stopped in the background so that a table of other deals can
-        // start. The deals stay held until every instance is gone: only
-        // then may another instance of one of these bots see them.
-        for p in &started {
-            p.finishing();
-        }
-        let done = si.done.clone();
-        let held = si.held;
-        let stopper = tokio::spawn(async move {
-            let mut finished = Vec::new();
-            for mut p in started {
-                p.stop_and_wait().await;
-                finished.push(p);
-            }
-            drop(held);
-            done.lock().expect("instances").extend(finished);
-        });
-        let mut stoppers = si.stoppers.lock().expect("stoppers");
-        stoppers.retain(|h| !h.is_finished());
-        stoppers.push(stopper);
+    .await
+}
+
+/// After a match with fresh instances: a token no seat took (the match
+/// needed no table) is given back, so its instance exits; the instances end
+/// by themselves with their match, and the stragglers are stopped in the
+/// background so that a table of other deals can start. The deals stay held
+/// until every instance is gone: only then may another instance of one of
+/// these bots see them (`held`, the match's deals, is given back then).
+fn end_instances(referee: &Referee, si: SeatInstances, held: confine::Held) {
+    let mut started = Vec::new();
+    for i in si.taken.into_iter().flatten() {
+        referee.release_seat_token(&i.token);
+        i.process.finishing();
+        started.push(i.process);
     }
-    recorded
+    let done = si.done.clone();
+    let stopper = tokio::spawn(async move {
+        let mut finished = Vec::new();
+        for mut p in started {
+            p.stop_and_wait().await;
+            finished.push(p);
+        }
+        drop(held);
+        done.lock().expect("instances").extend(finished);
+    });
+    let mut stoppers = si.stoppers.lock().expect("stoppers");
+    stoppers.retain(|h| !h.is_finished());
+    stoppers.push(stopper);
 }
 
 /// Turns a table's record into its replay log: one hand line per hand (with

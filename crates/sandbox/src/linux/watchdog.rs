@@ -96,8 +96,49 @@ fn pids() -> Vec<i32> {
     )
 }
 
-/// This process's descendants (from the whole system's `/proc`).
+/// This process's descendants: read down from its own tasks' `children`
+/// files (only the sandbox's processes are read), or, where the kernel
+/// keeps no such file, found in the whole system's `/proc`.
 fn descendants(me: i32, tick: f64) -> Vec<Proc> {
+    match descendant_ids(me) {
+        Some(ids) => ids.into_iter().filter_map(|p| stat(p, tick)).collect(),
+        None => descendants_of_all(me, tick),
+    }
+}
+
+/// The pids of `me`'s descendants from `/proc/PID/task/TID/children`, or
+/// `None` where the kernel has no such file (it needs
+/// `CONFIG_PROC_CHILDREN`). A process that ends meanwhile has no children
+/// to read: its own were given to a reaper the caller reads again.
+fn descendant_ids(me: i32) -> Option<Vec<i32>> {
+    let children = |pid: i32| -> Option<Vec<i32>> {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+        let mut out = Vec::new();
+        for t in tasks.flatten() {
+            let text = std::fs::read_to_string(t.path().join("children")).ok()?;
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|w| w.parse::<i32>().ok()),
+            );
+        }
+        Some(out)
+    };
+    let mut out = children(me)?;
+    let mut i = 0;
+    while i < out.len() {
+        let more = children(out[i]).unwrap_or_default();
+        for c in more {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+/// This process's descendants, from the whole system's `/proc`.
+fn descendants_of_all(me: i32, tick: f64) -> Vec<Proc> {
     let all: Vec<Proc> = pids().into_iter().filter_map(|p| stat(p, tick)).collect();
     let mut ours: Vec<i32> = vec![me];
     let mut out = Vec::new();
@@ -334,5 +375,53 @@ impl Watch {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descendants_read_down_the_children_files_are_those_the_whole_proc_shows() {
+        // A child with two children of its own.
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 5 & sleep 5 & wait"])
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        let me = nix::unistd::getpid().as_raw();
+        let tick = clock_tick();
+        // The shell's children appear once it has forked them.
+        let subtree = |ids: &[i32]| -> Vec<i32> {
+            let all: Vec<Proc> = ids.iter().filter_map(|&p| stat(p, tick)).collect();
+            let mut ours = vec![pid];
+            for _ in 0..3 {
+                for p in &all {
+                    if ours.contains(&p.ppid) && !ours.contains(&p.pid) {
+                        ours.push(p.pid);
+                    }
+                }
+            }
+            ours.sort_unstable();
+            ours
+        };
+        let mut seen = Vec::new();
+        for _ in 0..200 {
+            let scan: Vec<i32> = descendants_of_all(me, tick).iter().map(|p| p.pid).collect();
+            seen = subtree(&scan);
+            if seen.len() == 3 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let read = descendant_ids(me).map(|r| subtree(&r));
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(seen.len(), 3, "the shell and its two sleeps: {seen:?}");
+        // Where the kernel keeps children files, they give the same processes.
+        if let Some(read) = read {
+            assert_eq!(read, seen);
+        }
     }
 }
