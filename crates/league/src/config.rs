@@ -166,7 +166,7 @@ pub struct LeagueFile {
     /// The game's options, effective values (what every log must carry).
     pub game_options: whistle_rules::Options,
     /// The `[submissions]` table: bounds on the bots' owners' uploads
-    /// (read by [`crate::submit::Rules::of`]).
+    /// (read by [`Rules::of`]).
     pub submissions: toml::Table,
     /// The limits of the bots the league starts (its `[sandbox]` table over
     /// the defaults): an upload's check runs under them.
@@ -268,8 +268,7 @@ impl LeagueFile {
         file.game_options = t.options.clone();
         file.limits = t.sandbox;
         file.clock = t.time;
-        crate::submit::Rules::of(&file)
-            .map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
+        Rules::of(&file).map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
         Ok(file)
     }
 
@@ -476,6 +475,89 @@ pub enum BotEntry {
         /// Whether it speaks JSON lines on stdio.
         stdio: bool,
     },
+}
+
+/// The league file's `[submissions]` table: the bounds on uploads.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// Uploads a bot's owner may make in an hour (refused ones count).
+    pub uploads_per_hour: u32,
+    /// Disk a bot's kept versions may take, MiB.
+    pub disk_mib: u64,
+    /// The largest archive, MiB.
+    pub archive_mib: u64,
+    /// The most an upload may unpack to, MiB.
+    pub unpacked_mib: u64,
+    /// The most files and folders in an upload.
+    pub files: u64,
+    /// The build's time limit, seconds (wall clock and CPU).
+    pub build_s: u64,
+    /// The build's memory limit, MiB.
+    pub build_memory_mib: u64,
+    /// The build's disk (its scratch folder, where it builds), MiB.
+    pub build_disk_mib: u64,
+    /// The check's time limit, seconds.
+    pub check_s: u64,
+    /// Hands of each match of the check.
+    pub check_hands: u32,
+    /// How long an upload waits for the uploads ahead of it, seconds.
+    pub queue_s: u64,
+    /// More paths the build may read (a toolchain outside the system's
+    /// paths, e.g. `~/.cargo/bin` and `~/.rustup`).
+    pub build_read: Vec<PathBuf>,
+    /// More environment variables of the build (e.g. `RUSTUP_HOME`); its
+    /// `HOME` and `TMPDIR` are its scratch folder.
+    pub build_env: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            uploads_per_hour: 6,
+            disk_mib: 200,
+            archive_mib: 20,
+            unpacked_mib: 100,
+            files: 5000,
+            build_s: 300,
+            build_memory_mib: 2048,
+            build_disk_mib: 512,
+            check_s: 300,
+            check_hands: 2,
+            queue_s: 600,
+            build_read: Vec::new(),
+            build_env: Default::default(),
+        }
+    }
+}
+
+impl Rules {
+    /// The league file's rules.
+    ///
+    /// # Errors
+    /// [`LeagueError::Config`] for an unknown key or a bad value.
+    pub fn of(file: &LeagueFile) -> Result<Rules, LeagueError> {
+        let rules: Rules = toml::Value::Table(file.submissions.clone())
+            .try_into()
+            .map_err(|e| LeagueError::Config(format!("the league file's [submissions]: {e}")))?;
+        let zero = [
+            ("disk_mib", rules.disk_mib),
+            ("archive_mib", rules.archive_mib),
+            ("unpacked_mib", rules.unpacked_mib),
+            ("files", rules.files),
+            ("build_s", rules.build_s),
+            ("build_memory_mib", rules.build_memory_mib),
+            ("build_disk_mib", rules.build_disk_mib),
+            ("check_s", rules.check_s),
+            ("check_hands", u64::from(rules.check_hands)),
+        ];
+        if let Some((k, _)) = zero.iter().find(|(_, v)| *v == 0) {
+            return Err(LeagueError::Config(format!(
+                "the league file's [submissions]: `{k}` must be above 0"
+            )));
+        }
+        Ok(rules)
+    }
 }
 
 #[cfg(test)]

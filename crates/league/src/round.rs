@@ -10,7 +10,7 @@
 //! plays it on from its logs: no finished hand is lost, none counted twice.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, HashMap},
     path::{Path, PathBuf},
 };
 
@@ -252,7 +252,7 @@ fn seat(
     // is connected (serving). A remote bot's token in the round's file is a
     // fresh random one nobody knows: the serving referee admits the bot by
     // its league token and ignores the file's.
-    let hosted = crate::submit::hosted(store)?;
+    let hosted = hosted(store)?;
     let active: Vec<(Bot, BotEntry)> = store
         .bots()?
         .into_iter()
@@ -376,6 +376,62 @@ pub fn compress_closed(league: &Path) -> Result<(), LeagueError> {
         }
     }
     Ok(())
+}
+
+/// The versions that play, as the round seats them: each accepted version's
+/// bot, started in its folder.
+///
+/// # Errors
+/// [`LeagueError::Store`].
+pub fn hosted(store: &Store) -> Result<HashMap<String, BotEntry>, LeagueError> {
+    // The league folder is the store's.
+    let Some(league) = store
+        .conn()
+        .path()
+        .and_then(|p| Path::new(p).parent())
+        .map(Path::to_path_buf)
+    else {
+        return Ok(HashMap::new());
+    };
+    let mut q = store.conn().prepare(
+        "SELECT b.name, v.dir, v.command, v.stdio FROM versions v JOIN bots b ON b.id = v.bot_id
+         WHERE v.status = 'accepted' AND b.retired_at IS NULL",
+    )?;
+    let rows = q.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, bool>(3)?,
+        ))
+    })?;
+    let league = std::path::absolute(&league).unwrap_or(league);
+    let mut out = HashMap::new();
+    for row in rows {
+        let (name, dir, command, stdio) = row?;
+        let dir = league.join(dir);
+        let Ok(words) = serde_json::from_str::<Vec<String>>(&command) else {
+            continue;
+        };
+        // A program given by a path is the version's; arguments naming its
+        // files are made absolute (the round's file lies elsewhere).
+        let mut command = whistle_tournament::confine::absolute_args(&words, &dir);
+        if let Some(first) = words.first()
+            && Path::new(first).components().count() > 1
+            && Path::new(first).is_relative()
+        {
+            command[0] = dir.join(first).display().to_string();
+        }
+        out.insert(
+            name,
+            BotEntry::Hosted {
+                command,
+                dir,
+                stdio,
+            },
+        );
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@
 //! folder, both removed by the next upload.
 
 use std::{
-    collections::HashMap,
     fs::File,
     io::Read,
     path::{Path, PathBuf},
@@ -30,10 +29,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     archive::{self, Bounds},
-    config::{BotEntry, LeagueError, LeagueFile, NewVersion},
+    config::{LeagueError, LeagueFile, NewVersion},
     round,
     store::{Store, now},
 };
+
+pub use crate::config::Rules;
 
 /// The folder of the league folder that holds the accepted versions.
 pub const SUBMISSIONS: &str = "submissions";
@@ -45,88 +46,7 @@ pub const BAD_TOKEN: &str = "this token admits no bot of the league";
 /// The most bytes of a check's output, or of a failing build's stderr, kept.
 const OUTPUT_BYTES: usize = 6000;
 
-/// The league file's `[submissions]` table: the bounds on uploads.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Rules {
-    /// Uploads a bot's owner may make in an hour (refused ones count).
-    pub uploads_per_hour: u32,
-    /// Disk a bot's kept versions may take, MiB.
-    pub disk_mib: u64,
-    /// The largest archive, MiB.
-    pub archive_mib: u64,
-    /// The most an upload may unpack to, MiB.
-    pub unpacked_mib: u64,
-    /// The most files and folders in an upload.
-    pub files: u64,
-    /// The build's time limit, seconds (wall clock and CPU).
-    pub build_s: u64,
-    /// The build's memory limit, MiB.
-    pub build_memory_mib: u64,
-    /// The build's disk (its scratch folder, where it builds), MiB.
-    pub build_disk_mib: u64,
-    /// The check's time limit, seconds.
-    pub check_s: u64,
-    /// Hands of each match of the check.
-    pub check_hands: u32,
-    /// How long an upload waits for the uploads ahead of it, seconds.
-    pub queue_s: u64,
-    /// More paths the build may read (a toolchain outside the system's
-    /// paths, e.g. `~/.cargo/bin` and `~/.rustup`).
-    pub build_read: Vec<PathBuf>,
-    /// More environment variables of the build (e.g. `RUSTUP_HOME`); its
-    /// `HOME` and `TMPDIR` are its scratch folder.
-    pub build_env: std::collections::BTreeMap<String, String>,
-}
-
-impl Default for Rules {
-    fn default() -> Rules {
-        Rules {
-            uploads_per_hour: 6,
-            disk_mib: 200,
-            archive_mib: 20,
-            unpacked_mib: 100,
-            files: 5000,
-            build_s: 300,
-            build_memory_mib: 2048,
-            build_disk_mib: 512,
-            check_s: 300,
-            check_hands: 2,
-            queue_s: 600,
-            build_read: Vec::new(),
-            build_env: Default::default(),
-        }
-    }
-}
-
 impl Rules {
-    /// The league file's rules.
-    ///
-    /// # Errors
-    /// [`LeagueError::Config`] for an unknown key or a bad value.
-    pub fn of(file: &LeagueFile) -> Result<Rules, LeagueError> {
-        let rules: Rules = toml::Value::Table(file.submissions.clone())
-            .try_into()
-            .map_err(|e| LeagueError::Config(format!("the league file's [submissions]: {e}")))?;
-        let zero = [
-            ("disk_mib", rules.disk_mib),
-            ("archive_mib", rules.archive_mib),
-            ("unpacked_mib", rules.unpacked_mib),
-            ("files", rules.files),
-            ("build_s", rules.build_s),
-            ("build_memory_mib", rules.build_memory_mib),
-            ("build_disk_mib", rules.build_disk_mib),
-            ("check_s", rules.check_s),
-            ("check_hands", u64::from(rules.check_hands)),
-        ];
-        if let Some((k, _)) = zero.iter().find(|(_, v)| *v == 0) {
-            return Err(LeagueError::Config(format!(
-                "the league file's [submissions]: `{k}` must be above 0"
-            )));
-        }
-        Ok(rules)
-    }
-
     fn bounds(&self) -> Bounds {
         Bounds {
             archive_bytes: self.archive_mib << 20,
@@ -1043,62 +963,6 @@ fn check_bot(
         }
         Err(e) => (false, format!("check-bot: cannot wait for it: {e}\n")),
     }
-}
-
-/// The versions that play, as the round seats them: each accepted version's
-/// bot, started in its folder.
-///
-/// # Errors
-/// [`LeagueError::Store`].
-pub fn hosted(store: &Store) -> Result<HashMap<String, BotEntry>, LeagueError> {
-    // The league folder is the store's.
-    let Some(league) = store
-        .conn()
-        .path()
-        .and_then(|p| Path::new(p).parent())
-        .map(Path::to_path_buf)
-    else {
-        return Ok(HashMap::new());
-    };
-    let mut q = store.conn().prepare(
-        "SELECT b.name, v.dir, v.command, v.stdio FROM versions v JOIN bots b ON b.id = v.bot_id
-         WHERE v.status = 'accepted' AND b.retired_at IS NULL",
-    )?;
-    let rows = q.query_map([], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, bool>(3)?,
-        ))
-    })?;
-    let league = std::path::absolute(&league).unwrap_or(league);
-    let mut out = HashMap::new();
-    for row in rows {
-        let (name, dir, command, stdio) = row?;
-        let dir = league.join(dir);
-        let Ok(words) = serde_json::from_str::<Vec<String>>(&command) else {
-            continue;
-        };
-        // A program given by a path is the version's; arguments naming its
-        // files are made absolute (the round's file lies elsewhere).
-        let mut command = whistle_tournament::confine::absolute_args(&words, &dir);
-        if let Some(first) = words.first()
-            && Path::new(first).components().count() > 1
-            && Path::new(first).is_relative()
-        {
-            command[0] = dir.join(first).display().to_string();
-        }
-        out.insert(
-            name,
-            BotEntry::Hosted {
-                command,
-                dir,
-                stdio,
-            },
-        );
-    }
-    Ok(out)
 }
 
 /// A bot's versions, the newest first.
