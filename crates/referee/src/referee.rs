@@ -204,6 +204,10 @@ struct Registry {
     /// Bot tokens by their SHA-256 (hex): the referee keeps no bot token
     /// whole, so a league can register the hashes it stores.
     bot_tokens: HashMap<String, String>,
+    /// The hashes of retired bots' tokens, with the bot's name: a
+    /// `Subscribe` with one is told the bot is retired, not that its token
+    /// is unknown (one entry a token a bot ever had: bounded by the bots).
+    retired_tokens: HashMap<String, String>,
     bots: HashMap<String, BotQueue>,
     /// Bots out of the event, with the reason: their seats forfeit.
     withdrawn: HashMap<String, String>,
@@ -564,6 +568,7 @@ impl Referee {
     /// `bot_name` from now on. A league registers the hashes it keeps.
     pub fn register_bot_hash(&self, bot_name: &str, hash: &str) {
         let mut reg = self.registry();
+        reg.retired_tokens.remove(hash);
         reg.bot_tokens
             .insert(hash.to_string(), bot_name.to_string());
         reg.bots.entry(bot_name.to_string()).or_default();
@@ -606,9 +611,19 @@ impl Referee {
 
     fn revoke(&self, bot_name: &str, at_once: bool) -> bool {
         let mut reg = self.registry();
-        let before = reg.bot_tokens.len();
-        reg.bot_tokens.retain(|_, n| n != bot_name);
-        let known = reg.bot_tokens.len() != before;
+        let revoked: Vec<String> = reg
+            .bot_tokens
+            .iter()
+            .filter(|(_, n)| *n == bot_name)
+            .map(|(h, _)| h.clone())
+            .collect();
+        for h in &revoked {
+            reg.bot_tokens.remove(h);
+            if at_once {
+                reg.retired_tokens.insert(h.clone(), bot_name.to_string());
+            }
+        }
+        let known = !revoked.is_empty();
         let queue = reg.bots.remove(bot_name);
         drop(reg);
         if let Some(q) = &queue
@@ -1176,7 +1191,12 @@ impl pb::referee_server::Referee for BotService {
                 done: false,
             })));
         }
-        let Some(name) = reg.bot_tokens.get(&token_hash(&req.token)).cloned() else {
+        let hash = token_hash(&req.token);
+        if let Some(name) = reg.retired_tokens.get(&hash) {
+            warn!(%peer, bot = %name, "subscribe refused: the bot is retired");
+            return Err(Status::unauthenticated(RETIRED));
+        }
+        let Some(name) = reg.bot_tokens.get(&hash).cloned() else {
             warn!(%peer, token = %token_hint(&req.token), bot = %echo(&req.bot_name), "subscribe refused: unknown token");
             return Err(Status::unauthenticated("unknown token"));
         };
@@ -1192,7 +1212,11 @@ impl pb::referee_server::Referee for BotService {
         }
         let mut reg = self.0.registry();
         // Retired meanwhile.
-        if !reg.bot_tokens.contains_key(&token_hash(&req.token)) {
+        if !reg.bot_tokens.contains_key(&hash) {
+            if reg.retired_tokens.contains_key(&hash) {
+                warn!(%peer, bot = %name, "subscribe refused: the bot is retired");
+                return Err(Status::unauthenticated(RETIRED));
+            }
             return Err(Status::unauthenticated("unknown token"));
         }
         let (tx, rx) = mpsc::channel(STREAM_BUFFER);

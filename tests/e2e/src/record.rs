@@ -338,7 +338,9 @@ pub fn check(spec: &TableSpec, records: &[TableRecord]) -> Summary {
         .filter(|p| seeded || p.what != "deal (from the match seed)")
         .collect();
     if !problems.is_empty() || report.result.as_ref() != Some(&result) {
-        fail(format!("its log does not verify: {problems:?}\nlog:\n{log}"));
+        fail(format!(
+            "its log does not verify: {problems:?}\nlog:\n{log}"
+        ));
     }
     Summary {
         connected: connected.unwrap_or_default(),

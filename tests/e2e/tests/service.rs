@@ -409,7 +409,8 @@ async fn a_retired_bot_token_process_is_cut_off_and_exits_refused() {
         "{}",
         bot.dump()
     );
-    // The retired token is refused from now on.
+    // The retired token is refused from now on, as retired (not as a
+    // token never seen).
     let mut bots = RefereeClient::new(server.channel().await);
     let e = bots
         .subscribe(pb::SubscribeRequest {
@@ -419,6 +420,7 @@ async fn a_retired_bot_token_process_is_cut_off_and_exits_refused() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::Unauthenticated);
+    assert_eq!(e.message(), whistle_referee::RETIRED, "{e:?}");
     server.proc.signal("TERM");
     server.proc.wait(LIMIT).await;
     assert_eq!(server.proc.code(), Some(0), "{}", server.proc.dump());
