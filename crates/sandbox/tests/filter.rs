@@ -631,6 +631,22 @@ fn runs_everywhere(program: &Path, args: &[&str], setup: impl Fn(&Bot), want: &[
     }
 }
 
+/// The sandbox's launcher blocks the signals that stop it; the bot must
+/// not inherit that mask (a worker of Python's `Pool` that never sees its
+/// SIGTERM hangs the bot's `Pool.terminate()` for ever).
+#[test]
+fn the_bot_starts_with_no_signal_blocked() {
+    runs_everywhere(
+        Path::new("/usr/bin/python3"),
+        &[
+            "-c",
+            "import signal; print('blocked', sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, [])))",
+        ],
+        |_| {},
+        &["blocked []"],
+    );
+}
+
 #[test]
 fn cpython_runs_threads_processes_subprocesses_and_sqlite() {
     let script = r#"

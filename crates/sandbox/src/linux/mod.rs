@@ -513,6 +513,14 @@ fn exec(args: &[String]) -> ! {
     if let Err(e) = rlimits::set(&spec, tasks_before).and_then(|()| landlock::confine_self(&spec)) {
         fail(&e);
     }
+    // The launcher blocks the signals that stop it (read from a
+    // descriptor) and a blocked signal stays blocked across `fork` and
+    // `exec`: the bot starts with none blocked, as a program started from
+    // a shell does (else a SIGTERM to it or to its children, a Python
+    // `Pool.terminate()` among them, would wait forever).
+    if let Err(e) = SigSet::empty().thread_set_mask() {
+        fail(&format!("cannot unblock the bot's signals: {e}"));
+    }
     let err = Command::new(&spec.program)
         .args(&spec.args)
         .current_dir(&spec.dir)
