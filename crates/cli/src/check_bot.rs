@@ -352,7 +352,11 @@ async fn check(
                         .and_then(|r| r.get(a.seat as usize).copied().flatten())
                 });
                 match role {
-                    Some(role) => Box::new(Opponent { role, inner }),
+                    Some(role) => Box::new(Player {
+                        inner,
+                        kinds: None,
+                        role: Some(role),
+                    }),
                     None => inner,
                 }
             })
@@ -714,15 +718,19 @@ enum Position {
     Passed,
 }
 
+/// A hand begun for a check: the deck order of its deal and the actions
+/// played since, each `(seat, action, fallback)` as a resumed table
+/// replays them.
+type Prefix = (Vec<whistle_rules::Card>, Vec<(Seat, Action, bool)>);
+
 /// The deck order of the first deal from `seed` and the actions that lead
-/// from it to `position`, each `(seat, action, fallback)` as a resumed
-/// table replays them.
+/// from it to `position`.
 fn position_prefix(
     game: Variant,
     options: &Options,
     seed: u64,
     position: Position,
-) -> anyhow::Result<(Vec<whistle_rules::Card>, Vec<(Seat, Action, bool)>)> {
+) -> anyhow::Result<Prefix> {
     let mut g = game.new_game(options).map_err(usage)?;
     let order: Vec<whistle_rules::Card> = whistle_rules::dealing::deck_order(
         whistle_rules::dealing::deal_seed(Seed::from_u64(seed), 0),
@@ -1404,18 +1412,24 @@ fn late_timed(
 /// How many seeds [`seed_asking_everything`] tries.
 const SEED_SEARCH: u64 = 64;
 
-/// A bot that plays as `inner` and notes the kinds of action it was offered.
-struct Noting {
+/// A seat of a check's in-process table, played by `inner`: the checked
+/// bot's seats note the kinds of action they were offered (`kinds`), a
+/// mixed table's other seats play their role first where it applies.
+struct Player {
     inner: Box<dyn whistle_bot::Bot>,
-    kinds: std::sync::Arc<std::sync::Mutex<BTreeSet<&'static str>>>,
+    kinds: Option<std::sync::Arc<std::sync::Mutex<BTreeSet<&'static str>>>>,
+    role: Option<Role>,
 }
 
-impl whistle_bot::Bot for Noting {
+impl whistle_bot::Bot for Player {
     fn choose(&mut self, obs: &whistle_rules::Observation, legal: &[Action]) -> usize {
-        if let Ok(mut k) = self.kinds.lock() {
+        if let Some(Ok(mut k)) = self.kinds.as_ref().map(|k| k.lock()) {
             k.extend(legal.iter().map(|a| a.kind().name()));
         }
-        self.inner.choose(obs, legal)
+        match self.role.and_then(|r| r.pick(obs, legal)) {
+            Some(i) => i,
+            None => self.inner.choose(obs, legal),
+        }
     }
     fn rules(&mut self, variant: Variant, options: &Options) {
         self.inner.rules(variant, options);
@@ -1458,13 +1472,12 @@ fn kinds_reached(
         let Ok(inner) = whistle_bot::bot_by_name(bot, whistle_bot::bot_seed(match_seed, s)) else {
             return BTreeSet::new();
         };
-        match roles.get(s).copied().flatten() {
-            Some(role) => bots.push(Box::new(Opponent { role, inner })),
-            None => bots.push(Box::new(Noting {
-                inner,
-                kinds: kinds.clone(),
-            })),
-        }
+        let role = roles.get(s).copied().flatten();
+        bots.push(Box::new(Player {
+            inner,
+            kinds: role.is_none().then(|| kinds.clone()),
+            role,
+        }));
     }
     if whistle_bot::play_match(&mut g, match_seed, &mut bots).is_err() {
         return BTreeSet::new();
@@ -1489,17 +1502,12 @@ enum Role {
     Doubler,
 }
 
-/// An opponent (or partner) of the bot checked at a mixed table: its role
-/// where it applies, else the heuristic bot's (or the given bot's) play.
-struct Opponent {
-    role: Role,
-    inner: Box<dyn whistle_bot::Bot>,
-}
-
-impl Opponent {
-    fn pick(&self, obs: &whistle_rules::Observation, legal: &[Action]) -> Option<usize> {
+impl Role {
+    /// What an opponent (or partner) of the bot checked at a mixed table
+    /// plays in this role, where the role decides.
+    fn pick(self, obs: &whistle_rules::Observation, legal: &[Action]) -> Option<usize> {
         let contract = legal.iter().position(|a| a.kind() == ActionKind::Contract);
-        match self.role {
+        match self {
             Role::Opener => {
                 contract?;
                 // A bid in this hand's auctions so far: the history since
@@ -1525,33 +1533,6 @@ impl Opponent {
             Role::Declarer => contract,
             Role::Doubler => legal.iter().position(|a| a.kind() == ActionKind::Double),
         }
-    }
-}
-
-impl whistle_bot::Bot for Opponent {
-    fn choose(&mut self, obs: &whistle_rules::Observation, legal: &[Action]) -> usize {
-        match self.pick(obs, legal) {
-            Some(i) => i,
-            None => self.inner.choose(obs, legal),
-        }
-    }
-    fn rules(&mut self, variant: Variant, options: &Options) {
-        self.inner.rules(variant, options);
-    }
-    fn new_match(&mut self, seat: Seat, seats: usize) {
-        self.inner.new_match(seat, seats);
-    }
-    fn wants_events(&self) -> bool {
-        self.inner.wants_events()
-    }
-    fn on_event(&mut self, event: &whistle_rules::Event) {
-        self.inner.on_event(event);
-    }
-    fn hand_over(&mut self, result: &whistle_rules::HandResult) {
-        self.inner.hand_over(result);
-    }
-    fn match_over(&mut self, result: &whistle_rules::MatchResult) {
-        self.inner.match_over(result);
     }
 }
 

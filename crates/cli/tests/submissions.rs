@@ -1184,7 +1184,8 @@ fn with_the_leagues_certificate_the_site_is_https_only() {
     let token = league(&s);
     let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca.distinguished_name.push(DnType::CommonName, "whistle test league CA");
+    ca.distinguished_name
+        .push(DnType::CommonName, "whistle test league CA");
     let ca_key = KeyPair::generate().unwrap();
     let ca_cert = ca.self_signed(&ca_key).unwrap();
     let issuer = Issuer::new(ca, ca_key);
@@ -1199,10 +1200,22 @@ fn with_the_leagues_certificate_the_site_is_https_only() {
     let (mut serve, lines) = common::spawn_serve(
         &s,
         "lg",
-        &["--http", "127.0.0.1:0", "--tls-cert", "cert.pem", "--tls-key", "key.pem"],
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--tls-cert",
+            "cert.pem",
+            "--tls-key",
+            "key.pem",
+        ],
         &["site on "],
     );
-    let port = lines[0].trim_end_matches('/').rsplit(':').next().unwrap().to_string();
+    let port = lines[0]
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .to_string();
     assert!(lines[0].starts_with("site on https://"), "{}", lines[0]);
     let https = format!("https://localhost:{port}");
     let (code, form) = curl(&s, &https, "/upload", &["--cacert", "ca.pem"]);
@@ -1215,7 +1228,12 @@ fn with_the_leagues_certificate_the_site_is_https_only() {
         &s,
         &https,
         "/owner",
-        &["--cacert", "ca.pem", "--data-urlencode", &format!("token={token}")],
+        &[
+            "--cacert",
+            "ca.pem",
+            "--data-urlencode",
+            &format!("token={token}"),
+        ],
     );
     assert_eq!(code, 200, "{page}");
     assert!(page.contains("alice: your bot"), "{page}");
