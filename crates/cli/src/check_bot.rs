@@ -890,111 +890,200 @@ async fn play_game(
     timing: Option<&std::sync::Arc<std::sync::Mutex<Timing>>>,
     seating: &Seating,
 ) -> anyhow::Result<Kinds> {
-    let extra = &plan.extra;
-    let mut name = game.name().to_string();
-    for w in extra {
-        name.push(' ');
-        name.push_str(w);
-    }
-    if !plan.label.is_empty() {
-        name.push(' ');
-        name.push_str(plan.label);
-    }
-    // The options asked for (`--option`), then `hands` (the first match of
-    // a game is `--hands` long; the others, one hand), then the set this
-    // match checks beyond them.
-    let first = extra.is_empty() && plan.roles.is_empty() && plan.position.is_none();
-    let mut words: Vec<String> = args
-        .options
-        .iter()
-        .filter(|w| w.split_once('=').is_none_or(|(k, _)| k.trim() != "hands"))
-        .cloned()
-        .collect();
-    words.push(format!("hands={}", if first { args.hands } else { 1 }));
-    words.extend(extra.iter().map(|w| w.to_string()));
-    let options = Options::parse(&words).map_err(usage)?;
-    let probe = game.new_game(&options).map_err(usage)?;
-    let seats = probe.seats();
-    let possible: BTreeSet<&'static str> = ActionKind::ALL
-        .into_iter()
-        .filter(|k| probe.accepts(*k))
-        .map(ActionKind::name)
-        .collect();
-    let roles: Vec<Option<Role>> = if plan.roles.len() == seats {
-        plan.roles.clone()
-    } else {
-        vec![None; seats]
-    };
-    // The bot's seats (seat 0 always is).
-    let mine: Vec<bool> = roles.iter().map(Option::is_none).collect();
-    let names: Vec<&str> = mine
-        .iter()
-        .map(|&m| if m { args.name.as_str() } else { OPPONENTS })
-        .collect();
-    let wanted: BTreeSet<&'static str> = if plan.wanted.is_empty() {
-        possible.clone()
-    } else {
-        plan.wanted.iter().copied().collect()
-    };
+    let setup = Setup::new(args, game, plan)?;
     report.mark();
-    // The deals: the first seed from `--seed` on whose match, played by the
-    // heuristic bot in the bot's seats, asks every kind the match is for.
-    // A position is reached by its own moves, from `--seed`'s deal.
-    let seed = if plan.position.is_some() {
-        args.seed
-    } else {
-        seed_asking_everything(game, &options, args.seed, &wanted, &roles)
-    };
-    let prefix = plan
-        .position
-        .map(|p| position_prefix(game, &options, seed, p))
-        .transpose()?;
-    let mut spec = TableSpec::new(game, Seed::from_u64(seed), &names);
-    spec.options = options.clone();
-    if let Some((order, actions)) = &prefix {
-        spec.resume = Some(whistle_referee::Resume {
-            deals: vec![order.clone()],
-            actions: actions.clone(),
-            faults: vec![0; seats],
-            forfeited: vec![false; seats],
-            mid_hand: true,
-        });
-    }
-    if mine.iter().any(|m| !m) {
-        // The opponents' client learns each seat's role by the table's id.
-        let id = {
-            let mut s = seating.lock().map_err(|_| anyhow::anyhow!("seating"))?;
-            let id = format!("check-{}", s.len() + 1);
-            s.insert(id.clone(), roles.clone());
-            id
-        };
-        spec.table_id = Some(id);
-    }
-    // The referee's clock is the bot's times its seats: the bot plays them
-    // all, and in a simultaneous step (Yogi's bid cards, Israeli's frisch)
-    // the seats' requests wait on one another in the bot. Each answer is
-    // judged below against the clock for the time the bot actually had.
-    let n = mine.iter().filter(|&&m| m).count() as u64;
-    spec.time = TimeControl {
-        per_action: Duration::from_millis(args.per_action_ms * n),
-        time_bank: Duration::from_millis(args.time_bank_ms * n),
-        ..spec.time
-    };
-    spec.start_timeout = Duration::from_secs(10);
+    let (spec, seed, prefix) = setup.table(args, game, plan, seating)?;
     let mut handle = referee.create_table(spec)?;
     let limit = Duration::from_millis(
-        (args.per_action_ms + 200) * 400 * u64::from(args.hands) + args.time_bank_ms * n + 30_000,
+        (args.per_action_ms + 200) * 400 * u64::from(args.hands)
+            + args.time_bank_ms * setup.mine_count
+            + 30_000,
     );
+    let Some(played) = play_out(referee, &mut handle, limit, cut).await else {
+        report.add(
+            format!("{}: match", setup.name),
+            false,
+            format!("not over after {} s; {}", limit.as_secs(), SEE_STDERR),
+        );
+        return Ok((BTreeSet::new(), setup.possible));
+    };
+    report_hello(report, &setup, &played.records);
+    let verdicts = Verdicts::judge(args, &setup, &played, timing, &handle.table_id);
+    let asked = Asked::replay(game, &setup, prefix.as_ref(), &played.records)?;
+    report_answers(report, &setup.name, seed, verdicts, &asked);
+    if cut {
+        report_reconnect(report, &setup.name, &played);
+    }
+    Ok((asked.kinds, setup.possible))
+}
+
+/// A match of a check, set up from its [`Plan`]: what the checks call it,
+/// its options, and who sits where.
+struct Setup {
+    /// How the checks name the match: the game, the options beyond the
+    /// defaults, the plan's label.
+    name: String,
+    options: Options,
+    seats: usize,
+    /// The kinds of decision the game can ask under `options`.
+    possible: BTreeSet<&'static str>,
+    /// The opponent's role in each seat, `None` for the bot's.
+    roles: Vec<Option<Role>>,
+    /// The bot's seats (seat 0 always is).
+    mine: Vec<bool>,
+    /// How many seats the bot plays.
+    mine_count: u64,
+    /// The kinds the match is there to ask.
+    wanted: BTreeSet<&'static str>,
+}
+
+impl Setup {
+    fn new(args: &CheckBotArgs, game: Variant, plan: &Plan) -> anyhow::Result<Setup> {
+        let extra = &plan.extra;
+        let mut name = game.name().to_string();
+        for w in extra {
+            name.push(' ');
+            name.push_str(w);
+        }
+        if !plan.label.is_empty() {
+            name.push(' ');
+            name.push_str(plan.label);
+        }
+        // The options asked for (`--option`), then `hands` (the first match
+        // of a game is `--hands` long; the others, one hand), then the set
+        // this match checks beyond them.
+        let first = extra.is_empty() && plan.roles.is_empty() && plan.position.is_none();
+        let mut words: Vec<String> = args
+            .options
+            .iter()
+            .filter(|w| w.split_once('=').is_none_or(|(k, _)| k.trim() != "hands"))
+            .cloned()
+            .collect();
+        words.push(format!("hands={}", if first { args.hands } else { 1 }));
+        words.extend(extra.iter().map(|w| w.to_string()));
+        let options = Options::parse(&words).map_err(usage)?;
+        let probe = game.new_game(&options).map_err(usage)?;
+        let seats = probe.seats();
+        let possible: BTreeSet<&'static str> = ActionKind::ALL
+            .into_iter()
+            .filter(|k| probe.accepts(*k))
+            .map(ActionKind::name)
+            .collect();
+        let roles: Vec<Option<Role>> = if plan.roles.len() == seats {
+            plan.roles.clone()
+        } else {
+            vec![None; seats]
+        };
+        let mine: Vec<bool> = roles.iter().map(Option::is_none).collect();
+        let wanted: BTreeSet<&'static str> = if plan.wanted.is_empty() {
+            possible.clone()
+        } else {
+            plan.wanted.iter().copied().collect()
+        };
+        Ok(Setup {
+            name,
+            options,
+            seats,
+            possible,
+            mine_count: mine.iter().filter(|&&m| m).count() as u64,
+            roles,
+            mine,
+            wanted,
+        })
+    }
+
+    /// The table to play: its spec, the seed of its deals, and the hand a
+    /// position begins with (deck order and the moves made for the bot).
+    fn table(
+        &self,
+        args: &CheckBotArgs,
+        game: Variant,
+        plan: &Plan,
+        seating: &Seating,
+    ) -> anyhow::Result<(TableSpec, u64, Option<Prefix>)> {
+        // The deals: the first seed from `--seed` on whose match, played by
+        // the heuristic bot in the bot's seats, asks every kind the match is
+        // for. A position is reached by its own moves, from `--seed`'s deal.
+        let seed = if plan.position.is_some() {
+            args.seed
+        } else {
+            seed_asking_everything(game, &self.options, args.seed, &self.wanted, &self.roles)
+        };
+        let prefix = plan
+            .position
+            .map(|p| position_prefix(game, &self.options, seed, p))
+            .transpose()?;
+        let names: Vec<&str> = self
+            .mine
+            .iter()
+            .map(|&m| if m { args.name.as_str() } else { OPPONENTS })
+            .collect();
+        let mut spec = TableSpec::new(game, Seed::from_u64(seed), &names);
+        spec.options = self.options.clone();
+        if let Some((order, actions)) = &prefix {
+            spec.resume = Some(whistle_referee::Resume {
+                deals: vec![order.clone()],
+                actions: actions.clone(),
+                faults: vec![0; self.seats],
+                forfeited: vec![false; self.seats],
+                mid_hand: true,
+            });
+        }
+        if self.mine.iter().any(|m| !m) {
+            // The opponents' client learns each seat's role by the table's id.
+            let id = {
+                let mut s = seating.lock().map_err(|_| anyhow::anyhow!("seating"))?;
+                let id = format!("check-{}", s.len() + 1);
+                s.insert(id.clone(), self.roles.clone());
+                id
+            };
+            spec.table_id = Some(id);
+        }
+        // The referee's clock is the bot's times its seats: the bot plays
+        // them all, and in a simultaneous step (Yogi's bid cards, Israeli's
+        // frisch) the seats' requests wait on one another in the bot. Each
+        // answer is judged against the clock for the time the bot actually
+        // had ([`Verdicts::judge`]).
+        let n = self.mine_count;
+        spec.time = TimeControl {
+            per_action: Duration::from_millis(args.per_action_ms * n),
+            time_bank: Duration::from_millis(args.time_bank_ms * n),
+            ..spec.time
+        };
+        spec.start_timeout = Duration::from_secs(10);
+        Ok((spec, seed, prefix))
+    }
+}
+
+/// A match played to its end: its records, when each arrived, and the
+/// number of records up to seat 0's third answer, after which the checker
+/// cut its stream (if it did).
+struct Played {
+    records: Vec<TableRecord>,
+    at: Vec<Instant>,
+    cut_at: Option<usize>,
+}
+
+/// Reads the table's records as they come until its end, cutting seat 0's
+/// stream after its third answer if `cut`; `None` if the match is not over
+/// within `limit`.
+async fn play_out(
+    referee: &Referee,
+    handle: &mut whistle_referee::TableHandle,
+    limit: Duration,
+    cut: bool,
+) -> Option<Played> {
     let deadline = Instant::now() + limit;
-    let mut records = Vec::new();
-    // When each record arrived (records come as they happen).
-    let mut at = Vec::new();
-    let mut cut_at: Option<usize> = None;
+    let mut played = Played {
+        records: Vec::new(),
+        at: Vec::new(),
+        cut_at: None,
+    };
     let mut seat0_actions = 0;
-    let ended = loop {
+    loop {
         match tokio::time::timeout_at(deadline, handle.records.recv()).await {
-            Err(_) => break false,
-            Ok(None) => break true,
+            Err(_) => return None,
+            Ok(None) => return Some(played),
             Ok(Some(r)) => {
                 if let TableRecord::Action {
                     seat,
@@ -1004,9 +1093,9 @@ async fn play_game(
                     && seat.index() == 0
                 {
                     seat0_actions += 1;
-                    if cut && cut_at.is_none() && seat0_actions == 3 {
+                    if cut && played.cut_at.is_none() && seat0_actions == 3 {
                         referee.cut_stream(&handle.table_id, Seat::new(0));
-                        cut_at = Some(records.len() + 1);
+                        played.cut_at = Some(played.records.len() + 1);
                     }
                 }
                 let end = matches!(
@@ -1015,29 +1104,24 @@ async fn play_game(
                         | TableRecord::Aborted { .. }
                         | TableRecord::Stopped { .. }
                 );
-                records.push(r);
-                at.push(Instant::now());
+                played.records.push(r);
+                played.at.push(Instant::now());
                 if end {
-                    break true;
+                    return Some(played);
                 }
             }
         }
-    };
-    if !ended {
-        report.add(
-            format!("{name}: match"),
-            false,
-            format!("not over after {} s; {}", limit.as_secs(), SEE_STDERR),
-        );
-        return Ok((BTreeSet::new(), possible));
     }
+}
 
-    // Hello: the match started with every seat connected.
+/// Hello: the match started with every seat of the bot connected.
+fn report_hello(report: &mut Report, setup: &Setup, records: &[TableRecord]) {
+    let (name, seats, n) = (&setup.name, setup.seats, setup.mine_count);
     match records.iter().find_map(|r| match r {
         TableRecord::Started { connected } => Some(connected.clone()),
         _ => None,
     }) {
-        Some(c) if c.iter().zip(&mine).all(|(&x, &m)| x || !m) => report.add(
+        Some(c) if c.iter().zip(&setup.mine).all(|(&x, &m)| x || !m) => report.add(
             format!("{name}: hello"),
             true,
             if n as usize == seats {
@@ -1053,7 +1137,7 @@ async fn play_game(
                 "seats {:?} did not open Play with a good Hello within 10 s; {}",
                 c.iter()
                     .enumerate()
-                    .filter(|&(i, x)| !*x && mine[i])
+                    .filter(|&(i, x)| !*x && setup.mine[i])
                     .map(|(i, _)| i)
                     .collect::<Vec<_>>(),
                 SEE_STDERR
@@ -1065,21 +1149,74 @@ async fn play_game(
             "the match never started".to_string(),
         ),
     }
+}
 
-    // Faults by kind, with the first detail of each.
+/// What a match's faults and timings say of the bot, each `None` where
+/// nothing is held against it.
+struct Verdicts {
+    /// Answers too late for the clock given to check-bot.
+    late: Option<String>,
+    /// Illegal or malformed answers.
+    wrong: Option<String>,
+    /// Absences (after the checker's cut stream, one is excused).
+    absent: Option<String>,
+    /// Answers out of turn, stale or flooding.
+    protocol: Option<String>,
+}
+
+impl Verdicts {
+    fn judge(
+        args: &CheckBotArgs,
+        setup: &Setup,
+        played: &Played,
+        timing: Option<&std::sync::Arc<std::sync::Mutex<Timing>>>,
+        table_id: &str,
+    ) -> Verdicts {
+        let mut faults = fault_counts(played, &setup.mine);
+        // A stdio bot's every stdout line is an answer: a debugging print
+        // there answers garbage, and the real answer then comes to a
+        // settled request.
+        let stray_lines = args.stdio
+            && ["malformed", "stale", "out-of-turn"]
+                .iter()
+                .any(|k| faults.contains_key(*k));
+        let late = take_faults(&mut faults, &["late"]).or_else(|| match timing {
+            // A stdio bot: each answer timed from the writing of its request.
+            Some(t) => late_timed(args, t, table_id, setup.seats),
+            None => late_answers(args, &played.records, &played.at, &setup.mine),
+        });
+        let mut wrong = take_faults(&mut faults, &["illegal", "malformed"]);
+        let absent = take_faults(&mut faults, &["absent"]);
+        let mut protocol = take_faults(&mut faults, &["out-of-turn", "stale", "flood"]);
+        if stray_lines {
+            for text in [&mut wrong, &mut protocol].into_iter().flatten() {
+                text.push_str(STDOUT_HINT);
+            }
+        }
+        Verdicts {
+            late,
+            wrong,
+            absent,
+            protocol,
+        }
+    }
+}
+
+/// The bot's faults in a match by kind: how many, and the first's detail.
+fn fault_counts(played: &Played, mine: &[bool]) -> BTreeMap<String, (usize, String)> {
     let mut faults: BTreeMap<String, (usize, String)> = BTreeMap::new();
     // The decision seat 0 missed while reconnecting after the checker cut
     // its stream is the checker's doing (under a short clock a reconnection
     // takes longer than a decision may): one absence is excused; the
-    // reconnect check below judges the reconnection.
+    // reconnect check judges the reconnection.
     let mut excused = false;
-    for (i, r) in records.iter().enumerate() {
+    for (i, r) in played.records.iter().enumerate() {
         if let TableRecord::Fault(f) = r {
             if !mine.get(f.seat.index()).copied().unwrap_or(false) {
                 continue;
             }
             if !excused
-                && cut_at.is_some_and(|k| i + 1 >= k)
+                && played.cut_at.is_some_and(|k| i + 1 >= k)
                 && f.seat == Seat::new(0)
                 && f.kind.to_string() == "absent"
             {
@@ -1092,101 +1229,127 @@ async fn play_game(
             e.0 += 1;
         }
     }
-    // A stdio bot's every stdout line is an answer: a debugging print there
-    // answers garbage, and the real answer then comes to a settled request.
-    let stray_lines = args.stdio
-        && ["malformed", "stale", "out-of-turn"]
-            .iter()
-            .any(|k| faults.contains_key(*k));
-    let mut fault_text = |kinds: &[&str]| -> Option<String> {
-        let found: Vec<String> = kinds
-            .iter()
-            .filter_map(|k| {
-                faults
-                    .remove(*k)
-                    .map(|(n, d)| format!("{n} {k} (first: {d})"))
-            })
-            .collect();
-        (!found.is_empty()).then(|| found.join("; "))
-    };
-    let late = fault_text(&["late"]).or_else(|| match timing {
-        // A stdio bot: each answer timed from the writing of its request.
-        Some(t) => late_timed(args, t, &handle.table_id, seats),
-        None => late_answers(args, &records, &at, &mine),
-    });
-    let mut wrong = fault_text(&["illegal", "malformed"]);
-    let cut_faults = fault_text(&["absent"]);
-    let mut protocol = fault_text(&["out-of-turn", "stale", "flood"]);
-    if stray_lines {
-        for text in [&mut wrong, &mut protocol].into_iter().flatten() {
-            text.push_str(STDOUT_HINT);
-        }
-    }
+    faults
+}
 
-    // What was asked: phases and action kinds, replayed in the engine.
-    let mut asked: BTreeMap<String, usize> = BTreeMap::new();
-    let mut offered: BTreeSet<&'static str> = BTreeSet::new();
-    let mut chosen: BTreeSet<&'static str> = BTreeSet::new();
-    let mut g = game.new_game(&options).map_err(usage)?;
-    // A position's first moves were made before the table began.
-    if let Some((order, actions)) = &prefix {
-        g.deal(order)
-            .map_err(|e| anyhow::anyhow!("{name}: replaying the deal: {e}"))?;
-        for &(seat, action, _) in actions {
-            g.apply(seat, action)
-                .map_err(|e| anyhow::anyhow!("{name}: replaying an action: {e}"))?;
-        }
-    }
-    let mut decisions = 0;
-    let mut kinds_asked: BTreeSet<&'static str> = BTreeSet::new();
-    for r in &records {
-        match r {
-            TableRecord::Deal { order, .. } => {
-                g.deal(order)
-                    .map_err(|e| anyhow::anyhow!("{name}: replaying the deal: {e}"))?;
-            }
-            TableRecord::Action {
-                seat,
-                action,
-                fallback,
-                ..
-            } => {
-                let ours = mine.get(seat.index()).copied().unwrap_or(false);
-                if !fallback && ours {
-                    decisions += 1;
-                    *asked
-                        .entry(format!("{:?}", g.phase()).to_lowercase())
-                        .or_default() += 1;
-                    offered.extend(g.legal_actions(*seat).iter().map(|a| a.kind().name()));
-                    chosen.insert(Action::kind(*action).name());
-                }
-                // Every decision asked, fallbacks of late answers included.
-                if ours {
-                    kinds_asked.extend(g.legal_actions(*seat).iter().map(|a| a.kind().name()));
-                }
-                g.apply(*seat, *action)
+/// The faults of `kinds` taken out of `faults`, said in one line (`None`:
+/// there were none).
+fn take_faults(faults: &mut BTreeMap<String, (usize, String)>, kinds: &[&str]) -> Option<String> {
+    let found: Vec<String> = kinds
+        .iter()
+        .filter_map(|k| {
+            faults
+                .remove(*k)
+                .map(|(n, d)| format!("{n} {k} (first: {d})"))
+        })
+        .collect();
+    (!found.is_empty()).then(|| found.join("; "))
+}
+
+/// What the bot was asked in a match, replayed in the engine.
+#[derive(Default)]
+struct Asked {
+    /// The decisions it answered (not fallbacks).
+    decisions: usize,
+    /// Those decisions by phase.
+    by_phase: BTreeMap<String, usize>,
+    /// The kinds of action offered in them.
+    offered: BTreeSet<&'static str>,
+    /// The kinds of action it chose.
+    chosen: BTreeSet<&'static str>,
+    /// The kinds offered in every decision of its seats, fallbacks of late
+    /// answers included.
+    kinds: BTreeSet<&'static str>,
+}
+
+impl Asked {
+    fn replay(
+        game: Variant,
+        setup: &Setup,
+        prefix: Option<&Prefix>,
+        records: &[TableRecord],
+    ) -> anyhow::Result<Asked> {
+        let name = &setup.name;
+        let mut g = game.new_game(&setup.options).map_err(usage)?;
+        // A position's first moves were made before the table began.
+        if let Some((order, actions)) = prefix {
+            g.deal(order)
+                .map_err(|e| anyhow::anyhow!("{name}: replaying the deal: {e}"))?;
+            for &(seat, action, _) in actions {
+                g.apply(seat, action)
                     .map_err(|e| anyhow::anyhow!("{name}: replaying an action: {e}"))?;
             }
-            _ => {}
         }
+        let mut asked = Asked::default();
+        for r in records {
+            match r {
+                TableRecord::Deal { order, .. } => {
+                    g.deal(order)
+                        .map_err(|e| anyhow::anyhow!("{name}: replaying the deal: {e}"))?;
+                }
+                TableRecord::Action {
+                    seat,
+                    action,
+                    fallback,
+                    ..
+                } => {
+                    let ours = setup.mine.get(seat.index()).copied().unwrap_or(false);
+                    if ours {
+                        asked.note(&g, *seat, *action, *fallback);
+                    }
+                    g.apply(*seat, *action)
+                        .map_err(|e| anyhow::anyhow!("{name}: replaying an action: {e}"))?;
+                }
+                _ => {}
+            }
+        }
+        Ok(asked)
     }
-    report.answered += decisions;
-    let phases: Vec<String> = asked.iter().map(|(p, n)| format!("{p} {n}")).collect();
-    let never: Vec<&str> = offered.difference(&chosen).copied().collect();
+
+    /// Notes a decision of the bot's `seat` in `g`, before `action` is
+    /// applied.
+    fn note(&mut self, g: &whistle_rules::AnyGame, seat: Seat, action: Action, fallback: bool) {
+        let legal = g.legal_actions(seat);
+        if !fallback {
+            self.decisions += 1;
+            *self
+                .by_phase
+                .entry(format!("{:?}", g.phase()).to_lowercase())
+                .or_default() += 1;
+            self.offered.extend(legal.iter().map(|a| a.kind().name()));
+            self.chosen.insert(Action::kind(action).name());
+        }
+        // Every decision asked, fallbacks of late answers included.
+        self.kinds.extend(legal.iter().map(|a| a.kind().name()));
+    }
+}
+
+/// The checks of a match's answers: in time, legal, by the protocol, and
+/// no absence.
+fn report_answers(report: &mut Report, name: &str, seed: u64, v: Verdicts, asked: &Asked) {
+    report.answered += asked.decisions;
+    let decisions = asked.decisions;
+    let phases: Vec<String> = asked
+        .by_phase
+        .iter()
+        .map(|(p, n)| format!("{p} {n}"))
+        .collect();
+    let never: Vec<&str> = asked.offered.difference(&asked.chosen).copied().collect();
     report.add(
         format!("{name}: answers in time"),
-        late.is_none(),
-        late.unwrap_or_else(|| format!("{decisions} decisions, none late")),
+        v.late.is_none(),
+        v.late
+            .unwrap_or_else(|| format!("{decisions} decisions, none late")),
     );
     report.add(
         format!("{name}: legal answers"),
-        wrong.is_none() && decisions > 0,
-        wrong.unwrap_or_else(|| {
+        v.wrong.is_none() && decisions > 0,
+        v.wrong.unwrap_or_else(|| {
             format!(
                 "every answer legal (deals of seed {seed}); decisions by phase: {}; \
                  action kinds answered: {}{}",
                 phases.join(", "),
-                chosen.iter().copied().collect::<Vec<_>>().join(", "),
+                asked.chosen.iter().copied().collect::<Vec<_>>().join(", "),
                 if never.is_empty() {
                     String::new()
                 } else {
@@ -1195,47 +1358,49 @@ async fn play_game(
             )
         }),
     );
-    if let Some(p) = protocol {
+    if let Some(p) = v.protocol {
         report.add(format!("{name}: protocol"), false, p);
     }
-    if let Some(f) = cut_faults {
+    if let Some(f) = v.absent {
         report.add(
             format!("{name}: connection"),
             false,
             format!("{f}; {}", SEE_STDERR),
         );
     }
-    if cut {
-        let after: &[TableRecord] = cut_at.map_or(&[], |k| &records[k..]);
-        let answered_again = after.iter().any(
-            |r| matches!(r, TableRecord::Action { seat, fallback: false, .. } if seat.index() == 0),
-        );
-        let forfeited = records.iter().any(|r| match r {
-            TableRecord::End { forfeited, .. } => !forfeited.is_empty(),
-            _ => false,
-        });
-        let (pass, detail) = match (cut_at, answered_again, forfeited) {
-            (None, ..) => (
-                false,
-                "seat 0 never answered three decisions, so its stream was not cut".to_string(),
+}
+
+/// The reconnect check of the match whose seat 0 had its stream cut.
+fn report_reconnect(report: &mut Report, name: &str, played: &Played) {
+    let records = &played.records;
+    let after: &[TableRecord] = played.cut_at.map_or(&[], |k| &records[k..]);
+    let answered_again = after.iter().any(
+        |r| matches!(r, TableRecord::Action { seat, fallback: false, .. } if seat.index() == 0),
+    );
+    let forfeited = records.iter().any(|r| match r {
+        TableRecord::End { forfeited, .. } => !forfeited.is_empty(),
+        _ => false,
+    });
+    let (pass, detail) = match (played.cut_at, answered_again, forfeited) {
+        (None, ..) => (
+            false,
+            "seat 0 never answered three decisions, so its stream was not cut".to_string(),
+        ),
+        (Some(_), true, false) => (
+            true,
+            "seat 0's stream was cut after its third answer; it reconnected and played on"
+                .to_string(),
+        ),
+        (Some(_), true, true) => (false, "a seat forfeited".to_string()),
+        (Some(_), false, _) => (
+            false,
+            format!(
+                "seat 0 never answered again after its stream was cut; {}",
+                SEE_STDERR
             ),
-            (Some(_), true, false) => (
-                true,
-                "seat 0's stream was cut after its third answer; it reconnected and played on"
-                    .to_string(),
-            ),
-            (Some(_), true, true) => (false, "a seat forfeited".to_string()),
-            (Some(_), false, _) => (
-                false,
-                format!(
-                    "seat 0 never answered again after its stream was cut; {}",
-                    SEE_STDERR
-                ),
-            ),
-        };
-        report.add(format!("{name}: reconnect"), pass, detail);
-    }
-    Ok((kinds_asked, possible))
+        ),
+    };
+    report.add(format!("{name}: reconnect"), pass, detail);
 }
 
 /// A task aborted when this is dropped.
