@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Scratch, WHISTLE, whistle};
+use common::{Scratch, WHISTLE, builder_ext::SLOW_STARTER, whistle};
 
 fn lines(text: &str, verdict: &str) -> Vec<String> {
     text.lines()
@@ -618,21 +618,6 @@ fn the_heuristic_bot_is_asked_redouble_and_leader() {
         r.stdout
     );
 }
-
-/// A stdio bot that sleeps 2 s before it reads its stdin, then answers at
-/// once but its `argv[1]`-th request, for which it takes 1.5 s.
-const SLOW_STARTER: &str = r#"import json, sys, time
-time.sleep(2.0)
-slow_at = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-n = 0
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("type") == "request":
-        n += 1
-        if n == slow_at:
-            time.sleep(1.5)
-        print(0, flush=True)
-"#;
 
 /// A stdio bot's start-up is off the clock: 2 s of it under a 500 ms clock
 /// and no bank passes "answers in time" (whistle subscribes for it once it

@@ -22,7 +22,7 @@ use std::{
     time::Duration,
 };
 
-use common::{Event, Scratch, SpawnKilled, WHISTLE, whistle};
+use common::{Event, Scratch, SpawnKilled, WHISTLE, builder_ext::EventExt, whistle};
 use serde_json::Value;
 
 /// Whether this machine can sandbox bots (if not, runs must refuse).
@@ -433,30 +433,30 @@ fn the_organisers_opt_out_is_said_everywhere_and_a_bot_beside_the_file_is_refuse
 #[test]
 fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
     let s = Scratch::new("fair-movement");
-    let mut bots = Event::with("");
-    for (i, kind) in [
-        "random",
-        "first",
-        "heuristic",
-        "random",
-        "first",
-        "heuristic",
-        "first",
-        "random",
-    ]
-    .iter()
-    .enumerate()
-    {
-        bots = bots.bundled(&format!("b{i}"), kind);
-    }
-    let bots = bots.text();
-    let text = |format: &str, extra: &str| {
-        format!(
-            "name = \"mv\"\ngame = \"israeli\"\nseed = 8\nhands = 1\nparallel = 4\nformat = \"{format}\"\n{bots}{extra}"
-        )
+    let head = |format: &str| {
+        Event::new("mv", "israeli").and(&format!(
+            "seed = 8\nhands = 1\nparallel = 4\nformat = \"{format}\"\n"
+        ))
     };
-    let remote = "\n[[bots]]\nname = \"far\"\nremote = true\ntoken = \"bot-far-secret\"\n";
-    let file = s.write("dup.toml", &text("duplicate", remote));
+    let kinds = [
+        "random",
+        "first",
+        "heuristic",
+        "random",
+        "first",
+        "heuristic",
+        "first",
+        "random",
+    ];
+    let with_bots = |event: Event| {
+        kinds
+            .iter()
+            .enumerate()
+            .fold(event, |e, (i, kind)| e.bundled(&format!("b{i}"), kind))
+    };
+    let file = with_bots(head("duplicate"))
+        .remote("far", "bot-far-secret")
+        .write(&s, "dup.toml");
     let r = whistle(
         &s,
         &["tournament", file.to_str().unwrap()],
@@ -469,7 +469,7 @@ fn remote_bots_are_refused_by_formats_that_replay_deals_and_play_a_movement() {
         r.stderr
     );
     // A movement: each set of deals at two tables of disjoint bots.
-    let file = s.write("mv.toml", &text("movement", ""));
+    let file = with_bots(head("movement")).write(&s, "mv.toml");
     let r = whistle(
         &s,
         &["tournament", file.to_str().unwrap()],
@@ -554,12 +554,10 @@ fn hands_in_log(path: &Path) -> usize {
 #[test]
 fn a_spectator_of_a_duplicate_league_sees_no_hand_before_every_table_of_its_deal_finished_it() {
     let s = Scratch::new("fair-spectator");
-    s.write(
-        "l.toml",
-        "name = \"watched\"\ngame = \"israeli\"\nseed = 8\nhands = 2\nformat = \"duplicate\"\n\
-         parallel = 8\n\n[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
-    );
-    common::whistle_ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    Event::new("watched", "israeli")
+        .and("seed = 8\nhands = 2\nformat = \"duplicate\"\nparallel = 8\n\n")
+        .calm()
+        .init_league(&s, "l.toml", "lg");
     let names: Vec<String> = (1..=8).map(|i| format!("b{i}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let tokens = common::add_league_bots(&s, "lg", &names);

@@ -8,7 +8,7 @@ mod common;
 
 use std::{path::Path, process::Command, time::Duration};
 
-use common::{Event, Scratch, whistle, whistle_ok};
+use common::{Event, Scratch, builder_ext::SLOW_STARTER, whistle, whistle_ok};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -385,22 +385,6 @@ fn a_grpc_js_bot_takes_the_launch_contracts_address_as_it_is() {
         }
     }
 }
-
-/// A stdio bot that sleeps 2 s before it reads its stdin (a JVM compiling
-/// its bot), then answers each request at once but the `argv[1]`-th, for
-/// which it takes 1.5 s.
-const SLOW_STARTER: &str = r#"import json, sys, time
-time.sleep(2.0)
-slow_at = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-n = 0
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("type") == "request":
-        n += 1
-        if n == slow_at:
-            time.sleep(1.5)
-        print(0, flush=True)
-"#;
 
 /// A stdio bot's start-up is off the clock (docs/stdio.md): under 500 ms a
 /// decision and no bank, a bot that takes 2 s to start gets no `late`

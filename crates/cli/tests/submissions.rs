@@ -16,50 +16,48 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Scratch, WHISTLE, add_league_bots, whistle, whistle_ok};
+use common::{
+    Event, Killed, Scratch, SpawnKilled, WHISTLE, add_league_bots, builder_ext::EventExt, whistle,
+    whistle_ok,
+};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
-const LEAGUE: &str = r#"name = "class"
-game = "israeli"
-hands = 2
-format = "round-robin"
-parallel = 2
-fill = true
+/// The league's uploads: small bounds, a 4 s build.
+const SUBMISSIONS: &str = "[submissions]\nuploads_per_hour = 20\ndisk_mib = 2\nunpacked_mib = 2\n\
+                           build_s = 4\nbuild_disk_mib = 8\n";
 
-[time]
-per_action_ms = 5000
+/// The class's league file: Israeli, two hands a match, round-robin, its
+/// `[time]` after `before_time` (tables as written), its uploads'
+/// bounds `submissions` (a `[submissions]` table), and three bundled
+/// reference bots.
+fn league_file(before_time: &str, submissions: &str) -> Event {
+    Event::new("class", "israeli")
+        .and("hands = 2\nformat = \"round-robin\"\nparallel = 2\nfill = true\n\n")
+        .and(before_time)
+        .and("[time]\nper_action_ms = 5000\n\n[rating]\nnew_version = \"inherit\"\n\n")
+        .and(submissions)
+        .reference("first", &["whistle", "bot", "--bot", "first"])
+        .reference(
+            "random",
+            &["whistle", "bot", "--bot", "random", "--seed", "1"],
+        )
+        .reference("heuristic", &["whistle", "bot", "--bot", "heuristic"])
+}
 
-[rating]
-new_version = "inherit"
-
-[submissions]
-uploads_per_hour = 20
-disk_mib = 2
-unpacked_mib = 2
-build_s = 4
-build_disk_mib = 8
-
-[[reference]]
-name = "first"
-command = ["whistle", "bot", "--bot", "first"]
-
-[[reference]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random", "--seed", "1"]
-
-[[reference]]
-name = "heuristic"
-command = ["whistle", "bot", "--bot", "heuristic"]
-"#;
-
-/// A league in `s/lg` with one bot, `alice`, whose token is returned.
-fn league(s: &Scratch) -> String {
-    s.write("league.toml", LEAGUE);
-    whistle_ok(s, &["league", "init", "league.toml", "--dir", "lg"]);
+/// A league of `file` in `s/lg` with one bot, `alice`, whose token is
+/// returned.
+fn league_of(s: &Scratch, file: &Event) -> String {
+    file.init_league(s, "league.toml", "lg");
     add_league_bots(s, "lg", &["alice"]).remove(0)
+}
+
+/// A league of the class's file in `s/lg` with one bot, `alice`, whose
+/// token is returned.
+fn league(s: &Scratch) -> String {
+    league_of(s, &league_file("", SUBMISSIONS))
 }
 
 /// A folder `name` in `s` holding the example Python stdio bot and
@@ -471,11 +469,10 @@ fn two_uploads_at_once_are_serialised() {
             .current_dir(&s.dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
+            .spawn_killed()
     };
     let (a, b) = (spawn("a"), spawn("b"));
-    let out = |c: std::process::Child| {
+    let out = |c: Killed| {
         let o = c.wait_with_output().unwrap();
         String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
     };
@@ -523,8 +520,7 @@ fn a_kill_during_a_build_leaves_the_league_as_it_was() {
         .current_dir(&s.dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .spawn_killed();
     let staging = s.path("lg/submissions/.staging");
     let t = Instant::now();
     while !std::fs::read_dir(&staging).is_ok_and(|mut d| d.next().is_some()) {
@@ -608,10 +604,7 @@ fn a_serving_league_seats_a_version_accepted_while_it_serves() {
         r.stderr
     );
     wait_for("alice.v2");
-    let _ = Command::new("kill")
-        .args(["-s", "TERM", &serve.id().to_string()])
-        .status();
-    let _ = serve.wait();
+    common::stop_all(&mut serve, &mut []);
     let v2 = standing(&s, "alice.v2").unwrap();
     assert_eq!(v2["faults"], 0, "{v2}");
 }
@@ -666,15 +659,13 @@ for line in sys.stdin:
 #[test]
 fn the_check_runs_under_the_leagues_options_and_sandbox_limits() {
     let s = Scratch::new("submit-as-played");
-    s.write(
-        "league.toml",
-        &LEAGUE.replace(
-            "[time]\n",
-            "[options]\nauction-order = \"number-first\"\n\n[sandbox]\nmemory_mib = 128\n\n[time]\n",
+    let token = league_of(
+        &s,
+        &league_file(
+            "[options]\nauction-order = \"number-first\"\n\n[sandbox]\nmemory_mib = 128\n\n",
+            SUBMISSIONS,
         ),
     );
-    whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
-    let token = add_league_bots(&s, "lg", &["alice"]).remove(0);
     std::fs::create_dir(s.path("hungry")).unwrap();
     s.write("hungry/bot.py", HUNGRY_BOT);
     s.write(
@@ -937,10 +928,7 @@ fn the_site_takes_uploads_and_shows_each_owner_alone_its_checks_and_stderr() {
         .map(|d| d.flatten().collect())
         .unwrap_or_default();
     assert!(inbox.is_empty(), "{inbox:?}");
-    let _ = Command::new("kill")
-        .args(["-s", "TERM", &serve.id().to_string()])
-        .status();
-    let _ = serve.wait();
+    common::stop_all(&mut serve, &mut []);
 }
 
 #[test]
@@ -1109,22 +1097,12 @@ fn a_rust_bot_built_from_source_offline_is_accepted_and_plays() {
         env.push_str(&format!(", RUSTUP_TOOLCHAIN = \"{t}\""));
     }
     let s = Scratch::new("submit-rust");
-    s.write(
-        "league.toml",
-        &LEAGUE
-            .replace(
-                "[submissions]\n",
-                &format!(
-                    "[submissions]\nbuild_read = [\"{bin_dir}\", \"{rustup_home}\"]\nbuild_env = {{ {env} }}\n"
-                ),
-            )
-            .replace("build_s = 4", "build_s = 240")
-            .replace("build_disk_mib = 8", "build_disk_mib = 512")
-            .replace("unpacked_mib = 2", "unpacked_mib = 64")
-            .replace("disk_mib = 2\n", "disk_mib = 64\n"),
+    let submissions = format!(
+        "[submissions]\nbuild_read = [\"{bin_dir}\", \"{rustup_home}\"]\nbuild_env = {{ {env} }}\n\
+         uploads_per_hour = 20\ndisk_mib = 64\nunpacked_mib = 64\nbuild_s = 240\n\
+         build_disk_mib = 512\n"
     );
-    whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
-    let token = add_league_bots(&s, "lg", &["alice"]).remove(0);
+    let token = league_of(&s, &league_file("", &submissions));
     // docs/leagues.md's manifest for a Rust bot built from source: a stdio
     // bot of the standard library alone, built offline.
     std::fs::create_dir_all(s.path("rsbot/src")).unwrap();
@@ -1237,8 +1215,5 @@ fn with_the_leagues_certificate_the_site_is_https_only() {
     );
     assert_eq!(code, 200, "{page}");
     assert!(page.contains("alice: your bot"), "{page}");
-    let _ = Command::new("kill")
-        .args(["-s", "TERM", &serve.id().to_string()])
-        .status();
-    let _ = serve.wait();
+    common::stop_all(&mut serve, &mut []);
 }

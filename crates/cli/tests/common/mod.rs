@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod builder_ext;
+
 use std::{
     path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Stdio},
