@@ -279,33 +279,12 @@ fn rerun_plays_the_disputed_hand_with_a_stdio_bot() {
 #[test]
 fn rerun_plays_a_hand_with_a_grpc_bot_command_sandboxed() {
     let s = Scratch::new("dispute-rerun-grpc");
-    s.write(
-        "t.toml",
-        r#"name = "again"
-game = "israeli"
-seed = 11
-hands = 2
-format = "round-robin"
-parallel = 1
-
-[[bots]]
-name = "h0"
-command = ["whistle", "bot", "--bot", "heuristic"]
-
-[[bots]]
-name = "h1"
-command = ["whistle", "bot", "--bot", "heuristic"]
-
-[[bots]]
-name = "h2"
-command = ["whistle", "bot", "--bot", "heuristic"]
-
-[[bots]]
-name = "h3"
-command = ["whistle", "bot", "--bot", "heuristic"]
-"#,
+    let t = ["h0", "h1", "h2", "h3"].iter().fold(
+        Event::new("again", "israeli")
+            .and("seed = 11\nhands = 2\nformat = \"round-robin\"\nparallel = 1\n"),
+        |e, name| e.bundled(name, "heuristic"),
     );
-    let log_path = play(&s, &s.path("t.toml"));
+    let log_path = play(&s, &t.write(&s, "t.toml"));
     let r = whistle(
         &s,
         &[

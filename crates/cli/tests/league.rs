@@ -9,7 +9,7 @@ use std::{
     time::Duration,
 };
 
-use common::{Killed, Scratch, SpawnKilled, WHISTLE, whistle};
+use common::{Event, Killed, Scratch, SpawnKilled, WHISTLE, whistle};
 use serde_json::Value;
 
 use common::whistle_ok as ok;
@@ -33,47 +33,49 @@ fn refused(s: &Scratch, args: &[&str], says: &str) {
     );
 }
 
-/// A league file: Israeli Whist, `hands` hands a match, duplicate tables,
-/// generous clocks (nothing may fault for being slow), and reference bots
-/// `(name, bot args)`.
+/// The head of a league file: `name`, Israeli Whist, `seed` (none: the
+/// league draws its own), `hands` hands a match, tables of `format`, two
+/// at once, reference bots filling every seat or not (`fill`); its clocks
+/// and bots follow.
+fn league_head(name: &str, seed: Option<u64>, hands: u32, format: &str, fill: bool) -> Event {
+    let seed = seed.map(|n| format!("seed = {n}\n")).unwrap_or_default();
+    Event::new(name, "israeli").and(&format!(
+        "{seed}hands = {hands}\nformat = \"{format}\"\nparallel = 2\nfill = {fill}\n\n"
+    ))
+}
+
+/// A league file: Israeli Whist, seed 11, `hands` hands a match, duplicate
+/// tables, generous clocks (nothing may fault for being slow), and
+/// reference bots `(name, bot args)`.
 fn league_file(name: &str, hands: u32, fill: bool, bots: &[(&str, &[&str])]) -> String {
-    let mut text = format!(
-        "name = \"{name}\"\ngame = \"israeli\"\nseed = 11\nhands = {hands}\nformat = \"duplicate\"\n\
-         parallel = 2\nfill = {fill}\n\n[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n"
-    );
-    for (bot, args) in bots {
-        let words: Vec<String> = ["whistle", "bot"]
-            .iter()
-            .chain(args.iter())
-            .map(|w| format!("{w:?}"))
-            .collect();
-        text.push_str(&format!(
-            "\n[[reference]]\nname = \"{bot}\"\ncommand = [{}]\n",
-            words.join(", ")
-        ));
-    }
-    text
+    bots.iter()
+        .fold(
+            league_head(name, Some(11), hands, "duplicate", fill).calm(),
+            |e, (bot, args)| e.reference_bot(bot, args),
+        )
+        .text()
+        .to_string()
 }
 
 /// A league file of remote bots only, one match a table.
 fn round_robin_league(name: &str, hands: u32) -> String {
-    league_file(name, hands, false, &[])
-        .replace("format = \"duplicate\"", "format = \"round-robin\"")
+    league_head(name, Some(11), hands, "round-robin", false)
+        .calm()
+        .text()
+        .to_string()
 }
 
-/// A league file of four bundled reference bots that fill every seat.
-fn four_reference_bots(name: &str, hands: u32) -> String {
-    league_file(
-        name,
-        hands,
-        true,
-        &[
-            ("r1", &["--bot", "first"]),
-            ("r2", &["--bot", "heuristic"]),
-            ("r3", &["--bot", "random"]),
-            ("r4", &["--bot", "first"]),
-        ],
-    )
+/// A league file of four bundled reference bots that fill every seat,
+/// dealt from `seed` (none: the league draws its own).
+fn four_reference_bots(name: &str, seed: Option<u64>, hands: u32) -> String {
+    league_head(name, seed, hands, "duplicate", true)
+        .calm()
+        .reference_bot("r1", &["--bot", "first"])
+        .reference_bot("r2", &["--bot", "heuristic"])
+        .reference_bot("r3", &["--bot", "random"])
+        .reference_bot("r4", &["--bot", "first"])
+        .text()
+        .to_string()
 }
 
 fn standings(s: &Scratch, dir: &str) -> Vec<Value> {
@@ -497,21 +499,14 @@ fn a_served_league_seats_bots_that_connect_by_token_over_tls() {
     let s = Scratch::new("league-serve");
     let (ca, cert, key) = certificates(&s);
     // Short clocks: a bot that vanishes forfeits quickly.
-    let mut file = league_file(
-        "served",
-        1,
-        true,
-        &[
-            ("filler", &["--bot", "first"]),
-            ("filler-2", &["--bot", "heuristic"]),
-        ],
-    );
-    file = file.replace(
-        "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
-        "[time]\nper_action_ms = 3000\ntime_bank_ms = 10000\nreconnect_grace_ms = 300\nstart_timeout_ms = 3000\n",
-    );
-    file = file.replace("format = \"duplicate\"", "format = \"round-robin\"");
-    s.write("served.toml", &file);
+    league_head("served", Some(11), 1, "round-robin", true)
+        .and(
+            "[time]\nper_action_ms = 3000\ntime_bank_ms = 10000\nreconnect_grace_ms = 300\n\
+             start_timeout_ms = 3000\n",
+        )
+        .reference_bot("filler", &["--bot", "first"])
+        .reference_bot("filler-2", &["--bot", "heuristic"])
+        .write(&s, "served.toml");
     ok(&s, &["league", "init", "served.toml", "--dir", "lg"]);
     let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "b4", "b5", "b6"]);
     let (mut serve, lines) = common::spawn_serve(
@@ -783,7 +778,7 @@ fn import_counts_only_verified_logs_of_the_leagues_game_and_rates_no_retired_bot
     let honeymoon = "name = \"hm\"\nseed = 1\nhands = 1\n".to_string();
     s.write(
         "hm.toml",
-        &common::israeli_tournament(&honeymoon, &four[..2]).replace("israeli", "honeymoon"),
+        &common::small_tournament("honeymoon", &honeymoon, &four[..2]),
     );
     ok(
         &s,
@@ -973,14 +968,13 @@ fn a_bot_retired_while_serving_is_out_at_once_and_nothing_after_it_is_rated() {
 #[test]
 fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
     let s = Scratch::new("league-restart");
-    let mut file = round_robin_league("back", 3);
     // Tight clocks: a seat nobody plays forfeits within a second or two.
-    file = file.replace(
-        "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
-        "[time]\nper_action_ms = 1000\ntime_bank_ms = 1000\nreconnect_grace_ms = 2500\n\
-         start_timeout_ms = 500\n\n[faults]\nmax_faults = 1\n",
-    );
-    s.write("back.toml", &file);
+    league_head("back", Some(11), 3, "round-robin", false)
+        .and(
+            "[time]\nper_action_ms = 1000\ntime_bank_ms = 1000\nreconnect_grace_ms = 2500\n\
+             start_timeout_ms = 500\n\n[faults]\nmax_faults = 1\n",
+        )
+        .write(&s, "back.toml");
     ok(&s, &["league", "init", "back.toml", "--dir", "lg"]);
     let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "b4"]);
     let spawn_bots = |grpc: &str| -> Vec<Killed> {
@@ -1056,8 +1050,8 @@ fn a_restarted_league_waits_for_its_seated_bots_before_it_plays_on() {
 #[test]
 fn a_league_draws_its_own_secret_seed_and_reveals_each_rounds_after_it_closes() {
     let s = Scratch::new("league-seed");
-    let file = four_reference_bots("secret", 1).replace("seed = 11\n", "");
-    s.write("secret.toml", &file);
+    // No seed in the file.
+    s.write("secret.toml", &four_reference_bots("secret", None, 1));
     let mut first_decks = Vec::new();
     for dir in ["lg1", "lg2"] {
         let r = ok(&s, &["league", "init", "secret.toml", "--dir", dir]);
@@ -1103,7 +1097,7 @@ fn a_league_draws_its_own_secret_seed_and_reveals_each_rounds_after_it_closes() 
         "two leagues of one file deal alike"
     );
     // A seed given in the file is used, with a warning.
-    s.write("given.toml", &file.replace("game = ", "seed = 5\ngame = "));
+    s.write("given.toml", &four_reference_bots("secret", Some(5), 1));
     let r = ok(&s, &["league", "init", "given.toml", "--dir", "lg3"]);
     assert!(
         r.stdout.contains("warning: the file gives `seed`"),
@@ -1282,8 +1276,7 @@ fn long_names_keep_the_text_standings_aligned() {
 #[test]
 fn a_closed_rounds_logs_are_compressed_and_every_reader_reads_them() {
     let s = Scratch::new("league-gz");
-    let file = four_reference_bots("gz", 2);
-    s.write("gz.toml", &file);
+    s.write("gz.toml", &four_reference_bots("gz", Some(11), 2));
     ok(&s, &["league", "init", "gz.toml", "--dir", "lg"]);
     ok(
         &s,
@@ -1368,10 +1361,9 @@ fn file_says(path: &std::path::Path, text: &str) -> String {
 fn one_token_holds_one_stream_and_a_retired_bot_is_cut_off_as_the_retirement_returns() {
     use whistle_protocol::pb::{SubscribeRequest, referee_client::RefereeClient};
     let s = Scratch::new("league-token");
-    s.write(
-        "l.toml",
-        "name = \"tok\"\ngame = \"israeli\"\nseed = 3\nhands = 1\n",
-    );
+    Event::new("tok", "israeli")
+        .and("seed = 3\nhands = 1\n")
+        .write(&s, "l.toml");
     ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
     let tokens = common::add_league_bots(&s, "lg", &["b1"]);
     // The scheduler looks once a minute: nothing below may wait for it.
@@ -1514,7 +1506,9 @@ fn kit_python() -> Option<std::path::PathBuf> {
         let made = Command::new("python3")
             .args(["-m", "venv"])
             .arg(&venv)
-            .status();
+            .spawn()
+            .map(Killed::new)
+            .and_then(|mut c| c.wait());
         if !made.is_ok_and(|s| s.success()) {
             return skip("python3 -m venv".into());
         }
@@ -1523,7 +1517,12 @@ fn kit_python() -> Option<std::path::PathBuf> {
     let pip = Command::new(venv.join("bin/pip"))
         .args(["install", "--quiet", "--disable-pip-version-check"])
         .arg(kit)
-        .output();
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map(Killed::new)
+        .and_then(Killed::wait_with_output);
     if !pip.as_ref().is_ok_and(|o| o.status.success()) {
         return skip(format!("pip install ./bots/python: {pip:?}"));
     }
@@ -1536,14 +1535,13 @@ fn a_bot_that_never_opens_its_seats_forfeits_at_the_start_timeout_and_is_benched
     let s = Scratch::new("league-lazy");
     // A long grace: a table that waited it out for the lazy bot's seat
     // would hold its round a minute and more.
-    let file = league_file("lazy", 1, true, &[("r1", &["--bot", "first"])])
-        .replace("format = \"duplicate\"", "format = \"round-robin\"")
-        .replace(
-            "[time]\nper_action_ms = 20000\ntime_bank_ms = 60000\n",
+    league_head("lazy", Some(11), 1, "round-robin", true)
+        .and(
             "[time]\nper_action_ms = 5000\ntime_bank_ms = 10000\nreconnect_grace_ms = 120000\n\
              start_timeout_ms = 2000\n",
-        );
-    s.write("lazy.toml", &file);
+        )
+        .reference_bot("r1", &["--bot", "first"])
+        .write(&s, "lazy.toml");
     ok(&s, &["league", "init", "lazy.toml", "--dir", "lg"]);
     let tokens = common::add_league_bots(&s, "lg", &["b1", "b2", "b3", "lazy"]);
     s.write("lazy.py", LAZY_BOT);

@@ -3,10 +3,15 @@
 //! verify; and `show --seat --step --raw` prints, byte for byte, the
 //! observation the referee sent in a live match.
 
+mod common;
+
 use std::{
     path::{Path, PathBuf},
-    process::Command,
+    process::{Command, Output},
+    time::Duration,
 };
+
+use common::{Event, Scratch, output_within, whistle_ok};
 
 use prost::Message;
 use serde_json::Value;
@@ -14,14 +19,20 @@ use tokio::sync::mpsc;
 use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use whistle_protocol::pb::{self, bot_message::Msg as BotMsg, referee_message::Msg};
 use whistle_referee::{Referee, TableHandle, TableSpec};
-use whistle_replay::{Clocks, FORMAT, Faults, Header, VERSION, Writer, sha256_hex};
+use whistle_replay::{Clocks, Faults, Header, Writer, sha256_hex};
 use whistle_rules::{
     Options, Variant,
     dealing::{Domain, Seed},
 };
 
 fn whistle() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_whistle"))
+    Command::new(common::WHISTLE)
+}
+
+/// Runs `command` to its end (two minutes at most), killed if the test
+/// panics meanwhile.
+fn run(command: &mut Command) -> Output {
+    output_within(command, Duration::from_secs(120))
 }
 
 fn repo() -> PathBuf {
@@ -31,12 +42,7 @@ fn repo() -> PathBuf {
 /// Runs `whistle replay VERB ARGS`: whether it succeeded, and its stdout
 /// then stderr.
 fn replay_cmd(verb: &str, args: &[&str]) -> (bool, String) {
-    let out = whistle()
-        .arg("replay")
-        .arg(verb)
-        .args(args)
-        .output()
-        .unwrap();
+    let out = run(whistle().arg("replay").arg(verb).args(args));
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
@@ -336,42 +342,35 @@ fn a_wrong_seed_is_caught() {
     );
 }
 
-/// Runs the tournament `toml` in a new folder; returns the folder (kept
-/// while the `TempDir` lives) and the tournament's output folder.
-fn run_tournament(toml: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.toml");
-    std::fs::write(&file, toml).unwrap();
-    let out = dir.path().join("out");
-    let run = whistle()
-        .args(["tournament", file.to_str().unwrap(), "--out"])
-        .arg(&out)
-        .args(["--progress", "quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+/// Runs the tournament `event` in a new scratch folder named `name`;
+/// returns the folder (kept while the `Scratch` lives) and the
+/// tournament's output folder.
+fn run_tournament(name: &str, event: &Event) -> (Scratch, PathBuf) {
+    let s = Scratch::new(name);
+    let file = event.write(&s, "t.toml");
+    let out = s.path("out");
+    whistle_ok(
+        &s,
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--progress",
+            "quiet",
+        ],
     );
-    (dir, out)
+    (s, out)
 }
 
 #[test]
 fn a_fresh_tournament_verifies() {
     let (_dir, out) = run_tournament(
-        r#"name = "fresh"
-game = "israeli"
-seed = 99
-hands = 2
-parallel = 4
-[[bots]]
-name = "h"
-command = ["whistle", "bot", "--bot", "heuristic"]
-[[bots]]
-name = "r"
-command = ["whistle", "bot", "--bot", "random"]
-"#,
+        "replay-fresh",
+        &Event::new("fresh", "israeli")
+            .and("seed = 99\nhands = 2\nparallel = 4\n")
+            .bundled("h", "heuristic")
+            .bundled("r", "random"),
     );
     let (ok, text) = verify(&[out.to_str().unwrap()]);
     assert!(ok, "{text}");
@@ -383,20 +382,11 @@ command = ["whistle", "bot", "--bot", "random"]
 #[test]
 fn cooperative_oneonta_reports_each_seats_own_score() {
     let (_dir, out) = run_tournament(
-        r#"name = "coop"
-game = "oneonta"
-seed = 5
-hands = 3
-[options]
-mode = "coop"
-players = 3
-[[bots]]
-name = "h"
-command = ["whistle", "bot", "--bot", "heuristic"]
-[[bots]]
-name = "r"
-command = ["whistle", "bot", "--bot", "random"]
-"#,
+        "replay-coop",
+        &Event::new("coop", "oneonta")
+            .and("seed = 5\nhands = 3\n[options]\nmode = \"coop\"\nplayers = 3\n")
+            .bundled("h", "heuristic")
+            .bundled("r", "random"),
     );
     let log = std::fs::read_dir(out.join("matches"))
         .unwrap()
@@ -522,31 +512,31 @@ async fn record_israeli(
     log: &Path,
 ) {
     let game = Variant::Israeli.new_game(&options).unwrap();
-    let header = Header {
-        format: FORMAT.into(),
-        version: VERSION,
-        tournament: tournament.into(),
-        match_index: 0,
-        table: table.table_id.clone(),
-        game: "israeli".into(),
-        options: whistle_rules::Game::options(&game),
-        seats: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-        seed_commitment: whistle_replay::seed_commitment(Seed::from_u64(tournament_seed)),
-        clocks: Clocks {
-            per_action_ms: 1000,
-            time_bank_ms: 30000,
-            reconnect_grace_ms: 10000,
-        },
-        faults: Faults {
-            max_faults: 10,
-            // The rule the table played its fallbacks by: the default policy.
-            fallback: whistle_referee::FaultPolicy::default()
-                .fallback
-                .name()
-                .into(),
-        },
-        duplicate: None,
-    };
+    let header = Header::builder(
+        tournament,
+        0,
+        Variant::Israeli,
+        whistle_rules::Game::options(&game),
+        vec!["a".into(), "b".into(), "c".into(), "d".into()],
+    )
+    .table(table.table_id.clone())
+    .seed_commitment(whistle_replay::seed_commitment(Seed::from_u64(
+        tournament_seed,
+    )))
+    .clocks(Clocks {
+        per_action_ms: 1000,
+        time_bank_ms: 30000,
+        reconnect_grace_ms: 10000,
+    })
+    .faults(Faults {
+        max_faults: 10,
+        // The rule the table played its fallbacks by: the default policy.
+        fallback: whistle_referee::FaultPolicy::default()
+            .fallback
+            .name()
+            .into(),
+    })
+    .build();
     let seed = Seed::from_u64(tournament_seed).derive(Domain::Match, 0);
     let mut writer = Writer::create(log, &header).unwrap();
     whistle_tournament::runner::record_table(table, &mut writer, seed, || {})
@@ -598,21 +588,18 @@ async fn show_prints_exactly_what_the_referee_sent() {
         }
         let (s, _, bytes) = &sent[i];
         assert_eq!(s, seat);
-        let out = whistle()
-            .args([
-                "replay",
-                "show",
-                log.to_str().unwrap(),
-                "--hand",
-                &deal.to_string(),
-                "--step",
-                &step.to_string(),
-                "--seat",
-                &seat.to_string(),
-                "--raw",
-            ])
-            .output()
-            .unwrap();
+        let out = run(whistle().args([
+            "replay",
+            "show",
+            log.to_str().unwrap(),
+            "--hand",
+            &deal.to_string(),
+            "--step",
+            &step.to_string(),
+            "--seat",
+            &seat.to_string(),
+            "--raw",
+        ]));
         assert!(
             out.status.success(),
             "{}",
@@ -632,17 +619,11 @@ async fn show_prints_exactly_what_the_referee_sent() {
 #[test]
 fn rerun_reproduces_deterministic_bots_decisions() {
     let (_dir, out) = run_tournament(
-        r#"name = "det"
-game = "honeymoon"
-seed = 5
-hands = 2
-[[bots]]
-name = "h"
-command = ["whistle", "bot", "--bot", "heuristic"]
-[[bots]]
-name = "f"
-command = ["whistle", "bot", "--bot", "first"]
-"#,
+        "replay-det",
+        &Event::new("det", "honeymoon")
+            .and("seed = 5\nhands = 2\n")
+            .bundled("h", "heuristic")
+            .bundled("f", "first"),
     );
     let log = out.join("matches/m00000.jsonl");
     let seats = lines(&log)[0]["seats"].clone();
@@ -651,18 +632,15 @@ command = ["whistle", "bot", "--bot", "first"]
     } else {
         "first,heuristic"
     };
-    let rerun = whistle()
-        .args([
-            "replay",
-            "rerun",
-            log.to_str().unwrap(),
-            "--hand",
-            "1",
-            "--bots",
-            bots,
-        ])
-        .output()
-        .unwrap();
+    let rerun = run(whistle().args([
+        "replay",
+        "rerun",
+        log.to_str().unwrap(),
+        "--hand",
+        "1",
+        "--bots",
+        bots,
+    ]));
     let text = String::from_utf8_lossy(&rerun.stdout);
     assert!(rerun.status.success(), "{text}");
     assert!(
@@ -674,18 +652,15 @@ command = ["whistle", "bot", "--bot", "first"]
     } else {
         "heuristic,heuristic"
     };
-    let rerun = whistle()
-        .args([
-            "replay",
-            "rerun",
-            log.to_str().unwrap(),
-            "--hand",
-            "1",
-            "--bots",
-            other,
-        ])
-        .output()
-        .unwrap();
+    let rerun = run(whistle().args([
+        "replay",
+        "rerun",
+        log.to_str().unwrap(),
+        "--hand",
+        "1",
+        "--bots",
+        other,
+    ]));
     let text = String::from_utf8_lossy(&rerun.stdout);
     assert!(text.contains("first difference at step"), "{text}");
 }
@@ -840,12 +815,10 @@ fn verify_speaks_the_games_notation_and_names_the_changed_line() {
 /// `whistle replay verify ARGS` on a pool of `threads` threads: whether it
 /// succeeded, and its stdout then stderr.
 fn verify_on(threads: usize, args: &[&str]) -> (bool, String) {
-    let out = whistle()
+    let out = run(whistle()
         .args(["replay", "verify"])
         .args(args)
-        .env("RAYON_NUM_THREADS", threads.to_string())
-        .output()
-        .unwrap();
+        .env("RAYON_NUM_THREADS", threads.to_string()));
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)

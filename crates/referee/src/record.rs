@@ -1,9 +1,12 @@
 //! A table's record: everything that happened, in order, as the referee saw
-//! it (omniscient). The tournament runner turns it into replay logs.
+//! it (omniscient), and how an entry goes into the table's replay log
+//! ([`TableRecord::log`]: the one conversion the tournament runner and the
+//! end-to-end tests write logs with).
 
-use std::time::Duration;
+use std::{io::Write, time::Duration};
 
-use whistle_rules::{Action, Card, HandResult, MatchResult, Seat};
+use whistle_replay::{FaultLog, RecordError, Recorder};
+use whistle_rules::{Action, Card, HandResult, MatchResult, Seat, dealing::Seed};
 
 /// The kinds of rule violation by a seat (defined with the wire types).
 pub use whistle_protocol::FaultKind;
@@ -86,4 +89,62 @@ pub enum TableRecord {
         /// Why.
         reason: String,
     },
+}
+
+impl From<FaultRecord> for FaultLog {
+    /// The fault as its log writes it: the kind by name, the request id
+    /// left out; its place in the hand (`at`) is set by the [`Recorder`].
+    fn from(f: FaultRecord) -> FaultLog {
+        FaultLog {
+            seat: f.seat,
+            kind: f.kind.name().into(),
+            detail: f.detail,
+            fallback: f.fallback,
+            faults: f.faults,
+            forfeited: f.forfeited,
+            at: 0,
+            answer: f.answer,
+        }
+    }
+}
+
+impl TableRecord {
+    /// Writes this entry into its table's log through `log`: a deal, an
+    /// action or a fault joins the hand in progress, a hand's result writes
+    /// the hand line, the end writes the end line with `match_seed`.
+    /// `Started`, `Stopped` and `Aborted` are not part of a log and write
+    /// nothing (a stopped table's log holds its completed hands and no end
+    /// line: it resumes).
+    ///
+    /// # Errors
+    /// [`RecordError::NoDeal`] for a hand's result outside a hand;
+    /// [`RecordError::Log`] if the log cannot be written.
+    pub fn log<W: Write>(
+        self,
+        log: &mut Recorder<'_, W>,
+        match_seed: Seed,
+    ) -> Result<(), RecordError> {
+        match self {
+            TableRecord::Deal { deal, order } => log.deal(deal, order),
+            TableRecord::Action {
+                seat,
+                action,
+                elapsed,
+                fallback,
+            } => log.action(seat, action, elapsed, fallback),
+            TableRecord::Fault(f) => log.fault(f.into()),
+            TableRecord::Hand(result) => log.hand(result)?,
+            TableRecord::End {
+                result,
+                forfeited,
+                faults,
+            } => log
+                .end(result, forfeited, faults, match_seed)
+                .map_err(RecordError::Log)?,
+            TableRecord::Started { .. }
+            | TableRecord::Stopped { .. }
+            | TableRecord::Aborted { .. } => {}
+        }
+        Ok(())
+    }
 }

@@ -12,7 +12,7 @@ use tokio::{sync::Semaphore, task::JoinSet};
 use tracing::{info, warn};
 use whistle_referee::{Referee, Resume, TableRecord, TableSpec};
 use whistle_replay::{
-    Clocks, Duplicate, EndLog, FaultLog, Faults, Header, MatchLog, RecordError, Recorder, Writer,
+    Clocks, Duplicate, EndLog, Faults, Header, MatchLog, RecordError, Recorder, Writer,
     seed_commitment,
 };
 use whistle_rules::{Game, MatchDriver, Seat};
@@ -1068,9 +1068,10 @@ fn end_instances(referee: &Referee, si: SeatInstances, held: confine::Held) {
     stoppers.push(stopper);
 }
 
-/// Turns a table's record into its replay log: one hand line per hand (with
-/// its deal, actions and faults), then the end line with the match seed.
-/// `on_hand` is called after each hand is written. A table the referee
+/// Turns a table's record into its replay log as it comes, each entry
+/// through [`TableRecord::log`]: one hand line per hand (with its deal,
+/// actions and faults), then the end line with the match seed. `on_hand` is
+/// called after each hand is written. A table the referee
 /// stopped leaves its completed hands and no end line (a resumable log).
 ///
 /// # Errors
@@ -1090,42 +1091,6 @@ pub async fn record_table(
                     warn!(target: "whistle::detail", table = %table_id, ?connected, "started without every seat");
                 }
             }
-            TableRecord::Deal { deal, order } => log.deal(deal, order),
-            TableRecord::Action {
-                seat,
-                action,
-                elapsed,
-                fallback,
-            } => log.action(seat, action, elapsed, fallback),
-            TableRecord::Fault(f) => log.fault(FaultLog {
-                seat: f.seat,
-                kind: f.kind.name().into(),
-                detail: f.detail,
-                fallback: f.fallback,
-                faults: f.faults,
-                forfeited: f.forfeited,
-                at: 0,
-                answer: f.answer,
-            }),
-            TableRecord::Hand(result) => {
-                log.hand(result).map_err(|e| match e {
-                    RecordError::NoDeal => RunError::Match {
-                        table: table_id.clone(),
-                        reason: e.to_string(),
-                    },
-                    RecordError::Log(e) => e.into(),
-                })?;
-                on_hand();
-            }
-            TableRecord::End {
-                result,
-                forfeited,
-                faults,
-            } => {
-                log.end(result, forfeited, faults, match_seed)?;
-                info!(table = %table_id, "match logged");
-                return Ok(Recorded::Finished);
-            }
             TableRecord::Stopped {
                 reason, hands_done, ..
             } => {
@@ -1137,6 +1102,26 @@ pub async fn record_table(
                     table: table_id,
                     reason: format!("aborted: {reason}"),
                 });
+            }
+            rec => {
+                let (hand, end) = (
+                    matches!(rec, TableRecord::Hand(_)),
+                    matches!(rec, TableRecord::End { .. }),
+                );
+                rec.log(&mut log, match_seed).map_err(|e| match e {
+                    RecordError::NoDeal => RunError::Match {
+                        table: table_id.clone(),
+                        reason: e.to_string(),
+                    },
+                    RecordError::Log(e) => e.into(),
+                })?;
+                if hand {
+                    on_hand();
+                }
+                if end {
+                    info!(table = %table_id, "match logged");
+                    return Ok(Recorded::Finished);
+                }
             }
         }
     }

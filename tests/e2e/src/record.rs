@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use tokio::{sync::mpsc, time::timeout};
 use whistle_referee::{Fallback, FaultKind, FaultRecord, TableRecord, TableSpec};
-use whistle_replay::{Clocks, FaultLog, Faults, Header, Recorder, Writer, verify};
+use whistle_replay::{Clocks, Faults, Header, Recorder, Writer, verify};
 use whistle_rules::{
     Action, Game, MatchResult, Seat, Status,
     dealing::{self, Domain, Shuffler},
@@ -58,8 +58,8 @@ pub fn summarize(records: &[TableRecord]) -> String {
     s
 }
 
-/// The table's record as its replay log, through the replay crate's
-/// [`Recorder`] as the tournament runner writes it (match 0 of an event
+/// The table's record as its replay log, each entry through
+/// [`TableRecord::log`] as the tournament runner writes it (match 0 of an event
 /// named `e2e`, no seed commitment).
 ///
 /// # Panics
@@ -85,36 +85,9 @@ pub fn to_log(spec: &TableSpec, records: &[TableRecord]) -> String {
     let mut writer = Writer::new(Vec::new(), &header).expect("a log in memory");
     let mut log = Recorder::new(&mut writer);
     for r in records {
-        match r.clone() {
-            TableRecord::Deal { deal, order } => log.deal(deal, order),
-            TableRecord::Action {
-                seat,
-                action,
-                elapsed,
-                fallback,
-            } => log.action(seat, action, elapsed, fallback),
-            TableRecord::Fault(f) => log.fault(FaultLog {
-                seat: f.seat,
-                kind: f.kind.name().into(),
-                detail: f.detail,
-                fallback: f.fallback,
-                faults: f.faults,
-                forfeited: f.forfeited,
-                at: 0,
-                answer: f.answer,
-            }),
-            TableRecord::Hand(result) => log.hand(result).expect("a hand after its deal"),
-            TableRecord::End {
-                result,
-                forfeited,
-                faults,
-            } => log
-                .end(result, forfeited, faults, spec.match_seed)
-                .expect("a log in memory"),
-            TableRecord::Started { .. }
-            | TableRecord::Stopped { .. }
-            | TableRecord::Aborted { .. } => {}
-        }
+        r.clone()
+            .log(&mut log, spec.match_seed)
+            .expect("a hand after its deal, written in memory");
     }
     String::from_utf8(writer.into_inner()).expect("a log is UTF-8")
 }

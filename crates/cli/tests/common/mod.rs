@@ -134,6 +134,43 @@ impl SpawnKilled for Command {
     }
 }
 
+/// Runs `command` to its end as [`Command::output`] does (stdin closed,
+/// stdout and stderr collected), but under a [`Killed`] guard and within
+/// `limit`: past it the process is stopped and the test panics.
+pub fn output_within(command: &mut Command, limit: Duration) -> std::process::Output {
+    use std::io::Read;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn_killed();
+    let collect = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = collect(Box::new(child.stdout.take().expect("piped")));
+    let stderr = collect(Box::new(child.stderr.take().expect("piped")));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if started.elapsed() > limit {
+            drop(child);
+            panic!("{command:?} took more than {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
 /// A finished `whistle` command.
 pub struct Ran {
     pub status: ExitStatus,
@@ -263,6 +300,21 @@ impl Event {
         self.and(&entry)
     }
 
+    /// A league's reference bot entry (`[[reference]]`) playing `whistle
+    /// bot ARGS`.
+    pub fn reference_bot(self, name: &str, args: &[&str]) -> Event {
+        let words: Vec<String> = ["whistle", "bot"]
+            .iter()
+            .chain(args)
+            .map(|w| format!("{w:?}"))
+            .collect();
+        let entry = format!(
+            "\n[[reference]]\nname = \"{name}\"\ncommand = [{}]\n",
+            words.join(", ")
+        );
+        self.and(&entry)
+    }
+
     /// The file's text.
     pub fn text(&self) -> &str {
         &self.text
@@ -278,8 +330,13 @@ impl Event {
 /// format ...) with generous clocks, and one `[[bots]]` entry a `(name,
 /// bundled bot)`.
 pub fn israeli_tournament(head: &str, bots: &[(&str, &str)]) -> String {
+    small_tournament("israeli", head, bots)
+}
+
+/// [`israeli_tournament`] of `game`.
+pub fn small_tournament(game: &str, head: &str, bots: &[(&str, &str)]) -> String {
     let event = Event::with(&format!(
-        "game = \"israeli\"\n{head}\n[time]\nper_action_ms = 20000\n"
+        "game = \"{game}\"\n{head}\n[time]\nper_action_ms = 20000\n"
     ));
     bots.iter()
         .fold(event, |e, (name, kind)| e.bundled(name, kind))
@@ -365,8 +422,8 @@ pub fn spawn_serve_limited(
     }
 }
 
-/// `whistle ARGS` run in `s` to the end, with `$WHISTLE_CA` set to `ca` if
-/// given (removed otherwise).
+/// `whistle ARGS` run in `s` to the end (two minutes at most), with
+/// `$WHISTLE_CA` set to `ca` if given (removed otherwise).
 pub fn whistle_with_ca(s: &Scratch, args: &[&str], ca: Option<&Path>) -> std::process::Output {
     let mut c = Command::new(WHISTLE);
     c.args(args).current_dir(&s.dir).stdin(Stdio::null());
@@ -374,7 +431,7 @@ pub fn whistle_with_ca(s: &Scratch, args: &[&str], ca: Option<&Path>) -> std::pr
         Some(ca) => c.env("WHISTLE_CA", ca),
         None => c.env_remove("WHISTLE_CA"),
     };
-    c.output().unwrap()
+    output_within(&mut c, Duration::from_secs(120))
 }
 
 /// A match log's text, whether it is still `X.jsonl` or, its round closed,
