@@ -618,12 +618,22 @@ fn text_of(py: Python<'_>, a: Action) -> Option<&'static Py<PyString>> {
 
 /// The texts of `actions` as a Python list.
 fn texts<'py>(py: Python<'py>, actions: &[Action]) -> PyResult<Bound<'py, PyList>> {
+    // Card plays, most steps of a hand, straight from their row (a card
+    // play's wire id is its card's index + 1).
+    let play = ActionKind::Play as usize;
+    let plays = TEXTS[play].get_or_init(py, || text_row(py, play));
     PyList::new(
         py,
-        actions.iter().map(|&a| match text_of(py, a) {
-            Some(t) => t.bind(py).clone(),
-            // Every action has a wire id; should one not, its text anyway.
-            None => PyString::new(py, &a.to_string()),
+        actions.iter().map(|&a| {
+            let text = match a {
+                Action::Play(card) => plays.get(card.index()).and_then(Option::as_ref),
+                _ => text_of(py, a),
+            };
+            match text {
+                Some(t) => t.bind(py).clone(),
+                // Every action has a wire id; should one not, its text anyway.
+                None => PyString::new(py, &a.to_string()),
+            }
         }),
     )
 }
