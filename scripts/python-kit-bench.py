@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How fast a Python bot plays with the kit, against raw grpcio ping-pong.
 
-Two measurements on this machine, each a separate set of processes over
-loopback:
+Three measurements on this machine, the first two each a separate set of
+processes over loopback:
 
 1. raw ping-pong: a grpcio server process whose `whistle.v1.Referee/Play`
    answers every BotMessage with a small DecisionRequest (about 100 bytes),
@@ -14,8 +14,18 @@ loopback:
    i.e. the kit's whole path: decoding, rebuilding the observation, the bot
    call, the answer), with compact binary requests (the kit's default),
    compact text ones and whole text ones: actions per second from the first
-   request to the match end (one seat acts at a time, so this is a chain
-   like the ping-pong).
+   request any bot receives to the last bot's match end, as the bots
+   themselves clock it (one seat acts at a time, so this is a chain like
+   the ping-pong; the bots' start, imports and connection are not in it).
+3. the kit's own path: the messages each seat of such a table receives,
+   recorded, then handed to the kit's per-message code (`_Seat._receive`:
+   decoding, texts written back, the observation rebuilt, the bot called,
+   the answer made) in this process with no gRPC: CPU µs a request, the
+   part of a Python bot's cost that is the kit's and not grpcio's.
+
+Each line also gives the CPU time a round trip or an action costs the
+Python processes, counted by each process itself over the same span (its
+threads included): the figure a busy machine disturbs least.
 
 Usage (from the repository root, with the kit's dependencies installed and
 `cargo build --release -p whistle-cli` done):
@@ -28,7 +38,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -85,20 +94,30 @@ with grpc.insecure_channel(sys.argv[2]) as ch:
     n = 0
     for _ in range(200):
         out.put(ping); next(replies)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < secs:
         out.put(ping); next(replies); n += 1
-    print(n / (time.perf_counter() - start))
+    print(n / (time.perf_counter() - start), (time.process_time() - cpu) / n)
     out.put(None)
 """
 
 BOT = r"""
-import os, sys
+import os, sys, time
 sys.path.insert(0, sys.argv[1])
 from whistle_bot import run
+first = []
+def choose(observation, legal):
+    if not first:
+        first.append((time.monotonic(), time.process_time()))
+    return len(legal) - 1
 def play():
-    run(lambda observation, legal: len(legal) - 1, compact=sys.argv[2][0] == "1",
-        binary=sys.argv[2][1] == "1", argv=sys.argv[3:])
+    run(choose, compact=sys.argv[2][0] == "1", binary=sys.argv[2][1] == "1", argv=sys.argv[3:])
+    end = (time.monotonic(), time.process_time())
+    start = first[0] if first else end
+    # The span this bot played, on the clock every process shares, and
+    # its CPU time over it.
+    print(f"kit-bench first={start[0]:.6f} end={end[0]:.6f} cpu={end[1] - start[1]:.6f}",
+          file=sys.stderr, flush=True)
 if os.environ.get("KIT_BENCH_PROFILE"):
     import cProfile
     cProfile.run("play()", os.environ["KIT_BENCH_PROFILE"] + f".{os.getpid()}")
@@ -107,7 +126,8 @@ else:
 """
 
 
-def raw_ping_pong(secs: float) -> float:
+def raw_ping_pong(secs: float) -> tuple[float, float]:
+    """(round trips per second, the client process's CPU µs a round trip)."""
     kit = str(REPO / "bots" / "python")
     server = subprocess.Popen([sys.executable, "-c", SERVER, kit], stdout=subprocess.PIPE, text=True)
     try:
@@ -116,22 +136,20 @@ def raw_ping_pong(secs: float) -> float:
             [sys.executable, "-c", CLIENT, kit, f"127.0.0.1:{port}", str(secs)],
             capture_output=True, text=True, check=True, timeout=secs + 60,
         )
-        return float(out.stdout.strip())
+        rate, cpu = out.stdout.split()
+        return float(rate), float(cpu) * 1e6
     finally:
         server.kill()
         server.wait()
 
 
-def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int, float]:
-    """(actions per second, actions, the bot processes' CPU µs an action) of
-    one table of four Python bots. The CPU time is the steadier figure on a
-    busy machine."""
-    logs = Path(tempfile.mkdtemp(prefix="kit-bench-"))
+def start_table(hands: int, logs: Path) -> tuple[subprocess.Popen, str, list[str]]:
+    """`whistle serve` with one Israeli table of four bot seats: (the
+    server, its address, the seats' tokens)."""
     serve = subprocess.Popen(
         [WHISTLE, "serve", "--listen", "127.0.0.1:0", "--admin-token", ADMIN, "--log", "warn"],
         stdout=subprocess.PIPE, stderr=open(logs / "serve.err", "w"), text=True,
     )
-    bots = []
     try:
         m = re.match(r"listening on (\S+)", serve.stdout.readline())
         address = m.group(1)
@@ -141,26 +159,120 @@ def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int, floa
              "--per-action-ms", "10000", "--time-bank-ms", "600000"],
             capture_output=True, text=True, check=True, timeout=60,
         ).stdout.splitlines()
-        tokens = [line.split()[2] for line in table[1:]]
+    except BaseException:
+        serve.kill()
+        serve.wait()
+        raise
+    return serve, address, [line.split()[2] for line in table[1:]]
+
+
+def record_streams(hands: int, compact: bool, binary: bool) -> list[list[bytes]]:
+    """What each seat of one table receives, message by message (encoded),
+    played by plain grpcio clients that answer the last legal index."""
+    import queue
+
+    sys.path.insert(0, str(REPO / "bots" / "python"))
+    import grpc
+    from whistle_bot import pb, pb_grpc
+
+    logs = Path(tempfile.mkdtemp(prefix="kit-bench-"))
+    serve, address, tokens = start_table(hands, logs)
+    streams: list[list[bytes]] = [[] for _ in tokens]
+
+    def seat(token: str, got: list[bytes]) -> None:
+        with grpc.insecure_channel(address) as ch:
+            stub = pb_grpc.RefereeStub(ch)
+            a = next(iter(stub.Subscribe(pb.SubscribeRequest(token=token, bot_name="recorder"))))
+            out: queue.Queue = queue.Queue()
+            out.put(pb.BotMessage(hello=pb.Hello(token=a.seat_token, bot_name="recorder", protocol="whistle.v1",
+                                                 quiet=True, compact=compact, binary=binary)))
+
+            def outgoing():
+                while (m := out.get()) is not None:
+                    yield m
+
+            for msg in stub.Play(outgoing()):
+                got.append(msg.SerializeToString())
+                kind = msg.WhichOneof("msg")
+                if kind == "request":
+                    n = len(msg.request.legal_ids) or len(msg.request.legal)
+                    out.put(pb.BotMessage(answer=pb.Answer(request_id=msg.request.request_id, index=n - 1)))
+                elif kind == "match_end":
+                    out.put(None)
+                    break
+
+    try:
+        threads = [threading.Thread(target=seat, args=(t, got)) for t, got in zip(tokens, streams)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=600)
+    finally:
+        serve.kill()
+        serve.wait()
+    return streams
+
+
+def kit_path(streams: list[list[bytes]], compact: bool, binary: bool) -> tuple[float, int]:
+    """(CPU µs a request, requests): the kit's own work on each message a
+    seat receives (decoding, the texts written back, the observation
+    rebuilt, the bot called, the answer made) with no gRPC, over recorded
+    streams, in this process; the best of five passes."""
+    import logging
+    import queue
+
+    from whistle_bot import pb
+    from whistle_bot._compact import Rebuilder
+    from whistle_bot.client import FunctionBot, Launch, _Seat
+
+    logging.getLogger("whistle_bot").setLevel(logging.WARNING)
+
+    class Assignment:
+        table_id, seat, seat_token = "bench", 0, ""
+
+    requests = sum(1 for msgs in streams for b in msgs if pb.RefereeMessage.FromString(b).HasField("request"))
+    best = None
+    for _ in range(5):
+        start = time.process_time()
+        for msgs in streams:
+            seat = _Seat(None, Assignment(), FunctionBot(lambda observation, legal: len(legal) - 1),
+                         Launch("", ""), None, compact, binary)
+            outbox: queue.Queue = queue.Queue()
+            rebuilder = Rebuilder(pb.Observation)
+            for b in msgs:
+                seat._receive(pb.RefereeMessage.FromString(b), outbox, rebuilder)
+        spent = time.process_time() - start
+        best = spent if best is None else min(best, spent)
+    return best * 1e6 / requests, requests
+
+
+def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int, float]:
+    """(actions per second, actions, the bot processes' CPU µs an action) of
+    one table of four Python bots, from the first request a bot receives to
+    the last bot's match end (as the bots clock it). The CPU time is the
+    steadier figure on a busy machine."""
+    logs = Path(tempfile.mkdtemp(prefix="kit-bench-"))
+    serve, address, tokens = start_table(hands, logs)
+    bots = []
+    try:
         kit = str(REPO / "bots" / "python")
-        cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         for i, token in enumerate(tokens):
             bots.append(subprocess.Popen(
                 [sys.executable, "-c", BOT, kit, f"{int(compact)}{int(binary)}", "--address", address,
                  "--token", token, "--log", "info"],
                 stderr=open(logs / f"bot{i}.err", "w"),
             ))
-        start = time.perf_counter()
         for b in bots:
             b.wait(timeout=600)
-        secs = time.perf_counter() - start
-        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-        answers = 0
+        answers, firsts, ends, cpu = 0, [], [], 0.0
         for i in range(4):
             text = (logs / f"bot{i}.err").read_text()
             answers += int(re.search(r"answers=(\d+)", text).group(1))
-        return answers / secs, answers, cpu * 1e6 / answers
+            m = re.search(r"kit-bench first=(\S+) end=(\S+) cpu=(\S+)", text)
+            firsts.append(float(m.group(1)))
+            ends.append(float(m.group(2)))
+            cpu += float(m.group(3))
+        return answers / (max(ends) - min(firsts)), answers, cpu * 1e6 / answers
     finally:
         for b in bots:
             if b.poll() is None:
@@ -169,22 +281,31 @@ def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int, floa
         serve.wait()
 
 
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--hands", type=int, default=40)
     p.add_argument("--secs", type=float, default=5.0)
     a = p.parse_args()
-    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    raw = raw_ping_pong(a.secs)
-    print(f"raw grpcio ping-pong, 1 stream: {raw:.0f} round trips/s")
-    for mode, compact, binary in (
+    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average {load()}")
+    raw, raw_cpu = raw_ping_pong(a.secs)
+    print(f"raw grpcio ping-pong, 1 stream: {raw:.0f} round trips/s; the client's CPU {raw_cpu:.0f} µs a round trip")
+    forms = (
         ("compact binary (the default)", True, True),
         ("compact text", True, False),
         ("whole text", False, False),
-    ):
+    )
+    for mode, compact, binary in forms:
         rate, n, cpu_us = kit_match(a.hands, compact, binary)
         print(f"kit, 4 Python bots, one Israeli table, {mode} requests: {rate:.0f} actions/s "
               f"({n} actions; {rate / raw:.0%} of the ping-pong); the bots' CPU {cpu_us:.0f} µs an action")
+    for mode, compact, binary in forms:
+        cpu_us, n = kit_path(record_streams(a.hands, compact, binary), compact, binary)
+        print(f"the kit's own path, {mode} requests, no gRPC: {cpu_us:.1f} CPU µs a request ({n} requests)")
+    print(f"load average {load()}")
 
 
 if __name__ == "__main__":

@@ -93,41 +93,72 @@ def action_text(action_id: int) -> str:
     return text
 
 
+_CARDS_BY_ID = {i: t for i, t in enumerate(CARD_TEXTS) if i}
+_card_by_id = _CARDS_BY_ID.__getitem__
+
+
 def _cards(texts: Any, ids: Any) -> None:
     if ids:
         try:
-            texts.extend([_CARDS_BY_ID[i] for i in ids])
+            texts.extend(map(_card_by_id, ids))
         except KeyError:
             raise BinaryError(f"not a card id in {list(ids)}") from None
         del ids[:]
 
 
-_CARDS_BY_ID = {i: t for i, t in enumerate(CARD_TEXTS) if i}
+def _action_texts_of(ids: Any) -> List[str]:
+    get = _action_texts.get
+    texts = [get(i) for i in ids]
+    if None in texts:
+        texts = [action_text(i) for i in ids]
+    return texts
+
+
+def _event_action(event: Any) -> None:
+    a = event.action
+    i = a.action_id
+    if i:
+        a.action = _action_texts.get(i) or action_text(i)
+        a.action_id = 0
+
+
+def _event_card(m: Any) -> None:
+    i = m.card_id
+    if i:
+        m.card = card_text(i)
+        m.card_id = 0
+
+
+def _event_cards(m: Any) -> None:
+    _cards(m.cards, m.card_ids)
+
+
+# What each kind of event carries in binary form, and who writes its texts.
+_EVENT_TEXTS = {
+    "dummy_play": _event_card,
+    "turn_up": _event_card,
+    "take": _event_card,
+    "dealt": _event_cards,
+    "reveal": _event_cards,
+}
 
 
 def textify_event(event: Any) -> None:
     """Writes the texts of a binary ``Event``'s cards and actions, in place."""
     kind = event.WhichOneof("kind")
     if kind == "action":
-        a = event.action
-        if a.action_id:
-            a.action = action_text(a.action_id)
-            a.action_id = 0
-    elif kind in ("dummy_play", "turn_up", "take"):
-        m = getattr(event, kind)
-        if m.card_id:
-            m.card = card_text(m.card_id)
-            m.card_id = 0
-    elif kind == "dealt":
-        _cards(event.dealt.cards, event.dealt.card_ids)
-    elif kind == "reveal":
-        _cards(event.reveal.cards, event.reveal.card_ids)
+        _event_action(event)
+    else:
+        f = _EVENT_TEXTS.get(kind)
+        if f is not None:
+            f(getattr(event, kind))
 
 
 def _trick(trick: Any) -> None:
     for c in trick.cards:
-        if c.card_id:
-            c.card = card_text(c.card_id)
+        i = c.card_id
+        if i:
+            c.card = card_text(i)
             c.card_id = 0
 
 
@@ -136,10 +167,14 @@ def _hand(obs: Any) -> None:
 
 
 def _players(obs: Any) -> None:
+    get = _action_texts.get
     for p in obs.players:
-        _cards(p.known, p.known_ids)
-        if p.bid_id:
-            p.bid = action_text(p.bid_id)
+        ids = p.known_ids
+        if ids:
+            _cards(p.known, ids)
+        i = p.bid_id
+        if i:
+            p.bid = get(i) or action_text(i)
             p.bid_id = 0
 
 
@@ -151,8 +186,9 @@ def _contract(obs: Any) -> None:
 
 def _table(obs: Any) -> None:
     for t in obs.table:
-        if t.card_id:
-            t.card = card_text(t.card_id)
+        i = t.card_id
+        if i:
+            t.card = card_text(i)
             t.card_id = 0
 
 
@@ -168,8 +204,9 @@ _FIELDS = {9: _hand, 10: _players, 12: _contract, 13: _table, 15: _current_trick
 def textify_observation(obs: Any, fields: Any = None) -> None:
     """Writes the texts of a binary ``Observation`` in place; ``fields``:
     only those field numbers (a delta's ``changed``), and its ``tricks``."""
+    get = _FIELDS.get
     for number in _FIELDS if fields is None else fields:
-        f = _FIELDS.get(number)
+        f = get(number)
         if f is not None:
             f(obs)
     for t in obs.tricks:
@@ -182,12 +219,17 @@ def textify_observation(obs: Any, fields: Any = None) -> None:
 def textify_request(request: Any) -> None:
     """Writes the texts of a binary ``DecisionRequest`` in place: its legal
     actions, and its observation or its delta (events and values)."""
-    if request.legal_ids:
-        request.legal.extend([action_text(i) for i in request.legal_ids])
+    ids = request.legal_ids
+    if ids:
+        request.legal.extend(_action_texts_of(ids))
     if request.HasField("observation"):
         textify_observation(request.observation)
     if request.HasField("delta"):
-        for e in request.delta.events:
-            textify_event(e)
-        if request.delta.HasField("values"):
-            textify_observation(request.delta.values, request.delta.changed)
+        delta = request.delta
+        for e in delta.events:
+            if e.WhichOneof("kind") == "action":
+                _event_action(e)
+            else:
+                textify_event(e)
+        if delta.HasField("values"):
+            textify_observation(delta.values, delta.changed)

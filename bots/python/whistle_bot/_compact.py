@@ -11,7 +11,7 @@ completed tricks stay and ``values.tricks`` follow, and each field number in
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 # Field numbers of Observation that deltas never name in `changed`.
 _TRICKS = 16
@@ -23,41 +23,58 @@ class DeltaError(ValueError):
     observation before it (the kit then sends ``Resync``)."""
 
 
-def _is_repeated(field: Any) -> bool:
-    repeated = getattr(field, "is_repeated", None)
-    if repeated is not None:
-        return bool(repeated)
-    return field.label == field.LABEL_REPEATED
+# By message type: {field number: name} for every field `changed` may name;
+# read from the descriptor once, not at every delta.
+_NAMES: Dict[Any, Dict[int, str]] = {}
+
+
+def _names(observation: Any) -> Dict[int, str]:
+    names = _NAMES.get(type(observation))
+    if names is None:
+        names = {
+            field.number: field.name
+            for field in observation.DESCRIPTOR.fields
+            if field.number not in (_TRICKS, _HISTORY)
+        }
+        _NAMES[type(observation)] = names
+    return names
 
 
 def apply_delta(observation: Any, delta: Any) -> None:
     """Applies ``delta`` (a ``whistle.v1.ObservationDelta``) to
     ``observation`` (the ``whistle.v1.Observation`` it was made from), in
     place."""
-    for event in delta.events:
-        if event.WhichOneof("kind") == "hand_start":
-            del observation.history[:]
-        observation.history.add().CopyFrom(event)
-    kept = delta.tricks_kept
-    if kept > len(observation.tricks):
-        raise DeltaError(f"tricks_kept {kept} but only {len(observation.tricks)} tricks")
-    del observation.tricks[kept:]
-    values = delta.values
-    observation.tricks.extend(values.tricks)
-    fields = observation.DESCRIPTOR.fields_by_number
-    for number in delta.changed:
-        field = fields.get(number)
-        if field is None or number in (_TRICKS, _HISTORY):
-            raise DeltaError(f"changed names field {number}")
-        name = field.name
-        observation.ClearField(name)
-        if _is_repeated(field):
-            getattr(observation, name).extend(getattr(values, name))
-        elif field.message_type is not None:
-            if values.HasField(name):
-                getattr(observation, name).CopyFrom(getattr(values, name))
+    events = delta.events
+    if events:
+        history = observation.history
+        # A HandStart clears the history: only the events from the last
+        # one on are kept, after what the history held if there is none.
+        kinds = [event.WhichOneof("kind") for event in events]
+        if "hand_start" in kinds:
+            start = len(kinds) - 1 - kinds[::-1].index("hand_start")
+            del history[:]
+            history.extend(events[start:])
         else:
-            setattr(observation, name, getattr(values, name))
+            history.extend(events)
+    kept = delta.tricks_kept
+    tricks = observation.tricks
+    if kept > len(tricks):
+        raise DeltaError(f"tricks_kept {kept} but only {len(tricks)} tricks")
+    names = _names(observation)
+    changed = []
+    for number in delta.changed:
+        name = names.get(number)
+        if name is None:
+            raise DeltaError(f"changed names field {number}")
+        changed.append(name)
+    for name in changed:
+        observation.ClearField(name)
+    del tricks[kept:]
+    # `values` holds the changed fields and the new tricks, every other
+    # field unset (whistle.proto): merged into the observation with those
+    # fields cleared, it replaces them and appends the tricks, in one call
+    # instead of one a field.
+    observation.MergeFrom(delta.values)
 
 
 class Rebuilder:

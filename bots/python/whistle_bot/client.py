@@ -417,47 +417,54 @@ class _Seat:
         ended = False
         try:
             for msg in self.call:
-                kind = msg.WhichOneof("msg")
-                if kind == "request":
-                    request = msg.request
-                    if self.binary:
-                        textify_request(request)
-                    if request.HasField("delta"):
-                        if self.events:
-                            for event in request.delta.events:
-                                self._hook(self.bot.on_event, event)
-                        try:
-                            request.observation.CopyFrom(rebuilder.update(request))
-                        except DeltaError as e:
-                            log.warning("%s: %s; asking for the whole observation", self.tag, e)
-                            outbox.put(pb.BotMessage(resync=pb.Resync()))
-                            continue
-                    elif self.compact:
-                        rebuilder.update(request)
-                    answer = self._answer(request)
-                    if answer is not None:
-                        outbox.put(pb.BotMessage(answer=answer))
-                elif kind == "event":
-                    if self.binary:
-                        textify_event(msg.event)
-                    self._hook(self.bot.on_event, msg.event)
-                elif kind == "welcome":
-                    self._welcome(msg.welcome)
-                elif kind == "fault":
-                    self.outcome.faults = msg.fault.faults
-                    self.outcome.forfeited |= msg.fault.forfeited
-                    self._hook(self.bot.on_fault, msg.fault)
-                elif kind == "match_end":
+                if self._receive(msg, outbox, rebuilder):
                     ended = True
-                    self._match_end(msg.match_end.result)
-                    outbox.put(None)
-                # Unknown kinds (a newer referee) are ignored.
         except grpc.RpcError:
             if not ended:
                 raise
         finally:
             outbox.put(None)
         return ended
+
+    def _receive(self, msg: Any, outbox: "queue.Queue[Any]", rebuilder: Rebuilder) -> bool:
+        """Handles one message of the referee's, putting what to send into
+        ``outbox``. Returns True for ``MatchEnd``."""
+        kind = msg.WhichOneof("msg")
+        if kind == "request":
+            request = msg.request
+            if self.binary:
+                textify_request(request)
+            if request.HasField("delta"):
+                if self.events:
+                    for event in request.delta.events:
+                        self._hook(self.bot.on_event, event)
+                try:
+                    request.observation.CopyFrom(rebuilder.update(request))
+                except DeltaError as e:
+                    log.warning("%s: %s; asking for the whole observation", self.tag, e)
+                    outbox.put(pb.BotMessage(resync=pb.Resync()))
+                    return False
+            elif self.compact:
+                rebuilder.update(request)
+            answer = self._answer(request)
+            if answer is not None:
+                outbox.put(pb.BotMessage(answer=answer))
+        elif kind == "event":
+            if self.binary:
+                textify_event(msg.event)
+            self._hook(self.bot.on_event, msg.event)
+        elif kind == "welcome":
+            self._welcome(msg.welcome)
+        elif kind == "fault":
+            self.outcome.faults = msg.fault.faults
+            self.outcome.forfeited |= msg.fault.forfeited
+            self._hook(self.bot.on_fault, msg.fault)
+        elif kind == "match_end":
+            self._match_end(msg.match_end.result)
+            outbox.put(None)
+            return True
+        # Unknown kinds (a newer referee) are ignored.
+        return False
 
     def _welcome(self, w: Any) -> None:
         self.grace_s = w.time_control.reconnect_grace_ms / 1000.0

@@ -9,11 +9,16 @@ Every row starts each playout from a copy of one dealt state (no chance
 steps) and plays to the hand's end.
 
 - Python loop rows pick uniformly among the legal actions from Python, one
-  call at a time: whistle_engine on Israeli Whist (hands=1: an auction,
-  contract bids and 13 tricks; `to_act`, `legal_actions`, `apply` a
-  decision), OpenSpiel's C++ `oh_hell(players=4,num_tricks_fixed=12)` (bids
-  and 12 tricks; `legal_actions`, `apply_action`), and the same Israeli game
-  through OpenSpiel's API (python_whistle_israeli).
+  call at a time, in OpenSpiel's loop: `is_over`, `legal_actions`, a
+  `random.randrange` and `apply` a decision for whistle_engine on Israeli
+  Whist (hands=1: an auction, contract bids and 13 tricks; the action by
+  its index), `is_terminal`, `legal_actions`, `randrange` and
+  `apply_action` for OpenSpiel's C++ `oh_hell(players=4,num_tricks_fixed=12)`
+  (bids and 12 tricks) and for the same Israeli game through OpenSpiel's
+  API (python_whistle_israeli). The last loop row is whistle_engine's loop
+  naming the seat as well (`to_act()[0]`, `apply(i, seat=seat)`: two
+  calls' worth more of the interpreter a decision), as a simultaneous step
+  (Yogi's) needs.
 - Batch rows hand whole playouts to the engine: `State.playouts(n, policy)`
   plays n hands out in Rust with the GIL released and returns their values.
   Their decisions a hand are counted by a Python loop playing the same
@@ -21,7 +26,10 @@ steps) and plays to the hand's end.
   heuristic's one hand, which is always the same).
 
 The rows run in turns, ten slices each, so that all of them see the same
-load on a shared machine.
+load on a shared machine, and are timed in this process's CPU time
+(`time.process_time`: every row runs on this one thread, the batch rows'
+Rust included), which a busy machine disturbs far less than a wall clock;
+on an idle one the two agree.
 
 The last column compares decisions a second with OpenSpiel's Python loop
 (targets, docs/benchmarks.md: the Python loop >= 1.5x, the batch >= 20x).
@@ -46,18 +54,19 @@ SEED = 11
 
 def measure(rows, seconds, rounds=10):
     """Runs every row's `one()` (which plays some hands and returns (hands,
-    decisions)) in turns, `rounds` slices of `seconds / rounds` each, so
-    that every row sees the same load; returns (hands a second, decisions a
-    hand) for each row, in order."""
+    decisions)) in turns, `rounds` slices of `seconds / rounds` of CPU time
+    each, so that every row sees the same load; returns (hands a CPU
+    second, decisions a hand) for each row, in order."""
+    clock = time.process_time
     totals = [[0, 0, 0.0] for _ in rows]
     for _ in range(rounds):
         for (_, one), total in zip(rows, totals):
-            start = time.perf_counter()
-            while time.perf_counter() - start < seconds / rounds:
+            start = clock()
+            while clock() - start < seconds / rounds:
                 h, s = one()
                 total[0] += h
                 total[1] += s
-            total[2] += time.perf_counter() - start
+            total[2] += clock() - start
     return [(h / t, s / max(h, 1)) for h, s, t in totals]
 
 
@@ -66,6 +75,23 @@ def dealt_israeli():
 
 
 def whistle_loop(rng):
+    """OpenSpiel's loop (spiel_loop) with whistle_engine's calls."""
+    dealt = dealt_israeli()
+
+    def one():
+        s = dealt.clone()
+        steps = 0
+        while not s.is_over():
+            legal = s.legal_actions()
+            s.apply(rng.randrange(len(legal)))
+            steps += 1
+        return 1, steps
+
+    return one
+
+
+def whistle_loop_seats(rng):
+    """The loop naming the seat each decision is for."""
     dealt = dealt_israeli()
 
     def one():
@@ -154,6 +180,7 @@ def main():
         ours = pyspiel.load_game("python_whistle_israeli", {"hands": "1"})
         rows.append(("OpenSpiel oh_hell(players=4,...=12), Python loop", spiel_loop(oh_hell, rng)))
         rows.append(("python_whistle_israeli through pyspiel, Python loop", spiel_loop(ours, rng)))
+    rows.append(("whistle_engine israeli, Python loop naming seats", whistle_loop_seats(rng)))
     if hasattr(we.State, "playouts"):
         # The random policy's decisions a hand, counted by the Python loop
         # (the same policy from the same state) over a few hundred hands.
@@ -167,7 +194,7 @@ def main():
         print("(this whistle_engine has no batch playouts)")
     rows = [(name, result) for (name, _), result in zip(rows, measure(rows, seconds))]
     base = rows[1][1][0] * rows[1][1][1] if pyspiel is not None else None
-    print(f"{'':52} {'hands/s':>10} {'decisions':>10} {'M dec/s':>8} {'vs oh_hell':>10}")
+    print(f"{'':51} {'hands/CPU s':>11} {'decisions':>10} {'M dec/s':>8} {'vs oh_hell':>10}")
     for name, (rate, steps) in rows:
         per_decision = rate * steps
         versus = f"{per_decision / base:9.2f}x" if base else "       n/a"

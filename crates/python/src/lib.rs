@@ -17,17 +17,19 @@
 use pyo3::{
     exceptions::{PyIndexError, PyRuntimeError, PyValueError},
     prelude::*,
+    sync::PyOnceLock,
     types::{PyBytes, PyList, PyString},
 };
+use std::sync::Arc;
 use whistle_policies::{
     Bot, HeuristicBot,
     playout::{self, Rollout},
 };
-use whistle_protocol::{convert, pb};
+use whistle_protocol::{convert, ids, pb};
 use whistle_replay::{ActionLog, EndLog, HandLog, Header};
 use whistle_rules::{
-    Action, ActionList, Answer, AnyGame, Card, Fallback, Game, MatchDriver, Observation, Options, Seat,
-    Status, Variant,
+    Action, ActionKind, ActionList, Answer, AnyGame, Card, Fallback, Game, MatchDriver,
+    Observation, Options, Seat, Status, Variant,
     dealing::{self, Domain, Seed, Shuffler},
     sample::WorldSampler,
 };
@@ -108,30 +110,66 @@ fn games() -> Vec<(
 
 /// One match in play.
 #[pyclass(module = "whistle_engine._engine")]
-#[derive(Clone)]
 struct State {
     driver: MatchDriver<AnyGame>,
+    /// What every copy of the match shares and none changes: shared, not
+    /// copied, by `clone`.
+    meta: Arc<Meta>,
+    /// The legal actions `legal_actions` listed last, kept so that `apply`
+    /// by index (or by one of the texts it gave) does not list them again.
+    listed: ActionList,
+    /// For whom `listed` was made and when; None before the first listing.
+    listed_for: Option<Listing>,
+    /// Every action applied, with its deal.
+    actions: Vec<(u32, Seat, Action)>,
+}
+
+/// Whom and when [`State::legal_actions`] listed for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Listing {
+    seat: Seat,
+    /// The number of actions applied then: the state changes only by
+    /// applying one, so the listing holds while this is the count.
+    step: usize,
+    /// Whether the seat was the only one asked (no seat named): then, at
+    /// the same step, it still is.
+    alone: bool,
+}
+
+/// The parts of a [`State`] fixed when the match (or world) is made.
+struct Meta {
     /// The number given as the seed (0 for a sampled world).
     seed: u64,
     options: Options,
     /// A world drawn by the sampler: its earlier deals are unknown.
     sampled: bool,
-    /// The legal actions `legal_actions` listed last: for whom, at which
-    /// step (the number of actions applied), so that `apply` by index does
-    /// not list them again.
-    listed: Option<(Seat, usize, ActionList)>,
-    /// Every action applied, with its deal.
-    actions: Vec<(u32, Seat, Action)>,
+}
+
+/// Room for the actions of a hand or so in a copy's list, so that a
+/// playout from a copy does not grow it step by step.
+const ACTIONS_AHEAD: usize = 64;
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut actions = Vec::with_capacity(self.actions.len() + ACTIONS_AHEAD);
+        actions.extend_from_slice(&self.actions);
+        State {
+            driver: self.driver.clone(),
+            meta: Arc::clone(&self.meta),
+            listed: self.listed.clone(),
+            listed_for: self.listed_for,
+            actions,
+        }
+    }
 }
 
 impl State {
-    fn new(driver: MatchDriver<AnyGame>, seed: u64, options: Options) -> PyResult<State> {
+    fn new(driver: MatchDriver<AnyGame>, meta: Meta) -> PyResult<State> {
         let mut s = State {
             driver: driver.without_events(),
-            seed,
-            options,
-            sampled: false,
-            listed: None,
+            meta: Arc::new(meta),
+            listed: ActionList::new(),
+            listed_for: None,
             actions: Vec::new(),
         };
         s.settle()?;
@@ -249,11 +287,19 @@ impl State {
         if self.game().status() != Status::Act {
             return Ok(PyList::empty(py));
         }
+        let alone = seat.is_none();
         let seat = self.seat_for(seat)?;
-        let legal = self.game().legal_actions(seat);
-        let list = texts(py, &legal)?;
-        self.listed = Some((seat, self.actions.len(), legal));
-        Ok(list)
+        // Listed in place: no copy of the list on its way here.
+        self.listed.clear();
+        self.driver
+            .game()
+            .legal_actions_into(seat, &mut self.listed);
+        self.listed_for = Some(Listing {
+            seat,
+            step: self.actions.len(),
+            alone,
+        });
+        texts(py, &self.listed)
     }
 
     /// Plays `action` (its text, or an index into `legal_actions(seat)`)
@@ -261,24 +307,32 @@ impl State {
     /// action raises `IllegalActionError` with the referee's reason.
     #[pyo3(signature = (action, seat=None))]
     fn apply(&mut self, action: &Bound<'_, PyAny>, seat: Option<usize>) -> PyResult<()> {
-        let seat = self.seat_for(seat)?;
-        // An index into the list just given out: no need to list again.
-        if let Ok(i) = action.extract::<u32>()
-            && let Some((s, step, legal)) = &self.listed
-            && *s == seat
-            && *step == self.actions.len()
-            && let Some(&a) = legal.get(i as usize)
-        {
-            return self.apply_action(seat, a);
-        }
-        let answer = if let Ok(i) = action.extract::<u32>() {
+        let step = self.actions.len();
+        let seat = match (seat, self.listed_for) {
+            (None, Some(l)) if l.alone && l.step == step => l.seat,
+            _ => self.seat_for(seat)?,
+        };
+        // The list just given out, if it is this seat's at this step: an
+        // index into it, or one of its texts (the very string objects it
+        // holds), needs no listing nor parsing again.
+        let listed = self
+            .listed_for
+            .is_some_and(|l| l.seat == seat && l.step == step);
+        let answer = if let Ok(text) = action.cast::<PyString>() {
+            if listed && let Some(a) = listed_text(text, &self.listed) {
+                return self.apply_action(seat, a);
+            }
+            match text.to_str() {
+                Ok(t) => Answer::Text(t.to_owned()),
+                Err(_) => return Err(not_an_action()),
+            }
+        } else if let Ok(i) = action.extract::<u32>() {
+            if listed && let Some(&a) = self.listed.get(i as usize) {
+                return self.apply_action(seat, a);
+            }
             Answer::Index(i)
-        } else if let Ok(t) = action.extract::<String>() {
-            Answer::Text(t)
         } else {
-            return Err(PyValueError::new_err(
-                "an action is its text or an index into legal_actions()",
-            ));
+            return Err(not_an_action());
         };
         let action = whistle_rules::judge(self.game(), seat, &answer)
             .map_err(|e| IllegalActionError::new_err(e.to_string()))?;
@@ -361,9 +415,16 @@ impl State {
 
     /// What `seat` sees as the protocol's `Observation` message, encoded
     /// (what a gRPC bot receives).
-    fn observation_bytes<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
+    fn observation_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let seat = self.seat_for(Some(seat))?;
-        Ok(PyBytes::new(py, &prost::Message::encode_to_vec(&self.observation_pb(seat))))
+        Ok(PyBytes::new(
+            py,
+            &prost::Message::encode_to_vec(&self.observation_pb(seat)),
+        ))
     }
 
     /// Plays the current hand to its end with the engine's heuristic bot in
@@ -391,7 +452,9 @@ impl State {
         let seat = self.seat_for(seat)?;
         let legal = self.game().legal_actions(seat);
         if legal.is_empty() {
-            return Err(IllegalActionError::new_err("that seat has nothing to decide"));
+            return Err(IllegalActionError::new_err(
+                "that seat has nothing to decide",
+            ));
         }
         Ok(HeuristicBot.choose(&self.game().observe(seat), &legal))
     }
@@ -453,7 +516,7 @@ impl State {
     /// which `whistle replay verify` accepts once the match is over.
     fn log(&self) -> PyResult<String> {
         let err = |e: &dyn std::fmt::Display| PyRuntimeError::new_err(e.to_string());
-        if self.sampled {
+        if self.meta.sampled {
             return Err(PyValueError::new_err(
                 "a sampled world has no log: its earlier deals are not known",
             ));
@@ -464,10 +527,12 @@ impl State {
             "python",
             0,
             g.variant(),
-            self.options.clone(),
+            self.meta.options.clone(),
             (0..n).map(|s| format!("seat{s}")).collect(),
         )
-        .seed_commitment(whistle_replay::seed_commitment(Seed::from_u64(self.seed)))
+        .seed_commitment(whistle_replay::seed_commitment(Seed::from_u64(
+            self.meta.seed,
+        )))
         .build();
         let mut w = whistle_replay::Writer::new(Vec::new(), &header).map_err(|e| err(&e))?;
         for result in g.hand_results() {
@@ -518,41 +583,73 @@ impl State {
     }
 }
 
-/// Each action's text as a Python string, made once: lists of legal
-/// actions are built in every step of a playout. Card plays, the most
-/// frequent, by the card's index; every other action by a map.
-#[derive(Default)]
-struct Texts {
-    plays: Vec<Option<Py<PyString>>>,
-    others: rustc_hash::FxHashMap<Action, Py<PyString>>,
-}
+/// Each action's text as a Python string, made once a process: lists of
+/// legal actions are built in every step of a playout. Found by the
+/// action's wire id (`1 + 4096 × kind + argument`, `whistle_protocol::ids`):
+/// a row a kind, made whole the first time an action of that kind is
+/// listed, and a slot an argument; no hashing, no lock after the first.
+static TEXTS: [PyOnceLock<Vec<Option<Py<PyString>>>>; ActionKind::ALL.len()] =
+    [const { PyOnceLock::new() }; ActionKind::ALL.len()];
 
-impl Texts {
-    fn get(&mut self, py: Python<'_>, a: Action) -> Py<PyString> {
-        let make = || PyString::intern(py, &a.to_string()).unbind();
-        let slot = match a {
-            Action::Play(card) => {
-                if self.plays.is_empty() {
-                    self.plays.resize_with(Card::COUNT, || None);
-                }
-                &mut self.plays[card.index()]
-            }
-            _ => return self.others.entry(a).or_insert_with(make).clone_ref(py),
-        };
-        slot.get_or_insert_with(make).clone_ref(py)
+/// How many wire ids one action kind spans (`whistle_protocol::ids`).
+const KIND_SPAN: usize = 4096;
+
+/// The texts of every action of kind `kind`, by argument.
+fn text_row(py: Python<'_>, kind: usize) -> Vec<Option<Py<PyString>>> {
+    let mut row: Vec<Option<Py<PyString>>> = (0..KIND_SPAN)
+        .map(|arg| {
+            ids::action_from_id((1 + kind * KIND_SPAN + arg) as u32)
+                .map(|a| PyString::intern(py, &a.to_string()).unbind())
+        })
+        .collect();
+    while row.last().is_some_and(Option::is_none) {
+        row.pop();
     }
+    row
 }
 
-thread_local! {
-    static TEXTS: std::cell::RefCell<Texts> = std::cell::RefCell::new(Texts::default());
+/// The shared text of `a`.
+fn text_of(py: Python<'_>, a: Action) -> Option<&'static Py<PyString>> {
+    let id = (ids::action_id(a) as usize).checked_sub(1)?;
+    let (kind, arg) = (id / KIND_SPAN, id % KIND_SPAN);
+    let row = TEXTS.get(kind)?.get_or_init(py, || text_row(py, kind));
+    row.get(arg)?.as_ref()
 }
 
 /// The texts of `actions` as a Python list.
 fn texts<'py>(py: Python<'py>, actions: &[Action]) -> PyResult<Bound<'py, PyList>> {
-    TEXTS.with(|t| {
-        let mut t = t.borrow_mut();
-        PyList::new(py, actions.iter().map(|&a| t.get(py, a)))
-    })
+    // Card plays, most steps of a hand, straight from their row (a card
+    // play's wire id is its card's index + 1).
+    let play = ActionKind::Play as usize;
+    let plays = TEXTS[play].get_or_init(py, || text_row(py, play));
+    PyList::new(
+        py,
+        actions.iter().map(|&a| {
+            let text = match a {
+                Action::Play(card) => plays.get(card.index()).and_then(Option::as_ref),
+                _ => text_of(py, a),
+            };
+            match text {
+                Some(t) => t.bind(py).clone(),
+                // Every action has a wire id; should one not, its text anyway.
+                None => PyString::new(py, &a.to_string()),
+            }
+        }),
+    )
+}
+
+/// The error for an action that is neither a text nor an index.
+fn not_an_action() -> PyErr {
+    PyValueError::new_err("an action is its text or an index into legal_actions()")
+}
+
+/// The action of `listed` whose text `texts` gave out as this very string
+/// object, if any (a caller answering with an item of `legal_actions`).
+fn listed_text(text: &Bound<'_, PyString>, listed: &[Action]) -> Option<Action> {
+    listed
+        .iter()
+        .copied()
+        .find(|&a| text_of(text.py(), a).is_some_and(|t| t.as_ptr() == text.as_ptr()))
 }
 
 fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -567,7 +664,14 @@ fn new_game(game: &str, seed: u64, options: Option<Vec<(String, String)>>) -> Py
     let v = variant(game)?;
     let opts = self::options(options)?;
     let g = new_match(v, &opts)?;
-    State::new(MatchDriver::new(g, match_seed(seed), Fallback::default()), seed, opts)
+    State::new(
+        MatchDriver::new(g, match_seed(seed), Fallback::default()),
+        Meta {
+            seed,
+            options: opts,
+            sampled: false,
+        },
+    )
 }
 
 /// Decodes an encoded protocol `Observation` (what a gRPC bot receives)
@@ -614,6 +718,11 @@ fn sample_worlds(
     let sampler =
         WorldSampler::new(&fresh, &obs).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut rng = Shuffler::new(Seed::from_u64(seed).derive(Domain::Bot, 0));
+    let meta = Arc::new(Meta {
+        seed: 0,
+        options: opts,
+        sampled: true,
+    });
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let Some(world) = sampler.sample(&mut rng, ATTEMPTS) else {
@@ -622,10 +731,9 @@ fn sample_worlds(
         let driver = MatchDriver::new(world.game, match_seed(0), Fallback::default());
         let state = State {
             driver: driver.without_events(),
-            seed: 0,
-            options: opts.clone(),
-            sampled: true,
-            listed: None,
+            meta: Arc::clone(&meta),
+            listed: ActionList::new(),
+            listed_for: None,
             actions: Vec::new(),
         };
         out.push((state, world.weight));
@@ -725,7 +833,9 @@ fn canonical_action(text: &str) -> PyResult<String> {
 #[pyo3(signature = (game, options=None))]
 fn vocabulary(game: &str, options: Option<Vec<(String, String)>>) -> PyResult<Vec<String>> {
     let v = variant(game)?.vocabulary(&self::options(options)?);
-    Ok(v.map_err(|e| PyValueError::new_err(e.to_string()))?.texts().collect())
+    Ok(v.map_err(|e| PyValueError::new_err(e.to_string()))?
+        .texts()
+        .collect())
 }
 
 #[pymodule]
@@ -738,6 +848,9 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_observation, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_action, m)?)?;
     m.add_function(wrap_pyfunction!(vocabulary, m)?)?;
-    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
+    m.add(
+        "IllegalActionError",
+        m.py().get_type::<IllegalActionError>(),
+    )?;
     Ok(())
 }

@@ -179,3 +179,35 @@ def test_an_index_always_means_the_list_of_that_seat_now():
         by_index.apply(i, seat=seat)
         by_text.apply(legal[i], seat=seat)
     assert by_index.log() == by_text.log()
+
+
+def test_the_kept_listing_serves_indexes_texts_and_copies_alike():
+    """apply() by index, by the very text legal_actions() gave, by an equal
+    text made anew, and on a copy made after the listing, plays the same
+    match; a seat must still be named where several act at once, listed
+    or not."""
+    state = we.new_game("yogi", 2, {"hands": 1})
+    seat = state.to_act()[0]
+    legal = state.legal_actions(seat)
+    with pytest.raises(ValueError, match="name the seat"):
+        state.apply(0)
+    with pytest.raises(ValueError, match="name the seat"):
+        state.apply(legal[0])
+    by_index = we.new_game("israeli", 3, {"hands": 1})
+    by_listed_text = by_index.clone()
+    by_new_text = by_index.clone()
+    rng = random.Random(4)
+    while not by_index.is_over():
+        legal = by_listed_text.legal_actions()
+        i = rng.randrange(len(legal))
+        text = legal[i].encode().decode()
+        assert text == legal[i] and text is not legal[i]
+        listed = by_index.legal_actions()
+        twin = by_index.clone()
+        by_index.apply(i)
+        twin.apply(i)
+        assert twin.log() == by_index.log()
+        by_listed_text.apply(legal[i])
+        by_new_text.apply(text)
+        assert listed == legal
+    assert by_index.log() == by_listed_text.log() == by_new_text.log()
