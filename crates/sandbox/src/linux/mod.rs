@@ -158,70 +158,20 @@ fn probe_init() -> ! {
     }
 }
 
-/// The signals that end a sandbox early, and `SIGCHLD` (a child of the
-/// launcher ended), read from a descriptor (the launcher has no signal
-/// handler).
+/// The signals that end a sandbox early, read from a descriptor (the
+/// launcher has no signal handler).
 fn stop_signals() -> Option<SignalFd> {
     let mut set = SigSet::empty();
-    for s in [
-        Signal::SIGTERM,
-        Signal::SIGINT,
-        Signal::SIGHUP,
-        Signal::SIGCHLD,
-    ] {
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
         set.add(s);
     }
     set.thread_block().ok()?;
     SignalFd::with_flags(&set, SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC).ok()
 }
 
-/// Whether a signal that stops the sandbox came (every pending signal is
-/// read: a `SIGCHLD` only wakes the launcher).
-fn stop_signalled(fd: Option<&SignalFd>) -> bool {
-    let mut stop = false;
-    while let Some(Ok(Some(s))) = fd.map(SignalFd::read_signal) {
-        stop |= s.ssi_signo != Signal::SIGCHLD as u32;
-    }
-    stop
-}
-
-/// A descriptor that becomes readable when the launcher's parent ends
-/// (`None` where the kernel has no `pidfd_open`: then the launcher looks
-/// every [`POLL`]).
-fn parent_end(parent: Pid) -> Option<std::os::fd::OwnedFd> {
-    let pid = rustix::process::Pid::from_raw(parent.as_raw())?;
-    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
-}
-
-/// How often the launcher looks when it must: its watchdog's round
-/// (Landlock alone), or where no descriptor tells it of its parent's end.
-const POLL: Duration = Duration::from_millis(5);
-
-/// Sleeps until something may have happened to the sandbox: a child of the
-/// launcher ended or a signal came (`signals`), its parent ended (`parent`),
-/// or `timeout` passed (`None`: no time limit, where both descriptors are
-/// there to wake it).
-fn wait_for_news(
-    signals: Option<&SignalFd>,
-    parent: Option<&std::os::fd::OwnedFd>,
-    timeout: Option<Duration>,
-) {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let (Some(signals), Some(parent)) = (signals, parent) else {
-        std::thread::sleep(timeout.unwrap_or(POLL));
-        return;
-    };
-    let timeout = timeout.map(|t| Timespec {
-        tv_sec: t.as_secs() as i64,
-        tv_nsec: i64::from(t.subsec_nanos()),
-    });
-    let mut fds = [
-        PollFd::new(signals, PollFlags::IN),
-        PollFd::new(parent, PollFlags::IN),
-    ];
-    if poll(&mut fds, timeout.as_ref()).is_err() {
-        std::thread::sleep(POLL);
-    }
+/// Whether the launcher was told to stop (a signal) or lost its parent.
+fn told_to_stop(fd: Option<&SignalFd>, parent: Pid) -> bool {
+    fd.is_some_and(|f| matches!(f.read_signal(), Ok(Some(_)))) || getppid() != parent
 }
 
 /// Lets go of the bot's stdin and stdout once it is started (their copies
@@ -329,15 +279,7 @@ fn run() -> ! {
         }),
         _ => None,
     };
-    // Opened before the parent is looked at again: a parent gone before
-    // it is seen by `getppid` below.
-    let parent_gone = parent_end(parent);
-    // With a watchdog to run it looks every round, else it sleeps until
-    // something happens.
-    let timeout = watch.is_some().then_some(POLL);
     let verdict = loop {
-        // Read first: a child that ends after this wakes the wait below.
-        let stop = stop_signalled(signals.as_ref());
         // The child's end, and orphans (Landlock alone) as they come.
         let mut over = None;
         loop {
@@ -367,12 +309,12 @@ fn run() -> ! {
                 break v;
             }
         }
-        if stop || getppid() != parent {
+        if told_to_stop(signals.as_ref(), parent) {
             let _ = kill(child, Signal::SIGKILL);
             end_all(cgroup.as_ref(), child);
             break Verdict::Signal(Signal::SIGKILL as i32);
         }
-        wait_for_news(signals.as_ref(), parent_gone.as_ref(), timeout);
+        std::thread::sleep(Duration::from_millis(5));
     };
     // The cgroup refused forks at its task limit and the bot did not end
     // cleanly: the process limit stopped it.
