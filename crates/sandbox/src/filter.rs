@@ -47,7 +47,7 @@ use std::collections::BTreeMap;
 use nix::libc;
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen as Len, SeccompCmpOp as Op, SeccompCondition,
-    SeccompFilter, SeccompRule, TargetArch,
+    SeccompFilter, SeccompRule, TargetArch, sock_filter,
 };
 
 use crate::{Mode, Spec};
@@ -437,21 +437,93 @@ fn programs(spec: &Spec) -> Result<Vec<BpfProgram>, String> {
             }
         }
     }
-    let by_answer = by_answer.into_iter().map(|(answer, calls)| {
-        let calls: BTreeMap<i64, Vec<SeccompRule>> = calls
-            .into_iter()
-            .map(|(n, rules)| (n, rules.unwrap_or_default()))
-            .collect();
-        (answer, calls)
-    });
     by_answer
         .into_iter()
         .map(|(answer, calls)| {
-            SeccompFilter::new(calls, SeccompAction::Allow, answer.action(), arch)
+            // Calls refused whatever their arguments take one instruction
+            // each (`always`); those refused for some arguments are
+            // `seccompiler`'s chains.
+            let (always, when): (Vec<_>, Vec<_>) =
+                calls.into_iter().partition(|(_, rules)| rules.is_none());
+            let when: BTreeMap<i64, Vec<SeccompRule>> = when
+                .into_iter()
+                .map(|(n, rules)| (n, rules.unwrap_or_default()))
+                .collect();
+            let always: Vec<i64> = always.into_iter().map(|(n, _)| n).collect();
+            let program = SeccompFilter::new(when, SeccompAction::Allow, answer.action(), arch)
                 .and_then(BpfProgram::try_from)
-                .map_err(|e| format!("building the system-call filter: {e}"))
+                .map_err(|e| format!("building the system-call filter: {e}"))?;
+            with_always(program, &always, answer.action())
         })
         .collect()
+}
+
+/// Classic BPF (linux/bpf_common.h): load a word of `seccomp_data`
+/// (`BPF_LD | BPF_W | BPF_ABS`), compare with a constant and jump
+/// (`BPF_JMP | BPF_JEQ | BPF_K`), jump (`BPF_JMP | BPF_JA`), return a
+/// constant (`BPF_RET | BPF_K`).
+const LOAD_WORD: u16 = 0x20;
+const JUMP_EQUAL: u16 = 0x15;
+const JUMP: u16 = 0x05;
+const RETURN: u16 = 0x06;
+/// Where `seccomp_data` holds the call's number and the architecture.
+const NR_OFFSET: u32 = 0;
+const ARCH_OFFSET: u32 = 4;
+/// The architecture check `seccompiler` starts a program with (load the
+/// architecture, compare, kill): the call's number is loaded after it.
+const ARCH_CHECK_LEN: usize = 3;
+/// At most this many comparisons before their shared return (a jump goes
+/// 255 instructions at most).
+const CHUNK: usize = 200;
+
+fn op(code: u16, k: u32, jt: u8, jf: u8) -> sock_filter {
+    sock_filter { code, jt, jf, k }
+}
+
+/// `program` (`seccompiler`'s: the architecture check, the call's number
+/// loaded, the chains of the calls refused for some arguments) with the
+/// calls refused whatever their arguments (`always`) answered `action`
+/// right after the number is loaded: one comparison each, jumping to a
+/// return shared by up to [`CHUNK`] of them, rather than a chain of five
+/// instructions each. The kernel converts, compiles and runs the filter
+/// once per call number when it is installed: a shorter one starts every
+/// sandbox sooner.
+fn with_always(
+    mut program: BpfProgram,
+    always: &[i64],
+    action: SeccompAction,
+) -> Result<BpfProgram, String> {
+    let load_nr = op(LOAD_WORD, NR_OFFSET, 0, 0);
+    let arch_checked = program.len() > ARCH_CHECK_LEN
+        && program[0] == op(LOAD_WORD, ARCH_OFFSET, 0, 0)
+        && program[1].code == JUMP_EQUAL
+        && program[2].code == RETURN;
+    if !arch_checked {
+        return Err("building the system-call filter: no architecture check".into());
+    }
+    let mut section = Vec::new();
+    // Without chains `seccompiler` loads no number: the section does.
+    let loaded = program[ARCH_CHECK_LEN] == load_nr;
+    if !loaded && !always.is_empty() {
+        section.push(load_nr);
+    }
+    let ret = u32::from(action);
+    for chunk in always.chunks(CHUNK) {
+        let n = chunk.len();
+        for (i, &call) in chunk.iter().enumerate() {
+            let call = u32::try_from(call)
+                .map_err(|_| format!("building the system-call filter: call number {call}"))?;
+            // To the return after this chunk's last comparison and the
+            // jump over it.
+            let to_return = u8::try_from(n - i).expect("a chunk is shorter than a jump");
+            section.push(op(JUMP_EQUAL, call, to_return, 0));
+        }
+        section.push(op(JUMP, 1, 0, 0));
+        section.push(op(RETURN, ret, 0, 0));
+    }
+    let at = ARCH_CHECK_LEN + usize::from(loaded);
+    program.splice(at..at, section);
+    Ok(program)
 }
 
 /// Installs the filter for `spec`'s bot on this process (and so on every
@@ -508,7 +580,117 @@ mod tests {
             // The kernel runs the filter once per call number when it is
             // installed (its action cache): a long one slows every start.
             let len: usize = programs.iter().map(Vec::len).sum();
-            assert!(len < 2048, "{len} instructions");
+            assert!(len < 1024, "{len} instructions");
+        }
+    }
+
+    /// Runs classic BPF `program` on a call: its answer.
+    fn run(program: &[sock_filter], arch: u32, nr: u32, args: [u64; 6]) -> u32 {
+        let word = |k: u32| -> u32 {
+            match k {
+                0 => nr,
+                4 => arch,
+                k if (16..64).contains(&k) => {
+                    let a = args[((k - 16) / 8) as usize];
+                    if (k - 16) % 8 == 0 {
+                        a as u32
+                    } else {
+                        (a >> 32) as u32
+                    }
+                }
+                _ => panic!("load of {k}"),
+            }
+        };
+        let (mut a, mut pc) = (0u32, 0usize);
+        loop {
+            let i = &program[pc];
+            pc += 1;
+            match i.code {
+                0x20 => a = word(i.k),
+                0x06 => return i.k,
+                0x05 => pc += i.k as usize,
+                0x15 | 0x25 | 0x35 | 0x45 => {
+                    let yes = match i.code {
+                        0x15 => a == i.k,
+                        0x25 => a > i.k,
+                        0x35 => a >= i.k,
+                        _ => a & i.k != 0,
+                    };
+                    pc += usize::from(if yes { i.jt } else { i.jf });
+                }
+                0x54 => a &= i.k,
+                other => panic!("instruction {other:#x}"),
+            }
+        }
+    }
+
+    /// The compact programs answer every call as `seccompiler`'s own
+    /// chains for the same refusals do.
+    #[test]
+    fn calls_refused_whatever_their_arguments_answer_as_chains_would() {
+        let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap();
+        let audit = match std::env::consts::ARCH {
+            "x86_64" => 0xc000_003e,
+            "aarch64" => 0xc000_00b7,
+            _ => return,
+        };
+        for (mode, stdio) in [
+            (Mode::Namespaces, false),
+            (Mode::Namespaces, true),
+            (Mode::Landlock, false),
+        ] {
+            let s = spec(mode, stdio);
+            let ours = programs(&s).unwrap();
+            // The same refusals as plain `seccompiler` filters.
+            let mut by_answer: BTreeMap<Answer, BTreeMap<i64, Vec<SeccompRule>>> = BTreeMap::new();
+            for r in refusals(&s).unwrap() {
+                #[cfg(target_arch = "x86_64")]
+                let numbers = std::iter::once(r.call).chain(x32_numbers(r.call));
+                #[cfg(not(target_arch = "x86_64"))]
+                let numbers = std::iter::once(r.call);
+                for n in numbers {
+                    by_answer
+                        .entry(r.answer)
+                        .or_default()
+                        .entry(n)
+                        .or_default()
+                        .extend(r.when.iter().cloned());
+                }
+            }
+            let theirs: Vec<BpfProgram> = by_answer
+                .into_iter()
+                .map(|(answer, calls)| {
+                    SeccompFilter::new(calls, SeccompAction::Allow, answer.action(), arch)
+                        .and_then(BpfProgram::try_from)
+                        .unwrap()
+                })
+                .collect();
+            assert_eq!(ours.len(), theirs.len());
+            let mut refused = 0;
+            for nr in (0..600).chain((0..600).map(|n| 0x4000_0000 | n)) {
+                for args in [
+                    [0; 6],
+                    [1, 2, 3, 4, 5, 6],
+                    [libc::AF_INET as u64, 2, 0, 0, 0, 0],
+                    [libc::AF_UNIX as u64, 1, 0, 0, libc::MSG_FASTOPEN as u64, 0],
+                    [0, libc::F_SETLK as u64, 0, libc::MSG_FASTOPEN as u64, 0, 0],
+                    [0x2000_0000, libc::F_GETLK as u64, 0, 0, 0, 0],
+                ] {
+                    for (o, t) in ours.iter().zip(&theirs) {
+                        let (a, b) = (run(o, audit, nr, args), run(t, audit, nr, args));
+                        assert_eq!(a, b, "call {nr:#x} {args:?}");
+                        refused += usize::from(a != u32::from(SeccompAction::Allow));
+                    }
+                }
+                // Another architecture is killed by both.
+                for (o, t) in ours.iter().zip(&theirs) {
+                    assert_eq!(
+                        run(o, 0x4000_0003, nr, [0; 6]),
+                        run(t, 0x4000_0003, nr, [0; 6])
+                    );
+                }
+            }
+            assert!(refused > 1000, "{refused}");
         }
     }
 }

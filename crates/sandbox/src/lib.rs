@@ -51,6 +51,12 @@
 //! rlimits and confines itself (Landlock, then any system-call filter) last,
 //! so that the launcher and init stay outside its Landlock domain.
 //!
+//! Each of those steps is a fresh start of the launcher program, three per
+//! sandbox: `whistle` itself can be it, but a small program that does
+//! nothing else ([`LAUNCHER_BIN`], built and installed beside `whistle`)
+//! loads in a fraction of the time; [`launcher_for`] picks it when it is of
+//! the same build ([`BUILD`]) and confines as well here.
+//!
 //! **The launcher's contract**: it exits only once every process of its
 //! sandbox is gone (the PID namespace ended with its init, the cgroup empty,
 //! no descendant left), so its exit means that nothing of the bot remains;
@@ -69,7 +75,7 @@ use std::{
     fmt,
     path::{Path, PathBuf},
     process::Command,
-    sync::OnceLock,
+    sync::{Mutex, OnceLock, PoisonError},
 };
 
 use serde::{Deserialize, Serialize};
@@ -417,9 +423,67 @@ impl Support {
 /// Why no sandbox can be made here (not Linux, no Landlock, neither
 /// namespaces nor a recent enough Landlock).
 pub fn probe(launcher: &Path) -> Result<(Mode, Support), String> {
-    static SUPPORT: OnceLock<Result<Support, String>> = OnceLock::new();
-    let support = SUPPORT.get_or_init(|| probe_uncached(launcher)).clone()?;
+    let support = probed(launcher)?;
     Ok((support.mode()?, support))
+}
+
+/// What `launcher` answered to the probe, asked once per launcher for the
+/// life of the process.
+fn probed(launcher: &Path) -> Result<Support, String> {
+    /// Each launcher asked, and its answer.
+    type Answers = Vec<(PathBuf, Result<Support, String>)>;
+    static SUPPORT: OnceLock<Mutex<Answers>> = OnceLock::new();
+    let cache = SUPPORT.get_or_init(|| Mutex::new(Vec::new()));
+    let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, known)) = cache.iter().find(|(l, _)| l == launcher) {
+        return known.clone();
+    }
+    let answer = probe_uncached(launcher);
+    cache.push((launcher.to_path_buf(), answer.clone()));
+    answer
+}
+
+/// The file name of the small launcher built and installed beside `whistle`
+/// (`whistle-cli`'s second binary): it runs a sandbox's steps without
+/// loading the whole of `whistle` three times an instance.
+pub const LAUNCHER_BIN: &str = "whistle-sandbox-launcher";
+
+/// The build of this crate's launcher steps: a digest of its sources
+/// (`build.rs`). A launcher answers it to `__sandbox build`; one of another
+/// build may read a [`Spec`] or a step's arguments otherwise.
+pub const BUILD: &str = env!("WHISTLE_SANDBOX_BUILD");
+
+/// The launcher to start `program`'s sandboxes with, where `program` calls
+/// [`launcher_main`] (the running `whistle`): the small launcher
+/// ([`LAUNCHER_BIN`]) in the same folder when there is one of this very
+/// build ([`BUILD`]) that confines at least as well here as `program` would
+/// (namespaces where `program` has them: an AppArmor profile may allow user
+/// namespaces to `whistle` alone); else `program` itself.
+pub fn launcher_for(program: &Path) -> PathBuf {
+    let Some(small) = program.parent().map(|d| d.join(LAUNCHER_BIN)) else {
+        return program.to_path_buf();
+    };
+    if !small.is_file() || build_of(&small).as_deref() != Some(BUILD) {
+        return program.to_path_buf();
+    }
+    let modes = |l: &Path| probed(l).map(|s| (s.namespaces, s.landlock_abi, s.cgroup.is_some()));
+    match modes(&small) {
+        Ok((true, _, true)) => small,
+        Ok(theirs) if modes(program).is_ok_and(|ours| ours == theirs) => small,
+        _ => program.to_path_buf(),
+    }
+}
+
+/// The build a launcher answers (`None`: it answers none).
+fn build_of(launcher: &Path) -> Option<String> {
+    let out = Command::new(launcher)
+        .args([LAUNCHER_ARG, "build"])
+        .env_clear()
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 fn probe_uncached(launcher: &Path) -> Result<Support, String> {
@@ -694,6 +758,10 @@ pub fn launcher_main() {
         return;
     }
     let step = args.next().unwrap_or_default();
+    if step == "build" {
+        println!("{BUILD}");
+        std::process::exit(0);
+    }
     #[cfg(target_os = "linux")]
     linux::launcher(&step);
     #[cfg(not(target_os = "linux"))]

@@ -27,7 +27,8 @@ pub struct Confinement {
     pub mode: Mode,
     /// What the machine offers.
     pub support: Support,
-    /// The program that launches sandboxes (the running `whistle`).
+    /// The program that launches sandboxes (the running `whistle`, or the
+    /// small launcher beside it).
     pub launcher: PathBuf,
     runtime: tempfile::TempDir,
 }

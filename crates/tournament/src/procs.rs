@@ -101,7 +101,7 @@ pub struct Launch {
 /// How a bot's sandbox is made.
 #[derive(Debug, Clone)]
 pub struct Sandboxed {
-    /// The launcher program (the running `whistle`).
+    /// The launcher program (the running `whistle` or its small launcher).
     pub launcher: PathBuf,
     /// The confinement.
     pub mode: Mode,

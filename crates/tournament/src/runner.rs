@@ -71,7 +71,9 @@ pub struct RunOptions {
     /// output folder always.
     pub secrets: Vec<PathBuf>,
     /// The sandbox launcher: a program that calls
-    /// `whistle_sandbox::launcher_main` (default: the running program).
+    /// `whistle_sandbox::launcher_main` (default: the small launcher beside
+    /// the running program where `whistle_sandbox::launcher_for` picks it,
+    /// else the running program).
     pub launcher: Option<PathBuf>,
 }
 
@@ -801,7 +803,9 @@ async fn prepare_bots(
     let confinement = if any_sandboxed {
         let launcher = match &opts.launcher {
             Some(l) => l.clone(),
+            // The small launcher beside `whistle` where it can stand in.
             None => std::env::current_exe()
+                .map(|me| whistle_sandbox::launcher_for(&me))
                 .map_err(|e| RunError::Sandbox(format!("cannot find the running program: {e}")))?,
         };
         Some(Confinement::new(launcher)?)
