@@ -700,6 +700,33 @@ mod tests {
         }
     }
 
+    #[tokio::test]
+    async fn a_delta_with_no_observation_before_it_asks_for_a_resync_not_the_bot() {
+        struct Never;
+        impl Bot for Never {
+            fn choose(
+                &mut self,
+                _: &whistle_rules::Observation,
+                _: &[whistle_rules::Action],
+            ) -> usize {
+                panic!("asked with no observation")
+            }
+        }
+        let mut seat = BotSeat::new(Box::new(Never));
+        seat.new_stream(0);
+        let delta = pb::DecisionRequest {
+            request_id: 4,
+            delta: Some(pb::ObservationDelta::default()),
+            ..pb::DecisionRequest::default()
+        };
+        match seat.on_request(delta).await.unwrap() {
+            Step::Send(pb::BotMessage {
+                msg: Some(pb::bot_message::Msg::Resync(_)),
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn crash_after_is_a_hidden_option() {
         use clap::{CommandFactory, Parser};

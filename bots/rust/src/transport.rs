@@ -334,3 +334,103 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Notes the welcomes it gets, and whether each was fresh.
+    #[derive(Default)]
+    struct Welcomes(Vec<(bool, bool)>);
+
+    impl SeatHandler for Welcomes {
+        fn hello(&self) -> HelloOptions {
+            HelloOptions {
+                quiet: true,
+                compact: false,
+                binary: false,
+            }
+        }
+
+        async fn on_welcome(&mut self, w: pb::Welcome, fresh: bool) -> Result<Step, ClientError> {
+            self.0.push((w.resumed, fresh));
+            Ok(Step::Next)
+        }
+
+        async fn on_request(&mut self, r: pb::DecisionRequest) -> Result<Step, ClientError> {
+            let choice = pb::answer::Choice::Index(0);
+            Ok(Step::Send(answer(r.request_id, choice)))
+        }
+
+        async fn on_event(&mut self, _: pb::Event) -> Result<Step, ClientError> {
+            Ok(Step::Next)
+        }
+
+        async fn on_fault(&mut self, _: pb::Fault) -> Result<Step, ClientError> {
+            Ok(Step::Next)
+        }
+
+        async fn on_match_end(&mut self, _: pb::MatchEnd) -> Result<(), ClientError> {
+            Ok(())
+        }
+    }
+
+    fn message(msg: pb::referee_message::Msg) -> pb::RefereeMessage {
+        pb::RefereeMessage { msg: Some(msg) }
+    }
+
+    fn welcome(resumed: bool) -> pb::RefereeMessage {
+        message(pb::referee_message::Msg::Welcome(pb::Welcome {
+            resumed,
+            ..pb::Welcome::default()
+        }))
+    }
+
+    #[tokio::test]
+    async fn a_welcome_is_fresh_unless_it_resumes_a_match_already_welcomed() {
+        let mut seat = Welcomes::default();
+        let mut welcomed = false;
+        // A resumed welcome with none before it (the process restarted):
+        // the handler has not seen the match yet.
+        for resumed in [true, true, false] {
+            let step = dispatch(&mut seat, welcome(resumed), &mut welcomed).await;
+            assert!(matches!(step, Ok(Step::Next)));
+        }
+        assert_eq!(seat.0, [(true, true), (true, false), (false, true)]);
+        assert!(welcomed);
+    }
+
+    #[tokio::test]
+    async fn a_request_is_answered_and_the_match_end_ends_the_stream() {
+        let mut seat = Welcomes::default();
+        let mut welcomed = false;
+        let request = message(pb::referee_message::Msg::Request(pb::DecisionRequest {
+            request_id: 7,
+            ..pb::DecisionRequest::default()
+        }));
+        match dispatch(&mut seat, request, &mut welcomed).await {
+            Ok(Step::Send(pb::BotMessage {
+                msg: Some(pb::bot_message::Msg::Answer(a)),
+            })) => assert_eq!(a.request_id, 7),
+            other => panic!("{other:?}"),
+        }
+        let end = message(pb::referee_message::Msg::MatchEnd(pb::MatchEnd::default()));
+        let step = dispatch(&mut seat, end, &mut welcomed).await;
+        assert!(matches!(step, Ok(Step::End)), "{step:?}");
+        let empty = dispatch(&mut seat, pb::RefereeMessage { msg: None }, &mut welcomed).await;
+        assert!(matches!(empty, Ok(Step::Next)), "{empty:?}");
+        assert!(!welcomed && seat.0.is_empty());
+    }
+
+    #[test]
+    fn only_a_cut_stream_is_resumed_and_never_a_referee_shutting_down() {
+        assert!(resumable(Code::Unavailable) && resumable(Code::Cancelled));
+        assert!(!resumable(Code::Unauthenticated) && !resumable(Code::NotFound));
+        let going = Status::unavailable(whistle_protocol::SHUTTING_DOWN);
+        assert!(shutting_down(&going));
+        assert!(!shutting_down(&Status::unavailable("connection reset")));
+        assert!(!shutting_down(&Status::internal(
+            whistle_protocol::SHUTTING_DOWN
+        )));
+    }
+}

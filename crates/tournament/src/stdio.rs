@@ -4,7 +4,8 @@
 //!
 //! The bridge holds the bot's token; the bot never sees it and needs no
 //! network. It plays every seat the token is assigned, each on its own
-//! `Play` stream (reconnecting as a kit does), and puts the requests of all
+//! `Play` stream on the Rust kit's seat loop (`whistle_bot::transport`,
+//! which reconnects and resumes it), and puts the requests of all
 //! of them to the bot **one at a time**: the next request line is written
 //! only once the bot has answered the previous one. A line the bot prints
 //! answers the request written last; one more line with nothing asked is
@@ -567,6 +568,83 @@ async fn read_lines<R: AsyncRead + Unpin>(stdout: R, to: mpsc::Sender<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn request(id: u64) -> pb::DecisionRequest {
+        pb::DecisionRequest {
+            request_id: id,
+            ..pb::DecisionRequest::default()
+        }
+    }
+
+    fn answered_with(step: Step) -> Option<(u64, pb::answer::Choice)> {
+        match step {
+            Step::Send(pb::BotMessage {
+                msg: Some(pb::bot_message::Msg::Answer(a)),
+            }) => Some((a.request_id, a.choice?)),
+            _ => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_request_sent_again_after_a_reconnection_is_answered_again_once_without_asking() {
+        let (to_bot, mut speaker) = mpsc::channel(8);
+        let a = pb::SeatAssignment {
+            table_id: "t1".into(),
+            seat: 2,
+            ..pb::SeatAssignment::default()
+        };
+        let mut seat = BridgedSeat::new(&a, to_bot);
+        seat.new_stream(0);
+        let asked = seat.on_request(request(1)).await.unwrap();
+        assert!(matches!(asked, Step::Next), "{asked:?}");
+        let Some(ToBot::Ask(ask)) = speaker.recv().await else {
+            panic!("the request is put to the bot")
+        };
+        assert!(
+            ask.line
+                .starts_with(r#"{"type":"request","table":"t1","seat":2,"request_id":1,"#)
+        );
+        // The same request again on the same stream: already asked.
+        assert!(matches!(
+            seat.on_request(request(1)).await.unwrap(),
+            Step::Next
+        ));
+        ask.answers.send((1, "3\n".into())).await.unwrap();
+        let sent = seat
+            .answered()
+            .await
+            .and_then(|m| answered_with(Step::Send(m)));
+        assert_eq!(sent, Some((1, pb::answer::Choice::Index(3))));
+        // The stream is cut before the referee took the answer: it sends
+        // the request again on the new stream, answered from the bot's line.
+        seat.new_stream(1);
+        let again = answered_with(seat.on_request(request(1)).await.unwrap());
+        assert_eq!(again, Some((1, pb::answer::Choice::Index(3))));
+        assert!(matches!(
+            seat.on_request(request(1)).await.unwrap(),
+            Step::Next
+        ));
+        assert!(speaker.try_recv().is_err(), "the bot is not asked again");
+        // A new request is the bot's to answer.
+        assert!(matches!(
+            seat.on_request(request(2)).await.unwrap(),
+            Step::Next
+        ));
+        assert!(matches!(speaker.recv().await, Some(ToBot::Ask(a)) if a.request_id == 2));
+    }
+
+    #[tokio::test]
+    async fn a_seat_whose_bot_is_gone_ends() {
+        let (to_bot, speaker) = mpsc::channel(8);
+        let mut seat = BridgedSeat::new(&pb::SeatAssignment::default(), to_bot);
+        drop(speaker);
+        assert!(matches!(
+            seat.on_request(request(1)).await.unwrap(),
+            Step::End
+        ));
+        let event = seat.on_event(pb::Event::default()).await.unwrap();
+        assert!(matches!(event, Step::End));
+    }
 
     #[test]
     fn a_number_is_an_index_and_anything_else_text() {
