@@ -379,17 +379,17 @@ impl SeatHandler for BotSeat {
         self.rebuilder = Rebuilder::new();
     }
 
-    async fn on_welcome(&mut self, w: pb::Welcome, fresh: bool) -> Result<Step, ClientError> {
+    async fn on_welcome(&mut self, w: &pb::Welcome, fresh: bool) -> Result<Step, ClientError> {
         self.outcome.table_id = w.table_id.clone();
         self.outcome.seat = Seat::new(w.seat as usize);
         if fresh {
-            self.begin(&w);
+            self.begin(w);
         }
         debug!(table = %w.table_id, seat = w.seat, resumed = w.resumed, "welcome");
         Ok(Step::Next)
     }
 
-    async fn on_request(&mut self, r: pb::DecisionRequest) -> Result<Step, ClientError> {
+    async fn on_request(&mut self, r: &pb::DecisionRequest) -> Result<Step, ClientError> {
         if let Some(d) = &r.delta
             && self.bot.wants_events()
         {
@@ -397,7 +397,7 @@ impl SeatHandler for BotSeat {
                 self.deliver(e)?;
             }
         }
-        let obs = match self.rebuilder.update(&r) {
+        let obs = match self.rebuilder.update(r) {
             Ok(obs) => obs,
             // A delta with nothing to apply it to: ask again.
             Err(convert::DecodeError::Missing("observation")) => {
@@ -405,26 +405,26 @@ impl SeatHandler for BotSeat {
             }
             Err(e) => return Err(ClientError::Decode(e)),
         };
-        let legal = convert::request_legal(&r).map_err(ClientError::Decode)?;
+        let legal = convert::request_legal(r).map_err(ClientError::Decode)?;
         let index = self.bot.choose(obs, &legal);
         let choice = pb::answer::Choice::Index(index as u32);
         Ok(Step::Send(transport::answer(r.request_id, choice)))
     }
 
-    async fn on_event(&mut self, e: pb::Event) -> Result<Step, ClientError> {
-        self.deliver(&e).map(|()| Step::Next)
+    async fn on_event(&mut self, e: &pb::Event) -> Result<Step, ClientError> {
+        self.deliver(e).map(|()| Step::Next)
     }
 
-    async fn on_fault(&mut self, f: pb::Fault) -> Result<Step, ClientError> {
+    async fn on_fault(&mut self, f: &pb::Fault) -> Result<Step, ClientError> {
         self.outcome.faults = f.faults;
         self.outcome.forfeited |= f.forfeited;
         warn!(kind = f.kind, detail = %f.detail, fallback = %f.fallback, "fault");
         Ok(Step::Next)
     }
 
-    async fn on_match_end(&mut self, end: pb::MatchEnd) -> Result<(), ClientError> {
-        if let Some(r) = end.result {
-            let (result, _) = convert::match_result_from(&r).map_err(ClientError::Decode)?;
+    async fn on_match_end(&mut self, end: &pb::MatchEnd) -> Result<(), ClientError> {
+        if let Some(r) = &end.result {
+            let (result, _) = convert::match_result_from(r).map_err(ClientError::Decode)?;
             self.bot.match_over(&result);
             self.outcome.result = Some(result);
         }
@@ -719,7 +719,7 @@ mod tests {
             delta: Some(pb::ObservationDelta::default()),
             ..pb::DecisionRequest::default()
         };
-        match seat.on_request(delta).await.unwrap() {
+        match seat.on_request(&delta).await.unwrap() {
             Step::Send(pb::BotMessage {
                 msg: Some(pb::bot_message::Msg::Resync(_)),
             }) => {}

@@ -100,7 +100,7 @@ pub trait SeatHandler: Send {
     /// match the handler has already been welcomed to.
     fn on_welcome(
         &mut self,
-        welcome: pb::Welcome,
+        welcome: &pb::Welcome,
         fresh: bool,
     ) -> impl Future<Output = Result<Step, ClientError>> + Send;
 
@@ -108,25 +108,25 @@ pub trait SeatHandler: Send {
     /// [`SeatHandler::answered`].
     fn on_request(
         &mut self,
-        request: pb::DecisionRequest,
+        request: &pb::DecisionRequest,
     ) -> impl Future<Output = Result<Step, ClientError>> + Send;
 
     /// Something the seat may see happened.
     fn on_event(
         &mut self,
-        event: pb::Event,
+        event: &pb::Event,
     ) -> impl Future<Output = Result<Step, ClientError>> + Send;
 
     /// A fault of the seat.
     fn on_fault(
         &mut self,
-        fault: pb::Fault,
+        fault: &pb::Fault,
     ) -> impl Future<Output = Result<Step, ClientError>> + Send;
 
     /// The match is over; the stream ends after this.
     fn on_match_end(
         &mut self,
-        end: pb::MatchEnd,
+        end: &pb::MatchEnd,
     ) -> impl Future<Output = Result<(), ClientError>> + Send;
 
     /// The next message to send that did not come from a hook (an answer
@@ -288,7 +288,7 @@ async fn dispatch<H: SeatHandler>(
     welcomed: &mut bool,
 ) -> Result<Step, ClientError> {
     use pb::referee_message::Msg;
-    match msg.msg {
+    match &msg.msg {
         Some(Msg::Welcome(w)) => {
             let fresh = !w.resumed || !*welcomed;
             *welcomed = true;
@@ -352,25 +352,25 @@ mod tests {
             }
         }
 
-        async fn on_welcome(&mut self, w: pb::Welcome, fresh: bool) -> Result<Step, ClientError> {
+        async fn on_welcome(&mut self, w: &pb::Welcome, fresh: bool) -> Result<Step, ClientError> {
             self.0.push((w.resumed, fresh));
             Ok(Step::Next)
         }
 
-        async fn on_request(&mut self, r: pb::DecisionRequest) -> Result<Step, ClientError> {
+        async fn on_request(&mut self, r: &pb::DecisionRequest) -> Result<Step, ClientError> {
             let choice = pb::answer::Choice::Index(0);
             Ok(Step::Send(answer(r.request_id, choice)))
         }
 
-        async fn on_event(&mut self, _: pb::Event) -> Result<Step, ClientError> {
+        async fn on_event(&mut self, _: &pb::Event) -> Result<Step, ClientError> {
             Ok(Step::Next)
         }
 
-        async fn on_fault(&mut self, _: pb::Fault) -> Result<Step, ClientError> {
+        async fn on_fault(&mut self, _: &pb::Fault) -> Result<Step, ClientError> {
             Ok(Step::Next)
         }
 
-        async fn on_match_end(&mut self, _: pb::MatchEnd) -> Result<(), ClientError> {
+        async fn on_match_end(&mut self, _: &pb::MatchEnd) -> Result<(), ClientError> {
             Ok(())
         }
     }

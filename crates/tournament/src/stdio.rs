@@ -275,19 +275,19 @@ impl SeatHandler for BridgedSeat {
         self.seat = self.assigned;
     }
 
-    async fn on_welcome(&mut self, w: pb::Welcome, _: bool) -> Result<Step, ClientError> {
+    async fn on_welcome(&mut self, w: &pb::Welcome, _: bool) -> Result<Step, ClientError> {
         self.seat = w.seat;
         Ok(self.tell(ToBot::Info(welcome_line(&self.table, w))).await)
     }
 
-    async fn on_request(&mut self, r: pb::DecisionRequest) -> Result<Step, ClientError> {
+    async fn on_request(&mut self, r: &pb::DecisionRequest) -> Result<Step, ClientError> {
         if r.request_id == self.asked {
             return Ok(self.asked_again());
         }
         self.asked = r.request_id;
         self.newest.store(r.request_id, Ordering::Relaxed);
         let ask = Ask {
-            line: request_line(&self.table, self.seat, &r),
+            line: request_line(&self.table, self.seat, r),
             request_id: r.request_id,
             newest: self.newest.clone(),
             answers: self.answers_tx.clone(),
@@ -295,18 +295,18 @@ impl SeatHandler for BridgedSeat {
         Ok(self.tell(ToBot::Ask(ask)).await)
     }
 
-    async fn on_event(&mut self, e: pb::Event) -> Result<Step, ClientError> {
-        let line = event_line(&self.table, self.seat, &e);
+    async fn on_event(&mut self, e: &pb::Event) -> Result<Step, ClientError> {
+        let line = event_line(&self.table, self.seat, e);
         Ok(self.tell(ToBot::Info(line)).await)
     }
 
-    async fn on_fault(&mut self, f: pb::Fault) -> Result<Step, ClientError> {
-        let line = fault_line(&self.table, self.seat, &f);
+    async fn on_fault(&mut self, f: &pb::Fault) -> Result<Step, ClientError> {
+        let line = fault_line(&self.table, self.seat, f);
         Ok(self.tell(ToBot::Info(line)).await)
     }
 
-    async fn on_match_end(&mut self, m: pb::MatchEnd) -> Result<(), ClientError> {
-        let line = match_end_line(&self.table, self.seat, &m);
+    async fn on_match_end(&mut self, m: &pb::MatchEnd) -> Result<(), ClientError> {
+        let line = match_end_line(&self.table, self.seat, m);
         self.tell(ToBot::Info(line)).await;
         Ok(())
     }
@@ -365,7 +365,7 @@ fn to_value<T: serde::Serialize>(m: &T) -> Value {
 }
 
 /// A `welcome` line.
-fn welcome_line(table: &str, w: pb::Welcome) -> String {
+fn welcome_line(table: &str, w: &pb::Welcome) -> String {
     let options: serde_json::Map<String, Value> = w
         .options
         .iter()
@@ -595,7 +595,7 @@ mod tests {
         };
         let mut seat = BridgedSeat::new(&a, to_bot);
         seat.new_stream(0);
-        let asked = seat.on_request(request(1)).await.unwrap();
+        let asked = seat.on_request(&request(1)).await.unwrap();
         assert!(matches!(asked, Step::Next), "{asked:?}");
         let Some(ToBot::Ask(ask)) = speaker.recv().await else {
             panic!("the request is put to the bot")
@@ -606,7 +606,7 @@ mod tests {
         );
         // The same request again on the same stream: already asked.
         assert!(matches!(
-            seat.on_request(request(1)).await.unwrap(),
+            seat.on_request(&request(1)).await.unwrap(),
             Step::Next
         ));
         ask.answers.send((1, "3\n".into())).await.unwrap();
@@ -618,16 +618,16 @@ mod tests {
         // The stream is cut before the referee took the answer: it sends
         // the request again on the new stream, answered from the bot's line.
         seat.new_stream(1);
-        let again = answered_with(seat.on_request(request(1)).await.unwrap());
+        let again = answered_with(seat.on_request(&request(1)).await.unwrap());
         assert_eq!(again, Some((1, pb::answer::Choice::Index(3))));
         assert!(matches!(
-            seat.on_request(request(1)).await.unwrap(),
+            seat.on_request(&request(1)).await.unwrap(),
             Step::Next
         ));
         assert!(speaker.try_recv().is_err(), "the bot is not asked again");
         // A new request is the bot's to answer.
         assert!(matches!(
-            seat.on_request(request(2)).await.unwrap(),
+            seat.on_request(&request(2)).await.unwrap(),
             Step::Next
         ));
         assert!(matches!(speaker.recv().await, Some(ToBot::Ask(a)) if a.request_id == 2));
@@ -639,10 +639,10 @@ mod tests {
         let mut seat = BridgedSeat::new(&pb::SeatAssignment::default(), to_bot);
         drop(speaker);
         assert!(matches!(
-            seat.on_request(request(1)).await.unwrap(),
+            seat.on_request(&request(1)).await.unwrap(),
             Step::End
         ));
-        let event = seat.on_event(pb::Event::default()).await.unwrap();
+        let event = seat.on_event(&pb::Event::default()).await.unwrap();
         assert!(matches!(event, Step::End));
     }
 
