@@ -12,6 +12,9 @@
 //! they would see in-process: the request's observation is decoded into the
 //! engine's type. A stream cut by the network is resumed with the same seat
 //! token (the referee allows a grace period); a refusal is final.
+//!
+//! The stream itself, its reconnection and resumption, is the
+//! [`transport`] layer's; this module plugs a [`Bot`] into it.
 
 use std::{
     fmt,
@@ -22,14 +25,16 @@ use std::{
     time::Duration,
 };
 
-use tokio::sync::mpsc;
-use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use tonic::{Code, transport::Channel};
 use tracing::{debug, info, warn};
-use whistle_protocol::{PROTOCOL, compact::Rebuilder, convert, pb};
+use whistle_protocol::{compact::Rebuilder, convert, pb};
 use whistle_rules::{MatchResult, Options, Seat, Variant};
 
-use crate::Bot;
+pub use crate::transport::{ClientError, resumable};
+use crate::{
+    Bot,
+    transport::{self, HelloOptions, Resume, SeatHandler, Step, shutting_down},
+};
 
 /// Where to connect and as whom: the launch contract.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,29 +93,6 @@ fn normalize(address: &str) -> String {
         format!("http://{address}")
     }
 }
-
-/// Why the connection loop stopped.
-#[derive(Debug)]
-pub enum ClientError {
-    /// The address is not a valid URI or cannot be reached.
-    Connect(String),
-    /// The referee refused or ended a call.
-    Status(tonic::Status),
-    /// The referee sent something that does not decode.
-    Decode(convert::DecodeError),
-}
-
-impl fmt::Display for ClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ClientError::Connect(e) => write!(f, "cannot connect: {e}"),
-            ClientError::Status(s) => write!(f, "referee: {} ({:?})", s.message(), s.code()),
-            ClientError::Decode(e) => write!(f, "undecodable message from the referee: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ClientError {}
 
 /// How one seat ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,37 +234,27 @@ where
     let mut assignments = subscribe(channel.clone(), &launch.token, &launch.bot_name)
         .await
         .map_err(status_error)?;
-    let make_bot = Arc::new(make_bot);
     let mut seats = tokio::task::JoinSet::new();
     let mut outcomes = Vec::new();
-    // Seats that end are collected as they end, not when the assignments do:
-    // a bot process that plays thousands of matches keeps only the live ones.
-    loop {
-        tokio::select! {
-            next = assignments.next() => {
-                let Some(a) = next else { break };
-                let a = match a {
-                    Ok(a) => a,
-                    // The referee stops: the seats finish, then the bot does.
-                    Err(s) if shutting_down(&s) => {
-                        info!("the referee is shutting down");
-                        break;
-                    }
-                    Err(s) => return Err(status_error(s)),
-                };
-                info!(table = %a.table_id, seat = a.seat, "assigned a seat");
-                let bot = make_bot(&a);
-                let channel = channel.clone();
-                let name = launch.bot_name.clone();
-                seats.spawn(async move {
-                    let outcome = play_seat(channel, &a.seat_token, &name, bot).await;
-                    (a, outcome)
-                });
-            }
-            Some(joined) = seats.join_next(), if !seats.is_empty() => {
-                collect(joined, &mut outcomes);
-            }
+    let play = |a: pb::SeatAssignment| {
+        info!(table = %a.table_id, seat = a.seat, "assigned a seat");
+        let bot = make_bot(&a);
+        let channel = channel.clone();
+        let name = launch.bot_name.clone();
+        async move {
+            let outcome = play_seat(channel, &a.seat_token, &name, bot).await;
+            (a, outcome)
         }
+    };
+    let ended = transport::play_assignments(&mut assignments, &mut seats, play, |joined| {
+        collect(joined, &mut outcomes)
+    })
+    .await;
+    match ended {
+        Ok(()) => {}
+        // The referee stops: the seats finish, then the bot does.
+        Err(s) if shutting_down(&s) => info!("the referee is shutting down"),
+        Err(s) => return Err(status_error(s)),
     }
     while let Some(joined) = seats.join_next().await {
         collect(joined, &mut outcomes);
@@ -302,11 +274,6 @@ fn collect(joined: Result<SeatEnd, tokio::task::JoinError>, outcomes: &mut Vec<S
     }
 }
 
-/// Whether `s` says the referee is going away (not the network).
-fn shutting_down(s: &tonic::Status) -> bool {
-    s.code() == Code::Unavailable && s.message().starts_with(whistle_protocol::SHUTTING_DOWN)
-}
-
 /// A status as an error, its transport causes spelled out.
 fn status_error(s: tonic::Status) -> ClientError {
     match std::error::Error::source(&s) {
@@ -315,19 +282,6 @@ fn status_error(s: tonic::Status) -> ClientError {
         }
         _ => ClientError::Status(s),
     }
-}
-
-/// Whether a stream that ended with `code` may be resumed by reconnecting.
-pub fn resumable(code: Code) -> bool {
-    matches!(
-        code,
-        Code::Unavailable
-            | Code::Unknown
-            | Code::Internal
-            | Code::Cancelled
-            | Code::ResourceExhausted
-            | Code::OutOfRange
-    )
 }
 
 /// Plays one seat with `bot` to the end of its match, reconnecting with the
@@ -339,178 +293,147 @@ pub async fn play_seat(
     channel: Channel,
     seat_token: &str,
     bot_name: &str,
-    mut bot: Box<dyn Bot>,
+    bot: Box<dyn Bot>,
 ) -> Result<SeatOutcome, ClientError> {
-    let mut state = SeatState {
-        outcome: SeatOutcome {
-            table_id: String::new(),
-            seat: Seat::new(0),
-            result: None,
-            faults: 0,
-            forfeited: false,
-        },
-        started: false,
-    };
-    let mut retries = 0;
-    loop {
-        match play_stream(
-            channel.clone(),
-            seat_token,
-            bot_name,
-            bot.as_mut(),
-            &mut state,
-        )
-        .await
-        {
-            Ok(()) => return Ok(state.outcome),
+    let mut seat = BotSeat::new(bot);
+    match transport::play(channel, seat_token, bot_name, &mut seat, Resume::Welcomed).await {
+        Ok(()) => Ok(seat.outcome),
+        Err(ClientError::Status(s)) if shutting_down(&s) => {
+            // Final: the referee is going away, not the network.
+            warn!(error = %s, "the referee shut down");
             Err(ClientError::Status(s))
-                if s.code() == Code::Unavailable
-                    && s.message().starts_with(whistle_protocol::SHUTTING_DOWN) =>
-            {
-                // Final: the referee is going away, not the network.
-                warn!(error = %s, "the referee shut down");
-                return Err(ClientError::Status(s));
-            }
-            Err(ClientError::Status(s)) if resumable(s.code()) && state.started && retries < 20 => {
-                retries += 1;
-                warn!(error = %s, retries, "stream cut; reconnecting");
-                tokio::time::sleep(Duration::from_millis(100 * retries)).await;
-            }
-            Err(e) => return Err(e),
         }
+        Err(e) => Err(e),
     }
 }
 
-struct SeatState {
+/// A [`Bot`] playing a seat: the kit's side of the stream. It asks for
+/// compact binary requests (it rebuilds the whole observation, cards and
+/// actions decoded from their ids), and quiet ones (no events pushed) when
+/// the bot does not follow events.
+struct BotSeat {
+    bot: Box<dyn Bot>,
     outcome: SeatOutcome,
-    started: bool,
+    /// The observation of the stream's last request.
+    rebuilder: Rebuilder,
 }
 
-/// The first message of a `Play` stream: compact binary requests (the kit
-/// rebuilds the whole observation, cards and actions decoded from their
-/// ids), and quiet (no events pushed) when the bot does not follow events.
-fn hello(seat_token: &str, bot_name: &str, bot: &dyn Bot) -> pb::BotMessage {
-    pb::BotMessage {
-        msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
-            token: seat_token.to_string(),
-            bot_name: bot_name.to_string(),
-            protocol: PROTOCOL.to_string(),
-            quiet: !bot.wants_events(),
+impl BotSeat {
+    fn new(bot: Box<dyn Bot>) -> BotSeat {
+        BotSeat {
+            bot,
+            outcome: SeatOutcome {
+                table_id: String::new(),
+                seat: Seat::new(0),
+                result: None,
+                faults: 0,
+                forfeited: false,
+            },
+            rebuilder: Rebuilder::new(),
+        }
+    }
+
+    /// Tells the bot the game, its clock and its seat.
+    fn begin(&mut self, w: &pb::Welcome) {
+        if let Ok(variant) = w.game.parse::<Variant>() {
+            let pairs: Vec<String> = w
+                .options
+                .iter()
+                .map(|o| format!("{}={}", o.key, o.value))
+                .collect();
+            if let Ok(options) = Options::parse(&pairs) {
+                self.bot.rules(variant, &options);
+            }
+        }
+        if let Some(t) = &w.time_control {
+            self.bot.clock(
+                Duration::from_millis(t.per_action_ms),
+                Duration::from_millis(t.time_bank_ms),
+            );
+        }
+        self.bot.new_match(self.outcome.seat, w.seats as usize);
+    }
+
+    /// Hands an event to the bot (and the hand's result, at its end).
+    fn deliver(&mut self, e: &pb::Event) -> Result<(), ClientError> {
+        let decode = ClientError::Decode;
+        if let Some(pb::event::Kind::HandEnd(pb::HandEnd { result: Some(r) })) = &e.kind {
+            self.bot
+                .hand_over(&convert::hand_result_from(r).map_err(decode)?);
+        }
+        self.bot.on_event(&convert::event_from(e).map_err(decode)?);
+        Ok(())
+    }
+}
+
+impl SeatHandler for BotSeat {
+    fn hello(&self) -> HelloOptions {
+        HelloOptions {
+            quiet: !self.bot.wants_events(),
             compact: true,
             binary: true,
-        })),
-    }
-}
-
-async fn play_stream(
-    channel: Channel,
-    seat_token: &str,
-    bot_name: &str,
-    bot: &mut dyn Bot,
-    state: &mut SeatState,
-) -> Result<(), ClientError> {
-    let mut client = pb::referee_client::RefereeClient::new(channel);
-    let (tx, rx) = mpsc::channel(64);
-    tx.send(hello(seat_token, bot_name, bot))
-        .await
-        .expect("the receiver is alive");
-    let mut inbound = client
-        .play(ReceiverStream::new(rx))
-        .await
-        .map_err(ClientError::Status)?
-        .into_inner();
-    let decode = ClientError::Decode;
-    let mut rebuilder = Rebuilder::new();
-    while let Some(msg) = inbound.next().await {
-        let msg = msg.map_err(ClientError::Status)?;
-        match msg.msg {
-            Some(pb::referee_message::Msg::Welcome(w)) => {
-                state.outcome.table_id = w.table_id.clone();
-                state.outcome.seat = Seat::new(w.seat as usize);
-                if !w.resumed || !state.started {
-                    if let Ok(variant) = w.game.parse::<Variant>() {
-                        let pairs: Vec<String> = w
-                            .options
-                            .iter()
-                            .map(|o| format!("{}={}", o.key, o.value))
-                            .collect();
-                        if let Ok(options) = Options::parse(&pairs) {
-                            bot.rules(variant, &options);
-                        }
-                    }
-                    if let Some(t) = &w.time_control {
-                        bot.clock(
-                            Duration::from_millis(t.per_action_ms),
-                            Duration::from_millis(t.time_bank_ms),
-                        );
-                    }
-                    bot.new_match(state.outcome.seat, w.seats as usize);
-                }
-                state.started = true;
-                debug!(table = %w.table_id, seat = w.seat, resumed = w.resumed, "welcome");
-            }
-            Some(pb::referee_message::Msg::Request(r)) => {
-                if let Some(d) = &r.delta
-                    && bot.wants_events()
-                {
-                    for e in &d.events {
-                        deliver(bot, e)?;
-                    }
-                }
-                let obs = match rebuilder.update(&r) {
-                    Ok(obs) => obs,
-                    Err(convert::DecodeError::Missing("observation")) => {
-                        // A delta with nothing to apply it to: ask again.
-                        let resync = pb::BotMessage {
-                            msg: Some(pb::bot_message::Msg::Resync(pb::Resync {})),
-                        };
-                        if tx.send(resync).await.is_err() {
-                            break;
-                        }
-                        continue;
-                    }
-                    Err(e) => return Err(decode(e)),
-                };
-                let legal = convert::request_legal(&r).map_err(decode)?;
-                let index = bot.choose(obs, &legal);
-                let answer = pb::BotMessage {
-                    msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
-                        request_id: r.request_id,
-                        choice: Some(pb::answer::Choice::Index(index as u32)),
-                    })),
-                };
-                if tx.send(answer).await.is_err() {
-                    break;
-                }
-            }
-            Some(pb::referee_message::Msg::Event(e)) => deliver(bot, &e)?,
-            Some(pb::referee_message::Msg::Fault(f)) => {
-                state.outcome.faults = f.faults;
-                state.outcome.forfeited |= f.forfeited;
-                warn!(kind = f.kind, detail = %f.detail, fallback = %f.fallback, "fault");
-            }
-            Some(pb::referee_message::Msg::MatchEnd(end)) => {
-                if let Some(r) = end.result {
-                    let (result, _) = convert::match_result_from(&r).map_err(decode)?;
-                    bot.match_over(&result);
-                    state.outcome.result = Some(result);
-                }
-                return Ok(());
-            }
-            None => {}
         }
     }
-    Ok(())
-}
 
-/// Hands an event to the bot (and the hand's result, at its end).
-fn deliver(bot: &mut dyn Bot, e: &pb::Event) -> Result<(), ClientError> {
-    let decode = ClientError::Decode;
-    if let Some(pb::event::Kind::HandEnd(pb::HandEnd { result: Some(r) })) = &e.kind {
-        bot.hand_over(&convert::hand_result_from(r).map_err(decode)?);
+    fn new_stream(&mut self, _: u32) {
+        self.rebuilder = Rebuilder::new();
     }
-    bot.on_event(&convert::event_from(e).map_err(decode)?);
-    Ok(())
+
+    async fn on_welcome(&mut self, w: &pb::Welcome, fresh: bool) -> Result<Step, ClientError> {
+        self.outcome.table_id = w.table_id.clone();
+        self.outcome.seat = Seat::new(w.seat as usize);
+        if fresh {
+            self.begin(w);
+        }
+        debug!(table = %w.table_id, seat = w.seat, resumed = w.resumed, "welcome");
+        Ok(Step::Next)
+    }
+
+    async fn on_request(&mut self, r: &pb::DecisionRequest) -> Result<Step, ClientError> {
+        if let Some(d) = &r.delta
+            && self.bot.wants_events()
+        {
+            for e in &d.events {
+                self.deliver(e)?;
+            }
+        }
+        let obs = match self.rebuilder.update(r) {
+            Ok(obs) => obs,
+            // A delta with nothing to apply it to: ask again.
+            Err(convert::DecodeError::Missing("observation")) => {
+                return Ok(Step::Send(transport::resync()));
+            }
+            Err(e) => return Err(ClientError::Decode(e)),
+        };
+        let legal = convert::request_legal(r).map_err(ClientError::Decode)?;
+        let index = self.bot.choose(obs, &legal);
+        let choice = pb::answer::Choice::Index(index as u32);
+        Ok(Step::Send(transport::answer(r.request_id, choice)))
+    }
+
+    async fn on_event(&mut self, e: &pb::Event) -> Result<Step, ClientError> {
+        self.deliver(e).map(|()| Step::Next)
+    }
+
+    async fn on_fault(&mut self, f: &pb::Fault) -> Result<Step, ClientError> {
+        self.outcome.faults = f.faults;
+        self.outcome.forfeited |= f.forfeited;
+        warn!(kind = f.kind, detail = %f.detail, fallback = %f.fallback, "fault");
+        Ok(Step::Next)
+    }
+
+    async fn on_match_end(&mut self, end: &pb::MatchEnd) -> Result<(), ClientError> {
+        if let Some(r) = &end.result {
+            let (result, _) = convert::match_result_from(r).map_err(ClientError::Decode)?;
+            self.bot.match_over(&result);
+            self.outcome.result = Some(result);
+        }
+        Ok(())
+    }
+
+    fn reconnecting(&mut self, status: &tonic::Status, retries: u32) {
+        warn!(error = %status, retries, "stream cut; reconnecting");
+    }
 }
 
 /// Arguments of a bundled-bot process (`whistle-bot`, `whistle bot`).
@@ -751,25 +674,56 @@ mod tests {
                 0
             }
         }
-        let quiet = |bot: &dyn Bot| match hello("t", "b", bot).msg {
-            Some(pb::bot_message::Msg::Hello(h)) => {
-                assert!(
-                    h.compact && h.binary,
-                    "the kit asks for compact binary requests"
-                );
-                h.quiet
+        let quiet = |bot: Box<dyn Bot>| {
+            let seat = BotSeat::new(bot);
+            match transport::hello("t", "b", seat.hello()).msg {
+                Some(pb::bot_message::Msg::Hello(h)) => {
+                    assert!(
+                        h.compact && h.binary,
+                        "the kit asks for compact binary requests"
+                    );
+                    h.quiet
+                }
+                other => panic!("{other:?}"),
             }
-            other => panic!("{other:?}"),
         };
-        assert!(!quiet(&Follower), "the default follows events");
+        assert!(!quiet(Box::new(Follower)), "the default follows events");
+        let seed = whistle_rules::dealing::Seed::from_u64(1);
         for name in crate::BOT_NAMES {
-            let bot = crate::bot_by_name(name, whistle_rules::dealing::Seed::from_u64(1)).unwrap();
-            assert!(quiet(bot.as_ref()), "{name}");
+            let bot = crate::bot_by_name(name, seed).unwrap();
+            assert!(quiet(bot), "{name}");
             let crashing = Crashing {
-                inner: bot,
+                inner: crate::bot_by_name(name, seed).unwrap(),
                 countdown: CrashAfter::new(1),
             };
-            assert!(quiet(&crashing), "{name} with --crash-after");
+            assert!(quiet(Box::new(crashing)), "{name} with --crash-after");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_delta_with_no_observation_before_it_asks_for_a_resync_not_the_bot() {
+        struct Never;
+        impl Bot for Never {
+            fn choose(
+                &mut self,
+                _: &whistle_rules::Observation,
+                _: &[whistle_rules::Action],
+            ) -> usize {
+                panic!("asked with no observation")
+            }
+        }
+        let mut seat = BotSeat::new(Box::new(Never));
+        seat.new_stream(0);
+        let delta = pb::DecisionRequest {
+            request_id: 4,
+            delta: Some(pb::ObservationDelta::default()),
+            ..pb::DecisionRequest::default()
+        };
+        match seat.on_request(&delta).await.unwrap() {
+            Step::Send(pb::BotMessage {
+                msg: Some(pb::bot_message::Msg::Resync(_)),
+            }) => {}
+            other => panic!("{other:?}"),
         }
     }
 

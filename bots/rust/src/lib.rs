@@ -1,8 +1,9 @@
 //! # whistle-bot
 //!
 //! The Rust bot kit of whistle: [`client`], the loop that plays a [`Bot`]
-//! against a referee over gRPC (the launch contract, reconnection and
-//! resumption, compact requests), and the `whistle-bot` binary.
+//! against a referee over gRPC (the launch contract, compact requests), on
+//! [`transport`], the one seat loop (reconnection and resumption) that the
+//! stdio bridge plugs into as well, and the `whistle-bot` binary.
 //!
 //! What a bot decides with lives apart, in `whistle-policies`
 //! (`bots/policies`), which needs only the rules: the [`Bot`] trait, the
@@ -39,6 +40,7 @@
 //! ```
 
 pub mod client;
+pub mod transport;
 
 pub use whistle_policies::{
     BOT_NAMES, Bot, Budget, FirstBot, HandRecord, HeuristicBot, MatchError, MatchRecord, RandomBot,

@@ -4,7 +4,8 @@
 //!
 //! The bridge holds the bot's token; the bot never sees it and needs no
 //! network. It plays every seat the token is assigned, each on its own
-//! `Play` stream (reconnecting as a kit does), and puts the requests of all
+//! `Play` stream on the Rust kit's seat loop (`whistle_bot::transport`,
+//! which reconnects and resumes it), and puts the requests of all
 //! of them to the bot **one at a time**: the next request line is written
 //! only once the bot has answered the previous one. A line the bot prints
 //! answers the request written last; one more line with nothing asked is
@@ -40,17 +41,18 @@ use tokio::{
     sync::mpsc,
     task::JoinHandle,
 };
-use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use tracing::{info, warn};
-use whistle_protocol::{PROTOCOL, SHUTTING_DOWN, limits::echo, pb};
+use whistle_bot::{
+    client::{self, ClientError},
+    transport::{self, HelloOptions, Resume, SeatHandler, Step},
+};
+use whistle_protocol::{limits::echo, pb};
 
 /// The longest answer line taken whole; a longer one is dropped and the
 /// referee sees `[a line of N bytes]` (a malformed answer).
 pub const MAX_LINE: usize = 4096;
 /// Lines waiting to be written to the bot.
 pub const QUEUE: usize = 256;
-/// Reconnections of one seat's stream before the bridge gives the seat up.
-const RETRIES: u32 = 20;
 /// How long the bridge waits for the bot to begin reading its stdin before
 /// it subscribes anyway (the default `start_timeout_ms` of a tournament:
 /// a table waits that long for its seats).
@@ -162,23 +164,17 @@ async fn assignments(
     name: &str,
     to_bot: mpsc::Sender<ToBot>,
 ) -> Result<(), String> {
-    let channel = whistle_bot::client::channel(address)
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut stream = whistle_bot::client::subscribe(channel.clone(), token, name)
+    let channel = client::channel(address).await.map_err(|e| e.to_string())?;
+    let mut stream = client::subscribe(channel.clone(), token, name)
         .await
         .map_err(|s| s.message().to_string())?;
     let mut seats = tokio::task::JoinSet::new();
-    loop {
-        tokio::select! {
-            next = stream.next() => {
-                let Some(Ok(a)) = next else { break };
-                let (channel, to_bot, name) = (channel.clone(), to_bot.clone(), name.to_string());
-                seats.spawn(async move { play_seat(channel, a, &name, to_bot).await });
-            }
-            Some(_) = seats.join_next(), if !seats.is_empty() => {}
-        }
-    }
+    let play = |a: pb::SeatAssignment| {
+        let (channel, to_bot, name) = (channel.clone(), to_bot.clone(), name.to_string());
+        async move { play_seat(channel, a, &name, to_bot).await }
+    };
+    // However the assignments end, the seats already assigned play on.
+    let _ = transport::play_assignments(&mut stream, &mut seats, play, |_| {}).await;
     while seats.join_next().await.is_some() {}
     Ok(())
 }
@@ -191,106 +187,135 @@ async fn play_seat(
     name: &str,
     to_bot: mpsc::Sender<ToBot>,
 ) {
-    let newest = Arc::new(AtomicU64::new(0));
-    let (answers_tx, mut answers) = mpsc::channel::<(u64, String)>(4);
-    let mut retries = 0;
-    // The last answer sent, and on which stream: a request the referee sends
-    // again after a reconnection is answered again without asking the bot,
-    // unless that answer already went on the new stream.
-    let mut last_answer: Option<(u64, pb::answer::Choice, u32)> = None;
-    // The newest request put to the bot (ids start at 1).
-    let mut asked = 0u64;
-    for stream_no in 0u32.. {
-        let mut client = pb::referee_client::RefereeClient::new(channel.clone());
-        let (tx, rx) = mpsc::channel(16);
-        let hello = pb::BotMessage {
-            msg: Some(pb::bot_message::Msg::Hello(pb::Hello {
-                token: a.seat_token.clone(),
-                bot_name: name.to_string(),
-                protocol: PROTOCOL.to_string(),
-                quiet: false,
-                compact: false,
-                binary: false,
-            })),
+    let mut seat = BridgedSeat::new(&a, to_bot);
+    let played = transport::play(channel, &a.seat_token, name, &mut seat, Resume::Always).await;
+    if let Err(e) = played {
+        let error = match &e {
+            ClientError::Status(s) => s.message().to_string(),
+            other => other.to_string(),
         };
-        let _ = tx.send(hello).await;
-        let status = match client.play(ReceiverStream::new(rx)).await {
-            Ok(inbound) => {
-                let mut inbound = inbound.into_inner();
-                let mut seat = a.seat;
-                loop {
-                    tokio::select! {
-                        msg = inbound.next() => match msg {
-                            None => return,
-                            Some(Err(s)) => break s,
-                            Some(Ok(m)) => {
-                                let Some(msg) = m.msg else { continue };
-                                if let pb::referee_message::Msg::Welcome(w) = &msg {
-                                    seat = w.seat;
-                                }
-                                let end = matches!(msg, pb::referee_message::Msg::MatchEnd(_));
-                                let out = match msg {
-                                    // Asked already: the answer comes from that ask,
-                                    // or went on a stream now cut and goes again.
-                                    pb::referee_message::Msg::Request(r) if r.request_id == asked => {
-                                        if let Some((id, choice, on)) = &last_answer
-                                            && *id == asked
-                                            && *on != stream_no
-                                        {
-                                            let again = answer(*id, choice.clone());
-                                            if tx.send(again).await.is_err() {
-                                                break tonic::Status::cancelled("the stream closed");
-                                            }
-                                            last_answer = Some((*id, choice.clone(), stream_no));
-                                        }
-                                        continue;
-                                    }
-                                    pb::referee_message::Msg::Request(r) => {
-                                        asked = r.request_id;
-                                        newest.store(r.request_id, Ordering::Relaxed);
-                                        ToBot::Ask(Ask {
-                                            line: request_line(&a.table_id, seat, &r),
-                                            request_id: r.request_id,
-                                            newest: newest.clone(),
-                                            answers: answers_tx.clone(),
-                                        })
-                                    }
-                                    other => ToBot::Info(info_line(&a.table_id, seat, other)),
-                                };
-                                if to_bot.send(out).await.is_err() || end {
-                                    return;
-                                }
-                            }
-                        },
-                        Some((request_id, text)) = answers.recv() => {
-                            let choice = choice(&text);
-                            last_answer = Some((request_id, choice.clone(), stream_no));
-                            if tx.send(answer(request_id, choice)).await.is_err() {
-                                break tonic::Status::cancelled("the stream closed");
-                            }
-                        }
-                    }
-                }
-            }
-            Err(s) => s,
-        };
-        let resumable = whistle_bot::client::resumable(status.code())
-            && !status.message().starts_with(SHUTTING_DOWN);
-        if !resumable || retries >= RETRIES {
-            warn!(table = %a.table_id, seat = a.seat, error = %status.message(), "stdio bridge: the seat's stream ended");
-            return;
-        }
-        retries += 1;
-        tokio::time::sleep(Duration::from_millis(100 * u64::from(retries))).await;
+        warn!(table = %a.table_id, seat = a.seat, error = %error, "stdio bridge: the seat's stream ended");
     }
 }
 
-fn answer(request_id: u64, choice: pb::answer::Choice) -> pb::BotMessage {
-    pb::BotMessage {
-        msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
-            request_id,
-            choice: Some(choice),
-        })),
+/// A seat played by the bot on the bridge's other side: the referee's
+/// messages become lines for the bot, its requests asks that the speaker
+/// puts to the bot one at a time. It asks for whole requests with texts
+/// (the lines carry them as they are) and every event.
+struct BridgedSeat {
+    table: String,
+    /// The seat assigned, and the seat as the stream's welcome gives it.
+    assigned: u32,
+    seat: u32,
+    to_bot: mpsc::Sender<ToBot>,
+    /// The newest request id of the seat, shared with its asks.
+    newest: Arc<AtomicU64>,
+    answers_tx: mpsc::Sender<(u64, String)>,
+    answers: mpsc::Receiver<(u64, String)>,
+    /// The stream open now.
+    stream: u32,
+    /// The last answer sent, and on which stream: a request the referee
+    /// sends again after a reconnection is answered again without asking
+    /// the bot, unless that answer already went on the new stream.
+    last_answer: Option<(u64, pb::answer::Choice, u32)>,
+    /// The newest request put to the bot (ids start at 1).
+    asked: u64,
+}
+
+impl BridgedSeat {
+    fn new(a: &pb::SeatAssignment, to_bot: mpsc::Sender<ToBot>) -> BridgedSeat {
+        let (answers_tx, answers) = mpsc::channel::<(u64, String)>(4);
+        BridgedSeat {
+            table: a.table_id.clone(),
+            assigned: a.seat,
+            seat: a.seat,
+            to_bot,
+            newest: Arc::new(AtomicU64::new(0)),
+            answers_tx,
+            answers,
+            stream: 0,
+            last_answer: None,
+            asked: 0,
+        }
+    }
+
+    /// Puts `out` to the speaker; the seat ends if the bot is gone.
+    async fn tell(&self, out: ToBot) -> Step {
+        match self.to_bot.send(out).await {
+            Ok(()) => Step::Next,
+            Err(_) => Step::End,
+        }
+    }
+
+    /// A request asked already: its answer comes from that ask, or went on
+    /// a stream now cut and goes again.
+    fn asked_again(&mut self) -> Step {
+        match &self.last_answer {
+            Some((id, choice, on)) if *id == self.asked && *on != self.stream => {
+                let (id, choice) = (*id, choice.clone());
+                self.last_answer = Some((id, choice.clone(), self.stream));
+                Step::Send(transport::answer(id, choice))
+            }
+            _ => Step::Next,
+        }
+    }
+}
+
+impl SeatHandler for BridgedSeat {
+    fn hello(&self) -> HelloOptions {
+        HelloOptions {
+            quiet: false,
+            compact: false,
+            binary: false,
+        }
+    }
+
+    fn new_stream(&mut self, number: u32) {
+        self.stream = number;
+        self.seat = self.assigned;
+    }
+
+    async fn on_welcome(&mut self, w: &pb::Welcome, _: bool) -> Result<Step, ClientError> {
+        self.seat = w.seat;
+        Ok(self.tell(ToBot::Info(welcome_line(&self.table, w))).await)
+    }
+
+    async fn on_request(&mut self, r: &pb::DecisionRequest) -> Result<Step, ClientError> {
+        if r.request_id == self.asked {
+            return Ok(self.asked_again());
+        }
+        self.asked = r.request_id;
+        self.newest.store(r.request_id, Ordering::Relaxed);
+        let ask = Ask {
+            line: request_line(&self.table, self.seat, r),
+            request_id: r.request_id,
+            newest: self.newest.clone(),
+            answers: self.answers_tx.clone(),
+        };
+        Ok(self.tell(ToBot::Ask(ask)).await)
+    }
+
+    async fn on_event(&mut self, e: &pb::Event) -> Result<Step, ClientError> {
+        let line = event_line(&self.table, self.seat, e);
+        Ok(self.tell(ToBot::Info(line)).await)
+    }
+
+    async fn on_fault(&mut self, f: &pb::Fault) -> Result<Step, ClientError> {
+        let line = fault_line(&self.table, self.seat, f);
+        Ok(self.tell(ToBot::Info(line)).await)
+    }
+
+    async fn on_match_end(&mut self, m: &pb::MatchEnd) -> Result<(), ClientError> {
+        let line = match_end_line(&self.table, self.seat, m);
+        self.tell(ToBot::Info(line)).await;
+        Ok(())
+    }
+
+    async fn answered(&mut self) -> Option<pb::BotMessage> {
+        let (request_id, text) = self.answers.recv().await?;
+        let choice = choice(&text);
+        self.last_answer = Some((request_id, choice.clone(), self.stream));
+        Some(transport::answer(request_id, choice))
     }
 }
 
@@ -339,70 +364,71 @@ fn to_value<T: serde::Serialize>(m: &T) -> Value {
     serde_json::to_value(m).unwrap_or(Value::Null)
 }
 
-/// The line of anything but a request.
-fn info_line(table: &str, seat: u32, msg: pb::referee_message::Msg) -> String {
-    use pb::referee_message::Msg;
-    match msg {
-        Msg::Welcome(w) => {
-            let options: serde_json::Map<String, Value> = w
-                .options
-                .iter()
-                .map(|o| (o.key.clone(), Value::String(o.value.clone())))
-                .collect();
-            let t = w.time_control.unwrap_or_default();
-            line(
-                "welcome",
-                vec![
-                    ("table", json!(table)),
-                    ("seat", json!(w.seat)),
-                    ("seats", json!(w.seats)),
-                    ("game", json!(w.game)),
-                    ("options", Value::Object(options)),
-                    ("bot_names", json!(w.bot_names)),
-                    ("per_action_ms", json!(t.per_action_ms)),
-                    ("time_bank_ms", json!(t.time_bank_ms)),
-                    ("resumed", json!(w.resumed)),
-                ],
-            )
-        }
-        Msg::Event(e) => line(
-            "event",
-            vec![
-                ("table", json!(table)),
-                ("seat", json!(seat)),
-                ("event", to_value(&e)),
-            ],
-        ),
-        Msg::Fault(f) => line(
-            "fault",
-            vec![
-                ("table", json!(table)),
-                ("seat", json!(seat)),
-                (
-                    "kind",
-                    json!(
-                        pb::fault::Kind::try_from(f.kind)
-                            .map_or("KIND_UNSPECIFIED", |k| k.as_str_name())
-                    ),
-                ),
-                ("request_id", json!(f.request_id)),
-                ("detail", json!(echo(&f.detail))),
-                ("fallback", json!(f.fallback)),
-                ("faults", json!(f.faults)),
-                ("max_faults", json!(f.max_faults)),
-                ("forfeited", json!(f.forfeited)),
-            ],
-        ),
-        Msg::MatchEnd(m) => line(
-            "match_end",
-            vec![
-                ("table", json!(table)),
-                ("seat", json!(seat)),
-                ("result", m.result.as_ref().map_or(Value::Null, to_value)),
-            ],
-        ),
-        Msg::Request(_) => unreachable!("requests are asked, not told"),
-    }
+/// A `welcome` line.
+fn welcome_line(table: &str, w: &pb::Welcome) -> String {
+    let options: serde_json::Map<String, Value> = w
+        .options
+        .iter()
+        .map(|o| (o.key.clone(), Value::String(o.value.clone())))
+        .collect();
+    let t = w.time_control.unwrap_or_default();
+    line(
+        "welcome",
+        vec![
+            ("table", json!(table)),
+            ("seat", json!(w.seat)),
+            ("seats", json!(w.seats)),
+            ("game", json!(w.game)),
+            ("options", Value::Object(options)),
+            ("bot_names", json!(w.bot_names)),
+            ("per_action_ms", json!(t.per_action_ms)),
+            ("time_bank_ms", json!(t.time_bank_ms)),
+            ("resumed", json!(w.resumed)),
+        ],
+    )
+}
+
+/// An `event` line.
+fn event_line(table: &str, seat: u32, e: &pb::Event) -> String {
+    line(
+        "event",
+        vec![
+            ("table", json!(table)),
+            ("seat", json!(seat)),
+            ("event", to_value(e)),
+        ],
+    )
+}
+
+/// A `fault` line.
+fn fault_line(table: &str, seat: u32, f: &pb::Fault) -> String {
+    let kind = pb::fault::Kind::try_from(f.kind).map_or("KIND_UNSPECIFIED", |k| k.as_str_name());
+    line(
+        "fault",
+        vec![
+            ("table", json!(table)),
+            ("seat", json!(seat)),
+            ("kind", json!(kind)),
+            ("request_id", json!(f.request_id)),
+            ("detail", json!(echo(&f.detail))),
+            ("fallback", json!(f.fallback)),
+            ("faults", json!(f.faults)),
+            ("max_faults", json!(f.max_faults)),
+            ("forfeited", json!(f.forfeited)),
+        ],
+    )
+}
+
+/// A `match_end` line.
+fn match_end_line(table: &str, seat: u32, m: &pb::MatchEnd) -> String {
+    line(
+        "match_end",
+        vec![
+            ("table", json!(table)),
+            ("seat", json!(seat)),
+            ("result", m.result.as_ref().map_or(Value::Null, to_value)),
+        ],
+    )
 }
 
 /// Writes the seats' lines to the bot and reads its answers: one request
@@ -542,6 +568,83 @@ async fn read_lines<R: AsyncRead + Unpin>(stdout: R, to: mpsc::Sender<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn request(id: u64) -> pb::DecisionRequest {
+        pb::DecisionRequest {
+            request_id: id,
+            ..pb::DecisionRequest::default()
+        }
+    }
+
+    fn answered_with(step: Step) -> Option<(u64, pb::answer::Choice)> {
+        match step {
+            Step::Send(pb::BotMessage {
+                msg: Some(pb::bot_message::Msg::Answer(a)),
+            }) => Some((a.request_id, a.choice?)),
+            _ => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_request_sent_again_after_a_reconnection_is_answered_again_once_without_asking() {
+        let (to_bot, mut speaker) = mpsc::channel(8);
+        let a = pb::SeatAssignment {
+            table_id: "t1".into(),
+            seat: 2,
+            ..pb::SeatAssignment::default()
+        };
+        let mut seat = BridgedSeat::new(&a, to_bot);
+        seat.new_stream(0);
+        let asked = seat.on_request(&request(1)).await.unwrap();
+        assert!(matches!(asked, Step::Next), "{asked:?}");
+        let Some(ToBot::Ask(ask)) = speaker.recv().await else {
+            panic!("the request is put to the bot")
+        };
+        assert!(
+            ask.line
+                .starts_with(r#"{"type":"request","table":"t1","seat":2,"request_id":1,"#)
+        );
+        // The same request again on the same stream: already asked.
+        assert!(matches!(
+            seat.on_request(&request(1)).await.unwrap(),
+            Step::Next
+        ));
+        ask.answers.send((1, "3\n".into())).await.unwrap();
+        let sent = seat
+            .answered()
+            .await
+            .and_then(|m| answered_with(Step::Send(m)));
+        assert_eq!(sent, Some((1, pb::answer::Choice::Index(3))));
+        // The stream is cut before the referee took the answer: it sends
+        // the request again on the new stream, answered from the bot's line.
+        seat.new_stream(1);
+        let again = answered_with(seat.on_request(&request(1)).await.unwrap());
+        assert_eq!(again, Some((1, pb::answer::Choice::Index(3))));
+        assert!(matches!(
+            seat.on_request(&request(1)).await.unwrap(),
+            Step::Next
+        ));
+        assert!(speaker.try_recv().is_err(), "the bot is not asked again");
+        // A new request is the bot's to answer.
+        assert!(matches!(
+            seat.on_request(&request(2)).await.unwrap(),
+            Step::Next
+        ));
+        assert!(matches!(speaker.recv().await, Some(ToBot::Ask(a)) if a.request_id == 2));
+    }
+
+    #[tokio::test]
+    async fn a_seat_whose_bot_is_gone_ends() {
+        let (to_bot, speaker) = mpsc::channel(8);
+        let mut seat = BridgedSeat::new(&pb::SeatAssignment::default(), to_bot);
+        drop(speaker);
+        assert!(matches!(
+            seat.on_request(&request(1)).await.unwrap(),
+            Step::End
+        ));
+        let event = seat.on_event(&pb::Event::default()).await.unwrap();
+        assert!(matches!(event, Step::End));
+    }
 
     #[test]
     fn a_number_is_an_index_and_anything_else_text() {
