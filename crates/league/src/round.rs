@@ -253,6 +253,11 @@ fn seat(
     // fresh random one nobody knows: the serving referee admits the bot by
     // its league token and ignores the file's.
     let hosted = hosted(store)?;
+    // An owner sits once a round: its hosted version when one plays, its
+    // token bot (connected by itself) otherwise. Both seated, the owner
+    // would hold two seats of the same deals (one table, or two tables of a
+    // duplicate movement) and could play one with what the other sees.
+    let owners = hosting_owners(store)?;
     let active: Vec<(Bot, BotEntry)> = store
         .bots()?
         .into_iter()
@@ -266,7 +271,7 @@ fn seat(
                 let entry = BotEntry::Command(c.clone());
                 Some((b, entry))
             }
-            (None, Some(on)) if on.contains(&b.name) => {
+            (None, Some(on)) if on.contains(&b.name) && !owners.contains(&b.name) => {
                 Some((b, BotEntry::Remote(whistle_referee::new_token("unused"))))
             }
             (None, _) => None,
@@ -376,6 +381,25 @@ pub fn compress_closed(league: &Path) -> Result<(), LeagueError> {
         }
     }
     Ok(())
+}
+
+/// The owners (token bots) with a version that plays: the round seats the
+/// version and not the token bot.
+///
+/// # Errors
+/// [`LeagueError::Store`].
+pub fn hosting_owners(store: &Store) -> Result<std::collections::BTreeSet<String>, LeagueError> {
+    let mut q = store.conn().prepare(
+        "SELECT o.name FROM versions v JOIN bots b ON b.id = v.bot_id
+         JOIN bots o ON o.id = v.owner_id
+         WHERE v.status = 'accepted' AND b.retired_at IS NULL",
+    )?;
+    let rows = q.query_map([], |r| r.get::<_, String>(0))?;
+    let mut out = std::collections::BTreeSet::new();
+    for row in rows {
+        out.insert(row?);
+    }
+    Ok(out)
 }
 
 /// The versions that play, as the round seats them: each accepted version's

@@ -1147,12 +1147,20 @@ pub fn stderr(
         .filter_map(|v| v.bot)
         .collect();
     names.push(name.clone());
-    let (_, started) = store.rounds()?;
+    let (open_round, started) = store.rounds()?;
     let mut out = String::new();
     let mut shown = 0;
     for n in (1..=started).rev() {
         if shown >= rounds {
             break;
+        }
+        // The round being played is hidden: its stderr, read live, would
+        // tell a bot of the same owner at another seat what this one sees.
+        if open_round.as_ref().is_some_and(|(o, _)| *o == n) {
+            out.push_str(&format!(
+                "== round {n} is being played: its stderr shows once the round is closed ==\n"
+            ));
+            continue;
         }
         let dir = round::round_dir(league, n);
         let mut any = false;
@@ -1179,8 +1187,8 @@ pub fn stderr(
             shown += 1;
         }
     }
-    if out.is_empty() {
-        out = format!("no stderr of {name} in the league's rounds yet\n");
+    if shown == 0 {
+        out.push_str(&format!("no stderr of {name} in the league's closed rounds yet\n"));
     }
     Ok(out)
 }
