@@ -21,7 +21,7 @@ use crate::{
     LEAGUE_FILE, STORE_FILE,
     config::{BotEntry, LeagueFile},
     error::LeagueError,
-    import::{Imported, import_dir},
+    import::{Imported, import_rated},
     pairing::{self, Candidate},
     store::{Bot, Store},
 };
@@ -327,13 +327,27 @@ pub struct Finished {
 /// IO and store errors; matches recorded before an error stay.
 pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> {
     let (file, mut store) = open(league)?;
-    let imported = import_dir(
+    // A version its owner replaced or withdrew while the round played was
+    // seated when the round started: the round plays it to the end and its
+    // matches are rated, its opponents' too. Its successor starts at the
+    // next round, from the rating the round left it (if it inherits).
+    let mut still_rated = Vec::new();
+    for bot in &round.tournament.bots {
+        if store.stopped_by_owner(&bot.name)? {
+            still_rated.push(bot.name.clone());
+        }
+    }
+    let imported = import_rated(
         &mut store,
         &round.dir,
         &format!("round {}", round.number),
         Some(league),
         &file.expect(),
+        &still_rated,
     )?;
+    if file.new_version == crate::config::NewVersion::Inherit {
+        store.carry_ratings(&still_rated)?;
+    }
     // A log refused is accounted for: it never counts, and the round
     // closes all the same.
     let complete = imported.unfinished == 0

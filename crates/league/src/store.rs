@@ -467,6 +467,46 @@ impl Store {
             .unwrap_or(false))
     }
 
+    /// Whether `name` is a version its owner stopped (replaced by a new
+    /// upload, or withdrawn), as opposed to a bot the organiser retired or
+    /// disabled: a round it was seated in plays it to the end, rated.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn stopped_by_owner(&self, name: &str) -> Result<bool, LeagueError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM versions v JOIN bots b ON b.id = v.bot_id
+                 WHERE b.name = ?1 AND v.status IN ('replaced', 'withdrawn')",
+                [name],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Gives each bot of `played` that an owner replaced by a version that
+    /// inherits its rating (`replaces`) and that has played no match yet
+    /// the rating `played` has now: a version accepted while its
+    /// predecessor's round plays starts from where that round left it.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn carry_ratings(&mut self, played: &[String]) -> Result<(), LeagueError> {
+        let tx = self.conn.transaction()?;
+        for name in played {
+            tx.execute(
+                "UPDATE bots SET mu = (SELECT mu FROM bots WHERE name = ?1),
+                                 sigma = (SELECT sigma FROM bots WHERE name = ?1)
+                 WHERE replaces = (SELECT id FROM bots WHERE name = ?1) AND played = 0",
+                [name],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// A number that changes whenever another connection commits to the
     /// store (SQLite's `data_version`): cheap to ask often.
     ///
