@@ -595,7 +595,10 @@ struct ClientSlot {
 impl PerClient {
     /// A slot for `ip`, unless it has [`MAX_PER_CLIENT`] open already.
     fn take(self: &Arc<Self>, ip: std::net::IpAddr) -> Option<ClientSlot> {
-        let mut open = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut open = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let n = open.entry(ip).or_insert(0);
         if *n >= MAX_PER_CLIENT {
             return None;

@@ -217,7 +217,7 @@ struct Lock {
 
 /// The file of the upload queue (beside the lock): the uploads waiting, one
 /// a bot, and when each bot was last served.
-const QUEUE_FILE: &str = ".queue";
+const QUEUE_FILE: &str = ".lock-queue";
 
 /// How often a waiting upload looks whether its turn has come.
 const QUEUE_POLL: Duration = Duration::from_millis(100);
@@ -1302,7 +1302,9 @@ pub fn stderr(
         }
     }
     if shown == 0 {
-        out.push_str(&format!("no stderr of {name} in the league's closed rounds yet\n"));
+        out.push_str(&format!(
+            "no stderr of {name} in the league's closed rounds yet\n"
+        ));
     }
     Ok(out)
 }
@@ -1364,7 +1366,10 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(late.contains("does not count against the hourly bound"), "{late}");
+        assert!(
+            late.contains("does not count against the hourly bound"),
+            "{late}"
+        );
         assert_eq!(waiting(&league), 0);
         drop(checking);
         drop(lock(&league, "b", long).unwrap());

@@ -1240,7 +1240,9 @@ command = ["whistle", "bot", "--bot", "first"]
             format!("{}{}", full.get(..40).unwrap(), "7".repeat(24)),
         ] {
             let t = parse(&GOOD.replace("seed = 5", &format!("seed = \"{typed}\""))).unwrap();
-            let why = t.seed_warning.unwrap_or_else(|| panic!("{typed}: no warning"));
+            let why = t
+                .seed_warning
+                .unwrap_or_else(|| panic!("{typed}: no warning"));
             assert!(why.contains("hash of a word"), "{why}");
         }
         let big = parse(&GOOD.replace("seed = 5", "seed = \"18446744073709551615\"")).unwrap();
