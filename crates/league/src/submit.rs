@@ -285,7 +285,10 @@ fn lock(league: &Path, owner: &str, wait: Duration) -> Result<Lock, LeagueError>
         Ok(())
     };
     let id = {
-        let tx = queue.unchecked_transaction()?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &queue,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
         clear_dead(&tx)?;
         let taken = tx.execute(
             "INSERT INTO waiting (bot, pid) VALUES (?1, ?2) ON CONFLICT(bot) DO NOTHING",
@@ -303,9 +306,14 @@ fn lock(league: &Path, owner: &str, wait: Duration) -> Result<Lock, LeagueError>
     };
     let ticket = Ticket { conn: queue, id };
     let conn = rusqlite::Connection::open(dir.join(".lock"))?;
+    // Asked, never waited for: the queue says whose turn it is.
+    conn.busy_timeout(Duration::ZERO)?;
     let started = Instant::now();
     loop {
-        let tx = ticket.conn.unchecked_transaction()?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &ticket.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
         clear_dead(&tx)?;
         let head: Option<i64> = tx
             .query_row(
