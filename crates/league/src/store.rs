@@ -1113,9 +1113,12 @@ mod tests {
         ));
     }
 
+    /// Matches a bot played, and matches each pair met.
+    type Counts = (Vec<(String, u64)>, Vec<(String, String, u64)>);
+
     /// The meeting counts as the seats table gives them (the query the
     /// store ran every round before migration 3).
-    fn counted(s: &Store) -> (Vec<(String, u64)>, Vec<(String, String, u64)>) {
+    fn counted(s: &Store) -> Counts {
         let mut q = s
             .conn
             .prepare(
