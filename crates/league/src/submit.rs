@@ -285,10 +285,8 @@ fn lock(league: &Path, owner: &str, wait: Duration) -> Result<Lock, LeagueError>
         Ok(())
     };
     let id = {
-        let tx = rusqlite::Transaction::new_unchecked(
-            &queue,
-            rusqlite::TransactionBehavior::Immediate,
-        )?;
+        let tx =
+            rusqlite::Transaction::new_unchecked(&queue, rusqlite::TransactionBehavior::Immediate)?;
         clear_dead(&tx)?;
         let taken = tx.execute(
             "INSERT INTO waiting (bot, pid) VALUES (?1, ?2) ON CONFLICT(bot) DO NOTHING",
