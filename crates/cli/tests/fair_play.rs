@@ -76,7 +76,7 @@ fn event(
     let text = format!(
         r#"name = "fair"
 game = "israeli"
-seed = "9999999999999999999999999999999999999999999999999999999999999999"
+seed = "ac7f1242ccc06b65b28c79b7a3db5d3b223bdd536e7c511e065af924e9c9a252"
 format = "{format}"
 hands = 2
 parallel = 2

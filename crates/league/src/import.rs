@@ -72,6 +72,23 @@ pub fn import_dir(
     league_dir: Option<&Path>,
     expect: &Expect,
 ) -> Result<Imported, LeagueError> {
+    import_rated(store, dir, source, league_dir, expect, &[])
+}
+
+/// [`import_dir`], with `still_rated`: retired bots whose matches are rated
+/// all the same (a round's versions their owners replaced or withdrew while
+/// it played: the round was seated with them and plays them to the end).
+///
+/// # Errors
+/// As [`import_dir`].
+pub fn import_rated(
+    store: &mut Store,
+    dir: &Path,
+    source: &str,
+    league_dir: Option<&Path>,
+    expect: &Expect,
+    still_rated: &[String],
+) -> Result<Imported, LeagueError> {
     let paths = layout::log_paths(dir).map_err(|e| LeagueError::Config(e.to_string()))?;
     if paths.is_empty() && !dir.join("matches").is_dir() {
         return Err(LeagueError::Config(format!(
@@ -82,7 +99,7 @@ pub fn import_dir(
     let retired: Vec<String> = store
         .bots()?
         .into_iter()
-        .filter(|b| b.retired)
+        .filter(|b| b.retired && !still_rated.contains(&b.name))
         .map(|b| b.name)
         .collect();
     let mut done = Imported::default();

@@ -21,7 +21,7 @@ use crate::{
     LEAGUE_FILE, STORE_FILE,
     config::{BotEntry, LeagueFile},
     error::LeagueError,
-    import::{Imported, import_dir},
+    import::{Imported, import_rated},
     pairing::{self, Candidate},
     store::{Bot, Store},
 };
@@ -253,6 +253,11 @@ fn seat(
     // fresh random one nobody knows: the serving referee admits the bot by
     // its league token and ignores the file's.
     let hosted = hosted(store)?;
+    // An owner sits once a round: its hosted version when one plays, its
+    // token bot (connected by itself) otherwise. Both seated, the owner
+    // would hold two seats of the same deals (one table, or two tables of a
+    // duplicate movement) and could play one with what the other sees.
+    let owners = hosting_owners(store)?;
     let active: Vec<(Bot, BotEntry)> = store
         .bots()?
         .into_iter()
@@ -266,7 +271,7 @@ fn seat(
                 let entry = BotEntry::Command(c.clone());
                 Some((b, entry))
             }
-            (None, Some(on)) if on.contains(&b.name) => {
+            (None, Some(on)) if on.contains(&b.name) && !owners.contains(&b.name) => {
                 Some((b, BotEntry::Remote(whistle_referee::new_token("unused"))))
             }
             (None, _) => None,
@@ -322,13 +327,27 @@ pub struct Finished {
 /// IO and store errors; matches recorded before an error stay.
 pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> {
     let (file, mut store) = open(league)?;
-    let imported = import_dir(
+    // A version its owner replaced or withdrew while the round played was
+    // seated when the round started: the round plays it to the end and its
+    // matches are rated, its opponents' too. Its successor starts at the
+    // next round, from the rating the round left it (if it inherits).
+    let mut still_rated = Vec::new();
+    for bot in &round.tournament.bots {
+        if store.stopped_by_owner(&bot.name)? {
+            still_rated.push(bot.name.clone());
+        }
+    }
+    let imported = import_rated(
         &mut store,
         &round.dir,
         &format!("round {}", round.number),
         Some(league),
         &file.expect(),
+        &still_rated,
     )?;
+    if file.new_version == crate::config::NewVersion::Inherit {
+        store.carry_ratings(&still_rated)?;
+    }
     // A log refused is accounted for: it never counts, and the round
     // closes all the same.
     let complete = imported.unfinished == 0
@@ -376,6 +395,25 @@ pub fn compress_closed(league: &Path) -> Result<(), LeagueError> {
         }
     }
     Ok(())
+}
+
+/// The owners (token bots) with a version that plays: the round seats the
+/// version and not the token bot.
+///
+/// # Errors
+/// [`LeagueError::Store`].
+pub fn hosting_owners(store: &Store) -> Result<std::collections::BTreeSet<String>, LeagueError> {
+    let mut q = store.conn().prepare(
+        "SELECT o.name FROM versions v JOIN bots b ON b.id = v.bot_id
+         JOIN bots o ON o.id = v.owner_id
+         WHERE v.status = 'accepted' AND b.retired_at IS NULL",
+    )?;
+    let rows = q.query_map([], |r| r.get::<_, String>(0))?;
+    let mut out = std::collections::BTreeSet::new();
+    for row in rows {
+        out.insert(row?);
+    }
+    Ok(out)
 }
 
 /// The versions that play, as the round seats them: each accepted version's

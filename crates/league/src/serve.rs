@@ -191,10 +191,15 @@ pub async fn serve(
     // A retired bot is refused from the moment its retirement is in the
     // store (the store's answer, not the scheduler's last look).
     let gate = Mutex::new(crate::store::Store::open(&league.join(crate::STORE_FILE))?);
+    // The bots of the round being played: a version its owner replaces or
+    // withdraws meanwhile plays its seats of that round to the end.
+    let seated: Arc<Mutex<BTreeSet<String>>> = Arc::default();
+    let in_round = seated.clone();
     referee.set_admits(Arc::new(move |bot: &str| {
         let store = gate.lock().unwrap_or_else(PoisonError::into_inner);
         match store.is_retired(bot) {
-            Ok(retired) => !retired,
+            Ok(true) => plays_out(&store, &in_round, bot),
+            Ok(false) => true,
             Err(e) => {
                 tracing::warn!(error = %e, bot, "league store unreadable; the bot is let in");
                 true
@@ -204,6 +209,7 @@ pub async fn serve(
     let watcher = tokio::spawn(watch_retired(
         crate::store::Store::open(&league.join(crate::STORE_FILE))?,
         referee.clone(),
+        seated.clone(),
     ));
     let listen_err = |e: std::io::Error| LeagueError::Round(format!("cannot serve: {e}"));
     let (addr, public) = referee
@@ -286,6 +292,12 @@ pub async fn serve(
                         waiting: waiting.clone(),
                         seed_warning: prepared.tournament.seed_warning.clone(),
                     });
+                    *seated.lock().unwrap_or_else(PoisonError::into_inner) = prepared
+                        .tournament
+                        .bots
+                        .iter()
+                        .map(|b| b.name.clone())
+                        .collect();
                     let ended = play(
                         league,
                         &prepared,
@@ -297,6 +309,10 @@ pub async fn serve(
                         &mut benched,
                     )
                     .await;
+                    seated
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .clear();
                     let finished = match ended {
                         Ok(f) => f,
                         Err(e) => break Err(e),
@@ -371,11 +387,27 @@ fn admit(
     Ok(remote)
 }
 
+/// Whether the retired bot `bot` plays on all the same: a version its owner
+/// replaced or withdrew, seated in the round being played (`seated`). The
+/// round plays its seats to the end and rates them; it sits in no later
+/// round.
+fn plays_out(store: &crate::store::Store, seated: &Mutex<BTreeSet<String>>, bot: &str) -> bool {
+    seated
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains(bot)
+        && store.stopped_by_owner(bot).unwrap_or(false)
+}
+
 /// Ends at once what a bot retired while the league serves still holds:
 /// its `Subscribe` stream (`UNAUTHENTICATED`) and its seats (forfeited, as
 /// the scheduler's look would). Reads the store's data version every
 /// [`RETIRE_WATCH`] and the bots only when it changed.
-async fn watch_retired(store: crate::store::Store, referee: Referee) {
+async fn watch_retired(
+    store: crate::store::Store,
+    referee: Referee,
+    seated: Arc<Mutex<BTreeSet<String>>>,
+) {
     let retired = |store: &crate::store::Store| -> BTreeSet<String> {
         store
             .bots()
@@ -397,6 +429,11 @@ async fn watch_retired(store: crate::store::Store, referee: Referee) {
         }
         version = now;
         for bot in retired(&store) {
+            // A version its owner stopped plays out the round it sits in;
+            // the round after seats it no more.
+            if !known.contains(&bot) && plays_out(&store, &seated, &bot) {
+                continue;
+            }
             if known.insert(bot.clone()) {
                 referee.retire_bot(&bot);
                 referee.withdraw_bot(&bot, "retired from the league");
@@ -437,7 +474,9 @@ async fn wait_for_seated(
 /// the round retired meanwhile is taken out at once: its token revoked, its
 /// seats at running tables forfeited, its seats at tables still to come
 /// forfeited from their start (and the matches that name it are recorded
-/// unrated, see [`crate::import`]).
+/// unrated, see [`crate::import`]). A version its owner replaced or
+/// withdrew meanwhile is not: it plays its seats of the round to the end,
+/// rated (the new version plays from the next round).
 #[allow(clippy::too_many_arguments)]
 async fn play(
     league: &Path,
@@ -482,6 +521,11 @@ async fn play(
                     Vec::new()
                 });
                 for b in bots {
+                    // A version its owner replaced or withdrew plays its
+                    // seats of this round to the end, rated.
+                    if b.retired && store.stopped_by_owner(&b.name).unwrap_or(false) {
+                        continue;
+                    }
                     if b.retired && playing.contains(&b.name) && taken_out.insert(b.name.clone()) {
                         shared.referee.retire_bot(&b.name);
                         shared.referee.withdraw_bot(&b.name, "retired from the league");

@@ -530,6 +530,10 @@ pub async fn spawn(
 /// Site connections open at once; more are closed as they come, so that
 /// spectators never take the descriptors the bots' port needs.
 pub const MAX_CONNECTIONS: usize = 256;
+/// Site connections open at once from one client address: one client that
+/// opens many and sends nothing (slowloris) holds no more than this many of
+/// the [`MAX_CONNECTIONS`], and every other client is served.
+pub const MAX_PER_CLIENT: usize = 16;
 /// How long a client has to send a request's headers.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one connection (one request: no keep-alive) may last in all.
@@ -578,16 +582,63 @@ where
         .await
 }
 
+/// The connections each client address has open.
+#[derive(Default)]
+struct PerClient(std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>);
+
+/// One connection of a client, counted while it lives.
+struct ClientSlot {
+    clients: Arc<PerClient>,
+    ip: std::net::IpAddr,
+}
+
+impl PerClient {
+    /// A slot for `ip`, unless it has [`MAX_PER_CLIENT`] open already.
+    fn take(self: &Arc<Self>, ip: std::net::IpAddr) -> Option<ClientSlot> {
+        let mut open = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = open.entry(ip).or_insert(0);
+        if *n >= MAX_PER_CLIENT {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot {
+            clients: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self
+            .clients
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
 /// Serves `app` on `listener`: one request a connection, headers within
 /// [`HEADER_READ_TIMEOUT`] (and with `tls`, the handshake too), at most
-/// [`MAX_CONNECTIONS`] at once.
+/// [`MAX_CONNECTIONS`] at once and [`MAX_PER_CLIENT`] from one address.
 async fn serve(
     listener: tokio::net::TcpListener,
     app: Router,
     tls: Option<tokio_rustls::TlsAcceptor>,
 ) {
     let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let clients = Arc::new(PerClient::default());
     let mut turned_away = 0u64;
+    let mut crowding = 0u64;
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(a) => a,
@@ -596,6 +647,13 @@ async fn serve(
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
+        };
+        let Some(slot) = clients.take(peer.ip()) else {
+            crowding += 1;
+            if crowding.is_power_of_two() {
+                tracing::warn!(%peer, crowding, max = MAX_PER_CLIENT, "site: too many connections from one client; closed");
+            }
+            continue;
         };
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             turned_away += 1;
@@ -608,6 +666,7 @@ async fn serve(
         let tls = tls.clone();
         tokio::spawn(async move {
             let _permit = permit;
+            let _slot = slot;
             let conn = async move {
                 match tls {
                     None => exchange(stream, app).await.map_err(|e| e.to_string()),

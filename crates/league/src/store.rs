@@ -467,6 +467,46 @@ impl Store {
             .unwrap_or(false))
     }
 
+    /// Whether `name` is a version its owner stopped (replaced by a new
+    /// upload, or withdrawn), as opposed to a bot the organiser retired or
+    /// disabled: a round it was seated in plays it to the end, rated.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn stopped_by_owner(&self, name: &str) -> Result<bool, LeagueError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM versions v JOIN bots b ON b.id = v.bot_id
+                 WHERE b.name = ?1 AND v.status IN ('replaced', 'withdrawn')",
+                [name],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Gives each bot of `played` that an owner replaced by a version that
+    /// inherits its rating (`replaces`) and that has played no match yet
+    /// the rating `played` has now: a version accepted while its
+    /// predecessor's round plays starts from where that round left it.
+    ///
+    /// # Errors
+    /// [`LeagueError::Store`].
+    pub fn carry_ratings(&mut self, played: &[String]) -> Result<(), LeagueError> {
+        let tx = self.conn.transaction()?;
+        for name in played {
+            tx.execute(
+                "UPDATE bots SET mu = (SELECT mu FROM bots WHERE name = ?1),
+                                 sigma = (SELECT sigma FROM bots WHERE name = ?1)
+                 WHERE replaces = (SELECT id FROM bots WHERE name = ?1) AND played = 0",
+                [name],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// A number that changes whenever another connection commits to the
     /// store (SQLite's `data_version`): cheap to ask often.
     ///
@@ -1073,9 +1113,75 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn a_version_its_owner_stopped_plays_out_and_its_successor_takes_the_rating_it_leaves() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("league.db")).unwrap();
+        let cmd = ["x".to_string()];
+        s.add_bot("alice", Some("league-aaaa"), None, false, None, false)
+            .unwrap();
+        for name in ["alice.v1", "alice.v2", "alice.v3", "bob"] {
+            s.add_bot(name, None, Some(&cmd), false, None, false)
+                .unwrap();
+        }
+        let id = |s: &Store, n: &str| bot_id(&s.conn, n).unwrap().unwrap();
+        let (owner, v1, v2, v3) = (
+            id(&s, "alice"),
+            id(&s, "alice.v1"),
+            id(&s, "alice.v2"),
+            id(&s, "alice.v3"),
+        );
+        for (number, bot, status) in [
+            (1, v1, "replaced"),
+            (2, v2, "disabled"),
+            (3, v3, "accepted"),
+        ] {
+            s.conn
+                .execute(
+                    "INSERT INTO versions (owner_id, number, hash, bot_id, uploader, submitted_at,
+                                           submitted_unix, status, bytes, output)
+                     VALUES (?1, ?2, 'h', ?3, 'u', 't', 0, ?4, 0, '')",
+                    params![owner, number, bot, status],
+                )
+                .unwrap();
+        }
+        // Replaced (or withdrawn) by its owner: plays its round out. Disabled
+        // by the organiser, playing, or not a version: no.
+        assert!(s.stopped_by_owner("alice.v1").unwrap());
+        for other in ["alice.v2", "alice.v3", "alice", "bob", "nobody"] {
+            assert!(!s.stopped_by_owner(other).unwrap(), "{other}");
+        }
+        // alice.v3 replaced alice.v1 and has played nothing: it takes the
+        // rating alice.v1's round left; once it has played, it keeps its own.
+        s.conn
+            .execute(
+                "UPDATE bots SET mu = 31.5, sigma = 6.25 WHERE id = ?1",
+                [v1],
+            )
+            .unwrap();
+        s.conn
+            .execute("UPDATE bots SET replaces = ?1 WHERE id = ?2", [v1, v3])
+            .unwrap();
+        s.carry_ratings(&["alice.v1".to_string()]).unwrap();
+        let rating = |s: &Store, n: &str| {
+            let b = s.bots().unwrap().into_iter().find(|b| b.name == n).unwrap();
+            (b.mu, b.sigma)
+        };
+        assert_eq!(rating(&s, "alice.v3"), (31.5, 6.25));
+        s.conn
+            .execute("UPDATE bots SET played = 1, mu = 20.0 WHERE id = ?1", [v3])
+            .unwrap();
+        s.carry_ratings(&["alice.v1".to_string()]).unwrap();
+        assert_eq!(rating(&s, "alice.v3").0, 20.0);
+        assert_ne!(rating(&s, "bob"), (31.5, 6.25));
+    }
+
+    /// Matches a bot played, and matches each pair met.
+    type Counts = (Vec<(String, u64)>, Vec<(String, String, u64)>);
+
     /// The meeting counts as the seats table gives them (the query the
     /// store ran every round before migration 3).
-    fn counted(s: &Store) -> (Vec<(String, u64)>, Vec<(String, String, u64)>) {
+    fn counted(s: &Store) -> Counts {
         let mut q = s
             .conn
             .prepare(

@@ -215,7 +215,50 @@ struct Lock {
     _conn: rusqlite::Connection,
 }
 
-fn lock(league: &Path, wait: Duration) -> Result<Lock, LeagueError> {
+/// The file of the upload queue (beside the lock): the uploads waiting, one
+/// a bot, and when each bot was last served.
+const QUEUE_FILE: &str = ".lock-queue";
+
+/// How often a waiting upload looks whether its turn has come.
+const QUEUE_POLL: Duration = Duration::from_millis(100);
+
+/// An upload's place in the queue, given up when dropped (served, refused
+/// or failed).
+struct Ticket {
+    conn: rusqlite::Connection,
+    id: i64,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let _ = self
+            .conn
+            .execute("DELETE FROM waiting WHERE id = ?1", [self.id]);
+    }
+}
+
+/// Whether process `pid` still runs (a ticket of a killed upload is
+/// dropped by the next upload that looks).
+fn alive(pid: i64) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
+    !matches!(
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
+        Err(nix::errno::Errno::ESRCH)
+    )
+}
+
+/// Takes the upload lock for `owner`'s upload, in its turn: uploads wait in
+/// a queue shared by every process that uploads (the command line's, the
+/// site's), one upload a bot, and the lock goes round by bot: to the
+/// waiting upload of the bot served longest ago (a bot never served
+/// first), then the one that came first. A bot that uploads again and
+/// again therefore goes once a turn, behind every other bot waiting: an
+/// upload waits at most for the one being checked and one of each other
+/// bot with an upload waiting. After `wait` in the queue the upload is
+/// refused (and not recorded: it does not count against the hourly bound).
+fn lock(league: &Path, owner: &str, wait: Duration) -> Result<Lock, LeagueError> {
     let dir = league.join(SUBMISSIONS);
     std::fs::create_dir_all(&dir).map_err(|e| LeagueError::Io(dir.clone(), e))?;
     // The bots' code is their owners' and the organiser's only.
@@ -224,19 +267,87 @@ fn lock(league: &Path, wait: Duration) -> Result<Lock, LeagueError> {
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
             .map_err(|e| LeagueError::Io(dir.clone(), e))?;
     }
-    let conn = rusqlite::Connection::open(dir.join(".lock"))?;
-    conn.busy_timeout(wait)?;
-    match conn.execute_batch("BEGIN EXCLUSIVE") {
-        Ok(()) => Ok(Lock { _conn: conn }),
-        Err(rusqlite::Error::SqliteFailure(e, _))
-            if e.code == rusqlite::ErrorCode::DatabaseBusy =>
-        {
-            Err(LeagueError::Refused(format!(
-                "refused: the league is still checking other uploads after {} s; try again later",
-                wait.as_secs()
-            )))
+    let queue = rusqlite::Connection::open(dir.join(QUEUE_FILE))?;
+    queue.busy_timeout(Duration::from_secs(10))?;
+    queue.execute_batch(
+        "CREATE TABLE IF NOT EXISTS waiting (id INTEGER PRIMARY KEY, bot TEXT NOT NULL UNIQUE,
+                                             pid INTEGER NOT NULL);
+         CREATE TABLE IF NOT EXISTS served (bot TEXT PRIMARY KEY, turn INTEGER NOT NULL);",
+    )?;
+    let clear_dead = |q: &rusqlite::Connection| -> Result<(), LeagueError> {
+        let pids: Vec<i64> = q
+            .prepare("SELECT DISTINCT pid FROM waiting")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for pid in pids.into_iter().filter(|p| !alive(*p)) {
+            q.execute("DELETE FROM waiting WHERE pid = ?1", [pid])?;
         }
-        Err(e) => Err(e.into()),
+        Ok(())
+    };
+    let id = {
+        let tx =
+            rusqlite::Transaction::new_unchecked(&queue, rusqlite::TransactionBehavior::Immediate)?;
+        clear_dead(&tx)?;
+        let taken = tx.execute(
+            "INSERT INTO waiting (bot, pid) VALUES (?1, ?2) ON CONFLICT(bot) DO NOTHING",
+            params![owner, i64::from(std::process::id())],
+        )?;
+        if taken == 0 {
+            return Err(LeagueError::Refused(format!(
+                "refused: an upload of `{owner}` is waiting to be checked already (a bot has one \
+                 upload waiting at a time); upload again once it is checked"
+            )));
+        }
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        id
+    };
+    let ticket = Ticket { conn: queue, id };
+    let conn = rusqlite::Connection::open(dir.join(".lock"))?;
+    // Asked, never waited for: the queue says whose turn it is.
+    conn.busy_timeout(Duration::ZERO)?;
+    let started = Instant::now();
+    loop {
+        let tx = rusqlite::Transaction::new_unchecked(
+            &ticket.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        clear_dead(&tx)?;
+        let head: Option<i64> = tx
+            .query_row(
+                "SELECT w.id FROM waiting w LEFT JOIN served s ON s.bot = w.bot
+                 ORDER BY COALESCE(s.turn, 0), w.id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if head == Some(ticket.id) {
+            match conn.execute_batch("BEGIN EXCLUSIVE") {
+                Ok(()) => {
+                    tx.execute(
+                        "INSERT INTO served (bot, turn)
+                         VALUES (?1, (SELECT COALESCE(MAX(turn), 0) + 1 FROM served))
+                         ON CONFLICT(bot) DO UPDATE SET turn = excluded.turn",
+                        [owner],
+                    )?;
+                    tx.execute("DELETE FROM waiting WHERE id = ?1", [ticket.id])?;
+                    tx.commit()?;
+                    return Ok(Lock { _conn: conn });
+                }
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::DatabaseBusy => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        tx.commit()?;
+        if started.elapsed() >= wait {
+            return Err(LeagueError::Refused(format!(
+                "refused: the league is still checking other uploads after {} s; try again later \
+                 (this refusal does not count against the hourly bound)",
+                wait.as_secs()
+            )));
+        }
+        std::thread::sleep(QUEUE_POLL);
     }
 }
 
@@ -396,19 +507,28 @@ pub fn submit(
     let (file, mut store) = round::open(league)?;
     let rules = Rules::of(&file)?;
     let (owner_id, owner) = owner(&store, token)?;
-    let _lock = lock(league, Duration::from_secs(rules.queue_s))?;
+    // Past the hourly bound an upload is refused before it queues (and
+    // again once its turn has come: another of the bot's may have been
+    // checked meanwhile).
+    let hourly = |store: &Store| -> Result<(), LeagueError> {
+        let recent: u32 = store.conn().query_row(
+            "SELECT COUNT(*) FROM versions WHERE owner_id = ?1 AND submitted_unix > ?2",
+            params![owner_id, unix_now() - 3600],
+            |r| r.get(0),
+        )?;
+        if recent >= rules.uploads_per_hour {
+            return Err(LeagueError::Refused(format!(
+                "refused: {recent} uploads of `{owner}` in the last hour; the league takes {} an \
+                 hour",
+                rules.uploads_per_hour
+            )));
+        }
+        Ok(())
+    };
+    hourly(&store)?;
+    let _lock = lock(league, &owner, Duration::from_secs(rules.queue_s))?;
     clean(league, &store)?;
-    let recent: u32 = store.conn().query_row(
-        "SELECT COUNT(*) FROM versions WHERE owner_id = ?1 AND submitted_unix > ?2",
-        params![owner_id, unix_now() - 3600],
-        |r| r.get(0),
-    )?;
-    if recent >= rules.uploads_per_hour {
-        return Err(LeagueError::Refused(format!(
-            "refused: {recent} uploads of `{owner}` in the last hour; the league takes {} an hour",
-            rules.uploads_per_hour
-        )));
-    }
+    hourly(&store)?;
     let staging = league
         .join(SUBMISSIONS)
         .join(".staging")
@@ -1147,12 +1267,20 @@ pub fn stderr(
         .filter_map(|v| v.bot)
         .collect();
     names.push(name.clone());
-    let (_, started) = store.rounds()?;
+    let (open_round, started) = store.rounds()?;
     let mut out = String::new();
     let mut shown = 0;
     for n in (1..=started).rev() {
         if shown >= rounds {
             break;
+        }
+        // The round being played is hidden: its stderr, read live, would
+        // tell a bot of the same owner at another seat what this one sees.
+        if open_round.as_ref().is_some_and(|(o, _)| *o == n) {
+            out.push_str(&format!(
+                "== round {n} is being played: its stderr shows once the round is closed ==\n"
+            ));
+            continue;
         }
         let dir = round::round_dir(league, n);
         let mut any = false;
@@ -1179,8 +1307,10 @@ pub fn stderr(
             shown += 1;
         }
     }
-    if out.is_empty() {
-        out = format!("no stderr of {name} in the league's rounds yet\n");
+    if shown == 0 {
+        out.push_str(&format!(
+            "no stderr of {name} in the league's closed rounds yet\n"
+        ));
     }
     Ok(out)
 }
@@ -1188,6 +1318,68 @@ pub fn stderr(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn waiting(league: &Path) -> i64 {
+        let q = rusqlite::Connection::open(league.join(SUBMISSIONS).join(QUEUE_FILE)).unwrap();
+        q.busy_timeout(Duration::from_secs(10)).unwrap();
+        q.query_row("SELECT COUNT(*) FROM waiting", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    fn until(what: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !what() {
+            assert!(start.elapsed() < Duration::from_secs(30), "never came");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn uploads_take_turns_by_bot_one_waiting_a_bot() {
+        let tmp = tempfile::tempdir().unwrap();
+        let league = tmp.path().to_path_buf();
+        let long = Duration::from_secs(60);
+        // The hog's upload is being checked; its next one waits first.
+        let checking = lock(&league, "hog", long).unwrap();
+        let order = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let take = |bot: &'static str| {
+            let (league, order) = (league.clone(), order.clone());
+            std::thread::spawn(move || {
+                let held = lock(&league, bot, long).unwrap();
+                order.lock().unwrap().push(bot);
+                std::thread::sleep(Duration::from_millis(200));
+                drop(held);
+            })
+        };
+        let hog = take("hog");
+        until(|| waiting(&league) == 1);
+        // A bot has one upload waiting at a time.
+        let third = lock(&league, "hog", long).err().unwrap().to_string();
+        assert!(third.contains("waiting to be checked already"), "{third}");
+        let victim = take("victim");
+        until(|| waiting(&league) == 2);
+        drop(checking);
+        hog.join().unwrap();
+        victim.join().unwrap();
+        // The victim came later but its bot was served longer ago (never).
+        assert_eq!(*order.lock().unwrap(), ["victim", "hog"]);
+        assert_eq!(waiting(&league), 0);
+
+        // A time-out in the queue is refused, says it does not count, and
+        // leaves the queue as it was.
+        let checking = lock(&league, "a", long).unwrap();
+        let late = lock(&league, "b", Duration::from_millis(300))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            late.contains("does not count against the hourly bound"),
+            "{late}"
+        );
+        assert_eq!(waiting(&league), 0);
+        drop(checking);
+        drop(lock(&league, "b", long).unwrap());
+    }
 
     #[test]
     fn manifests_say_what_is_wrong() {

@@ -1095,15 +1095,51 @@ pub fn draw_seed() -> Seed {
 /// from a random one, and even a random one offers only 64 bits, half the
 /// margin cryptography asks for (128 bits) against attackers with many
 /// machines and faster ChaCha20. Seeds written in full (64 hex digits) are
-/// not judged: draw one (leave `seed` out, or `openssl rand -hex 32`).
+/// not judged by number, but those a person typed are: few distinct digits,
+/// a long run of one digit or a short pattern repeated (`000…01`, `111…1`,
+/// `0123…`) are among the first anyone searches. No test tells a hash of a
+/// word (`sha256("2026")`) from a drawn seed, so the warning says that such
+/// a hash is as guessable as the word. Draw one (leave `seed` out, or
+/// `openssl rand -hex 32`).
 pub fn seed_warning(seed: WrittenSeed) -> Option<String> {
-    seed.searchable().then(|| {
-        "the seed is a number (one of the 2^64 seeds of a number): anyone who knows how \
-         whistle deals can search those against one hand a bot was dealt and learn every \
-         deal of the event; leave `seed` out (a seed is drawn, committed to at the start \
-         and revealed at the end) or give 64 hex digits drawn at random"
-            .to_string()
+    const DRAW: &str = "leave `seed` out (a seed is drawn, committed to at the start and \
+                        revealed at the end) or give 64 hex digits drawn at random (`openssl \
+                        rand -hex 32`); a hash of a word or a date is as guessable as the word";
+    if seed.searchable() {
+        return Some(format!(
+            "the seed is a number (one of the 2^64 seeds of a number): anyone who knows how \
+             whistle deals can search those against one hand a bot was dealt and learn every \
+             deal of the event; {DRAW}"
+        ));
+    }
+    typed_by_hand(&seed.seed().to_hex()).then(|| {
+        format!(
+            "the seed's 64 hex digits look typed by a person (few distinct digits, a long run \
+             of one digit, or a short pattern repeated): such seeds are searched first, \
+             against one hand a bot was dealt, and give away every deal of the event; {DRAW}"
+        )
     })
+}
+
+/// Whether 64 hex digits look typed rather than drawn: fewer than 10
+/// distinct digits, a run of 12 of one digit, or a pattern of at most 16
+/// digits repeated. 64 digits drawn at random do any of these with a chance
+/// below 10^-11 (fewer than 10 distinct: about 10^-12; a run of 12: about
+/// 4 x 10^-12).
+fn typed_by_hand(hex: &str) -> bool {
+    let b = hex.as_bytes();
+    let mut seen = [false; 256];
+    for &c in b {
+        seen[usize::from(c)] = true;
+    }
+    let distinct = seen.iter().filter(|s| **s).count();
+    let longest_run = b
+        .chunk_by(|x, y| x == y)
+        .map(<[u8]>::len)
+        .max()
+        .unwrap_or(0);
+    let periodic = (1..=16).any(|p| b.len() > p && b.iter().zip(&b[p..]).all(|(x, y)| x == y));
+    distinct < 10 || longest_run >= 12 || periodic
 }
 
 /// `replays/<name>/` inside the folder holding the tournament file, or
@@ -1195,6 +1231,20 @@ command = ["whistle", "bot", "--bot", "first"]
         );
         // A number may be written as a string too (above 2^63, TOML's
         // integers end).
+        // 64 hex digits a person typed are warned of too (a hash of a word
+        // cannot be told from a drawn seed: the warning says it).
+        for typed in [
+            format!("{}1", "0".repeat(63)),
+            "1".repeat(64),
+            "0123456789abcdef".repeat(4),
+            format!("{}{}", full.get(..40).unwrap(), "7".repeat(24)),
+        ] {
+            let t = parse(&GOOD.replace("seed = 5", &format!("seed = \"{typed}\""))).unwrap();
+            let why = t
+                .seed_warning
+                .unwrap_or_else(|| panic!("{typed}: no warning"));
+            assert!(why.contains("hash of a word"), "{why}");
+        }
         let big = parse(&GOOD.replace("seed = 5", "seed = \"18446744073709551615\"")).unwrap();
         assert_eq!(big.seed, Seed::from_u64(u64::MAX));
         let mut c = a.clone();

@@ -575,6 +575,8 @@ pub async fn owner(State(site): State<Site>, Form(form): Form<TokenForm>) -> Res
                     } } }
                 } }
                 h2 { "Its stderr in recent rounds" }
+                p { "A round's stderr shows once the round is closed: the round being played \
+                     is hidden." }
                 pre #stderr { (stderr) }
                 p { a href="/upload" { "Upload a new version" } }
             },
