@@ -29,6 +29,9 @@ pub const MAX_BUFFERED_EVENTS: usize = 4096;
 #[derive(Debug, Default)]
 pub struct DeltaEncoder {
     prev: Option<Observation>,
+    /// An observation no longer needed (the one before `prev`), for the
+    /// caller to refill rather than allocate anew ([`DeltaEncoder::take_spare`]).
+    spare: Option<Observation>,
     events: Vec<pb::Event>,
     form: Form,
 }
@@ -57,14 +60,24 @@ impl DeltaEncoder {
     pub fn push_event(&mut self, event: pb::Event) {
         if self.events.len() >= MAX_BUFFERED_EVENTS {
             self.events = Vec::new();
-            self.prev = None;
+            self.spare = self.prev.take();
         }
         self.events.push(event);
     }
 
     /// The next request carries the whole observation (`Resync`).
     pub fn resync(&mut self) {
-        self.prev = None;
+        if let Some(prev) = self.prev.take() {
+            self.spare = Some(prev);
+        }
+    }
+
+    /// An observation this encoder no longer needs, if it has one: the
+    /// caller may refill it for the next request
+    /// (`Game::observe_into`) instead of building a new one, so that a
+    /// stream's requests reuse two observations' buffers in turn.
+    pub fn take_spare(&mut self) -> Option<Observation> {
+        self.spare.take()
     }
 
     /// Whether the next request is whole (the stream's first, or after a
@@ -99,7 +112,7 @@ impl DeltaEncoder {
             None => (Some(convert::observation_in(&obs, results, form)), None),
             Some(prev) => (None, Some(delta(prev, &obs, events, results, form))),
         };
-        self.prev = Some(obs);
+        self.spare = self.prev.replace(obs);
         let (legal, legal_ids) = legal_in(legal, form);
         pb::RefereeMessage {
             msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {

@@ -43,7 +43,8 @@
 //! comparable ping-pong median (1 table with 1 stream, 64 tables with 64
 //! streams, 100-byte replies), and the process's CPU time per operation.
 //! `--rounds N`, `--secs S` (window), `--warmup S`, `--tables N` and
-//! `--only 'TEXT|TEXT'` (cases whose name contains one of them) change the
+//! `--only 'TEXT|TEXT'` (cases whose name contains one of them; `TEXT$`:
+//! whose name ends with it, to tell `binary$` from `binary, rebuilt`) change the
 //! defaults. `--wait-idle S` waits before each case, up to S seconds, until
 //! the machine's CPUs have been 90 % idle for a second.
 //!
@@ -227,7 +228,7 @@ fn main() {
             settings
                 .only
                 .as_ref()
-                .is_none_or(|o| o.iter().any(|o| c.label().contains(o.as_str())))
+                .is_none_or(|o| o.iter().any(|o| matches_only(&c.label(), o)))
         })
         .collect();
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
@@ -331,6 +332,15 @@ fn parse_args() -> Settings {
         }
     }
     s
+}
+
+/// Whether a case's label is picked by one `--only` entry: contains it,
+/// or ends with it when it ends with `$`.
+fn matches_only(label: &str, only: &str) -> bool {
+    match only.strip_suffix('$') {
+        Some(end) => label.ends_with(end),
+        None => label.contains(only),
+    }
 }
 
 fn median(v: &[f64]) -> f64 {

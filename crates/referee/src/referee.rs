@@ -1335,61 +1335,23 @@ impl pb::referee_server::Referee for BotService {
         let over = || refuse(Status::failed_precondition("the table is over"));
         cmd.send(TableCmd::Attach {
             seat,
-            conn: Conn {
+            conn: Box::new(Conn {
                 id: conn_id,
                 tx,
+                // The table's task reads the stream from here on.
+                inbound: Box::pin(inbound),
                 quiet: hello.quiet,
                 compact: hello
                     .compact
                     .then(|| DeltaEncoder::with_form(Form::of(hello.binary))),
                 form: Form::of(hello.binary),
                 bot_name,
-            },
+            }),
             reply: reply_tx,
         })
         .await
         .map_err(|_| over())?;
         reply_rx.await.map_err(|_| over())?.map_err(refuse)?;
-        tokio::spawn(async move {
-            let ended = loop {
-                match inbound.message().await {
-                    Ok(Some(msg)) => {
-                        let at = Instant::now();
-                        let m = TableCmd::Message {
-                            seat,
-                            conn_id,
-                            msg,
-                            at,
-                        };
-                        if cmd.send(m).await.is_err() {
-                            return;
-                        }
-                    }
-                    Ok(None) => {
-                        break TableCmd::Detach {
-                            seat,
-                            conn_id,
-                            half_closed: true,
-                        };
-                    }
-                    Err(status) if status.code() == tonic::Code::OutOfRange => {
-                        break TableCmd::Oversized {
-                            seat,
-                            conn_id,
-                            detail: status.message().to_string(),
-                        };
-                    }
-                    Err(_) => {
-                        break TableCmd::Detach {
-                            seat,
-                            conn_id,
-                            half_closed: false,
-                        };
-                    }
-                }
-            };
-            let _ = cmd.send(ended).await;
-        });
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 }

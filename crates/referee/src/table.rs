@@ -1,9 +1,12 @@
 //! One table: a task that owns one match and its seats.
 //!
 //! Everything that touches the game happens in this task, in the order its
-//! commands arrive, so the match is a plain sequential function of the bots'
-//! answers and of time. The gRPC layer only forwards messages here
-//! ([`TableCmd`]) and relays what the table sends back.
+//! commands and its seats' messages arrive, so the match is a plain
+//! sequential function of the bots' answers and of time. The task reads
+//! every seat's incoming stream itself (a seat's [`Conn`] holds it), so an
+//! answer reaches the table with no task in between; the gRPC layer hands
+//! over a stream once its Hello is read ([`TableCmd::Attach`]) and relays
+//! what the table sends back.
 //!
 //! Decisions: for each seat the game waits on, the table sends a
 //! `DecisionRequest` with a fresh id and starts its clock. The answer must
@@ -16,14 +19,17 @@
 
 use std::{
     collections::HashSet,
+    pin::Pin,
     sync::{Arc, Mutex},
+    task::{Context, Poll},
     time::Duration,
 };
 
 use tokio::{
     sync::{broadcast, mpsc, oneshot},
-    time::{Instant, sleep_until},
+    time::{Instant, Sleep, sleep_until},
 };
+use tokio_stream::Stream;
 use tonic::Status;
 use tracing::{debug, info, warn};
 use whistle_protocol::{
@@ -49,29 +55,8 @@ pub(crate) enum TableCmd {
     /// A stream authenticated for `seat`.
     Attach {
         seat: Seat,
-        conn: Conn,
+        conn: Box<Conn>,
         reply: oneshot::Sender<Result<(), Status>>,
-    },
-    /// A message from the stream `conn_id` of `seat`.
-    Message {
-        seat: Seat,
-        conn_id: u64,
-        msg: pb::BotMessage,
-        at: Instant,
-    },
-    /// The stream `conn_id` of `seat` ended: the bot half-closed it
-    /// (`half_closed`), or the connection failed.
-    Detach {
-        seat: Seat,
-        conn_id: u64,
-        half_closed: bool,
-    },
-    /// The stream `conn_id` of `seat` sent a message larger than the limit
-    /// (`whistle_protocol::limits::MAX_MESSAGE_BYTES`).
-    Oversized {
-        seat: Seat,
-        conn_id: u64,
-        detail: String,
     },
     /// The referee is stopping: finish the hand in progress, but stop at
     /// `deadline` at the latest.
@@ -84,11 +69,17 @@ pub(crate) enum TableCmd {
     Cut { seat: Seat },
 }
 
-/// The sending half of a seat's stream.
-#[derive(Debug)]
+/// A seat's incoming messages: the `Play` call's request stream, after its
+/// Hello.
+pub(crate) type Inbound = Pin<Box<dyn Stream<Item = Result<pb::BotMessage, Status>> + Send>>;
+
+/// A seat's stream: both halves.
 pub(crate) struct Conn {
     pub id: u64,
     pub tx: mpsc::Sender<Result<pb::RefereeMessage, Status>>,
+    /// Read by the table's task; it goes with the `Conn` (a superseded or
+    /// closed stream is no longer read).
+    pub inbound: Inbound,
     pub quiet: bool,
     /// Compact requests: what this stream was last sent, and the events
     /// held for its next request (events are then not pushed).
@@ -96,6 +87,30 @@ pub(crate) struct Conn {
     /// Cards and actions as text or as ids (`Hello.binary`).
     pub form: Form,
     pub bot_name: String,
+}
+
+impl std::fmt::Debug for Conn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conn")
+            .field("id", &self.id)
+            .field("quiet", &self.quiet)
+            .field("compact", &self.compact.is_some())
+            .field("form", &self.form)
+            .field("bot_name", &self.bot_name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What woke the table's task.
+enum Wake {
+    /// A command, or `None` once every handle to the table is gone.
+    Cmd(Option<TableCmd>),
+    /// A message from `seat`'s stream, an error, or its end (`None`).
+    Inbound(Seat, Option<Result<pb::BotMessage, Status>>),
+    /// The earliest deadline passed.
+    Timer,
+    /// Nothing can wake the table any more.
+    Idle,
 }
 
 /// What a table shows to `GetTable`/`ListTables`.
@@ -175,6 +190,9 @@ pub(crate) struct Table {
     /// Seats forfeited before play (their bot is out of the event), with the
     /// reason, to record as faults when the match starts.
     withdrawn: Vec<(Seat, String)>,
+    /// The driver's events being recorded, a buffer swapped with the
+    /// driver's after every action.
+    events: Vec<MatchEvent>,
 }
 
 /// The channel that feeds `WatchTable`, made by the first watcher: a table
@@ -243,6 +261,7 @@ impl Table {
             snapshot,
             draining: None,
             withdrawn,
+            events: Vec::new(),
         }
     }
 
@@ -255,6 +274,13 @@ impl Table {
             // Every seat's bot is out of the event: nobody to wait for.
             self.start();
         }
+        // One timer for the table's life, moved only when its earliest
+        // deadline changes.
+        let sleep = sleep_until(far_future());
+        tokio::pin!(sleep);
+        // The seat whose stream is read first next time (in turn, so that a
+        // busy stream cannot keep the others waiting).
+        let mut first = 0;
         loop {
             if self.drain_due() {
                 self.stop(whistle_protocol::SHUTTING_DOWN);
@@ -273,22 +299,42 @@ impl Table {
                     break;
                 }
             }
+            if closed && self.state == TableState::Waiting && !self.any_stream() {
+                // Every handle to the table is gone and no stream is open:
+                // nobody can connect any more, so the match plays on with
+                // what it has.
+                self.start();
+                continue;
+            }
             let wake = self.next_wake();
-            tokio::select! {
-                cmd = rx.recv(), if !closed => match cmd {
-                    Some(cmd) => self.handle(cmd),
-                    None => {
-                        // Every handle to the table is gone: nobody can connect any
-                        // more, so the match plays on with what it has.
-                        closed = true;
-                        if self.state == TableState::Waiting {
-                            self.start();
-                        }
-                    }
-                },
-                () = sleep_until(wake.unwrap_or_else(far_future)), if wake.is_some() => self.on_timer(),
-                else => {
-                    self.record(TableRecord::Aborted { reason: "no seat can act and no one can connect".into() });
+            if let Some(at) = wake
+                && sleep.deadline() != at
+            {
+                sleep.as_mut().reset(at);
+            }
+            let woken = std::future::poll_fn(|cx| {
+                self.poll_wake(
+                    cx,
+                    &mut rx,
+                    closed,
+                    wake.is_some(),
+                    sleep.as_mut(),
+                    &mut first,
+                )
+            })
+            .await;
+            match woken {
+                Wake::Cmd(Some(cmd)) => self.handle(cmd),
+                Wake::Cmd(None) => closed = true,
+                Wake::Inbound(seat, item) => {
+                    self.on_inbound(seat, item);
+                    self.update_snapshot();
+                }
+                Wake::Timer => self.on_timer(),
+                Wake::Idle => {
+                    self.record(TableRecord::Aborted {
+                        reason: "no seat can act and no one can connect".into(),
+                    });
                     self.finish_streams();
                     break;
                 }
@@ -302,6 +348,83 @@ impl Table {
         drop(self);
         drop(rx);
         on_over();
+    }
+
+    /// Waits for the next thing to do: a command, a seat's message (the
+    /// seats' streams read in turn from `first`), or the timer when
+    /// `timed`. [`Wake::Idle`] when nothing is left that could wake the
+    /// table.
+    fn poll_wake(
+        &mut self,
+        cx: &mut Context<'_>,
+        rx: &mut mpsc::Receiver<TableCmd>,
+        closed: bool,
+        timed: bool,
+        sleep: Pin<&mut Sleep>,
+        first: &mut usize,
+    ) -> Poll<Wake> {
+        if !closed && let Poll::Ready(cmd) = rx.poll_recv(cx) {
+            return Poll::Ready(Wake::Cmd(cmd));
+        }
+        let n = self.seats.len();
+        for k in 0..n {
+            let i = (*first + k) % n;
+            if let Some(conn) = &mut self.seats[i].conn
+                && let Poll::Ready(item) = conn.inbound.as_mut().poll_next(cx)
+            {
+                *first = (i + 1) % n;
+                return Poll::Ready(Wake::Inbound(Seat::new(i), item));
+            }
+        }
+        if timed {
+            if sleep.poll(cx).is_ready() {
+                return Poll::Ready(Wake::Timer);
+            }
+        } else if closed && !self.any_stream() {
+            return Poll::Ready(Wake::Idle);
+        }
+        Poll::Pending
+    }
+
+    /// Whether any seat has a stream open.
+    fn any_stream(&self) -> bool {
+        self.seats.iter().any(|s| s.conn.is_some())
+    }
+
+    /// What a seat's stream brought: a message, or its end. The stream
+    /// ended because the bot half-closed it, or sent a message larger than
+    /// the limit (`whistle_protocol::limits::MAX_MESSAGE_BYTES`), or its
+    /// connection failed.
+    fn on_inbound(&mut self, seat: Seat, item: Option<Result<pb::BotMessage, Status>>) {
+        match item {
+            Some(Ok(msg)) => self.on_message(seat, msg, Instant::now()),
+            None => self.detach(seat, true),
+            Some(Err(status)) if status.code() == tonic::Code::OutOfRange => {
+                self.oversized(seat, status.message());
+            }
+            Some(Err(_)) => self.detach(seat, false),
+        }
+    }
+
+    /// The seat's stream ended: the bot half-closed it (`half_closed`), or
+    /// the connection failed.
+    fn detach(&mut self, seat: Seat, half_closed: bool) {
+        let s = &mut self.seats[seat.index()];
+        let Some(conn) = s.conn.take() else {
+            return;
+        };
+        if half_closed {
+            // Documented: a bot that closes its side can no longer
+            // answer, so the referee ends the call too, and says so.
+            let _ = conn.tx.try_send(Err(Status::aborted(
+                "the bot closed its side of the stream; the seat is \
+                 disconnected and may reconnect within the grace period",
+            )));
+        }
+        if self.state != TableState::Over {
+            s.disconnected_at = Some(Instant::now());
+        }
+        info!(table = %self.id, seat = seat.index(), half_closed, "seat disconnected");
     }
 
     /// Whether a drain asks the table to stop now: before play, at a hand
@@ -393,49 +516,8 @@ impl Table {
     fn handle(&mut self, cmd: TableCmd) {
         match cmd {
             TableCmd::Attach { seat, conn, reply } => {
-                let result = self.attach(seat, conn);
+                let result = self.attach(seat, *conn);
                 let _ = reply.send(result);
-            }
-            TableCmd::Message {
-                seat,
-                conn_id,
-                msg,
-                at,
-            } => {
-                if self.is_current(seat, conn_id) {
-                    self.on_message(seat, msg, at);
-                }
-            }
-            TableCmd::Detach {
-                seat,
-                conn_id,
-                half_closed,
-            } => {
-                if self.is_current(seat, conn_id) {
-                    let s = &mut self.seats[seat.index()];
-                    let conn = s.conn.take().expect("checked");
-                    if half_closed {
-                        // Documented: a bot that closes its side can no longer
-                        // answer, so the referee ends the call too, and says so.
-                        let _ = conn.tx.try_send(Err(Status::aborted(
-                            "the bot closed its side of the stream; the seat is \
-                             disconnected and may reconnect within the grace period",
-                        )));
-                    }
-                    if self.state != TableState::Over {
-                        s.disconnected_at = Some(Instant::now());
-                    }
-                    info!(table = %self.id, seat = seat.index(), half_closed, "seat disconnected");
-                }
-            }
-            TableCmd::Oversized {
-                seat,
-                conn_id,
-                detail,
-            } => {
-                if self.is_current(seat, conn_id) {
-                    self.oversized(seat, &detail);
-                }
             }
             TableCmd::Drain { deadline } => {
                 self.draining = Some(self.draining.map_or(deadline, |d| d.min(deadline)));
@@ -559,12 +641,6 @@ impl Table {
         }
     }
 
-    /// Whether `conn_id` is the live stream of `seat` (messages from a
-    /// superseded or closed stream are ignored).
-    fn is_current(&self, seat: Seat, conn_id: u64) -> bool {
-        self.seats[seat.index()].conn.as_ref().map(|c| c.id) == Some(conn_id)
-    }
-
     /// Whether every seat is connected or forfeited: nobody left to wait for.
     fn all_seated(&self) -> bool {
         self.seats.iter().all(|x| x.conn.is_some() || x.forfeited)
@@ -635,10 +711,21 @@ impl Table {
         };
         let game = self.driver.game();
         // A compact delta carries the hand's events, not the observation's
-        // history: the history is built only for a whole request.
-        let obs = match &conn.compact {
-            Some(encoder) if !encoder.next_is_whole() => game.observe_without_history(seat),
-            _ => game.observe(seat),
+        // history: the history is built only for a whole request. A compact
+        // stream refills the observation its encoder no longer needs.
+        let obs = match &mut conn.compact {
+            Some(encoder) => {
+                let whole = encoder.next_is_whole();
+                match encoder.take_spare() {
+                    Some(mut obs) => {
+                        game.observe_into(seat, whole, &mut obs);
+                        obs
+                    }
+                    None if whole => game.observe(seat),
+                    None => game.observe_without_history(seat),
+                }
+            }
+            None => game.observe(seat),
         };
         let msg = match &mut conn.compact {
             Some(encoder) => {
@@ -1030,7 +1117,9 @@ impl Table {
     /// applied, taking `elapsed`, a finished hand) and pushes the new events
     /// to the seats.
     fn record_events(&mut self, elapsed: Duration) {
-        for event in self.driver.take_events() {
+        let mut events = std::mem::take(&mut self.events);
+        self.driver.take_events_into(&mut events);
+        for event in events.drain(..) {
             match event {
                 MatchEvent::Dealt { deal, order } => {
                     self.record(TableRecord::Deal { deal, order });
@@ -1053,6 +1142,7 @@ impl Table {
                 MatchEvent::Over(_) => {}
             }
         }
+        self.events = events;
     }
 
     /// Sends every seat the new log entries it may see.
@@ -1157,13 +1247,11 @@ mod tests {
     use crate::config::TableSpec;
 
     type Stream = mpsc::Receiver<Result<pb::RefereeMessage, Status>>;
+    /// What a seat's bot sends on its stream.
+    type Bot = mpsc::Sender<Result<pb::BotMessage, Status>>;
 
     /// An Israeli table with every seat attached (quiet), on paused time.
-    async fn table() -> (
-        mpsc::Sender<TableCmd>,
-        Vec<Stream>,
-        mpsc::UnboundedReceiver<TableRecord>,
-    ) {
+    async fn table() -> (Vec<Bot>, Vec<Stream>, mpsc::UnboundedReceiver<TableRecord>) {
         let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(1), &["a", "b", "c", "d"]);
         spec.options = Options::parse(&["hands=1"]).unwrap();
         spec.time.per_action = Duration::from_millis(100);
@@ -1184,12 +1272,15 @@ mod tests {
         let (cmd, cmd_rx) = mpsc::channel(64);
         tokio::spawn(table.run(cmd_rx, Box::new(|| {})));
         let mut streams = Vec::new();
+        let mut bots = Vec::new();
         for i in 0..4 {
             let (tx, rx) = mpsc::channel(1024);
+            let (bot, inbound) = mpsc::channel(1024);
             let (reply, ok) = oneshot::channel();
             let conn = Conn {
                 id: i as u64,
                 tx,
+                inbound: Box::pin(tokio_stream::wrappers::ReceiverStream::new(inbound)),
                 quiet: true,
                 compact: None,
                 form: Form::Text,
@@ -1197,15 +1288,18 @@ mod tests {
             };
             cmd.send(TableCmd::Attach {
                 seat: Seat::new(i),
-                conn,
+                conn: Box::new(conn),
                 reply,
             })
             .await
             .unwrap();
             ok.await.unwrap().unwrap();
             streams.push(rx);
+            bots.push(bot);
         }
-        (cmd, streams, rec_rx)
+        // The table's task lives while its seats' streams are open.
+        drop(cmd);
+        (bots, streams, rec_rx)
     }
 
     async fn request(stream: &mut Stream) -> pb::DecisionRequest {
@@ -1217,36 +1311,32 @@ mod tests {
         }
     }
 
-    fn answer(seat: usize, request_id: u64, at: Instant) -> TableCmd {
-        TableCmd::Message {
-            seat: Seat::new(seat),
-            conn_id: seat as u64,
-            msg: pb::BotMessage {
-                msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
-                    request_id,
-                    choice: Some(pb::answer::Choice::Index(0)),
-                })),
-            },
-            at,
-        }
+    fn answer(request_id: u64) -> Result<pb::BotMessage, Status> {
+        Ok(pb::BotMessage {
+            msg: Some(pb::bot_message::Msg::Answer(pb::Answer {
+                request_id,
+                choice: Some(pb::answer::Choice::Index(0)),
+            })),
+        })
     }
 
     /// Seat 1 opens the auction and answers 150 ms into its 100 ms; seat 2
     /// then answers in time. Returns the faults recorded up to seat 2's action.
     async fn late_answer(timer_first: bool) -> Vec<FaultRecord> {
-        let (cmd, mut streams, mut records) = table().await;
+        let (bots, mut streams, mut records) = table().await;
         let r = request(&mut streams[1]).await;
-        let issued = Instant::now();
         if timer_first {
             // Paused time: the table's deadline fires during this sleep.
             tokio::time::sleep(Duration::from_millis(150)).await;
         }
-        let late = issued + Duration::from_millis(150);
-        cmd.send(answer(1, r.request_id, late)).await.unwrap();
+        bots[1].send(answer(r.request_id)).await.unwrap();
+        if !timer_first {
+            // The table's task runs again only once the clock has jumped:
+            // it reads the answer, 150 ms late, before its timer.
+            tokio::time::advance(Duration::from_millis(150)).await;
+        }
         let r2 = request(&mut streams[2]).await;
-        cmd.send(answer(2, r2.request_id, Instant::now()))
-            .await
-            .unwrap();
+        bots[2].send(answer(r2.request_id)).await.unwrap();
         let mut faults = Vec::new();
         loop {
             match records.recv().await.unwrap() {

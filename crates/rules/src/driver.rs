@@ -371,6 +371,14 @@ impl<G: Game> MatchDriver<G> {
     pub fn take_events(&mut self) -> Vec<MatchEvent> {
         std::mem::take(&mut self.events)
     }
+
+    /// [`MatchDriver::take_events`] into `buf` (emptied first), whose
+    /// capacity the driver keeps for the next events: a caller that takes
+    /// them after every action swaps two buffers instead of allocating.
+    pub fn take_events_into(&mut self, buf: &mut Vec<MatchEvent>) {
+        buf.clear();
+        std::mem::swap(&mut self.events, buf);
+    }
 }
 
 #[cfg(test)]

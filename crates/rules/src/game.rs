@@ -25,7 +25,7 @@ use crate::{
     card_set::CardSet,
     context::{ContextError, HandContext},
     error::{ActionError, DealError, IllegalAction, IllegalReason},
-    games::{MatchCore, Shown, observe},
+    games::{MatchCore, Shown, observe, observe_into},
     options::Options,
     outcome::{HandResult, MatchResult, ScoreOrder},
     passive,
@@ -190,6 +190,15 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// every other field is the same. /* FINAL */
     fn observe_without_history(&self, seat: Seat) -> Observation {
         observe(self, seat, false)
+    }
+
+    /// [`Game::observe`] (or, without `with_history`,
+    /// [`Game::observe_without_history`]) into `out`, refilling its
+    /// vectors and strings instead of allocating new ones: a caller that
+    /// observes at every decision (the referee) keeps one and reuses it.
+    /// `out` may hold any earlier observation, of any seat. /* FINAL */
+    fn observe_into(&self, seat: Seat, with_history: bool, out: &mut Observation) {
+        observe_into(self, seat, with_history, out);
     }
 
     /// Every card `seat` has seen during the current hand, as the log showed

@@ -67,6 +67,11 @@ fn debug(game: &AnyGame) -> String {
     format!("{game:?}")
 }
 
+thread_local! {
+    /// The observation `observe_into` refills, kept from state to state.
+    static REUSED: std::cell::RefCell<Option<Observation>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Checks one state. `heavy` adds every legal action applied on a clone, the
 /// whole action universe checked against the legal list, and state
 /// comparisons after refused actions.
@@ -119,6 +124,19 @@ fn check_state(case: &Case, game: &AnyGame, rng: &mut Rng, universe: &[Action], 
             },
             "{label}: observe_without_history differs from observe beyond the history"
         );
+        // What the referee builds: the same, refilled into an observation
+        // of any earlier state (another seat, hand, game or option set, as
+        // this thread's cases come).
+        REUSED.with_borrow_mut(|reused| {
+            let out = reused.get_or_insert_with(|| obs.clone());
+            game.observe_into(seat, true, out);
+            assert_eq!(*out, obs, "{label}: observe_into differs from observe");
+            game.observe_into(seat, false, out);
+            assert_eq!(
+                *out, without,
+                "{label}: observe_into without history differs from observe_without_history"
+            );
+        });
         assert_eq!(obs.game, case.variant, "{label}");
         assert_eq!(obs.seat, seat, "{label}");
         assert_eq!(obs.seats as usize, seats, "{label}");

@@ -9,7 +9,7 @@ use crate::{
     card_set::CardSet,
     game::{Game, Status},
     seat::{Seat, SeatSet},
-    view::{Observation, SeatView, TableCard, Trump, visible_events},
+    view::{Observation, SeatView, TableCard, TrickView, Trump, visible_events},
 };
 
 /// What a game shows of itself in an observation. Defaults fit a game
@@ -116,5 +116,101 @@ pub(crate) fn observe<G: Game>(game: &G, seat: Seat, with_history: bool) -> Obse
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
+    }
+}
+
+/// [`observe`] into `out`, whose vectors and strings are refilled where
+/// they can be (a caller that observes at every request, the referee, then
+/// allocates only the notes' values). `out` ends equal to what [`observe`]
+/// returns.
+pub(crate) fn observe_into<G: Game>(
+    game: &G,
+    seat: Seat,
+    with_history: bool,
+    out: &mut Observation,
+) {
+    let core = game.core();
+    let teams = game.teams();
+    let totals = core.totals();
+    out.game = game.variant();
+    out.seat = seat;
+    out.seats = game.seats() as u8;
+    out.deal = core.current_deal();
+    out.dealer = core.observed_dealer(game.status() == Status::Act);
+    out.phase = game.phase();
+    out.to_act = if game.simultaneous() {
+        SeatSet::all(game.seats())
+    } else {
+        game.to_act()
+    };
+    out.simultaneous = game.simultaneous();
+    out.hand = game.held(seat);
+    out.players.clear();
+    out.players.extend(Seat::all(game.seats()).map(|s| {
+        let held = game.held(s);
+        SeatView {
+            seat: s,
+            held: held.len() as u8,
+            known: if s == seat { held } else { game.known(seat, s) },
+            bid: game.bid(seat, s),
+            tricks: core.tricks.won(s),
+            total: totals[s.index()],
+            team: teams[s.index()],
+            active: game.active(s),
+        }
+    }));
+    out.trump = game.trump();
+    out.contract = game.contract();
+    out.table = game.table(seat);
+    let piles = game.piles(seat);
+    out.piles.truncate(piles.len());
+    for (i, (k, n)) in piles.into_iter().enumerate() {
+        match out.piles.get_mut(i) {
+            Some(p) => {
+                p.0.clear();
+                p.0.push_str(k);
+                p.1 = n;
+            }
+            None => out.piles.push((k.to_string(), n)),
+        }
+    }
+    out.trick.cards.clear();
+    out.trick
+        .cards
+        .extend_from_slice(core.tricks.current().cards());
+    out.trick.winner = None;
+    let done = core.tricks.done();
+    out.tricks.truncate(done.len());
+    for (i, (t, w)) in done.iter().enumerate() {
+        match out.tricks.get_mut(i) {
+            Some(v) => {
+                v.cards.clear();
+                v.cards.extend_from_slice(t.cards());
+                v.winner = Some(*w);
+            }
+            None => out.tricks.push(TrickView {
+                cards: t.cards().to_vec(),
+                winner: Some(*w),
+            }),
+        }
+    }
+    out.history.clear();
+    if with_history {
+        out.history
+            .extend(core.log().iter().filter_map(|e| e.seen_by(seat)));
+    }
+    let notes = game.notes();
+    out.notes.truncate(notes.len());
+    for (i, (k, v)) in notes.into_iter().enumerate() {
+        match out.notes.get_mut(i) {
+            Some(n) => {
+                if n.0 != k {
+                    n.0.clear();
+                    n.0.push_str(k);
+                }
+                n.1 = v;
+            }
+            None => out.notes.push((k.to_string(), v)),
+        }
     }
 }
