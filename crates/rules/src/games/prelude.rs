@@ -14,7 +14,7 @@ pub(crate) use crate::{
     error::{IllegalReason, OptionError},
     game::Game,
     options::{OptionReader, OptionSpec, Options},
-    outcome::{MatchResult, ScoreOrder},
+    outcome::{MatchResult, PerSeat, ScoreOrder, Summary},
     seat::{Player, Seat, SeatSet},
     trick::{Trick, TrickRules, suit_id},
     variants::Variant,
@@ -23,21 +23,29 @@ pub(crate) use crate::{
 
 /// Writes `n` in decimal, without the formatting machinery (a hand's
 /// summary line has a dozen numbers; this runs at every hand's end).
-pub(crate) fn push_number(out: &mut String, n: u8) {
+pub(crate) fn push_number(out: &mut impl std::fmt::Write, n: u8) {
+    let (mut digits, mut len) = ([0u8; 3], 0);
     if n >= 100 {
-        out.push(char::from(b'0' + n / 100));
+        digits[len] = b'0' + n / 100;
+        len += 1;
     }
     if n >= 10 {
-        out.push(char::from(b'0' + n / 10 % 10));
+        digits[len] = b'0' + n / 10 % 10;
+        len += 1;
     }
-    out.push(char::from(b'0' + n % 10));
+    digits[len] = b'0' + n % 10;
+    len += 1;
+    // ASCII digits: always UTF-8.
+    if let Ok(text) = std::str::from_utf8(&digits[..len]) {
+        let _ = out.write_str(text);
+    }
 }
 
 /// Writes `items` with [`push_number`], separated by single spaces.
-pub(crate) fn push_numbers(out: &mut String, items: impl IntoIterator<Item = u8>) {
+pub(crate) fn push_numbers(out: &mut impl std::fmt::Write, items: impl IntoIterator<Item = u8>) {
     for (i, n) in items.into_iter().enumerate() {
         if i > 0 {
-            out.push(' ');
+            let _ = out.write_char(' ');
         }
         push_number(out, n);
     }
@@ -47,14 +55,13 @@ pub(crate) fn push_numbers(out: &mut String, items: impl IntoIterator<Item = u8>
 /// summary line built in one string, without a `Vec<String>` and `join`
 /// (this runs at every hand's end).
 pub(crate) fn write_joined<T: std::fmt::Display>(
-    out: &mut String,
+    out: &mut impl std::fmt::Write,
     items: impl IntoIterator<Item = T>,
     sep: &str,
 ) {
-    use std::fmt::Write as _;
     for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
-            out.push_str(sep);
+            let _ = out.write_str(sep);
         }
         let _ = write!(out, "{item}");
     }

@@ -441,10 +441,10 @@ impl Honeymoon {
         let points = score(self.cfg.scoring, self.won[0], self.won[1]);
         let tricks = [0, 1].map(|s| self.won[0][s] + self.won[1][s]);
         self.core.end_hand(HandScore {
-            bids: vec![None; SEATS],
-            made: vec![None; SEATS],
-            points: points.to_vec(),
-            summary: self.summary(tricks, points),
+            bids: [None; SEATS].into_iter().collect(),
+            made: [None; SEATS].into_iter().collect(),
+            points: points.into_iter().collect(),
+            summary: self.summary(tricks, points).into(),
             ..HandScore::default()
         });
         let played = self.core.played();

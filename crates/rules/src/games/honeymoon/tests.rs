@@ -241,9 +241,9 @@ fn h2_h4_jokers_follow_and_beat_trumps_in_phase_2() {
     play_first_legal_to_end_of_hand(&mut g);
     // Seat 1: 14 in phase 1, 11 in phase 2; seat 0: the two joker tricks.
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [2, 25]);
-    assert_eq!(r.points, [0, 12]);
-    assert_eq!(r.bids, [None, None]);
+    assert_eq!(*r.tricks, [2, 25]);
+    assert_eq!(*r.points, [0, 12]);
+    assert_eq!(*r.bids, [None, None]);
     assert_eq!(r.summary, "trump H; tricks 2-25 (phase 2 2-11); +12 to 1");
 }
 
@@ -423,7 +423,7 @@ fn h5_a_sweep_scores_fourteen_and_wins_at_once() {
     play_first_legal_to_end_of_hand(&mut g);
     assert_eq!(g.status(), Status::Over);
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [0, 27]);
+    assert_eq!(*r.tricks, [0, 27]);
     assert_eq!(r.summary, "trump S; tricks 0-27 (phase 2 0-13); +14 to 1");
     let m = g.result().unwrap();
     assert_eq!(m.totals, [0, 14]);
@@ -526,7 +526,7 @@ fn h7_each_scoring_mode_on_the_hearts_deal() {
         let opt = format!("scoring={scoring}");
         let mut g = hearts_deal(&[opt.as_str()]);
         play_hearts_hand(&mut g);
-        assert_eq!(g.hand_results()[0].points, points, "{scoring}");
+        assert_eq!(*g.hand_results()[0].points, points, "{scoring}");
         assert_eq!(g.core.totals(), points);
         assert!(!g.is_over(), "{scoring}: below the default target");
     }

@@ -264,11 +264,11 @@ impl Israeli {
     }
 
     fn end_hand(&mut self, misdeal: bool) {
-        let mut points = vec![0; SEATS];
-        let mut made = vec![None; SEATS];
+        let mut points: PerSeat<i32> = [0; SEATS].into_iter().collect();
+        let mut made: PerSeat<Option<bool>> = [None; SEATS].into_iter().collect();
         let summary;
         if misdeal {
-            summary = "misdeal: four passes after three frisches".to_string();
+            summary = Summary::from("misdeal: four passes after three frisches");
         } else {
             let over = self.bids_total() > HAND as u8;
             let won = self.core.tricks.won_by_seat(SEATS);
@@ -279,8 +279,8 @@ impl Israeli {
             }
             let (d, t, strain) = self.standing.expect("a contract");
             // `7D by 2; bids 3 2 4 1 (under); tricks 3 2 5 3`, written into
-            // one string (this runs at every hand's end).
-            let mut line = String::with_capacity(64);
+            // one line held in place (this runs at every hand's end).
+            let mut line = Summary::new();
             push_number(&mut line, t);
             let _ = write!(line, "{strain}");
             line.push_str(" by ");

@@ -251,7 +251,7 @@ pub(super) fn playoff_hand(g: &mut Oneonta, bids: [&str; 2]) {
     let r = g.hand_results().last().unwrap();
     assert_eq!(r.bids[0], None);
     assert_eq!(r.points[0], 0);
-    assert_eq!(r.tricks, [0, 9, 0]);
+    assert_eq!(*r.tricks, [0, 9, 0]);
     assert!(r.summary.starts_with("play-off: "), "{}", r.summary);
 }
 

@@ -63,15 +63,15 @@ fn o16_cooperative_lead_team_score_and_one_team() {
         play_out(&mut g);
         // Seat 1: 5 − (7 − 5) = 3; seats 2 and 0 missed 1: −1 each.
         let r = &g.hand_results()[0];
-        assert_eq!(r.tricks, [0, 7, 0]);
-        assert_eq!(r.made, [Some(false); 3]);
-        assert_eq!(
+        assert_eq!(*r.tricks, [0, 7, 0]);
+        assert_eq!(*r.made, [Some(false); 3]);
+        assert_eq!(*
             r.points, [team; 3],
             "{options:?}: every seat carries the team's"
         );
-        assert_eq!(r.totals, [team; 3]);
+        assert_eq!(*r.totals, [team; 3]);
         // O16: each seat's own O6 score is reported beside the team's.
-        assert_eq!(r.seat_points, [-1, 3, -1]);
+        assert_eq!(*r.seat_points, [-1, 3, -1]);
         assert!(
             r.summary.ends_with(&format!("; team {team:+}")),
             "{}",
@@ -171,11 +171,11 @@ fn o17_dummy_tricks_score_for_nobody_and_beating_the_game() {
         assert_eq!(g.observe(seat(0)).note("dummy-tricks"), Some("9"));
         let r = &g.hand_results()[0];
         // Seat 1's null made (+4), seat 0's bid 2 missed (−2).
-        assert_eq!(r.tricks, [0, 0]);
-        assert_eq!(r.made, [Some(false), Some(true)]);
-        assert_eq!(r.points, [team, team]);
+        assert_eq!(*r.tricks, [0, 0]);
+        assert_eq!(*r.made, [Some(false), Some(true)]);
+        assert_eq!(*r.points, [team, team]);
         // O17: each seat's own O6 score beside the team's.
-        assert_eq!(r.seat_points, [-2, 4]);
+        assert_eq!(*r.seat_points, [-2, 4]);
         assert_eq!(
             r.summary,
             format!("trump H; bids bid 2, null 4; tricks 0 0 (dummy 9); team {team:+}")
@@ -309,7 +309,7 @@ fn random_matches_end_and_add_up_in_every_mode() {
                 }
             }
             let result = g.result().unwrap();
-            assert_eq!(result.totals, results.last().unwrap().totals);
+            assert_eq!(result.totals, results.last().unwrap().totals.as_slice());
         }
     }
 }

@@ -269,10 +269,10 @@ fn o5_the_dummy_leads_every_trick_from_its_pile_in_deal_order() {
         assert_eq!(trick.len(), 2);
     }
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [3]);
+    assert_eq!(*r.tricks, [3]);
     assert_eq!(g.dummy_won, 6);
-    assert_eq!(r.points, [3]);
-    assert_eq!(r.made, [Some(true)]);
+    assert_eq!(*r.points, [3]);
+    assert_eq!(*r.made, [Some(true)]);
     assert_eq!(
         r.summary,
         "trump H; bids bid 3; tricks 3 (dummy 6); points +3"
