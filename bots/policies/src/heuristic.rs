@@ -74,9 +74,9 @@ fn winning_card(cards: &[(Player, Card)], trump: Trump) -> Option<Card> {
 fn estimate(hand: CardSet, trump: Trump) -> f32 {
     let mut tricks = 0.0;
     for suit in Suit::ALL {
-        let cards: Vec<Card> = hand.iter().filter(|c| c.suit() == Some(suit)).collect();
+        let cards = hand.and(CardSet::suit(suit));
         let len = cards.len();
-        for c in &cards {
+        for c in cards {
             tricks += match c.rank() {
                 Some(Rank::Ace) => 1.0,
                 Some(Rank::King) if len >= 2 => 0.7,
@@ -98,53 +98,160 @@ fn strain_trump(strain: Strain) -> Trump {
     }
 }
 
+/// What the heuristic reads of a position, everywhere but Yogi's bid cards:
+/// from an [`Observation`] (a bot's decision) or straight from the game's
+/// cheap views (a playout's), which give the same values.
+trait Sight {
+    /// The cards the deciding seat holds.
+    fn hand(&self) -> CardSet;
+    /// Trump, as far as known.
+    fn trump(&self) -> Trump;
+    /// The trick in progress.
+    fn trick(&self) -> &[(Player, Card)];
+    /// The deciding seat's bid this hand and the tricks it has won.
+    fn bid_and_tricks(&self) -> (Option<Action>, u8);
+    /// Whether the deciding seat has a partner.
+    fn has_partner(&self) -> bool;
+    /// Seats at the table.
+    fn seats(&self) -> usize;
+}
+
+impl Sight for Observation {
+    fn hand(&self) -> CardSet {
+        self.hand
+    }
+
+    fn trump(&self) -> Trump {
+        self.trump
+    }
+
+    fn trick(&self) -> &[(Player, Card)] {
+        &self.trick.cards
+    }
+
+    fn bid_and_tricks(&self) -> (Option<Action>, u8) {
+        let me = self.me();
+        (me.bid, me.tricks)
+    }
+
+    fn has_partner(&self) -> bool {
+        let me = self.me();
+        self.players
+            .iter()
+            .any(|p| p.seat != me.seat && p.team == me.team)
+    }
+
+    fn seats(&self) -> usize {
+        usize::from(self.seats)
+    }
+}
+
+/// A seat of a game, seen through the game's views
+/// ([`Game::hand_of`], [`Game::current_trick`], ...) instead of a whole
+/// observation.
+struct InGame<'g, G> {
+    game: &'g G,
+    seat: Seat,
+}
+
+impl<G: Game> Sight for InGame<'_, G> {
+    fn hand(&self) -> CardSet {
+        self.game.hand_of(self.seat)
+    }
+
+    fn trump(&self) -> Trump {
+        self.game.trump_now()
+    }
+
+    fn trick(&self) -> &[(Player, Card)] {
+        self.game.current_trick().cards()
+    }
+
+    fn bid_and_tricks(&self) -> (Option<Action>, u8) {
+        (
+            self.game.bid_seen(self.seat, self.seat),
+            self.game.tricks_won(self.seat),
+        )
+    }
+
+    fn has_partner(&self) -> bool {
+        let teams = self.game.teams();
+        let me = self.seat.index();
+        (0..teams.len()).any(|s| s != me && teams[s] == teams[me])
+    }
+
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+}
+
 impl HeuristicBot {
-    fn play(&self, obs: &Observation, legal: &[Action]) -> usize {
-        let trump = obs.trump;
-        let me = obs.me();
-        let wants = match me.bid {
-            Some(Action::Bid(n)) => me.tricks < n,
-            Some(Action::Null(_)) => false,
+    /// Every decision but Yogi's bid cards, from what `sight` shows.
+    fn decide(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        match legal.first() {
+            Some(Action::Play(_)) => self.play(sight, legal),
+            Some(Action::Bid(_)) => self.bid(sight, legal),
+            Some(Action::Pass) if legal.iter().any(|a| matches!(a, Action::Contract { .. })) => {
+                self.auction(sight, legal)
+            }
+            Some(Action::Give(_) | Action::Discard(_) | Action::Place(_)) => {
+                // Part with the weakest card.
+                let trump = sight.trump();
+                legal
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, a)| a.card().map(|c| (i, power(c, trump))))
+                    .min_by_key(|&(_, p)| p)
+                    .map_or(0, |(i, _)| i)
+            }
+            _ => 0,
+        }
+    }
+
+    fn play(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        let trump = sight.trump();
+        let wants = match sight.bid_and_tricks() {
+            (Some(Action::Bid(n)), tricks) => tricks < n,
+            (Some(Action::Null(_)), _) => false,
             _ => true,
         };
-        let cards: Vec<(usize, Card)> = legal
-            .iter()
-            .enumerate()
-            .filter_map(|(i, a)| match a {
+        let cards = || {
+            legal.iter().enumerate().filter_map(|(i, a)| match a {
                 Action::Play(c) => Some((i, *c)),
                 _ => None,
             })
-            .collect();
-        let cheapest = |it: &mut dyn Iterator<Item = &(usize, Card)>| {
-            it.min_by_key(|(_, c)| power(*c, trump)).map(|&(i, _)| i)
         };
-        let dearest = |it: &mut dyn Iterator<Item = &(usize, Card)>| {
-            it.max_by_key(|(_, c)| power(*c, trump)).map(|&(i, _)| i)
+        let cheapest = |it: &mut dyn Iterator<Item = (usize, Card)>| {
+            it.min_by_key(|&(_, c)| power(c, trump)).map(|(i, _)| i)
         };
-        let Some(best) = winning_card(&obs.trick.cards, trump) else {
+        let dearest = |it: &mut dyn Iterator<Item = (usize, Card)>| {
+            it.max_by_key(|&(_, c)| power(c, trump)).map(|(i, _)| i)
+        };
+        let trick = sight.trick();
+        let Some(best) = winning_card(trick, trump) else {
             // Leading: cash a top card when tricks are wanted, else lead low.
             let pick = if wants {
-                dearest(&mut cards.iter().filter(|(_, c)| c.rank() == Some(Rank::Ace)))
-                    .or_else(|| cheapest(&mut cards.iter()))
+                dearest(&mut cards().filter(|(_, c)| c.rank() == Some(Rank::Ace)))
+                    .or_else(|| cheapest(&mut cards()))
             } else {
-                cheapest(&mut cards.iter())
+                cheapest(&mut cards())
             };
             return pick.unwrap_or(0);
         };
-        let led = obs.trick.cards[0].1.suit();
-        let mut winners = cards.iter().filter(|(_, c)| beats(*c, best, led, trump));
+        let led = trick[0].1.suit();
+        let mut winners = cards().filter(|&(_, c)| beats(c, best, led, trump));
         let pick = if wants {
-            cheapest(&mut winners).or_else(|| cheapest(&mut cards.iter()))
+            cheapest(&mut winners).or_else(|| cheapest(&mut cards()))
         } else {
             // Duck: the highest card that still loses, else the cheapest.
-            dearest(&mut cards.iter().filter(|(_, c)| !beats(*c, best, led, trump)))
-                .or_else(|| cheapest(&mut cards.iter()))
+            dearest(&mut cards().filter(|&(_, c)| !beats(c, best, led, trump)))
+                .or_else(|| cheapest(&mut cards()))
         };
         pick.unwrap_or(0)
     }
 
-    fn bid(&self, obs: &Observation, legal: &[Action]) -> usize {
-        let est = estimate(obs.hand, obs.trump).round() as i32;
+    fn bid(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        let est = estimate(sight.hand(), sight.trump()).round() as i32;
         legal
             .iter()
             .enumerate()
@@ -196,25 +303,21 @@ impl HeuristicBot {
             .map_or(0, |(i, _)| i)
     }
 
-    fn auction(&self, obs: &Observation, legal: &[Action]) -> usize {
+    fn auction(&self, sight: &impl Sight, legal: &[Action]) -> usize {
         let pass = legal.iter().position(|a| *a == Action::Pass);
         // A partner's hand is worth its share of the tricks (three of
         // twelve in Illustrated Whist), and the declarer's choice of trump
         // and of the kitty's exchange about two more: measured, bidding on
         // less leaves too many hands passed out against `first`.
-        let me = obs.me();
-        let partner = obs
-            .players
-            .iter()
-            .any(|p| p.seat != me.seat && p.team == me.team);
-        let allowance = if partner {
-            obs.hand.len() as f32 / obs.seats as f32 + 2.0
+        let hand = sight.hand();
+        let allowance = if sight.has_partner() {
+            hand.len() as f32 / sight.seats() as f32 + 2.0
         } else {
             0.0
         };
         let best = Strain::ALL
             .into_iter()
-            .map(|s| (s, estimate(obs.hand, strain_trump(s)) + allowance))
+            .map(|s| (s, estimate(hand, strain_trump(s)) + allowance))
             .max_by(|a, b| a.1.total_cmp(&b.1));
         let Some((strain, est)) = best else {
             return pass.unwrap_or(0);
@@ -237,18 +340,17 @@ impl HeuristicBot {
 }
 
 impl HeuristicBot {
-    /// The choice [`Bot::choose`] makes on `game.observe(seat)`, from an
-    /// observation built without the hand's history wherever the choice
-    /// does not read it (everywhere but Yogi's bid cards): what a playout
-    /// calls at every decision, where the history is most of the cost.
+    /// The choice [`Bot::choose`] makes on `game.observe(seat)`, read from
+    /// the game's views (the seat's hand, the trick, bids, trump) without
+    /// building an observation, everywhere but Yogi's bid cards (a few
+    /// decisions a hand, which read the hand's history): what a playout
+    /// calls at every decision.
     pub fn choose_in<G: Game>(self, game: &G, seat: Seat, legal: &[Action]) -> usize {
-        let mut bot = self;
-        let reads_history =
-            game.variant() == Variant::Yogi && matches!(legal.first(), Some(Action::Place(_)));
-        if reads_history {
-            bot.choose(&game.observe(seat), legal)
-        } else {
-            bot.choose(&game.observe_without_history(seat), legal)
+        match legal.first() {
+            Some(Action::Place(_)) if game.variant() == Variant::Yogi => {
+                self.place(&game.observe(seat), legal)
+            }
+            _ => self.decide(&InGame { game, seat }, legal),
         }
     }
 }
@@ -256,22 +358,8 @@ impl HeuristicBot {
 impl Bot for HeuristicBot {
     fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize {
         match legal.first() {
-            Some(Action::Play(_)) => self.play(obs, legal),
-            Some(Action::Bid(_)) => self.bid(obs, legal),
-            Some(Action::Pass) if legal.iter().any(|a| matches!(a, Action::Contract { .. })) => {
-                self.auction(obs, legal)
-            }
             Some(Action::Place(_)) if obs.game == Variant::Yogi => self.place(obs, legal),
-            Some(Action::Give(_) | Action::Discard(_) | Action::Place(_)) => {
-                // Part with the weakest card.
-                legal
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, a)| a.card().map(|c| (i, power(c, obs.trump))))
-                    .min_by_key(|&(_, p)| p)
-                    .map_or(0, |(i, _)| i)
-            }
-            _ => 0,
+            _ => self.decide(obs, legal),
         }
     }
 
@@ -317,6 +405,68 @@ mod tests {
                 decisions += 1;
             }
             assert!(decisions > 40, "{variant}: {decisions}");
+        }
+    }
+
+    /// The views a playout decides from give the choice of the whole
+    /// observation, over many positions of every game under every option
+    /// set its engine suites play (`crates/rules/src/games/*/testdata/options.txt`):
+    /// every seat to act at every step, the heuristic and random moves
+    /// mixed so that matches reach positions either alone would not.
+    #[test]
+    fn the_views_choose_as_the_whole_observation_under_every_option_set() {
+        use whistle_rules::{
+            Options,
+            dealing::{self, Seed, Shuffler},
+        };
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/rules/src/games");
+        for variant in Variant::ALL {
+            let path = root.join(variant.name()).join("testdata/options.txt");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut sets = 0;
+            for line in text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            {
+                let pairs: Vec<&str> = line.split_whitespace().collect();
+                let options = Options::parse(&pairs).unwrap();
+                let fresh = variant.new_game(&options).unwrap();
+                sets += 1;
+                let mut decisions = 0;
+                for seed in 0..12u64 {
+                    let mut g = fresh.clone();
+                    let mut rng = Shuffler::new(Seed::from_u64(100 + seed));
+                    // Up to 400 decisions a match: long enough for several hands.
+                    while !g.is_over() && decisions < 400 * (seed + 1) {
+                        if dealing::deal_if_needed(&mut g, Seed::from_u64(seed)).unwrap() {
+                            continue;
+                        }
+                        let to_act: Vec<Seat> = g.to_act().iter().collect();
+                        for &seat in &to_act {
+                            let legal = g.legal_actions(seat);
+                            let whole = HeuristicBot.choose(&g.observe(seat), &legal);
+                            assert_eq!(
+                                HeuristicBot.choose_in(&g, seat, &legal),
+                                whole,
+                                "{variant} {line}, seed {seed}, seat {seat}, legal {legal:?}"
+                            );
+                        }
+                        let seat = to_act[rng.below(to_act.len() as u32) as usize];
+                        let legal = g.legal_actions(seat);
+                        let i = if rng.below(3) == 0 {
+                            rng.below(legal.len() as u32) as usize
+                        } else {
+                            HeuristicBot.choose_in(&g, seat, &legal)
+                        };
+                        g.apply(seat, legal[i]).unwrap();
+                        decisions += 1;
+                    }
+                }
+                assert!(decisions > 300, "{variant} {line}: {decisions}");
+            }
+            assert!(sets > 0, "{variant}: no option set");
         }
     }
 
