@@ -280,7 +280,7 @@ impl Israeli {
             let (d, t, strain) = self.standing.expect("a contract");
             // `7D by 2; bids 3 2 4 1 (under); tricks 3 2 5 3`, written into
             // one line held in place (this runs at every hand's end).
-            let mut line = Summary::new();
+            let mut line = Line::new();
             push_number(&mut line, t);
             let _ = write!(line, "{strain}");
             line.push_str(" by ");
@@ -289,7 +289,7 @@ impl Israeli {
             push_numbers(&mut line, self.bids.map(|b| b.unwrap_or(0)));
             line.push_str(if over { " (over); tricks " } else { " (under); tricks " });
             push_numbers(&mut line, won.iter().copied());
-            summary = line;
+            summary = line.summary();
         }
         self.core.end_hand(HandScore {
             misdeal,
