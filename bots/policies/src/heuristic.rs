@@ -45,7 +45,8 @@ fn power(card: Card, trump: Trump) -> u16 {
 }
 
 /// Whether `card` would beat the trick's current best card `best`, given the
-/// suit led.
+/// suit led: the card-by-card reference of [`Powers::beats`].
+#[cfg(test)]
 fn beats(card: Card, best: Card, led: Option<Suit>, trump: Trump) -> bool {
     let ct = is_trump(card, trump);
     let bt = is_trump(best, trump);
@@ -57,16 +58,91 @@ fn beats(card: Card, best: Card, led: Option<Suit>, trump: Trump) -> bool {
     }
 }
 
-/// The current winning card of a trick under the approximation above.
-fn winning_card(cards: &[(Player, Card)], trump: Trump) -> Option<Card> {
-    let led = cards.first()?.1.suit();
-    let mut best = cards[0].1;
-    for &(_, c) in &cards[1..] {
-        if beats(c, best, led, trump) {
-            best = c;
+/// [`is_trump`], [`power`] and [`beats`] for one trump, on bit sets and a
+/// table instead of a card's suit and rank: what a playout's play decisions
+/// use (`tests` check the two agree on every card, trump and suit led).
+#[derive(Clone, Copy)]
+struct Powers {
+    trumps: CardSet,
+}
+
+/// Each card's rank power ([`power`] without trumps): the rank's index,
+/// 13 for the little joker, 14 for the big one.
+const RANK_POWER: [u16; Card::COUNT] = {
+    let mut t = [0; Card::COUNT];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = (i % 13) as u16;
+        i += 1;
+    }
+    t[Card::LITTLE_JOKER.index()] = 13;
+    t[Card::BIG_JOKER.index()] = 14;
+    t
+};
+
+/// Each card's printed suit as a number, 4 for a joker (no suit).
+const SUIT_CODE: [u8; Card::COUNT] = {
+    let mut t = [4; Card::COUNT];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = (i / 13) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// A card's printed suit as a number, 4 for a joker (no suit).
+#[inline]
+fn suit_code(card: Card) -> u8 {
+    SUIT_CODE[card.index()]
+}
+
+impl Powers {
+    fn new(trump: Trump) -> Powers {
+        let trumps = match trump {
+            Trump::Suit(t) => CardSet::suit(t).or(CardSet::JOKERS),
+            Trump::Jokers => CardSet::JOKERS,
+            Trump::Nines => Suit::ALL
+                .into_iter()
+                .map(|s| Card::new(Rank::Nine, s))
+                .collect(),
+            _ => CardSet::EMPTY,
+        };
+        Powers { trumps }
+    }
+
+    #[inline]
+    fn power(self, card: Card) -> u16 {
+        let rank = RANK_POWER[card.index()];
+        if self.trumps.contains(card) {
+            100 + rank
+        } else {
+            rank
         }
     }
-    Some(best)
+
+    /// [`beats`], with the suit led as [`suit_code`] gives it.
+    #[inline]
+    fn beats(self, card: Card, best: Card, led: u8) -> bool {
+        match (self.trumps.contains(card), self.trumps.contains(best)) {
+            (true, false) => true,
+            (false, true) => false,
+            (true, true) => self.power(card) > self.power(best),
+            (false, false) => suit_code(card) == led && self.power(card) > self.power(best),
+        }
+    }
+
+    /// [`winning_card`].
+    fn winning_card(self, cards: &[(Player, Card)]) -> Option<Card> {
+        let led = suit_code(cards.first()?.1);
+        let mut best = cards[0].1;
+        for &(_, c) in &cards[1..] {
+            if self.beats(c, best, led) {
+                best = c;
+            }
+        }
+        Some(best)
+    }
 }
 
 /// Expected tricks of `hand` with `trump`: aces, guarded kings and queens,
@@ -76,13 +152,16 @@ fn estimate(hand: CardSet, trump: Trump) -> f32 {
     for suit in Suit::ALL {
         let cards = hand.and(CardSet::suit(suit));
         let len = cards.len();
-        for c in cards {
-            tricks += match c.rank() {
-                Some(Rank::Ace) => 1.0,
-                Some(Rank::King) if len >= 2 => 0.7,
-                Some(Rank::Queen) if len >= 3 => 0.35,
-                _ => 0.0,
-            };
+        // The honours in the order of the cards (queen, king, ace), as a
+        // card-by-card sum adds them (adding nothing for the others).
+        if len >= 3 && cards.contains(Card::new(Rank::Queen, suit)) {
+            tricks += 0.35;
+        }
+        if len >= 2 && cards.contains(Card::new(Rank::King, suit)) {
+            tricks += 0.7;
+        }
+        if cards.contains(Card::new(Rank::Ace, suit)) {
+            tricks += 1.0;
         }
         if Trump::Suit(suit) == trump && len > 3 {
             tricks += 0.8 * (len - 3) as f32;
@@ -221,31 +300,33 @@ impl HeuristicBot {
                 _ => None,
             })
         };
-        let cheapest = |it: &mut dyn Iterator<Item = (usize, Card)>| {
-            it.min_by_key(|&(_, c)| power(c, trump)).map(|(i, _)| i)
-        };
-        let dearest = |it: &mut dyn Iterator<Item = (usize, Card)>| {
-            it.max_by_key(|&(_, c)| power(c, trump)).map(|(i, _)| i)
-        };
+        // The first of the least powerful; the last of the most powerful.
+        fn cheapest(it: impl Iterator<Item = (usize, Card)>, trump: Powers) -> Option<usize> {
+            it.min_by_key(|&(_, c)| trump.power(c)).map(|(i, _)| i)
+        }
+        fn dearest(it: impl Iterator<Item = (usize, Card)>, trump: Powers) -> Option<usize> {
+            it.max_by_key(|&(_, c)| trump.power(c)).map(|(i, _)| i)
+        }
+        let trump = Powers::new(trump);
         let trick = sight.trick();
-        let Some(best) = winning_card(trick, trump) else {
+        let Some(best) = trump.winning_card(trick) else {
             // Leading: cash a top card when tricks are wanted, else lead low.
             let pick = if wants {
-                dearest(&mut cards().filter(|(_, c)| c.rank() == Some(Rank::Ace)))
-                    .or_else(|| cheapest(&mut cards()))
+                dearest(cards().filter(|(_, c)| c.rank() == Some(Rank::Ace)), trump)
+                    .or_else(|| cheapest(cards(), trump))
             } else {
-                cheapest(&mut cards())
+                cheapest(cards(), trump)
             };
             return pick.unwrap_or(0);
         };
-        let led = trick[0].1.suit();
-        let mut winners = cards().filter(|&(_, c)| beats(c, best, led, trump));
+        let led = suit_code(trick[0].1);
+        let winners = cards().filter(|&(_, c)| trump.beats(c, best, led));
         let pick = if wants {
-            cheapest(&mut winners).or_else(|| cheapest(&mut cards()))
+            cheapest(winners, trump).or_else(|| cheapest(cards(), trump))
         } else {
             // Duck: the highest card that still loses, else the cheapest.
-            dearest(&mut cards().filter(|&(_, c)| !beats(c, best, led, trump)))
-                .or_else(|| cheapest(&mut cards()))
+            dearest(cards().filter(|&(_, c)| !trump.beats(c, best, led)), trump)
+                .or_else(|| cheapest(cards(), trump))
         };
         pick.unwrap_or(0)
     }
@@ -467,6 +548,29 @@ mod tests {
                 assert!(decisions > 300, "{variant} {line}: {decisions}");
             }
             assert!(sets > 0, "{variant}: no option set");
+        }
+    }
+
+    #[test]
+    fn powers_on_bit_sets_are_the_card_by_card_ones() {
+        let mut trumps = vec![Trump::NoTrump, Trump::Undecided, Trump::Jokers, Trump::Nines];
+        trumps.extend(Suit::ALL.map(Trump::Suit));
+        let cards: Vec<Card> = (0..Card::COUNT).filter_map(Card::from_index).collect();
+        for trump in trumps {
+            let p = Powers::new(trump);
+            for &a in &cards {
+                assert_eq!(p.power(a), power(a, trump), "{a} {trump:?}");
+                for &b in &cards {
+                    for led in [a.suit(), b.suit(), Some(Suit::Clubs), None] {
+                        let code = led.map_or(4, |s| s as u8);
+                        assert_eq!(
+                            p.beats(a, b, code),
+                            beats(a, b, led, trump),
+                            "{a} {b} {led:?} {trump:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 
