@@ -553,7 +553,12 @@ mod tests {
 
     #[test]
     fn powers_on_bit_sets_are_the_card_by_card_ones() {
-        let mut trumps = vec![Trump::NoTrump, Trump::Undecided, Trump::Jokers, Trump::Nines];
+        let mut trumps = vec![
+            Trump::NoTrump,
+            Trump::Undecided,
+            Trump::Jokers,
+            Trump::Nines,
+        ];
         trumps.extend(Suit::ALL.map(Trump::Suit));
         let cards: Vec<Card> = (0..Card::COUNT).filter_map(Card::from_index).collect();
         for trump in trumps {

@@ -7,8 +7,8 @@
 use std::fmt;
 
 use whistle_rules::{
-    Action, ActionKind, Card, CardSet, Event, HandResult, MatchResult, Observation, Options, Phase,
-    MAX_SEATS, Player, ScoreOrder, Seat, SeatView, Source, TableCard, TrickView, Trump,
+    Action, ActionKind, Card, CardSet, Event, HandResult, MAX_SEATS, MatchResult, Observation,
+    Options, Phase, Player, ScoreOrder, Seat, SeatView, Source, TableCard, TrickView, Trump,
 };
 
 use crate::{ids, pb};

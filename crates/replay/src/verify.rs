@@ -14,8 +14,8 @@ use rayon::prelude::*;
 use ring::digest::Digest;
 use serde::{Deserialize, Serialize};
 use whistle_rules::{
-    Action, AnyGame, Card, CardSet, Fallback, Game, HandContext, HandResult, MatchDriver, PerSeat,
-    MatchResult, Options, Seat, Status, Variant,
+    Action, AnyGame, Card, CardSet, Fallback, Game, HandContext, HandResult, MatchDriver,
+    MatchResult, Options, PerSeat, Seat, Status, Variant,
     dealing::{self, Domain, Seed},
 };
 

@@ -195,29 +195,34 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// The cards `seat` holds: [`Observation::hand`] of `observe(seat)`,
     /// without building the observation (a playout's policy reads it at
     /// every decision). /* FINAL */
+    #[inline]
     fn hand_of(&self, seat: Seat) -> CardSet {
         self.held(seat)
     }
 
     /// `seat`'s bid or contract this hand as `viewer` knows it: the `bid`
     /// of `seat`'s entry in `observe(viewer).players`. /* FINAL */
+    #[inline]
     fn bid_seen(&self, viewer: Seat, seat: Seat) -> Option<Action> {
         Shown::bid(self, viewer, seat)
     }
 
     /// Trump, as far as known: [`Observation::trump`]. /* FINAL */
+    #[inline]
     fn trump_now(&self) -> Trump {
         Shown::trump(self)
     }
 
     /// The trick in progress, possibly empty: the cards of
     /// [`Observation::trick`]. /* FINAL */
+    #[inline]
     fn current_trick(&self) -> &Trick {
         self.core().tricks.current()
     }
 
     /// Tricks `seat` has won this hand: the `tricks` of its entry in an
     /// observation's `players`. /* FINAL */
+    #[inline]
     fn tricks_won(&self, seat: Seat) -> u8 {
         self.core().tricks.won(seat)
     }

@@ -408,7 +408,11 @@ fn check_match_result(case: &Case, game: &AnyGame) {
     let result = game.result().expect("a finished match has a result");
     let hands = game.hand_results();
     let last = hands.last().expect("a match has at least one hand");
-    assert_eq!(result.totals, last.totals.as_slice(), "{label}: match totals");
+    assert_eq!(
+        result.totals,
+        last.totals.as_slice(),
+        "{label}: match totals"
+    );
     assert_eq!(result.order, game.score_order(), "{label}");
     assert_eq!(result.teams, game.teams(), "{label}");
     assert_eq!(

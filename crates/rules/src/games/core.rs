@@ -269,7 +269,12 @@ impl MatchCore {
             dealer: self.dealer,
             misdeal: score.misdeal,
             bids: score.bids,
-            tricks: self.tricks.won_by_seat(self.seats).iter().copied().collect(),
+            tricks: self
+                .tricks
+                .won_by_seat(self.seats)
+                .iter()
+                .copied()
+                .collect(),
             made: score.made,
             points: score.points,
             totals: self.totals().iter().copied().collect(),

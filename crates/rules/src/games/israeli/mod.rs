@@ -117,7 +117,12 @@ impl Config {
             &self.hands.map_or("unset".to_string(), |h| h.to_string()),
         );
         o.set("max-hands", &self.max_hands.to_string());
-        o.set_either("auction-order", self.number_first, "number-first", "suit-first");
+        o.set_either(
+            "auction-order",
+            self.number_first,
+            "number-first",
+            "suit-first",
+        );
         o
     }
 }
@@ -287,7 +292,11 @@ impl Israeli {
             push_number(&mut line, d.index() as u8);
             line.push_str("; bids ");
             push_numbers(&mut line, self.bids.map(|b| b.unwrap_or(0)));
-            line.push_str(if over { " (over); tricks " } else { " (under); tricks " });
+            line.push_str(if over {
+                " (over); tricks "
+            } else {
+                " (under); tricks "
+            });
             push_numbers(&mut line, won.iter().copied());
             summary = line.summary();
         }

@@ -186,7 +186,11 @@ fn o14_the_winner_leads_or_with_lead_fixed_the_first_leader() {
         assert_eq!(g.to_act(), SeatSet::single(seat(0)));
         act(&mut g, 0, "8C");
         act(&mut g, 1, "9H");
-        assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)), "a trump wins");
+        assert_eq!(
+            g.core.tricks.done()[0].1,
+            Player::Seat(seat(1)),
+            "a trump wins"
+        );
         assert_eq!(g.to_act(), SeatSet::single(seat(next)), "{options:?}");
         assert_eq!(
             g.observe(seat(0)).note("lead"),

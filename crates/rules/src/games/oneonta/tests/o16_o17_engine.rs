@@ -65,8 +65,8 @@ fn o16_cooperative_lead_team_score_and_one_team() {
         let r = &g.hand_results()[0];
         assert_eq!(*r.tricks, [0, 7, 0]);
         assert_eq!(*r.made, [Some(false); 3]);
-        assert_eq!(*
-            r.points, [team; 3],
+        assert_eq!(
+            *r.points, [team; 3],
             "{options:?}: every seat carries the team's"
         );
         assert_eq!(*r.totals, [team; 3]);
@@ -131,13 +131,19 @@ fn o17_the_dummy_is_dealt_first_in_each_round_and_leads_every_trick() {
     );
     act(&mut g, 0, "null 2");
     // The dummy leads 8C; seat 1 then seat 0 follow.
-    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, card("8C"))]);
+    assert_eq!(
+        g.core.tricks.current().cards(),
+        [(Player::Dummy, card("8C"))]
+    );
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     act(&mut g, 1, "9C");
     act(&mut g, 0, "TC");
     assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(0)));
     // The dummy leads again, though seat 0 won.
-    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, card("JC"))]);
+    assert_eq!(
+        g.core.tricks.current().cards(),
+        [(Player::Dummy, card("JC"))]
+    );
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     play_out(&mut g);
     let pile = cards("8C JC AC TD KD 9H QH 8S JS");
