@@ -370,6 +370,8 @@ pub struct EndLog {
 }
 
 /// Any line of a log.
+// A hand line holds its result inline, as the engine gives it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Line {

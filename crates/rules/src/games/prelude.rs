@@ -121,7 +121,8 @@ mod tests {
         use std::fmt::Write as _;
         let mut line = Line::new();
         push_numbers(&mut line, [7, 13]);
-        let _ = write!(line, "{}", "NT by ");
+        let strain = "NT";
+        let _ = write!(line, "{strain} by ");
         assert_eq!(line.summary(), "7 13NT by ");
         assert!(line.write_str(&"x".repeat(90)).is_err());
         assert_eq!(line.summary(), "7 13NT by ");
