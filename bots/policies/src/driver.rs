@@ -311,7 +311,7 @@ mod tests {
             for (t, p) in totals.iter_mut().zip(&hand.result.points) {
                 *t += p;
             }
-            assert_eq!(hand.result.totals, totals);
+            assert_eq!(*hand.result.totals, totals);
             assert!(matches!(hand.events.first(), Some(Event::HandStart { .. })));
             assert!(matches!(hand.events.last(), Some(Event::HandEnd { .. })));
             if !hand.result.misdeal {

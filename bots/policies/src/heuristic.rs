@@ -45,7 +45,8 @@ fn power(card: Card, trump: Trump) -> u16 {
 }
 
 /// Whether `card` would beat the trick's current best card `best`, given the
-/// suit led.
+/// suit led: the card-by-card reference of [`Powers::beats`].
+#[cfg(test)]
 fn beats(card: Card, best: Card, led: Option<Suit>, trump: Trump) -> bool {
     let ct = is_trump(card, trump);
     let bt = is_trump(best, trump);
@@ -57,16 +58,91 @@ fn beats(card: Card, best: Card, led: Option<Suit>, trump: Trump) -> bool {
     }
 }
 
-/// The current winning card of a trick under the approximation above.
-fn winning_card(cards: &[(Player, Card)], trump: Trump) -> Option<Card> {
-    let led = cards.first()?.1.suit();
-    let mut best = cards[0].1;
-    for &(_, c) in &cards[1..] {
-        if beats(c, best, led, trump) {
-            best = c;
+/// [`is_trump`], [`power`] and [`beats`] for one trump, on bit sets and a
+/// table instead of a card's suit and rank: what a playout's play decisions
+/// use (`tests` check the two agree on every card, trump and suit led).
+#[derive(Clone, Copy)]
+struct Powers {
+    trumps: CardSet,
+}
+
+/// Each card's rank power ([`power`] without trumps): the rank's index,
+/// 13 for the little joker, 14 for the big one.
+const RANK_POWER: [u16; Card::COUNT] = {
+    let mut t = [0; Card::COUNT];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = (i % 13) as u16;
+        i += 1;
+    }
+    t[Card::LITTLE_JOKER.index()] = 13;
+    t[Card::BIG_JOKER.index()] = 14;
+    t
+};
+
+/// Each card's printed suit as a number, 4 for a joker (no suit).
+const SUIT_CODE: [u8; Card::COUNT] = {
+    let mut t = [4; Card::COUNT];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = (i / 13) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// A card's printed suit as a number, 4 for a joker (no suit).
+#[inline]
+fn suit_code(card: Card) -> u8 {
+    SUIT_CODE[card.index()]
+}
+
+impl Powers {
+    fn new(trump: Trump) -> Powers {
+        let trumps = match trump {
+            Trump::Suit(t) => CardSet::suit(t).or(CardSet::JOKERS),
+            Trump::Jokers => CardSet::JOKERS,
+            Trump::Nines => Suit::ALL
+                .into_iter()
+                .map(|s| Card::new(Rank::Nine, s))
+                .collect(),
+            _ => CardSet::EMPTY,
+        };
+        Powers { trumps }
+    }
+
+    #[inline]
+    fn power(self, card: Card) -> u16 {
+        let rank = RANK_POWER[card.index()];
+        if self.trumps.contains(card) {
+            100 + rank
+        } else {
+            rank
         }
     }
-    Some(best)
+
+    /// [`beats`], with the suit led as [`suit_code`] gives it.
+    #[inline]
+    fn beats(self, card: Card, best: Card, led: u8) -> bool {
+        match (self.trumps.contains(card), self.trumps.contains(best)) {
+            (true, false) => true,
+            (false, true) => false,
+            (true, true) => self.power(card) > self.power(best),
+            (false, false) => suit_code(card) == led && self.power(card) > self.power(best),
+        }
+    }
+
+    /// [`winning_card`].
+    fn winning_card(self, cards: &[(Player, Card)]) -> Option<Card> {
+        let led = suit_code(cards.first()?.1);
+        let mut best = cards[0].1;
+        for &(_, c) in &cards[1..] {
+            if self.beats(c, best, led) {
+                best = c;
+            }
+        }
+        Some(best)
+    }
 }
 
 /// Expected tricks of `hand` with `trump`: aces, guarded kings and queens,
@@ -74,15 +150,18 @@ fn winning_card(cards: &[(Player, Card)], trump: Trump) -> Option<Card> {
 fn estimate(hand: CardSet, trump: Trump) -> f32 {
     let mut tricks = 0.0;
     for suit in Suit::ALL {
-        let cards: Vec<Card> = hand.iter().filter(|c| c.suit() == Some(suit)).collect();
+        let cards = hand.and(CardSet::suit(suit));
         let len = cards.len();
-        for c in &cards {
-            tricks += match c.rank() {
-                Some(Rank::Ace) => 1.0,
-                Some(Rank::King) if len >= 2 => 0.7,
-                Some(Rank::Queen) if len >= 3 => 0.35,
-                _ => 0.0,
-            };
+        // The honours in the order of the cards (queen, king, ace), as a
+        // card-by-card sum adds them (adding nothing for the others).
+        if len >= 3 && cards.contains(Card::new(Rank::Queen, suit)) {
+            tricks += 0.35;
+        }
+        if len >= 2 && cards.contains(Card::new(Rank::King, suit)) {
+            tricks += 0.7;
+        }
+        if cards.contains(Card::new(Rank::Ace, suit)) {
+            tricks += 1.0;
         }
         if Trump::Suit(suit) == trump && len > 3 {
             tricks += 0.8 * (len - 3) as f32;
@@ -98,53 +177,162 @@ fn strain_trump(strain: Strain) -> Trump {
     }
 }
 
+/// What the heuristic reads of a position, everywhere but Yogi's bid cards:
+/// from an [`Observation`] (a bot's decision) or straight from the game's
+/// cheap views (a playout's), which give the same values.
+trait Sight {
+    /// The cards the deciding seat holds.
+    fn hand(&self) -> CardSet;
+    /// Trump, as far as known.
+    fn trump(&self) -> Trump;
+    /// The trick in progress.
+    fn trick(&self) -> &[(Player, Card)];
+    /// The deciding seat's bid this hand and the tricks it has won.
+    fn bid_and_tricks(&self) -> (Option<Action>, u8);
+    /// Whether the deciding seat has a partner.
+    fn has_partner(&self) -> bool;
+    /// Seats at the table.
+    fn seats(&self) -> usize;
+}
+
+impl Sight for Observation {
+    fn hand(&self) -> CardSet {
+        self.hand
+    }
+
+    fn trump(&self) -> Trump {
+        self.trump
+    }
+
+    fn trick(&self) -> &[(Player, Card)] {
+        &self.trick.cards
+    }
+
+    fn bid_and_tricks(&self) -> (Option<Action>, u8) {
+        let me = self.me();
+        (me.bid, me.tricks)
+    }
+
+    fn has_partner(&self) -> bool {
+        let me = self.me();
+        self.players
+            .iter()
+            .any(|p| p.seat != me.seat && p.team == me.team)
+    }
+
+    fn seats(&self) -> usize {
+        usize::from(self.seats)
+    }
+}
+
+/// A seat of a game, seen through the game's views
+/// ([`Game::hand_of`], [`Game::current_trick`], ...) instead of a whole
+/// observation.
+struct InGame<'g, G> {
+    game: &'g G,
+    seat: Seat,
+}
+
+impl<G: Game> Sight for InGame<'_, G> {
+    fn hand(&self) -> CardSet {
+        self.game.hand_of(self.seat)
+    }
+
+    fn trump(&self) -> Trump {
+        self.game.trump_now()
+    }
+
+    fn trick(&self) -> &[(Player, Card)] {
+        self.game.current_trick().cards()
+    }
+
+    fn bid_and_tricks(&self) -> (Option<Action>, u8) {
+        (
+            self.game.bid_seen(self.seat, self.seat),
+            self.game.tricks_won(self.seat),
+        )
+    }
+
+    fn has_partner(&self) -> bool {
+        let teams = self.game.teams();
+        let me = self.seat.index();
+        (0..teams.len()).any(|s| s != me && teams[s] == teams[me])
+    }
+
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+}
+
 impl HeuristicBot {
-    fn play(&self, obs: &Observation, legal: &[Action]) -> usize {
-        let trump = obs.trump;
-        let me = obs.me();
-        let wants = match me.bid {
-            Some(Action::Bid(n)) => me.tricks < n,
-            Some(Action::Null(_)) => false,
+    /// Every decision but Yogi's bid cards, from what `sight` shows.
+    fn decide(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        match legal.first() {
+            Some(Action::Play(_)) => self.play(sight, legal),
+            Some(Action::Bid(_)) => self.bid(sight, legal),
+            Some(Action::Pass) if legal.iter().any(|a| matches!(a, Action::Contract { .. })) => {
+                self.auction(sight, legal)
+            }
+            Some(Action::Give(_) | Action::Discard(_) | Action::Place(_)) => {
+                // Part with the weakest card.
+                let trump = sight.trump();
+                legal
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, a)| a.card().map(|c| (i, power(c, trump))))
+                    .min_by_key(|&(_, p)| p)
+                    .map_or(0, |(i, _)| i)
+            }
+            _ => 0,
+        }
+    }
+
+    fn play(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        let trump = sight.trump();
+        let wants = match sight.bid_and_tricks() {
+            (Some(Action::Bid(n)), tricks) => tricks < n,
+            (Some(Action::Null(_)), _) => false,
             _ => true,
         };
-        let cards: Vec<(usize, Card)> = legal
-            .iter()
-            .enumerate()
-            .filter_map(|(i, a)| match a {
+        let cards = || {
+            legal.iter().enumerate().filter_map(|(i, a)| match a {
                 Action::Play(c) => Some((i, *c)),
                 _ => None,
             })
-            .collect();
-        let cheapest = |it: &mut dyn Iterator<Item = &(usize, Card)>| {
-            it.min_by_key(|(_, c)| power(*c, trump)).map(|&(i, _)| i)
         };
-        let dearest = |it: &mut dyn Iterator<Item = &(usize, Card)>| {
-            it.max_by_key(|(_, c)| power(*c, trump)).map(|&(i, _)| i)
-        };
-        let Some(best) = winning_card(&obs.trick.cards, trump) else {
+        // The first of the least powerful; the last of the most powerful.
+        fn cheapest(it: impl Iterator<Item = (usize, Card)>, trump: Powers) -> Option<usize> {
+            it.min_by_key(|&(_, c)| trump.power(c)).map(|(i, _)| i)
+        }
+        fn dearest(it: impl Iterator<Item = (usize, Card)>, trump: Powers) -> Option<usize> {
+            it.max_by_key(|&(_, c)| trump.power(c)).map(|(i, _)| i)
+        }
+        let trump = Powers::new(trump);
+        let trick = sight.trick();
+        let Some(best) = trump.winning_card(trick) else {
             // Leading: cash a top card when tricks are wanted, else lead low.
             let pick = if wants {
-                dearest(&mut cards.iter().filter(|(_, c)| c.rank() == Some(Rank::Ace)))
-                    .or_else(|| cheapest(&mut cards.iter()))
+                dearest(cards().filter(|(_, c)| c.rank() == Some(Rank::Ace)), trump)
+                    .or_else(|| cheapest(cards(), trump))
             } else {
-                cheapest(&mut cards.iter())
+                cheapest(cards(), trump)
             };
             return pick.unwrap_or(0);
         };
-        let led = obs.trick.cards[0].1.suit();
-        let mut winners = cards.iter().filter(|(_, c)| beats(*c, best, led, trump));
+        let led = suit_code(trick[0].1);
+        let winners = cards().filter(|&(_, c)| trump.beats(c, best, led));
         let pick = if wants {
-            cheapest(&mut winners).or_else(|| cheapest(&mut cards.iter()))
+            cheapest(winners, trump).or_else(|| cheapest(cards(), trump))
         } else {
             // Duck: the highest card that still loses, else the cheapest.
-            dearest(&mut cards.iter().filter(|(_, c)| !beats(*c, best, led, trump)))
-                .or_else(|| cheapest(&mut cards.iter()))
+            dearest(cards().filter(|&(_, c)| !trump.beats(c, best, led)), trump)
+                .or_else(|| cheapest(cards(), trump))
         };
         pick.unwrap_or(0)
     }
 
-    fn bid(&self, obs: &Observation, legal: &[Action]) -> usize {
-        let est = estimate(obs.hand, obs.trump).round() as i32;
+    fn bid(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        let est = estimate(sight.hand(), sight.trump()).round() as i32;
         legal
             .iter()
             .enumerate()
@@ -196,25 +384,21 @@ impl HeuristicBot {
             .map_or(0, |(i, _)| i)
     }
 
-    fn auction(&self, obs: &Observation, legal: &[Action]) -> usize {
+    fn auction(&self, sight: &impl Sight, legal: &[Action]) -> usize {
         let pass = legal.iter().position(|a| *a == Action::Pass);
         // A partner's hand is worth its share of the tricks (three of
         // twelve in Illustrated Whist), and the declarer's choice of trump
         // and of the kitty's exchange about two more: measured, bidding on
         // less leaves too many hands passed out against `first`.
-        let me = obs.me();
-        let partner = obs
-            .players
-            .iter()
-            .any(|p| p.seat != me.seat && p.team == me.team);
-        let allowance = if partner {
-            obs.hand.len() as f32 / obs.seats as f32 + 2.0
+        let hand = sight.hand();
+        let allowance = if sight.has_partner() {
+            hand.len() as f32 / sight.seats() as f32 + 2.0
         } else {
             0.0
         };
         let best = Strain::ALL
             .into_iter()
-            .map(|s| (s, estimate(obs.hand, strain_trump(s)) + allowance))
+            .map(|s| (s, estimate(hand, strain_trump(s)) + allowance))
             .max_by(|a, b| a.1.total_cmp(&b.1));
         let Some((strain, est)) = best else {
             return pass.unwrap_or(0);
@@ -237,18 +421,17 @@ impl HeuristicBot {
 }
 
 impl HeuristicBot {
-    /// The choice [`Bot::choose`] makes on `game.observe(seat)`, from an
-    /// observation built without the hand's history wherever the choice
-    /// does not read it (everywhere but Yogi's bid cards): what a playout
-    /// calls at every decision, where the history is most of the cost.
+    /// The choice [`Bot::choose`] makes on `game.observe(seat)`, read from
+    /// the game's views (the seat's hand, the trick, bids, trump) without
+    /// building an observation, everywhere but Yogi's bid cards (a few
+    /// decisions a hand, which read the hand's history): what a playout
+    /// calls at every decision.
     pub fn choose_in<G: Game>(self, game: &G, seat: Seat, legal: &[Action]) -> usize {
-        let mut bot = self;
-        let reads_history =
-            game.variant() == Variant::Yogi && matches!(legal.first(), Some(Action::Place(_)));
-        if reads_history {
-            bot.choose(&game.observe(seat), legal)
-        } else {
-            bot.choose(&game.observe_without_history(seat), legal)
+        match legal.first() {
+            Some(Action::Place(_)) if game.variant() == Variant::Yogi => {
+                self.place(&game.observe(seat), legal)
+            }
+            _ => self.decide(&InGame { game, seat }, legal),
         }
     }
 }
@@ -256,22 +439,8 @@ impl HeuristicBot {
 impl Bot for HeuristicBot {
     fn choose(&mut self, obs: &Observation, legal: &[Action]) -> usize {
         match legal.first() {
-            Some(Action::Play(_)) => self.play(obs, legal),
-            Some(Action::Bid(_)) => self.bid(obs, legal),
-            Some(Action::Pass) if legal.iter().any(|a| matches!(a, Action::Contract { .. })) => {
-                self.auction(obs, legal)
-            }
             Some(Action::Place(_)) if obs.game == Variant::Yogi => self.place(obs, legal),
-            Some(Action::Give(_) | Action::Discard(_) | Action::Place(_)) => {
-                // Part with the weakest card.
-                legal
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, a)| a.card().map(|c| (i, power(c, obs.trump))))
-                    .min_by_key(|&(_, p)| p)
-                    .map_or(0, |(i, _)| i)
-            }
-            _ => 0,
+            _ => self.decide(obs, legal),
         }
     }
 
@@ -317,6 +486,96 @@ mod tests {
                 decisions += 1;
             }
             assert!(decisions > 40, "{variant}: {decisions}");
+        }
+    }
+
+    /// The views a playout decides from give the choice of the whole
+    /// observation, over many positions of every game under every option
+    /// set its engine suites play (`crates/rules/src/games/*/testdata/options.txt`):
+    /// every seat to act at every step, the heuristic and random moves
+    /// mixed so that matches reach positions either alone would not.
+    #[test]
+    fn the_views_choose_as_the_whole_observation_under_every_option_set() {
+        use whistle_rules::{
+            Options,
+            dealing::{self, Seed, Shuffler},
+        };
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/rules/src/games");
+        for variant in Variant::ALL {
+            let path = root.join(variant.name()).join("testdata/options.txt");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut sets = 0;
+            for line in text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            {
+                let pairs: Vec<&str> = line.split_whitespace().collect();
+                let options = Options::parse(&pairs).unwrap();
+                let fresh = variant.new_game(&options).unwrap();
+                sets += 1;
+                let mut decisions = 0;
+                for seed in 0..12u64 {
+                    let mut g = fresh.clone();
+                    let mut rng = Shuffler::new(Seed::from_u64(100 + seed));
+                    // Up to 400 decisions a match: long enough for several hands.
+                    while !g.is_over() && decisions < 400 * (seed + 1) {
+                        if dealing::deal_if_needed(&mut g, Seed::from_u64(seed)).unwrap() {
+                            continue;
+                        }
+                        let to_act: Vec<Seat> = g.to_act().iter().collect();
+                        for &seat in &to_act {
+                            let legal = g.legal_actions(seat);
+                            let whole = HeuristicBot.choose(&g.observe(seat), &legal);
+                            assert_eq!(
+                                HeuristicBot.choose_in(&g, seat, &legal),
+                                whole,
+                                "{variant} {line}, seed {seed}, seat {seat}, legal {legal:?}"
+                            );
+                        }
+                        let seat = to_act[rng.below(to_act.len() as u32) as usize];
+                        let legal = g.legal_actions(seat);
+                        let i = if rng.below(3) == 0 {
+                            rng.below(legal.len() as u32) as usize
+                        } else {
+                            HeuristicBot.choose_in(&g, seat, &legal)
+                        };
+                        g.apply(seat, legal[i]).unwrap();
+                        decisions += 1;
+                    }
+                }
+                assert!(decisions > 300, "{variant} {line}: {decisions}");
+            }
+            assert!(sets > 0, "{variant}: no option set");
+        }
+    }
+
+    #[test]
+    fn powers_on_bit_sets_are_the_card_by_card_ones() {
+        let mut trumps = vec![
+            Trump::NoTrump,
+            Trump::Undecided,
+            Trump::Jokers,
+            Trump::Nines,
+        ];
+        trumps.extend(Suit::ALL.map(Trump::Suit));
+        let cards: Vec<Card> = (0..Card::COUNT).filter_map(Card::from_index).collect();
+        for trump in trumps {
+            let p = Powers::new(trump);
+            for &a in &cards {
+                assert_eq!(p.power(a), power(a, trump), "{a} {trump:?}");
+                for &b in &cards {
+                    for led in [a.suit(), b.suit(), Some(Suit::Clubs), None] {
+                        let code = led.map_or(4, |s| s as u8);
+                        assert_eq!(
+                            p.beats(a, b, code),
+                            beats(a, b, led, trump),
+                            "{a} {b} {led:?} {trump:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 

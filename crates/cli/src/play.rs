@@ -252,12 +252,12 @@ fn hand_report(hand: HandRecord) -> HandReport {
         trump: trump_text(hand.trump),
         contract: hand.contract.map(|(seat, bid)| Contract { seat, bid }),
         calls,
-        bids: r.bids,
-        tricks: r.tricks,
-        made: r.made,
-        points: r.points,
-        totals: r.totals,
-        summary: r.summary,
+        bids: r.bids.to_vec(),
+        tricks: r.tricks.to_vec(),
+        made: r.made.to_vec(),
+        points: r.points.to_vec(),
+        totals: r.totals.to_vec(),
+        summary: r.summary.into(),
     }
 }
 

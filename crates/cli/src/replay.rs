@@ -328,11 +328,11 @@ fn write_report(out: &mut String, r: &Report, steps: bool) {
             }
         }
         // O16, O17: the team score is the rule's; each seat sees its own part.
-        let own: Vec<&Vec<i32>> = r
+        let own: Vec<&[i32]> = r
             .hands
             .iter()
             .filter_map(|h| h.result.as_ref())
-            .map(|res| &res.seat_points)
+            .map(|res| res.seat_points.as_slice())
             .filter(|p| !p.is_empty())
             .collect();
         if !own.is_empty() {

@@ -300,10 +300,10 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             summary: if stopped {
                 "play stops here: the rules refuse this step".into()
             } else {
-                hand.result.summary.clone()
+                hand.result.summary.to_string()
             },
-            points: hand.result.points.clone(),
-            totals: hand.result.totals.clone(),
+            points: hand.result.points.to_vec(),
+            totals: hand.result.totals.to_vec(),
         });
         if stopped {
             break;

@@ -7,8 +7,8 @@
 use std::fmt;
 
 use whistle_rules::{
-    Action, ActionKind, Card, CardSet, Event, HandResult, MatchResult, Observation, Options, Phase,
-    Player, ScoreOrder, Seat, SeatView, Source, TableCard, TrickView, Trump,
+    Action, ActionKind, Card, CardSet, Event, HandResult, MAX_SEATS, MatchResult, Observation,
+    Options, Phase, Player, ScoreOrder, Seat, SeatView, Source, TableCard, TrickView, Trump,
 };
 
 use crate::{ids, pb};
@@ -244,10 +244,10 @@ pub fn hand_result(r: &HandResult) -> pb::HandResult {
             .map(|b| b.map(action_text).unwrap_or_default())
             .collect(),
         tricks: r.tricks.iter().map(|&t| t as u32).collect(),
-        points: r.points.clone(),
-        totals: r.totals.clone(),
-        summary: r.summary.clone(),
-        seat_points: r.seat_points.clone(),
+        points: r.points.to_vec(),
+        totals: r.totals.to_vec(),
+        summary: r.summary.to_string(),
+        seat_points: r.seat_points.to_vec(),
     }
 }
 
@@ -639,6 +639,18 @@ pub(crate) fn trick_from(t: &pb::Trick) -> Result<TrickView, DecodeError> {
 /// # Errors
 /// [`DecodeError`] for a bad seat or bid.
 pub fn hand_result_from(r: &pb::HandResult) -> Result<HandResult, DecodeError> {
+    for (what, len) in [
+        ("bids", r.bids.len()),
+        ("tricks", r.tricks.len()),
+        ("points", r.points.len()),
+        ("totals", r.totals.len()),
+        ("seat_points", r.seat_points.len()),
+    ] {
+        if len > MAX_SEATS {
+            return Err(bad(what, format!("{len} entries")));
+        }
+    }
+    let per_seat = |v: &[i32]| v.iter().copied().collect();
     Ok(HandResult {
         deal: r.deal,
         dealer: seat_from(r.dealer)?,
@@ -659,11 +671,11 @@ pub fn hand_result_from(r: &pb::HandResult) -> Result<HandResult, DecodeError> {
             .iter()
             .map(|&t| small(t, "tricks"))
             .collect::<Result<_, _>>()?,
-        made: vec![None; r.points.len()],
-        points: r.points.clone(),
-        totals: r.totals.clone(),
-        seat_points: r.seat_points.clone(),
-        summary: r.summary.clone(),
+        made: r.points.iter().map(|_| None).collect(),
+        points: per_seat(&r.points),
+        totals: per_seat(&r.totals),
+        seat_points: per_seat(&r.seat_points),
+        summary: r.summary.as_str().into(),
     })
 }
 

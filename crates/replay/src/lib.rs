@@ -370,6 +370,8 @@ pub struct EndLog {
 }
 
 /// Any line of a log.
+// A hand line holds its result inline, as the engine gives it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Line {
@@ -503,12 +505,12 @@ mod tests {
                 deal: 0,
                 dealer: Seat::new(0),
                 misdeal: false,
-                bids: vec![None; 4],
-                tricks: vec![0; 4],
-                made: vec![None; 4],
-                points: vec![0; 4],
-                totals: vec![0; 4],
-                seat_points: vec![],
+                bids: [None; 4].into_iter().collect(),
+                tricks: [0; 4].into_iter().collect(),
+                made: [None; 4].into_iter().collect(),
+                points: [0; 4].into_iter().collect(),
+                totals: [0; 4].into_iter().collect(),
+                seat_points: Default::default(),
                 summary: "s".into(),
             },
             context: None,

@@ -4,7 +4,7 @@
 
 use std::{io::Write, time::Duration};
 
-use whistle_rules::{Action, Card, HandResult, MatchResult, Seat, dealing::Seed};
+use whistle_rules::{Action, Card, HandResult, MatchResult, PerSeat, Seat, Summary, dealing::Seed};
 
 use crate::{ActionLog, EndLog, FaultLog, HandLog, ReplayError, Writer};
 
@@ -62,13 +62,13 @@ impl<'w, W: Write> Recorder<'w, W> {
                 deal,
                 dealer: Seat::new(0),
                 misdeal: false,
-                bids: vec![],
-                tricks: vec![],
-                made: vec![],
-                points: vec![],
-                totals: vec![],
-                seat_points: Vec::new(),
-                summary: String::new(),
+                bids: PerSeat::new(),
+                tricks: PerSeat::new(),
+                made: PerSeat::new(),
+                points: PerSeat::new(),
+                totals: PerSeat::new(),
+                seat_points: PerSeat::new(),
+                summary: Summary::new(),
             },
             context: None,
         });

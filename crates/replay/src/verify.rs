@@ -15,7 +15,7 @@ use ring::digest::Digest;
 use serde::{Deserialize, Serialize};
 use whistle_rules::{
     Action, AnyGame, Card, CardSet, Fallback, Game, HandContext, HandResult, MatchDriver,
-    MatchResult, Options, Seat, Status, Variant,
+    MatchResult, Options, PerSeat, Seat, Status, Variant,
     dealing::{self, Domain, Seed},
 };
 
@@ -334,6 +334,15 @@ impl<T: Plain> Plain for Option<T> {
 }
 
 impl<T: Plain> Plain for Vec<T> {
+    fn plain(&self) -> String {
+        format!(
+            "[{}]",
+            self.iter().map(Plain::plain).collect::<Vec<_>>().join(", ")
+        )
+    }
+}
+
+impl<T: Plain> Plain for PerSeat<T> {
     fn plain(&self) -> String {
         format!(
             "[{}]",
@@ -1148,12 +1157,12 @@ fn incomplete_result(deal: u32, dealer: Seat) -> HandResult {
         deal,
         dealer,
         misdeal: false,
-        bids: Vec::new(),
-        tricks: Vec::new(),
-        made: Vec::new(),
-        points: Vec::new(),
-        totals: Vec::new(),
-        seat_points: Vec::new(),
+        bids: PerSeat::new(),
+        tricks: PerSeat::new(),
+        made: PerSeat::new(),
+        points: PerSeat::new(),
+        totals: PerSeat::new(),
+        seat_points: PerSeat::new(),
         summary: "incomplete".into(),
     }
 }

@@ -99,6 +99,9 @@ pub fn fallback_action<G: Game>(
 }
 
 /// Something that happened in a match, in order.
+// A hand's result is held inline (no allocation at a hand's end): boxing
+// it here would bring back an allocation per hand.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MatchEvent {
     /// A hand was dealt from this deck order (top first).

@@ -30,9 +30,9 @@ use crate::{
     outcome::{HandResult, MatchResult, ScoreOrder},
     passive,
     seat::{Seat, SeatSet},
-    trick::TrickRules,
+    trick::{Trick, TrickRules},
     variants::Variant,
-    view::{LogEntry, Observation, Phase},
+    view::{LogEntry, Observation, Phase, Trump},
     vocabulary::Vocabulary,
 };
 
@@ -199,6 +199,41 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
     /// `out` may hold any earlier observation, of any seat. /* FINAL */
     fn observe_into(&self, seat: Seat, with_history: bool, out: &mut Observation) {
         observe_into(self, seat, with_history, out);
+    }
+
+    /// The cards `seat` holds: [`Observation::hand`] of `observe(seat)`,
+    /// without building the observation (a playout's policy reads it at
+    /// every decision). /* FINAL */
+    #[inline]
+    fn hand_of(&self, seat: Seat) -> CardSet {
+        self.held(seat)
+    }
+
+    /// `seat`'s bid or contract this hand as `viewer` knows it: the `bid`
+    /// of `seat`'s entry in `observe(viewer).players`. /* FINAL */
+    #[inline]
+    fn bid_seen(&self, viewer: Seat, seat: Seat) -> Option<Action> {
+        Shown::bid(self, viewer, seat)
+    }
+
+    /// Trump, as far as known: [`Observation::trump`]. /* FINAL */
+    #[inline]
+    fn trump_now(&self) -> Trump {
+        Shown::trump(self)
+    }
+
+    /// The trick in progress, possibly empty: the cards of
+    /// [`Observation::trick`]. /* FINAL */
+    #[inline]
+    fn current_trick(&self) -> &Trick {
+        self.core().tricks.current()
+    }
+
+    /// Tricks `seat` has won this hand: the `tricks` of its entry in an
+    /// observation's `players`. /* FINAL */
+    #[inline]
+    fn tricks_won(&self, seat: Seat) -> u8 {
+        self.core().tricks.won(seat)
     }
 
     /// Every card `seat` has seen during the current hand, as the log showed

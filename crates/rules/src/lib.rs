@@ -58,7 +58,7 @@ pub use error::{ActionError, DealError, IllegalAction, IllegalReason, OptionErro
 pub use game::{Game, Status};
 pub use judge::{Answer, MAX_ANSWER_TEXT, Rejection, judge};
 pub use options::{OptionReader, OptionSpec, Options};
-pub use outcome::{HandResult, MatchResult, ScoreOrder, ranks_by};
+pub use outcome::{HandResult, MatchResult, PerSeat, ScoreOrder, Summary, ranks_by};
 pub use seat::{MAX_SEATS, Player, Seat, SeatSet};
 pub use trick::{MAX_TRICK, Trick, TrickRules, suit_id};
 pub use variants::{AnyGame, Variant};

@@ -171,6 +171,7 @@ impl TrickRules {
 
     /// Whether `card` may be played from `hand` to `trick` under "follow suit
     /// if able": [`IllegalReason::NotInHand`], or the suit it fails to follow.
+    #[inline]
     pub fn check_play(
         &self,
         hand: CardSet,
@@ -189,6 +190,7 @@ impl TrickRules {
     /// Why a card outside [`TrickRules::follow`] is refused: the effective suit
     /// led to `trick`, a printed suit or the nines (Y2) or jokers (H2, O3) as
     /// suits of their own.
+    #[cold]
     pub fn follow_reason(&self, trick: &Trick) -> IllegalReason {
         match self.led_suit(trick) {
             led if (led as usize) < Suit::ALL.len() => {
@@ -263,6 +265,7 @@ impl TrickRules {
     }
 
     /// Who wins `trick` (see [`TrickRules::winning_index`]).
+    #[inline]
     pub fn winner(&self, trick: &Trick) -> Player {
         trick.cards()[self.winning_index(trick)].0
     }

@@ -154,18 +154,21 @@ impl Game for AnyGame {
 }
 
 impl Shown for AnyGame {
+    #[inline]
     fn held(&self, seat: Seat) -> CardSet {
         delegate!(self, g => g.held(seat))
     }
     fn known(&self, viewer: Seat, seat: Seat) -> CardSet {
         delegate!(self, g => g.known(viewer, seat))
     }
+    #[inline]
     fn bid(&self, viewer: Seat, seat: Seat) -> Option<Action> {
         delegate!(self, g => g.bid(viewer, seat))
     }
     fn active(&self, seat: Seat) -> bool {
         delegate!(self, g => g.active(seat))
     }
+    #[inline]
     fn trump(&self) -> Trump {
         delegate!(self, g => g.trump())
     }

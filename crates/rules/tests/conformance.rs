@@ -385,7 +385,7 @@ fn check_hand_results(case: &Case, game: &AnyGame, seen: &mut Vec<whistle_rules:
     let seats = game.seats();
     let teams = game.teams();
     for r in &results[seen.len()..] {
-        let prev = seen.last().map_or(vec![0; seats], |p| p.totals.clone());
+        let prev = seen.last().map_or(vec![0; seats], |p| p.totals.to_vec());
         assert_eq!(r.points.len(), seats, "{label}");
         assert_eq!(r.totals.len(), seats, "{label}");
         assert_eq!(r.tricks.len(), seats, "{label}");
@@ -426,7 +426,11 @@ fn check_match_result(case: &Case, game: &AnyGame) {
     let result = game.result().expect("a finished match has a result");
     let hands = game.hand_results();
     let last = hands.last().expect("a match has at least one hand");
-    assert_eq!(result.totals, last.totals, "{label}: match totals");
+    assert_eq!(
+        result.totals,
+        last.totals.as_slice(),
+        "{label}: match totals"
+    );
     assert_eq!(result.order, game.score_order(), "{label}");
     assert_eq!(result.teams, game.teams(), "{label}");
     assert_eq!(

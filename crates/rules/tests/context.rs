@@ -17,10 +17,10 @@ fn context_of(game: &impl Game, with_bids: bool) -> HandContext {
     HandContext {
         hand: game.deals(),
         dealer: game.dealer(),
-        totals: last.map_or_else(Vec::new, |r| r.totals.clone()),
+        totals: last.map_or_else(Vec::new, |r| r.totals.to_vec()),
         misdeals: game.hand_results().iter().filter(|r| r.misdeal).count() as u32,
         previous_bids: match (with_bids, last) {
-            (true, Some(r)) => r.bids.clone(),
+            (true, Some(r)) => r.bids.to_vec(),
             _ => Vec::new(),
         },
     }

@@ -12,7 +12,7 @@ use crate::{
     context::HandContext,
     error::IllegalReason,
     options::Options,
-    outcome::{HandResult, MatchResult, ScoreOrder},
+    outcome::{HandResult, MatchResult, PerSeat, ScoreOrder, Summary},
     seat::{MAX_SEATS, Player, Seat, SeatSet},
     trick::TrickRules,
     variants::Variant,
@@ -28,16 +28,16 @@ pub(crate) struct HandScore {
     /// Whether the deal was thrown in without a score.
     pub misdeal: bool,
     /// Each seat's bid or contract, if it made one.
-    pub bids: Vec<Option<Action>>,
+    pub bids: PerSeat<Option<Action>>,
     /// Whether each seat made its bid, where that applies.
-    pub made: Vec<Option<bool>>,
+    pub made: PerSeat<Option<bool>>,
     /// Points each seat scored (in team games, its team's).
-    pub points: Vec<i32>,
+    pub points: PerSeat<i32>,
     /// Each seat's own score where `points` hold a team figure (see
     /// [`HandResult::seat_points`]); else empty.
-    pub seat_points: Vec<i32>,
+    pub seat_points: PerSeat<i32>,
     /// One line for people.
-    pub summary: String,
+    pub summary: Summary,
 }
 
 /// The shared part of a match. See the module documentation.
@@ -269,10 +269,15 @@ impl MatchCore {
             dealer: self.dealer,
             misdeal: score.misdeal,
             bids: score.bids,
-            tricks: self.tricks.won_by_seat(self.seats).to_vec(),
+            tricks: self
+                .tricks
+                .won_by_seat(self.seats)
+                .iter()
+                .copied()
+                .collect(),
             made: score.made,
             points: score.points,
-            totals: self.totals().to_vec(),
+            totals: self.totals().iter().copied().collect(),
             seat_points: score.seat_points,
             summary: score.summary,
         });

@@ -84,7 +84,8 @@ const _: () = assert!(TRICKS <= super::tricks::MAX_TRICKS);
 const LOG_CAPACITY: usize = 128;
 
 /// One line describing the game.
-pub const TITLE: &str = "Honeymoon Whist: 2 players, 54 cards, 14 tricks drawing from a stock, then 13";
+pub const TITLE: &str =
+    "Honeymoon Whist: 2 players, 54 cards, 14 tricks drawing from a stock, then 13";
 
 /// The options of Honeymoon Whist.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -385,7 +386,8 @@ impl Honeymoon {
     #[inline]
     fn allowed(&self, hand: CardSet) -> CardSet {
         if self.must_follow() {
-            self.current_rules().follow(hand, self.core.tricks.current())
+            self.current_rules()
+                .follow(hand, self.core.tricks.current())
         } else {
             hand
         }
@@ -441,10 +443,10 @@ impl Honeymoon {
         let points = score(self.cfg.scoring, self.won[0], self.won[1]);
         let tricks = [0, 1].map(|s| self.won[0][s] + self.won[1][s]);
         self.core.end_hand(HandScore {
-            bids: vec![None; SEATS],
-            made: vec![None; SEATS],
-            points: points.to_vec(),
-            summary: self.summary(tricks, points),
+            bids: [None; SEATS].into_iter().collect(),
+            made: [None; SEATS].into_iter().collect(),
+            points: points.into_iter().collect(),
+            summary: self.summary(tricks, points).into(),
             ..HandScore::default()
         });
         let played = self.core.played();
@@ -502,14 +504,20 @@ impl Game for Honeymoon {
         }
         // H2, H4: the suit to follow is the led card's effective suit: a joker
         // led asks for the trump suit, or for the jokers at no trump.
-        Err(self.current_rules().follow_reason(self.core.tricks.current()))
+        Err(self
+            .current_rules()
+            .follow_reason(self.core.tricks.current()))
     }
 
     fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         let (Phase::Play, Action::Play(card)) = (self.core.phase, action) else {
             panic!("apply_unchecked: {action} in {:?}", self.core.phase);
         };
-        if self.core.play_card(seat, card, &mut self.hands[seat.index()]) == SEATS {
+        if self
+            .core
+            .play_card(seat, card, &mut self.hands[seat.index()])
+            == SEATS
+        {
             self.finish_trick();
         } else {
             self.core.turn = seat.next(SEATS);
@@ -564,9 +572,16 @@ impl Game for Honeymoon {
         let [a, b] = <[i32; SEATS]>::try_from(ctx.totals_or_zero(SEATS)).expect("two seats");
         let target = self.cfg.target;
         let ended = (a.max(b) >= target && a != b).then(|| {
-            format!("totals {a} and {b}: the match ended when a total reached the target {target} (H5)")
+            format!(
+                "totals {a} and {b}: the match ended when a total reached the target {target} (H5)"
+            )
         });
-        ctx.within_target(self.cfg.hands, "the `hands` option", self.cfg.max_hands, ended)?;
+        ctx.within_target(
+            self.cfg.hands,
+            "the `hands` option",
+            self.cfg.max_hands,
+            ended,
+        )?;
         self.core.start_at(ctx)
     }
 

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::dealing::Seed;
-use crate::games::testing::{trick_winner, 
-    act, card, cards, hand_start, options_round_trip, play_random_match, seat,
+use crate::games::testing::{
+    act, card, cards, hand_start, options_round_trip, play_random_match, seat, trick_winner,
 };
 
 /// A deck order that deals `hands[s]` to seat `s` when `dealer` deals and
@@ -73,7 +73,10 @@ fn spades_against_clubs(g: &mut Honeymoon) {
     for (s, c) in cards(SPADES).iter().zip(cards(CLUBS).iter()) {
         act(g, 1, &s.to_string());
         act(g, 0, &c.to_string());
-        assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(1)));
+        assert_eq!(
+            g.core.tricks.done().last().unwrap().1,
+            Player::Seat(seat(1))
+        );
     }
 }
 
@@ -224,7 +227,11 @@ fn h2_h4_jokers_follow_and_beat_trumps_in_phase_2() {
         Err(IllegalReason::MustFollow(Suit::Hearts))
     );
     act(&mut g, 0, "LJ");
-    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)), "LJ > 3H");
+    assert_eq!(
+        g.core.tricks.done().last().unwrap().1,
+        Player::Seat(seat(0)),
+        "LJ > 3H"
+    );
     // A joker led asks for hearts; BJ beats the ace of trumps.
     act(&mut g, 0, "BJ");
     assert_eq!(legal(&g, 1), cards("4H 5H 6H 7H 8H 9H TH JH QH KH AH"));
@@ -233,7 +240,11 @@ fn h2_h4_jokers_follow_and_beat_trumps_in_phase_2() {
         Err(IllegalReason::MustFollow(Suit::Hearts))
     );
     act(&mut g, 1, "AH");
-    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)), "BJ > AH");
+    assert_eq!(
+        g.core.tricks.done().last().unwrap().1,
+        Player::Seat(seat(0)),
+        "BJ > AH"
+    );
     // Plain suits follow as usual.
     act(&mut g, 0, "3D");
     assert_eq!(legal(&g, 1), cards("AD"));
@@ -241,9 +252,9 @@ fn h2_h4_jokers_follow_and_beat_trumps_in_phase_2() {
     play_first_legal_to_end_of_hand(&mut g);
     // Seat 1: 14 in phase 1, 11 in phase 2; seat 0: the two joker tricks.
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [2, 25]);
-    assert_eq!(r.points, [0, 12]);
-    assert_eq!(r.bids, [None, None]);
+    assert_eq!(*r.tricks, [2, 25]);
+    assert_eq!(*r.points, [0, 12]);
+    assert_eq!(*r.bids, [None, None]);
     assert_eq!(r.summary, "trump H; tricks 2-25 (phase 2 2-11); +12 to 1");
 }
 
@@ -253,7 +264,10 @@ fn h2_h4_no_trump_jokers_are_a_suit_of_their_own() {
     spades_against_clubs(&mut g);
     act(&mut g, 1, "2H");
     act(&mut g, 0, "2D");
-    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(1)));
+    assert_eq!(
+        g.core.tricks.done().last().unwrap().1,
+        Player::Seat(seat(1))
+    );
     assert!(g.hands[1].contains(Card::LITTLE_JOKER));
     assert!(g.hands[0].contains(Card::BIG_JOKER));
     // LJ led: seat 0 must follow with the other joker, which beats it.
@@ -264,7 +278,10 @@ fn h2_h4_no_trump_jokers_are_a_suit_of_their_own() {
         Err(IllegalReason::MustFollowSpecial("jokers"))
     );
     act(&mut g, 0, "BJ");
-    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)));
+    assert_eq!(
+        g.core.tricks.done().last().unwrap().1,
+        Player::Seat(seat(0))
+    );
 }
 
 #[test]
@@ -279,7 +296,11 @@ fn h1_h4_a_turned_joker_is_a_spade_when_spades_are_trump() {
         Err(IllegalReason::MustFollow(Suit::Spades))
     );
     act(&mut g, 0, "BJ");
-    assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(0)), "BJ > LJ");
+    assert_eq!(
+        g.core.tricks.done().last().unwrap().1,
+        Player::Seat(seat(0)),
+        "BJ > LJ"
+    );
 }
 
 #[test]
@@ -292,7 +313,11 @@ fn h6_equal_jokers_the_one_led_wins() {
         act(&mut g, 1, "LJ");
         assert_eq!(legal(&g, 0), cards("BJ"), "jokers still follow jokers");
         act(&mut g, 0, "BJ");
-        assert_eq!(g.core.tricks.done().last().unwrap().1, Player::Seat(seat(1)), "{options:?}");
+        assert_eq!(
+            g.core.tricks.done().last().unwrap().1,
+            Player::Seat(seat(1)),
+            "{options:?}"
+        );
     }
     // A joker still beats any other card, the ace of trumps included.
     let rules = trick_rules(Strain::Suit(Suit::Hearts), true);
@@ -322,7 +347,11 @@ fn h3_the_non_dealer_leads_and_need_not_follow_in_phase_1() {
     assert_eq!(legal(&g, 0), g.hands[0]);
     assert!(g.check(seat(0), Action::Play(card("2D"))).is_ok());
     act(&mut g, 0, "2D");
-    assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)), "2D neither follows nor trumps");
+    assert_eq!(
+        g.core.tricks.done()[0].1,
+        Player::Seat(seat(1)),
+        "2D neither follows nor trumps"
+    );
 }
 
 #[test]
@@ -423,7 +452,7 @@ fn h5_a_sweep_scores_fourteen_and_wins_at_once() {
     play_first_legal_to_end_of_hand(&mut g);
     assert_eq!(g.status(), Status::Over);
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [0, 27]);
+    assert_eq!(*r.tricks, [0, 27]);
     assert_eq!(r.summary, "trump S; tricks 0-27 (phase 2 0-13); +14 to 1");
     let m = g.result().unwrap();
     assert_eq!(m.totals, [0, 14]);
@@ -526,7 +555,7 @@ fn h7_each_scoring_mode_on_the_hearts_deal() {
         let opt = format!("scoring={scoring}");
         let mut g = hearts_deal(&[opt.as_str()]);
         play_hearts_hand(&mut g);
-        assert_eq!(g.hand_results()[0].points, points, "{scoring}");
+        assert_eq!(*g.hand_results()[0].points, points, "{scoring}");
         assert_eq!(g.core.totals(), points);
         assert!(!g.is_over(), "{scoring}: below the default target");
     }
@@ -576,11 +605,19 @@ fn h7_phase1_trumps_false_and_parletts_implied_default() {
         assert_eq!(o.note("trump"), Some("H"));
         act(&mut g, 1, "AS");
         act(&mut g, 0, "2H");
-        assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)), "{options:?}");
+        assert_eq!(
+            g.core.tricks.done()[0].1,
+            Player::Seat(seat(1)),
+            "{options:?}"
+        );
         assert!(g.hands[0].contains(Card::LITTLE_JOKER));
         act(&mut g, 1, "KS");
         act(&mut g, 0, "LJ");
-        assert_eq!(g.core.tricks.done()[1].1, Player::Seat(seat(0)), "a joker beats everything");
+        assert_eq!(
+            g.core.tricks.done()[1].1,
+            Player::Seat(seat(0)),
+            "a joker beats everything"
+        );
     }
     assert!(!game(&["scoring=parlett"]).config().phase1_trumps);
     assert!(

@@ -149,17 +149,17 @@ impl Illustrated {
 
     pub(super) fn end_hand(&mut self, misdeal: bool) {
         let mut points = [0; 2];
-        let mut bids = vec![None; SEATS];
-        let mut made = vec![None; SEATS];
+        let mut bids: PerSeat<Option<Action>> = [None; SEATS].into_iter().collect();
+        let mut made: PerSeat<Option<bool>> = [None; SEATS].into_iter().collect();
         let summary = if misdeal {
-            "misdeal: four passes".to_string()
+            Summary::from("misdeal: four passes")
         } else {
             let b = self.score();
             points = b.points;
             let contract = self.contract();
             bids[self.declarer.index()] = Some(contract.action());
             made[self.declarer.index()] = Some(b.made);
-            self.summary(&b)
+            self.summary(&b).into()
         };
         self.core.end_hand(HandScore {
             misdeal,

@@ -117,7 +117,12 @@ impl Config {
             &self.hands.map_or("unset".to_string(), |h| h.to_string()),
         );
         o.set("max-hands", &self.max_hands.to_string());
-        o.set_either("auction-order", self.number_first, "number-first", "suit-first");
+        o.set_either(
+            "auction-order",
+            self.number_first,
+            "number-first",
+            "suit-first",
+        );
         o
     }
 }
@@ -264,11 +269,11 @@ impl Israeli {
     }
 
     fn end_hand(&mut self, misdeal: bool) {
-        let mut points = vec![0; SEATS];
-        let mut made = vec![None; SEATS];
+        let mut points: PerSeat<i32> = [0; SEATS].into_iter().collect();
+        let mut made: PerSeat<Option<bool>> = [None; SEATS].into_iter().collect();
         let summary;
         if misdeal {
-            summary = "misdeal: four passes after three frisches".to_string();
+            summary = Summary::from("misdeal: four passes after three frisches");
         } else {
             let over = self.bids_total() > HAND as u8;
             let won = self.core.tricks.won_by_seat(SEATS);
@@ -279,17 +284,21 @@ impl Israeli {
             }
             let (d, t, strain) = self.standing.expect("a contract");
             // `7D by 2; bids 3 2 4 1 (under); tricks 3 2 5 3`, written into
-            // one string (this runs at every hand's end).
-            let mut line = String::with_capacity(64);
+            // one line held in place (this runs at every hand's end).
+            let mut line = Line::new();
             push_number(&mut line, t);
             let _ = write!(line, "{strain}");
             line.push_str(" by ");
             push_number(&mut line, d.index() as u8);
             line.push_str("; bids ");
             push_numbers(&mut line, self.bids.map(|b| b.unwrap_or(0)));
-            line.push_str(if over { " (over); tricks " } else { " (under); tricks " });
+            line.push_str(if over {
+                " (over); tricks "
+            } else {
+                " (under); tricks "
+            });
             push_numbers(&mut line, won.iter().copied());
-            summary = line;
+            summary = line.summary();
         }
         self.core.end_hand(HandScore {
             misdeal,

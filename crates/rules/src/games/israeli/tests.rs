@@ -179,7 +179,7 @@ fn i3_fourth_all_pass_auction_is_a_misdeal() {
     assert_eq!(g.status(), Status::Deal);
     let r = g.hand_results().last().unwrap();
     assert!(r.misdeal);
-    assert_eq!(r.points, [0, 0, 0, 0]);
+    assert_eq!(*r.points, [0, 0, 0, 0]);
     assert_eq!(g.dealer(), seat(1), "the deal passes left");
     assert_eq!(g.core.scored(), 0, "a misdeal scores nothing");
     assert_eq!(
@@ -240,9 +240,9 @@ fn i5_i6_a_whole_hand_scores_as_computed_by_hand() {
     }
     assert_eq!(g.status(), Status::Over);
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [0, 13, 0, 0]);
+    assert_eq!(*r.tricks, [0, 13, 0, 0]);
     // Total 14: an Over. Seat 1: 13² + 10; seats 2, 3: zero made in an Over; seat 0 missed by one.
-    assert_eq!(r.points, [-10, 179, 25, 25]);
+    assert_eq!(*r.points, [-10, 179, 25, 25]);
     let m = g.result().unwrap();
     assert_eq!(m.ranks, [4, 1, 2, 2]);
 }

@@ -7,8 +7,8 @@ use super::*;
 impl Oneonta {
     pub(super) fn end_hand(&mut self) {
         let n = self.n();
-        let mut points = vec![0; n];
-        let mut made_bids = vec![None; n];
+        let mut points: PerSeat<i32> = std::iter::repeat_n(0, n).collect();
+        let mut made_bids: PerSeat<Option<bool>> = std::iter::repeat_n(None, n).collect();
         for s in self.active.iter() {
             let bid = self.bids[s.index()].expect("every playing seat bid");
             let won = self.core.tricks.won(s);
@@ -28,7 +28,7 @@ impl Oneonta {
         let seat_points = if team.is_some() {
             points.clone()
         } else {
-            Vec::new()
+            PerSeat::new()
         };
         if let Some(t) = team {
             points.iter_mut().for_each(|p| *p = t);
@@ -36,11 +36,11 @@ impl Oneonta {
         let summary = self.summary(&points, team);
         self.core.end_hand(HandScore {
             misdeal: false,
-            bids: self.bids[..n].to_vec(),
+            bids: self.bids[..n].iter().copied().collect(),
             made: made_bids,
             points,
             seat_points,
-            summary,
+            summary: summary.into(),
         });
         if self.playoff {
             self.playoffs += 1;

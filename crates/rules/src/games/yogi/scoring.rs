@@ -18,8 +18,8 @@ impl Yogi {
         self.core.end_hand(HandScore {
             bids: targets.iter().map(|&t| Some(Action::Bid(t))).collect(),
             made: made.iter().map(|&m| Some(m)).collect(),
-            points,
-            summary,
+            points: points.into_iter().collect(),
+            summary: summary.into(),
             ..HandScore::default()
         });
         // The deal passes left; Y11: the match has `hands` hands.

@@ -136,7 +136,7 @@ fn l2_four_passes_are_a_misdeal_and_the_deal_passes_left() {
     assert_eq!(g.status(), Status::Deal);
     let r = &g.hand_results()[0];
     assert!(r.misdeal);
-    assert_eq!(r.points, [0, 0, 0, 0]);
+    assert_eq!(*r.points, [0, 0, 0, 0]);
     assert_eq!(r.summary, "misdeal: four passes");
     assert_eq!(g.dealer(), seat(0));
     assert_eq!(

@@ -23,9 +23,9 @@ fn l5_l7_silent_feats_and_a_silent_slam_on_a_low_contract() {
         "8S by 0, whole: tricks 12-0, made +7; feats 0 four-kings +2, 0 four-aces +3, \
          0 dix-last +4, 0 all-three +2; team 0 +18, team 1 +0"
     );
-    assert_eq!(r.tricks, [12, 0, 0, 0]);
+    assert_eq!(*r.tricks, [12, 0, 0, 0]);
     assert_eq!(r.bids[0], Some("bid 8S".parse().unwrap()));
-    assert_eq!(r.made, [Some(true), None, None, None]);
+    assert_eq!(*r.made, [Some(true), None, None, None]);
     let m = g.result().unwrap();
     assert_eq!(m.totals, [18, 0, 18, 0]);
     assert_eq!(m.ranks, [1, 3, 1, 3]);

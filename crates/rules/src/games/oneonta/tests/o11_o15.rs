@@ -186,7 +186,11 @@ fn o14_the_winner_leads_or_with_lead_fixed_the_first_leader() {
         assert_eq!(g.to_act(), SeatSet::single(seat(0)));
         act(&mut g, 0, "8C");
         act(&mut g, 1, "9H");
-        assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(1)), "a trump wins");
+        assert_eq!(
+            g.core.tricks.done()[0].1,
+            Player::Seat(seat(1)),
+            "a trump wins"
+        );
         assert_eq!(g.to_act(), SeatSet::single(seat(next)), "{options:?}");
         assert_eq!(
             g.observe(seat(0)).note("lead"),
@@ -251,7 +255,7 @@ pub(super) fn playoff_hand(g: &mut Oneonta, bids: [&str; 2]) {
     let r = g.hand_results().last().unwrap();
     assert_eq!(r.bids[0], None);
     assert_eq!(r.points[0], 0);
-    assert_eq!(r.tricks, [0, 9, 0]);
+    assert_eq!(*r.tricks, [0, 9, 0]);
     assert!(r.summary.starts_with("play-off: "), "{}", r.summary);
 }
 

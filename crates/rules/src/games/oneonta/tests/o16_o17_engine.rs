@@ -63,15 +63,15 @@ fn o16_cooperative_lead_team_score_and_one_team() {
         play_out(&mut g);
         // Seat 1: 5 − (7 − 5) = 3; seats 2 and 0 missed 1: −1 each.
         let r = &g.hand_results()[0];
-        assert_eq!(r.tricks, [0, 7, 0]);
-        assert_eq!(r.made, [Some(false); 3]);
+        assert_eq!(*r.tricks, [0, 7, 0]);
+        assert_eq!(*r.made, [Some(false); 3]);
         assert_eq!(
-            r.points, [team; 3],
+            *r.points, [team; 3],
             "{options:?}: every seat carries the team's"
         );
-        assert_eq!(r.totals, [team; 3]);
+        assert_eq!(*r.totals, [team; 3]);
         // O16: each seat's own O6 score is reported beside the team's.
-        assert_eq!(r.seat_points, [-1, 3, -1]);
+        assert_eq!(*r.seat_points, [-1, 3, -1]);
         assert!(
             r.summary.ends_with(&format!("; team {team:+}")),
             "{}",
@@ -131,13 +131,19 @@ fn o17_the_dummy_is_dealt_first_in_each_round_and_leads_every_trick() {
     );
     act(&mut g, 0, "null 2");
     // The dummy leads 8C; seat 1 then seat 0 follow.
-    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, card("8C"))]);
+    assert_eq!(
+        g.core.tricks.current().cards(),
+        [(Player::Dummy, card("8C"))]
+    );
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     act(&mut g, 1, "9C");
     act(&mut g, 0, "TC");
     assert_eq!(g.core.tricks.done()[0].1, Player::Seat(seat(0)));
     // The dummy leads again, though seat 0 won.
-    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, card("JC"))]);
+    assert_eq!(
+        g.core.tricks.current().cards(),
+        [(Player::Dummy, card("JC"))]
+    );
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));
     play_out(&mut g);
     let pile = cards("8C JC AC TD KD 9H QH 8S JS");
@@ -171,11 +177,11 @@ fn o17_dummy_tricks_score_for_nobody_and_beating_the_game() {
         assert_eq!(g.observe(seat(0)).note("dummy-tricks"), Some("9"));
         let r = &g.hand_results()[0];
         // Seat 1's null made (+4), seat 0's bid 2 missed (−2).
-        assert_eq!(r.tricks, [0, 0]);
-        assert_eq!(r.made, [Some(false), Some(true)]);
-        assert_eq!(r.points, [team, team]);
+        assert_eq!(*r.tricks, [0, 0]);
+        assert_eq!(*r.made, [Some(false), Some(true)]);
+        assert_eq!(*r.points, [team, team]);
         // O17: each seat's own O6 score beside the team's.
-        assert_eq!(r.seat_points, [-2, 4]);
+        assert_eq!(*r.seat_points, [-2, 4]);
         assert_eq!(
             r.summary,
             format!("trump H; bids bid 2, null 4; tricks 0 0 (dummy 9); team {team:+}")
@@ -309,7 +315,7 @@ fn random_matches_end_and_add_up_in_every_mode() {
                 }
             }
             let result = g.result().unwrap();
-            assert_eq!(result.totals, results.last().unwrap().totals);
+            assert_eq!(result.totals, results.last().unwrap().totals.as_slice());
         }
     }
 }

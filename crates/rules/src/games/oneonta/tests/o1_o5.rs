@@ -45,14 +45,8 @@ fn o2_solitaire_deal_alternates_dummy_first_and_turns_the_nineteenth_card() {
         o.piles,
         [("dummy".to_string(), 9), ("undealt".to_string(), 3)]
     );
-    assert_eq!(
-        o.history[..2],
-        hand_start(0, seat(0), seat(0), g.hands[0])
-    );
-    assert_eq!(
-        o.history[2..],
-        [Event::TurnUp { card: card("KS") }]
-    );
+    assert_eq!(o.history[..2], hand_start(0, seat(0), seat(0), g.hands[0]));
+    assert_eq!(o.history[2..], [Event::TurnUp { card: card("KS") }]);
     assert_eq!(g.seen_by(seat(0)), g.hands[0].or(cards("KS")));
 }
 
@@ -107,7 +101,10 @@ fn o3_solitaire_the_dummy_leads_the_lone_joker_and_anything_follows() {
     );
     assert_lone_joker(&g, Card::LITTLE_JOKER);
     act(&mut g, 0, "null 1");
-    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, Card::LITTLE_JOKER)]);
+    assert_eq!(
+        g.core.tricks.current().cards(),
+        [(Player::Dummy, Card::LITTLE_JOKER)]
+    );
     // The whole hand may be played to the lone joker led; it wins.
     assert_eq!(legal_cards(&g, 0), g.hands[0]);
     act(&mut g, 0, "AC");
@@ -140,7 +137,11 @@ fn o3_multi_joker_turned() {
     act(&mut g, 0, "AD");
     act(&mut g, 0, "KH");
     act(&mut g, 1, "AC");
-    assert_eq!(g.core.tricks.done()[2].1, Player::Seat(seat(0)), "AC does not trump");
+    assert_eq!(
+        g.core.tricks.done()[2].1,
+        Player::Seat(seat(0)),
+        "AC does not trump"
+    );
 }
 
 #[test]
@@ -178,7 +179,10 @@ fn o3_coop_dummy_joker_turned() {
     assert_lone_joker(&g, Card::BIG_JOKER);
     act(&mut g, 1, "null 1");
     act(&mut g, 0, "null 1");
-    assert_eq!(g.core.tricks.current().cards(), [(Player::Dummy, Card::BIG_JOKER)]);
+    assert_eq!(
+        g.core.tricks.current().cards(),
+        [(Player::Dummy, Card::BIG_JOKER)]
+    );
     assert_eq!(legal_cards(&g, 1), g.hands[1]);
     act(&mut g, 1, "AC");
     assert_eq!(legal_cards(&g, 0), g.hands[0]);
@@ -269,10 +273,10 @@ fn o5_the_dummy_leads_every_trick_from_its_pile_in_deal_order() {
         assert_eq!(trick.len(), 2);
     }
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [3]);
+    assert_eq!(*r.tricks, [3]);
     assert_eq!(g.dummy_won, 6);
-    assert_eq!(r.points, [3]);
-    assert_eq!(r.made, [Some(true)]);
+    assert_eq!(*r.points, [3]);
+    assert_eq!(*r.made, [Some(true)]);
     assert_eq!(
         r.summary,
         "trump H; bids bid 3; tricks 3 (dummy 6); points +3"

@@ -21,7 +21,7 @@ fn o6_standard_scoring_by_hand() {
         ("bid 1", &[D], 1),
     ] {
         let g = solitaire_match(&["hands=1"], &[(bid, win)]);
-        assert_eq!(g.hand_results()[0].points, [points], "{bid} {win:?}");
+        assert_eq!(*g.hand_results()[0].points, [points], "{bid} {win:?}");
         assert_eq!(g.result().unwrap().totals, [points]);
     }
     // Multiplayer: seat 1 takes all seven tricks.
@@ -37,10 +37,10 @@ fn o6_standard_scoring_by_hand() {
     );
     play_out(&mut g);
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [0, 7, 0]);
-    assert_eq!(r.points, [-2, 3, 3], "missed 2; 5 − (7 − 5); null made");
+    assert_eq!(*r.tricks, [0, 7, 0]);
+    assert_eq!(*r.points, [-2, 3, 3], "missed 2; 5 − (7 − 5); null made");
     assert!(r.seat_points.is_empty(), "points are each seat's own");
-    assert_eq!(r.made, [Some(false), Some(false), Some(true)]);
+    assert_eq!(*r.made, [Some(false), Some(false), Some(true)]);
     assert_eq!(
         r.summary,
         "trump H; bids bid 2, bid 5, null 3; tricks 0 7 0; points -2 +3 +3"
@@ -93,8 +93,8 @@ fn o7_doubling_the_maximum_once_per_hand() {
     act(&mut g, 0, "null 9");
     play_out(&mut g);
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [0, 9]);
-    assert_eq!(r.points, [9, 14]);
+    assert_eq!(*r.tricks, [0, 9]);
+    assert_eq!(*r.points, [9, 14]);
 }
 
 #[test]
@@ -128,7 +128,7 @@ fn o8_alternative_scoring_and_beating_the_game() {
     act(&mut g, 2, "null 3");
     act(&mut g, 0, "bid 2");
     play_out(&mut g);
-    assert_eq!(g.hand_results()[0].points, [-2, 0, 3]);
+    assert_eq!(*g.hand_results()[0].points, [-2, 0, 3]);
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn o9_edd_allard_win_draw_and_loss_against_thirty() {
     }
     // A broken Edd Allard null: −(10 + t).
     let g = solitaire_match(&edd[..], &[("null", &[C, D])]);
-    assert_eq!(g.hand_results()[0].points, [-12]);
+    assert_eq!(*g.hand_results()[0].points, [-12]);
     assert!(Oneonta::new(&Options::parse(&["scoring=edd-allard", "mode=multi"]).unwrap()).is_err());
 }
 

@@ -105,8 +105,8 @@ fn y12_empty_hands_are_skipped_and_a_winner_without_cards_passes_the_lead() {
     // Tricks 1 0 1 against targets 0 0 2: seat 1 made (m = 1); the others pay 2.
     assert!(g.is_over());
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [1, 0, 1]);
-    assert_eq!(r.points, [2, 0, 2]);
+    assert_eq!(*r.tricks, [1, 0, 1]);
+    assert_eq!(*r.points, [2, 0, 2]);
     assert_eq!(
         r.summary,
         "size 3; turn-up 2C (trump C); targets 0 0 2; tricks 1 0 1"
@@ -241,9 +241,9 @@ fn y13_a_majority_passes_every_bid_card_left() {
     // Seat 1 leads hearts each time and wins: tricks 0 3 0 against targets
     // 1 (2S), 0 (2D), 2 (2H): nobody made; everyone pays 1.
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [0, 3, 0]);
-    assert_eq!(r.bids, [1, 0, 2].map(|t| Some(Action::Bid(t))));
-    assert_eq!(r.points, [1, 1, 1]);
+    assert_eq!(*r.tricks, [0, 3, 0]);
+    assert_eq!(*r.bids, [1, 0, 2].map(|t| Some(Action::Bid(t))));
+    assert_eq!(*r.points, [1, 1, 1]);
     assert_eq!(
         r.summary,
         "turn-up 2C (trump C); bids rotated; targets 1 0 2; tricks 0 3 0"
@@ -305,5 +305,5 @@ fn y12_y13_groups_of_bid_cards_pass_as_one() {
         act(&mut g, s, c);
     }
     // Tricks 1 0 1 against targets 2 0 0: seat 1 made (m = 1); the others pay 2.
-    assert_eq!(g.hand_results()[0].points, [2, 0, 2]);
+    assert_eq!(*g.hand_results()[0].points, [2, 0, 2]);
 }

@@ -42,9 +42,9 @@ fn y5_at_most_one_declarer_and_a_reveal_ends_the_round() {
     // missed (0 of 2): 3 + 8. Seats 4 and 0 missed: 3. Seat 1's cancelled
     // declaration counts for nothing.
     let r = &g.hand_results()[0];
-    assert_eq!(r.tricks, [0, 3, 0, 0, 0]);
-    assert_eq!(r.made, [false, true, true, false, false].map(Some));
-    assert_eq!(r.points, [3, 0, 0, 11, 3]);
+    assert_eq!(*r.tricks, [0, 3, 0, 0, 0]);
+    assert_eq!(*r.made, [false, true, true, false, false].map(Some));
+    assert_eq!(*r.points, [3, 0, 0, 11, 3]);
     assert_eq!(
         r.summary,
         "turn-up 2C (trump C); targets 2 3 0 2 2; tricks 0 3 0 0 0; \
@@ -68,8 +68,8 @@ fn y5_y8_nobody_calls_and_the_dealers_left_leads() {
     assert_eq!(g.core.tricks.count(), 3);
     assert_eq!(g.status(), Status::Deal);
     let r = &g.hand_results()[0];
-    assert_eq!(r.points, [3, 0, 0, 3, 3]);
-    assert_eq!(r.totals, [3, 0, 0, 3, 3]);
+    assert_eq!(*r.points, [3, 0, 0, 3, 3]);
+    assert_eq!(*r.totals, [3, 0, 0, 3, 3]);
     assert_eq!(
         r.summary,
         "turn-up 2C (trump C); targets 2 3 0 2 2; tricks 0 3 0 0 0"
@@ -139,7 +139,7 @@ fn y6_the_revealers_card_at_once_its_leader_and_its_hand_after_the_first_card() 
     // The revealer (seat 2) made: m = 2; +4 to every other seat. Seat 1
     // made: 4; seats 3, 4, 0 missed: 3 + 4.
     let r = &g.hand_results()[0];
-    assert_eq!(r.points, [7, 4, 0, 7, 7]);
+    assert_eq!(*r.points, [7, 4, 0, 7, 7]);
     assert_eq!(
         r.summary,
         "turn-up 2C (trump C); targets 2 3 0 2 2; tricks 0 3 0 0 0; revealed by 2 (made)"
@@ -191,9 +191,9 @@ fn y9_the_sources_example_two_make_and_one_of_them_declared() {
     // Seat 1 (declared, 3 of 3) and seat 2 (0 of 0) made: m = 2. The other
     // maker pays the declarer's 2; the three others 3 + 2 = 5.
     let r = &g.hand_results()[0];
-    assert_eq!(r.bids, [2, 3, 0, 2, 2].map(|t| Some(Action::Bid(t))));
-    assert_eq!(r.tricks, [0, 3, 0, 0, 0]);
-    assert_eq!(r.points, [5, 0, 2, 5, 5]);
+    assert_eq!(*r.bids, [2, 3, 0, 2, 2].map(|t| Some(Action::Bid(t))));
+    assert_eq!(*r.tricks, [0, 3, 0, 0, 0]);
+    assert_eq!(*r.points, [5, 0, 2, 5, 5]);
     assert_eq!(
         r.summary,
         "turn-up 2C (trump C); targets 2 3 0 2 2; tricks 0 3 0 0 0; declared by 1 (made)"
