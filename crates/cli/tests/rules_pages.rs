@@ -67,8 +67,38 @@ fn defined_ids() -> BTreeMap<String, Vec<String>> {
     defined
 }
 
-/// The project's text files: source, docs, examples, tournaments, kits.
+/// The project's text files: source, docs, examples, tournaments, kits;
+/// what git ignores (a demo's `replays/demo/`, build output) is not the
+/// project's. Without git, every file under `dir` but build folders.
 fn project_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .current_dir(dir)
+        .output();
+    if let Ok(o) = listed
+        && o.status.success()
+    {
+        for name in o.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
+            let path = dir.join(String::from_utf8_lossy(name).as_ref());
+            if path.is_file() && is_text(&path) {
+                out.push(path);
+            }
+        }
+        return;
+    }
+    walk(dir, out);
+}
+
+fn is_text(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    [
+        "rs", "md", "py", "pyi", "toml", "proto", "js", "java", "c", "html", "txt", "json",
+    ]
+    .iter()
+    .any(|ext| name.ends_with(&format!(".{ext}")))
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -76,14 +106,9 @@ fn project_files(dir: &Path, out: &mut Vec<PathBuf>) {
             if !name.starts_with('.')
                 && !["target", "node_modules", "__pycache__"].contains(&name.as_str())
             {
-                project_files(&path, out);
+                walk(&path, out);
             }
-        } else if [
-            "rs", "md", "py", "pyi", "toml", "proto", "js", "java", "c", "html", "txt", "json",
-        ]
-        .iter()
-        .any(|ext| name.ends_with(&format!(".{ext}")))
-        {
+        } else if is_text(&path) {
             out.push(path);
         }
     }

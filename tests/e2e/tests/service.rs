@@ -266,8 +266,10 @@ async fn a_second_signal_exits_at_once_while_a_hand_is_still_draining() {
             "5",
             "--per-action-ms",
             "120000",
+            // Long enough for the silent bot to open its seat on a loaded
+            // machine (the other three are absent and forfeit after it).
             "--start-timeout-ms",
-            "100",
+            "3000",
             "--grace-ms",
             "120000",
         ]);
