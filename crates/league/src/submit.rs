@@ -101,6 +101,9 @@ impl Manifest {
                  command = [\"python3\", \"bot.py\"]"
             ));
         }
+        if let Some(why) = crate::config::foreign_program(&m.command[0]) {
+            return Err(format!("{name}: {why}"));
+        }
         let words: Vec<&String> = m
             .command
             .iter()
@@ -551,7 +554,9 @@ fn check(
             built
         }
     };
-    let (passed, output) = check_bot(whistle, file, rules, &bot_name, &manifest, &folder, staging);
+    let (passed, output) = check_bot(
+        whistle, league, file, rules, &bot_name, &manifest, &folder, staging,
+    );
     if !passed {
         // The FAIL lines, and the bot's stderr lines: those indented under
         // the first FAIL, or the report's line that gives them.
@@ -893,8 +898,10 @@ fn build(
 
 /// Runs `whistle check-bot` on the version in `folder` for the league's
 /// game, under the league's options, clock and sandbox limits; returns whether it passed and its output (bounded).
+#[allow(clippy::too_many_arguments)]
 fn check_bot(
     whistle: &Path,
+    league: &Path,
     file: &LeagueFile,
     rules: &Rules,
     name: &str,
@@ -923,6 +930,11 @@ fn check_bot(
         ])
         .arg("--dir")
         .arg(&folder);
+    // The upload's grants must neither hold nor lie inside the league's
+    // folder (the store, the rounds, other students' versions); its own
+    // folder inside it is read as the upload.
+    cmd.arg("--secret")
+        .arg(std::path::absolute(league).unwrap_or_else(|_| league.to_path_buf()));
     for (k, v) in file.game_options.iter() {
         cmd.arg(format!("--option={k}={v}"));
     }
@@ -1197,6 +1209,10 @@ mod tests {
         )
         .unwrap();
         assert!(ok.stdio());
+        for fine in ["/usr/bin/python3", "venv/bin/python3", "./b", "python3"] {
+            let text = format!("command = [\"{fine}\"]\nprotocol = \"stdio\"\n");
+            assert!(Manifest::parse("whistle.toml", &text).is_ok(), "{fine}");
+        }
         assert_eq!(ok.build, Some(Build::Line("make".into())));
         let words = Manifest::parse(
             "bot.toml",
@@ -1221,6 +1237,14 @@ mod tests {
             (
                 "command = [\"x\"]\nprotocol = \"stdio\"\nbuild = \"\"\n",
                 "`build` is empty",
+            ),
+            (
+                "command = [\"/home/t/py/bin/python3\", \"b.py\"]\nprotocol = \"stdio\"\n",
+                "outside the upload and the system's paths",
+            ),
+            (
+                "command = [\"../../league.db/bin/x\"]\nprotocol = \"stdio\"\n",
+                "outside the upload",
             ),
         ] {
             let e = Manifest::parse("whistle.toml", text).unwrap_err();
