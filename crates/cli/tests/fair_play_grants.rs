@@ -51,6 +51,10 @@ command = ["whistle", "bot", "--bot", "first"]
 [[reference]]
 name = "random"
 command = ["whistle", "bot", "--bot", "random", "--seed", "1"]
+
+[[reference]]
+name = "heuristic"
+command = ["whistle", "bot", "--bot", "heuristic"]
 "#;
 
 /// A Python script that tries to read `targets` (name, path: a file is
