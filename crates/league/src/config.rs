@@ -573,9 +573,9 @@ pub fn foreign_program(word: &str) -> Option<String> {
         .any(|c| matches!(c, std::path::Component::ParentDir));
     if (p.is_absolute() && !whistle_sandbox::in_system_paths(p)) || (!p.is_absolute() && leaves) {
         return Some(format!(
-            "`command` starts with `{}`, a program outside the upload and the system's paths \
-             (/usr, /bin, /opt, ...): ship the program in the upload (a path from its root, \
-             such as `bin/bot`) or name one the league's machine has on its PATH (`python3`)",
+            "its program `{}` lies outside the upload and the system's paths (/usr, /bin, \
+             /opt, ...): ship the program in the upload (a path from its root, such as \
+             `bin/bot`) or name one the league's machine has on its PATH (`python3`)",
             whistle_protocol::limits::truncate(word, 200)
         ));
     }

@@ -102,7 +102,13 @@ impl Manifest {
             ));
         }
         if let Some(why) = crate::config::foreign_program(&m.command[0]) {
-            return Err(format!("{name}: {why}"));
+            return Err(format!("{name}: `command`: {why}"));
+        }
+        // The build's sandbox is granted the runtime of its program too.
+        if let Some(Build::Words(w)) = &m.build
+            && let Some(why) = w.first().and_then(|p| crate::config::foreign_program(p))
+        {
+            return Err(format!("{name}: `build`: {why}"));
         }
         let words: Vec<&String> = m
             .command
@@ -1245,6 +1251,10 @@ mod tests {
             (
                 "command = [\"../../league.db/bin/x\"]\nprotocol = \"stdio\"\n",
                 "outside the upload",
+            ),
+            (
+                "command = [\"./b\"]\nprotocol = \"stdio\"\nbuild = [\"/l/submissions/bob/h/bin/cc\"]\n",
+                "`build`: its program `/l/submissions",
             ),
         ] {
             let e = Manifest::parse("whistle.toml", text).unwrap_err();
