@@ -78,6 +78,11 @@ pub struct CheckBotArgs {
     /// this account can).
     #[arg(long)]
     no_sandbox: bool,
+    /// A path no folder the bot is granted may hold or lie inside (a
+    /// league checking an upload passes its own folder); repeat for
+    /// several.
+    #[arg(long, hide = true)]
+    secret: Vec<std::path::PathBuf>,
     /// The bot speaks JSON lines on stdin and stdout (docs/stdio.md);
     /// whistle speaks gRPC to the referee for it.
     #[arg(long)]
@@ -413,7 +418,13 @@ async fn check(
                 return Ok(report);
             }
         };
-        let grants = confine::check_grants(&bot, &cwd, &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let secrets: Vec<std::path::PathBuf> = args
+            .secret
+            .iter()
+            .map(|s| std::fs::canonicalize(cwd.join(s)).unwrap_or_else(|_| cwd.join(s)))
+            .collect();
+        let grants =
+            confine::check_grants(&bot, &cwd, &secrets).map_err(|e| anyhow::anyhow!("{e}"))?;
         launch.dir = grants.folder;
         let reach = c.reach(&referee, &launch.address).await?;
         if !args.stdio {

@@ -560,6 +560,28 @@ impl Rules {
     }
 }
 
+/// Why a hosted version may not start its command with `word`, if it may
+/// not: a program given by an absolute path outside the system's paths (the
+/// organiser's home, another version's folder: whistle would grant the
+/// folder above its `bin/`), or a path that leaves the upload. A bare name
+/// (`python3`, from the league's `PATH`) and a path inside the upload are
+/// fine.
+pub fn foreign_program(word: &str) -> Option<String> {
+    let p = Path::new(word);
+    let leaves = p
+        .components()
+        .any(|c| matches!(c, std::path::Component::ParentDir));
+    if (p.is_absolute() && !whistle_sandbox::in_system_paths(p)) || (!p.is_absolute() && leaves) {
+        return Some(format!(
+            "its program `{}` lies outside the upload and the system's paths (/usr, /bin, \
+             /opt, ...): ship the program in the upload (a path from its root, such as \
+             `bin/bot`) or name one the league's machine has on its PATH (`python3`)",
+            whistle_protocol::limits::truncate(word, 200)
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

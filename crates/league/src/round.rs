@@ -200,7 +200,11 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
             file.set_seed(secret);
         }
         let Seating { bots, groups } = seat(&file, &store, online)?;
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        // The round's folder (its seed, deals and logs) is the owner's
+        // alone.
+        std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+            .create(&dir)
+            .map_err(io(&dir))?;
         let text = file.tournament_text(number, &bots, &dir);
         write_synced(&round_path, text.as_bytes()).map_err(io(&round_path))?;
         let tables = serde_json::to_string_pretty(&groups).expect("indices serialize") + "\n";
@@ -303,10 +307,16 @@ fn seat(
     Ok(Seating { bots, groups })
 }
 
-/// Writes `bytes` to `path` and waits until they are on disk.
+/// Writes `bytes` to `path` (the owner's alone) and waits until they are on
+/// disk.
 fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut f = std::fs::File::create(path)?;
+    use std::{io::Write, os::unix::fs::OpenOptionsExt};
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
     f.write_all(bytes)?;
     f.sync_all()
 }
@@ -451,6 +461,13 @@ pub fn hosted(store: &Store) -> Result<HashMap<String, BotEntry>, LeagueError> {
         let Ok(words) = serde_json::from_str::<Vec<String>>(&command) else {
             continue;
         };
+        // A version taken before such programs were refused is not hosted.
+        if words
+            .first()
+            .is_none_or(|w| crate::config::foreign_program(w).is_some())
+        {
+            continue;
+        }
         // A program given by a path is the version's; arguments naming its
         // files are made absolute (the round's file lies elsewhere).
         let mut command = whistle_tournament::confine::absolute_args(&words, &dir);

@@ -260,6 +260,16 @@ impl Store {
     /// [`LeagueError::Store`] if SQLite refuses, or a store newer than this
     /// program.
     pub fn open(path: &Path) -> Result<Store, LeagueError> {
+        // A new store is the owner's alone (it holds the league's secret
+        // seed); SQLite gives its journal files the same mode.
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path);
+        }
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // WAL with synchronous=FULL: a committed transaction survives a

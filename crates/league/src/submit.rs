@@ -101,6 +101,15 @@ impl Manifest {
                  command = [\"python3\", \"bot.py\"]"
             ));
         }
+        if let Some(why) = crate::config::foreign_program(&m.command[0]) {
+            return Err(format!("{name}: `command`: {why}"));
+        }
+        // The build's sandbox is granted the runtime of its program too.
+        if let Some(Build::Words(w)) = &m.build
+            && let Some(why) = w.first().and_then(|p| crate::config::foreign_program(p))
+        {
+            return Err(format!("{name}: `build`: {why}"));
+        }
         let words: Vec<&String> = m
             .command
             .iter()
@@ -671,7 +680,9 @@ fn check(
             built
         }
     };
-    let (passed, output) = check_bot(whistle, file, rules, &bot_name, &manifest, &folder, staging);
+    let (passed, output) = check_bot(
+        whistle, league, file, rules, &bot_name, &manifest, &folder, staging,
+    );
     if !passed {
         // The FAIL lines, and the bot's stderr lines: those indented under
         // the first FAIL, or the report's line that gives them.
@@ -1013,8 +1024,10 @@ fn build(
 
 /// Runs `whistle check-bot` on the version in `folder` for the league's
 /// game, under the league's options, clock and sandbox limits; returns whether it passed and its output (bounded).
+#[allow(clippy::too_many_arguments)]
 fn check_bot(
     whistle: &Path,
+    league: &Path,
     file: &LeagueFile,
     rules: &Rules,
     name: &str,
@@ -1043,6 +1056,11 @@ fn check_bot(
         ])
         .arg("--dir")
         .arg(&folder);
+    // The upload's grants must neither hold nor lie inside the league's
+    // folder (the store, the rounds, other students' versions); its own
+    // folder inside it is read as the upload.
+    cmd.arg("--secret")
+        .arg(std::path::absolute(league).unwrap_or_else(|_| league.to_path_buf()));
     for (k, v) in file.game_options.iter() {
         cmd.arg(format!("--option={k}={v}"));
     }
@@ -1389,6 +1407,10 @@ mod tests {
         )
         .unwrap();
         assert!(ok.stdio());
+        for fine in ["/usr/bin/python3", "venv/bin/python3", "./b", "python3"] {
+            let text = format!("command = [\"{fine}\"]\nprotocol = \"stdio\"\n");
+            assert!(Manifest::parse("whistle.toml", &text).is_ok(), "{fine}");
+        }
         assert_eq!(ok.build, Some(Build::Line("make".into())));
         let words = Manifest::parse(
             "bot.toml",
@@ -1413,6 +1435,18 @@ mod tests {
             (
                 "command = [\"x\"]\nprotocol = \"stdio\"\nbuild = \"\"\n",
                 "`build` is empty",
+            ),
+            (
+                "command = [\"/home/t/py/bin/python3\", \"b.py\"]\nprotocol = \"stdio\"\n",
+                "outside the upload and the system's paths",
+            ),
+            (
+                "command = [\"../../league.db/bin/x\"]\nprotocol = \"stdio\"\n",
+                "outside the upload",
+            ),
+            (
+                "command = [\"./b\"]\nprotocol = \"stdio\"\nbuild = [\"/l/submissions/bob/h/bin/cc\"]\n",
+                "`build`: its program `/l/submissions",
             ),
         ] {
             let e = Manifest::parse("whistle.toml", text).unwrap_err();

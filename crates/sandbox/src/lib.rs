@@ -581,6 +581,27 @@ pub fn system_paths() -> Vec<PathBuf> {
     .collect()
 }
 
+/// Whether `program`, an absolute path, lies in [`system_paths`] (read
+/// as written: a path with `..` never does).
+pub fn in_system_paths(program: &Path) -> bool {
+    program.is_absolute()
+        && !program
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+        && system_paths().iter().any(|s| program.starts_with(s))
+}
+
+/// A folder [`runtime_guesses`] thinks a program needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guess {
+    /// The folder.
+    pub path: PathBuf,
+    /// The virtual environment whose `pyvenv.cfg` named it (the base
+    /// interpreter's prefix), or `None` for the prefix of the program
+    /// itself.
+    pub named_by: Option<PathBuf>,
+}
+
 /// The folders a program needs to run beyond [`system_paths`], found from
 /// the program itself: for a program in `PREFIX/bin` (a language runtime
 /// installed under a home folder, `pyenv`'s shims, a virtual environment),
@@ -588,7 +609,16 @@ pub fn system_paths() -> Vec<PathBuf> {
 /// environment, the base interpreter's prefix its `pyvenv.cfg` names.
 /// The caller decides whether a path found here may be granted.
 pub fn runtime_paths(program: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
+    runtime_guesses(program)
+        .into_iter()
+        .map(|g| g.path)
+        .collect()
+}
+
+/// [`runtime_paths`], each with where it was read: a `pyvenv.cfg` is a
+/// file like any other, and one the bot wrote names what it likes.
+pub fn runtime_guesses(program: &Path) -> Vec<Guess> {
+    let mut out: Vec<Guess> = Vec::new();
     let mut candidates = vec![program.to_path_buf()];
     if let Ok(real) = std::fs::canonicalize(program) {
         candidates.push(real);
@@ -599,22 +629,71 @@ pub fn runtime_paths(program: &Path) -> Vec<PathBuf> {
         let named_bin = bin
             .file_name()
             .is_some_and(|n| n == "bin" || n == "shims" || n == "Scripts");
-        if named_bin && !out.contains(&prefix.to_path_buf()) {
-            out.push(prefix.to_path_buf());
-            out.extend(venv_base(prefix));
+        if named_bin && !out.iter().any(|g| g.path == prefix) {
+            out.push(Guess {
+                path: prefix.to_path_buf(),
+                named_by: None,
+            });
+            out.extend(venv_base(prefix).map(|path| Guess {
+                path,
+                named_by: Some(prefix.to_path_buf()),
+            }));
         }
     }
     out
 }
 
-/// The folder of the interpreter a Python virtual environment at `prefix`
-/// links to (the parent of its `pyvenv.cfg`'s `home`), if `prefix` is one.
-pub fn venv_base(prefix: &Path) -> Option<PathBuf> {
+/// The `home` a Python virtual environment at `prefix` names in its
+/// `pyvenv.cfg` (the folder of its base interpreter), if `prefix` is one.
+pub fn venv_home(prefix: &Path) -> Option<PathBuf> {
     let cfg = std::fs::read_to_string(prefix.join("pyvenv.cfg")).ok()?;
     cfg.lines()
         .filter_map(|line| line.split_once('='))
         .find(|(k, _)| k.trim() == "home")
-        .and_then(|(_, v)| Path::new(v.trim()).parent().map(Path::to_path_buf))
+        .map(|(_, v)| PathBuf::from(v.trim()))
+}
+
+/// The folder of the interpreter a Python virtual environment at `prefix`
+/// links to (the parent of its `pyvenv.cfg`'s `home`), if `prefix` is one.
+pub fn venv_base(prefix: &Path) -> Option<PathBuf> {
+    venv_home(prefix).and_then(|h| h.parent().map(Path::to_path_buf))
+}
+
+/// Whether the base interpreter a virtual environment at `prefix` names
+/// looks like a real Python installation: an executable `python`,
+/// `python3` or `python3.N` in its `home`, and `lib/python3.*` in the
+/// folder above. What an untrusted `pyvenv.cfg` must name to be believed.
+pub fn names_a_python(prefix: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(home) = venv_home(prefix) else {
+        return false;
+    };
+    let Some(base) = home.parent() else {
+        return false;
+    };
+    let pythonish = |name: &str| {
+        name == "python"
+            || name == "python3"
+            || name
+                .strip_prefix("python3.")
+                .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let executable = std::fs::read_dir(&home).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            e.file_name().to_str().is_some_and(pythonish)
+                && std::fs::metadata(e.path())
+                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    });
+    let lib = std::fs::read_dir(base.join("lib")).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with("python3"))
+                && e.path().is_dir()
+        })
+    });
+    executable && lib
 }
 
 /// Finds a bare program name in `path_var` (a `PATH` value).
@@ -904,6 +983,45 @@ mod tests {
         assert!(found.contains(&venv), "{found:?}");
         assert!(found.contains(&PathBuf::from("/opt/py")), "{found:?}");
         assert!(runtime_paths(Path::new("/work/target/release/whistle")).is_empty());
+        let guesses = runtime_guesses(&venv.join("bin/python"));
+        assert!(guesses.contains(&Guess {
+            path: PathBuf::from("/opt/py"),
+            named_by: Some(venv.clone()),
+        }));
+    }
+
+    #[test]
+    fn only_a_real_python_is_believed_from_a_pyvenv_cfg() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let venv = dir.path().join("venv");
+        std::fs::create_dir_all(&venv).unwrap();
+        let base = dir.path().join("py");
+        std::fs::create_dir_all(base.join("bin")).unwrap();
+        let cfg = format!("home = {}\n", base.join("bin").display());
+        std::fs::write(venv.join("pyvenv.cfg"), cfg).unwrap();
+        // Neither an interpreter nor its library: a folder named to be read.
+        assert!(!names_a_python(&venv));
+        let python = base.join("bin/python3.12");
+        std::fs::write(&python, "").unwrap();
+        std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(!names_a_python(&venv), "no lib/python3.*");
+        std::fs::create_dir_all(base.join("lib/python3.12")).unwrap();
+        assert!(names_a_python(&venv));
+        std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(!names_a_python(&venv), "not executable");
+        // A file named as the interpreter's folder.
+        std::fs::write(venv.join("pyvenv.cfg"), "home = /etc/passwd/bin\n").unwrap();
+        assert!(!names_a_python(&venv));
+        assert!(!names_a_python(dir.path()), "no pyvenv.cfg");
+    }
+
+    #[test]
+    fn system_programs_are_read_as_written() {
+        assert!(in_system_paths(Path::new("/usr/bin/python3")));
+        assert!(!in_system_paths(Path::new("/usr/../tmp/bin/python3")));
+        assert!(!in_system_paths(Path::new("/tmp/teacher/bin/python3")));
+        assert!(!in_system_paths(Path::new("usr/bin/python3")));
     }
 
     #[test]

@@ -172,9 +172,10 @@ fn open_to_others(folder: &Path) -> Result<(), String> {
     ))
 }
 
-/// Whether `granted` (a folder a bot may read) would expose `secret`.
+/// Whether `granted` (a folder a bot may read) would expose `secret`: it
+/// holds it, or lies inside it.
 fn exposes(granted: &Path, secret: &Path) -> bool {
-    secret.starts_with(granted)
+    secret.starts_with(granted) || granted.starts_with(secret)
 }
 
 /// What a sandboxed bot may read beyond the system's paths: its folder, its
@@ -240,15 +241,40 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
             p.display()
         )
     };
-    let check = |what: &str, p: &Path| -> Result<(), String> {
+    // The bot's folder lies inside a league's folder (a hosted version):
+    // it must only not hold a secret. Every other path it is granted must
+    // neither hold one nor lie inside one.
+    let check_folder = |p: &Path| -> Result<(), String> {
         for s in secrets {
-            if exposes(p, s) {
-                return Err(refuse(what, p, format!("holds {}", s.display())));
+            if s.starts_with(p) {
+                return Err(refuse("its folder", p, format!("holds {}", s.display())));
             }
         }
         Ok(())
     };
-    check("its folder", &folder)?;
+    let check = |what: &str, p: &Path| -> Result<(), String> {
+        for s in secrets {
+            if exposes(p, s) {
+                let how = if s.starts_with(p) {
+                    "holds"
+                } else {
+                    "lies inside"
+                };
+                return Err(refuse(what, p, format!("{how} {}", s.display())));
+            }
+        }
+        Ok(())
+    };
+    // A path inside the bot's own folder is read with it: no grant of its
+    // own to check.
+    let own = |p: &Path| p.starts_with(&folder);
+    // A `pyvenv.cfg` in a folder the bot controls says what the bot likes:
+    // believed only when it names a real Python installation.
+    let believed = |venv: &Path| {
+        let controlled = venv.starts_with(&folder) || folder.starts_with(venv);
+        !controlled || whistle_sandbox::names_a_python(venv)
+    };
+    check_folder(&folder)?;
     open_to_others(&folder)?;
     let mut read = Vec::new();
     for r in &bot.read {
@@ -259,12 +285,16 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
                 r.display()
             ));
         }
-        check("`read` names", &r)?;
+        if !own(&r) {
+            check("`read` names", &r)?;
+        }
         // A virtual environment is read with the interpreter it links to.
-        if let Some(b) = whistle_sandbox::venv_base(&r).map(|b| real(&b)) {
-            if check("", &b).is_ok() && !read.contains(&b) {
-                read.push(b);
-            }
+        if believed(&r)
+            && let Some(b) = whistle_sandbox::venv_base(&r).map(|b| real(&b))
+            && (own(&b) || check("", &b).is_ok())
+            && !read.contains(&b)
+        {
+            read.push(b);
         }
         read.push(r);
     }
@@ -275,9 +305,14 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
     }
     // The runtime the program lives in is a guess: granted only when it
     // exposes nothing.
-    for r in whistle_sandbox::runtime_paths(&program) {
-        let r = real(&r);
-        if check("", &r).is_ok() && !read.contains(&r) {
+    for g in whistle_sandbox::runtime_guesses(&program) {
+        if let Some(venv) = &g.named_by
+            && !believed(&real(venv))
+        {
+            continue;
+        }
+        let r = real(&g.path);
+        if (own(&r) || check("", &r).is_ok()) && !read.contains(&r) {
             read.push(r);
         }
     }
@@ -527,6 +562,13 @@ mod tests {
         assert!(exposes(Path::new("/a/b"), Path::new("/a/b")));
         assert!(!exposes(Path::new("/a/b/bot"), Path::new("/a/b/t.toml")));
         assert!(!exposes(Path::new("/a/bc"), Path::new("/a/b/t.toml")));
+    }
+
+    #[test]
+    fn a_folder_inside_a_secret_exposes_it() {
+        assert!(exposes(Path::new("/l/league.db"), Path::new("/l")));
+        assert!(exposes(Path::new("/out/matches"), Path::new("/out")));
+        assert!(!exposes(Path::new("/outside"), Path::new("/out")));
     }
 
     fn planned(index: u64, seats: &[usize], set: u8) -> Planned {

@@ -243,6 +243,21 @@ fn keep_seed(t: &Tournament, out: &Path) -> Result<(), RunError> {
     write_whole(&path, format!("{}\n", t.seed).as_bytes(), 0o600).map_err(io_at(&path))
 }
 
+/// Makes `dir` and the folders above it that are missing, mode 0700 (the
+/// owner's alone); a folder that exists keeps its mode.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(dir)
+}
+
 /// Writes `path` whole or not at all: a temporary file beside it, synced,
 /// then renamed over it (a run killed at any point leaves the old file or
 /// the new one, never an empty one), with permissions `mode`.
@@ -332,8 +347,10 @@ fn prepare(t: &Tournament, opts: &RunOptions) -> Result<Prepared, RunError> {
         .filter(|p| opts.shard.is_none_or(|s| s.owns(p.index)))
         .cloned()
         .collect();
-    std::fs::create_dir_all(out.join("matches")).map_err(io_at(&out))?;
-    std::fs::create_dir_all(out.join("logs")).map_err(io_at(&out))?;
+    // The output folder (seed, deals and logs) is the owner's alone where
+    // whistle makes it.
+    private_dir(&out.join("matches")).map_err(io_at(&out))?;
+    private_dir(&out.join("logs")).map_err(io_at(&out))?;
     let manifest = Manifest::of(t, all.len() as u64, opts.shard);
     // What an earlier run left: the finished matches by index, and the
     // unfinished logs (at most one per table that was playing).
@@ -1183,7 +1200,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, reporter: &dyn Reporter) -> Result<Re
             total: m.matches,
         });
     }
-    std::fs::create_dir_all(out.join("matches")).map_err(io_at(out))?;
+    private_dir(&out.join("matches")).map_err(io_at(out))?;
     let mut tally = stats::Tally::new(&m.name, &m.game, &m.bots);
     for (&index, from) in &found {
         let to = match_path(out, index);
