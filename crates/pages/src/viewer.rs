@@ -4,10 +4,14 @@
 //! --step` prints), the action taken, fallbacks and faults, and the
 //! verifier's verdict.
 
-use serde::{Serialize, ser::SerializeMap};
+use serde::{
+    Serialize,
+    ser::{SerializeMap, SerializeSeq},
+};
 use whistle_replay::{MatchLog, verify::Report};
 use whistle_rules::{
-    Fallback, Game, MatchDriver, Observation, Seat, Status, Variant, dealing::Seed,
+    Action, Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant,
+    dealing::Seed,
 };
 
 /// What one seat saw at one step.
@@ -17,7 +21,8 @@ use whistle_rules::{
 /// (`history_len`, `tricks_len`) and the page takes that many of the hand's
 /// end view; and of the other fields of the observation it carries only
 /// those that differ from the same seat's view at the step before (all of
-/// them at a hand's first step). The page merges them back.
+/// them at a hand's first step), and of `players` only the fields of each
+/// seat's entry that differ. The page merges them back.
 #[derive(Debug, Clone)]
 pub struct View {
     /// Its observation; in a step's view without its history and completed
@@ -31,18 +36,97 @@ pub struct View {
     /// number `f` of whistle.proto, history and tricks left out), or `None`
     /// for the whole observation (a hand's end).
     pub changed: Option<u32>,
-    /// Its legal actions in canonical text (empty when not asked).
-    pub legal: Vec<String>,
+    /// Which fields of each seat's entry of `players` the page gets when
+    /// `changed` has the `players` field (byte `i` for seat `i`, bit `k`
+    /// for the `k`th field of [`SeatView`]): an entry without any is
+    /// written `null`, the same as at the step before.
+    pub players_changed: u64,
+    /// Its legal actions (written in canonical text; empty when not asked).
+    pub legal: Vec<Action>,
 }
 
 /// The fields of `.0` in the mask `.1` (bit `f` for field number `f`, as
 /// [`whistle_protocol::compact::changed_fields`] gives it).
-struct Partial<'a>(&'a Observation, u32);
+struct Partial<'a>(&'a Observation, u32, u64);
+
+/// The fields of each seat's entry of `players` in its byte of the mask
+/// `.1` (byte `i` for seat `i`, bit `k` for the `k`th field of
+/// [`SeatView`]); an entry with none is `null`.
+struct Players<'a>(&'a [SeatView], u64);
+
+/// The byte of `mask` for seat `i` (every field past the eighth seat).
+fn seat_fields(mask: u64, i: usize) -> u8 {
+    if i < 8 { (mask >> (8 * i)) as u8 } else { u8::MAX }
+}
+
+/// What changed in one seat's entry, as [`Players`] reads it.
+fn seat_changes(a: &SeatView, b: &SeatView) -> u8 {
+    [
+        a.seat != b.seat,
+        a.held != b.held,
+        a.known != b.known,
+        a.bid != b.bid,
+        a.tricks != b.tricks,
+        a.total != b.total,
+        a.team != b.team,
+        a.active != b.active,
+    ]
+    .iter()
+    .enumerate()
+    .fold(0, |m, (k, &c)| m | u8::from(c) << k)
+}
+
+/// The fields of `.0` in the mask `.1`.
+struct SeatPart<'a>(&'a SeatView, u8);
+
+impl Serialize for SeatPart<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (p, mask) = (self.0, self.1);
+        let mut m = s.serialize_map(None)?;
+        macro_rules! put {
+            ($($k:literal $f:ident),*) => {
+                $(if mask & (1 << $k) != 0 {
+                    m.serialize_entry(stringify!($f), &p.$f)?;
+                })*
+            };
+        }
+        put!(0 seat, 1 held, 2 known, 3 bid, 4 tricks, 5 total, 6 team, 7 active);
+        m.end()
+    }
+}
+
+impl Serialize for Players<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.len()))?;
+        for (i, p) in self.0.iter().enumerate() {
+            match seat_fields(self.1, i) {
+                0 => q.serialize_element(&())?,
+                u8::MAX => q.serialize_element(p)?,
+                f => q.serialize_element(&SeatPart(p, f))?,
+            }
+        }
+        q.end()
+    }
+}
+
+/// Actions in canonical text.
+struct Texts<'a>(&'a [Action]);
+
+impl Serialize for Texts<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.len()))?;
+        for a in self.0 {
+            q.serialize_element(&format_args!("{a}"))?;
+        }
+        q.end()
+    }
+}
 
 impl Serialize for Partial<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use whistle_protocol::convert::field;
         let (o, mask) = (self.0, self.1);
+        let players = Players(&o.players, self.2);
         let mut m = s.serialize_map(None)?;
         macro_rules! put {
             ($($bit:ident $f:ident),*) => {
@@ -52,8 +136,11 @@ impl Serialize for Partial<'_> {
             };
         }
         put!(GAME game, SEAT seat, SEATS seats, DEAL deal, DEALER dealer, PHASE phase,
-            TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, PLAYERS players, TRUMP trump,
+            TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, TRUMP trump,
             CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
+        if mask & (1 << field::PLAYERS) != 0 {
+            m.serialize_entry("players", &players)?;
+        }
         m.end()
     }
 }
@@ -62,12 +149,15 @@ impl Serialize for View {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(4))?;
         match self.changed {
-            Some(mask) => m.serialize_entry("observation", &Partial(&self.observation, mask))?,
+            Some(mask) => m.serialize_entry(
+                "observation",
+                &Partial(&self.observation, mask, self.players_changed),
+            )?,
             None => m.serialize_entry("observation", &self.observation)?,
         }
         m.serialize_entry("history_len", &self.history_len)?;
         m.serialize_entry("tricks_len", &self.tricks_len)?;
-        m.serialize_entry("legal", &self.legal)?;
+        m.serialize_entry("legal", &Texts(&self.legal))?;
         m.end()
     }
 }
@@ -206,20 +296,32 @@ fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
             if !whole {
                 observation.tricks = Vec::new();
             }
+            let players_changed = prev.map_or(u64::MAX, |p| {
+                // Seat by seat, field by field; a seat count that changed
+                // sends them all.
+                if p.players.len() != observation.players.len() {
+                    return u64::MAX;
+                }
+                p.players
+                    .iter()
+                    .zip(&observation.players)
+                    .enumerate()
+                    .take(8)
+                    .fold(0, |m, (i, (a, b))| {
+                        m | u64::from(seat_changes(a, b)) << (8 * i)
+                    })
+            });
             View {
                 changed: (!whole).then(|| {
                     prev.map_or(u32::MAX, |p| {
                         whistle_protocol::compact::changed_fields(p, &observation)
                     })
                 }),
+                players_changed,
                 observation,
                 history_len,
                 tricks_len,
-                legal: game
-                    .legal_actions(s)
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect(),
+                legal: game.legal_actions(s).to_vec(),
             }
         })
         .collect()
@@ -370,5 +472,108 @@ mod tests {
         let bid = "`bid 4`: the bids must not total 13 (I4)".to_string();
         assert_eq!(with_rule_id("israeli", bid.clone()), bid);
         assert!(faults("israeli", &[fault], |at| at == 5).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod page_data {
+    use serde_json::{Map, Value};
+    use whistle_rules::{Fallback, Game, MatchDriver, Seat, Status, dealing::Seed};
+
+    /// A step's view merged back onto the same seat's view at the step
+    /// before, as `assets/viewer.js` does.
+    fn merge(before: &Map<String, Value>, part: &Map<String, Value>) -> Map<String, Value> {
+        let mut o = before.clone();
+        for (k, v) in part {
+            o.insert(k.clone(), v.clone());
+        }
+        if let (Some(Value::Array(now)), Some(Value::Array(was))) =
+            (part.get("players"), before.get("players"))
+        {
+            let players = now
+                .iter()
+                .zip(was)
+                .map(|(p, w)| match p {
+                    Value::Null => w.clone(),
+                    Value::Object(p) => {
+                        let mut w = w.as_object().cloned().unwrap_or_default();
+                        w.extend(p.clone());
+                        Value::Object(w)
+                    }
+                    other => panic!("a player entry {other}"),
+                })
+                .collect();
+            o.insert("players".into(), Value::Array(players));
+        }
+        o
+    }
+
+    /// The page's data, merged back, is at every step exactly each seat's
+    /// observation (what `replay show --seat --step` prints, without its
+    /// history and completed tricks, which the page takes from the hand's
+    /// end by length) and legal actions: nothing a seat may not see, and
+    /// nothing it saw left out. Every game's sample log.
+    #[test]
+    fn the_page_data_merges_back_into_each_seats_observation() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../replays/samples");
+        for game in ["israeli", "honeymoon", "illustrated", "yogi", "oneonta"] {
+            let path = root.join(game).join("matches/m00000.jsonl");
+            let (log, m) = super::from_file(&path, Default::default()).unwrap();
+            assert!(m.verified, "{game}: {:?}", m.problems);
+            let data = serde_json::to_value(&m).unwrap();
+            let variant: whistle_rules::Variant = log.header.game.parse().unwrap();
+            let seed = log.end.as_ref().map_or(Seed::default(), |e| e.match_seed);
+            let mut driver = MatchDriver::new(
+                variant.new_game(&log.header.options).unwrap(),
+                seed,
+                Fallback::First,
+            );
+            if let Some(ctx) = log.hands.first().and_then(|h| h.context.as_ref()) {
+                driver.start_at(ctx).unwrap();
+            }
+            let mut compared = 0;
+            for (h, hand) in log.hands.iter().enumerate() {
+                if driver.game().status() != Status::Deal {
+                    break;
+                }
+                driver.deal_with(&hand.deck).unwrap();
+                let page = &data["hands"][h];
+                let seats = driver.game().seats();
+                let mut before = vec![Map::new(); seats];
+                for (i, act) in hand.actions.iter().enumerate() {
+                    for s in Seat::all(seats) {
+                        let view = &page["steps"][i]["views"][s.index()];
+                        let o = merge(&before[s.index()], view["observation"].as_object().unwrap());
+                        let mut want = driver.game().observe_without_history(s);
+                        assert_eq!(
+                            view["tricks_len"].as_u64(),
+                            Some(want.tricks.len() as u64)
+                        );
+                        want.tricks.clear();
+                        let mut want = serde_json::to_value(&want).unwrap();
+                        let want = want.as_object_mut().unwrap();
+                        want.remove("tricks");
+                        want.remove("history");
+                        assert_eq!(&o, want, "{game} hand {h} step {i} seat {}", s.index());
+                        let legal: Vec<String> = driver
+                            .game()
+                            .legal_actions(s)
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect();
+                        assert_eq!(view["legal"], serde_json::json!(legal));
+                        before[s.index()] = o;
+                        compared += 1;
+                    }
+                    driver.apply(act.seat, act.action, act.fallback).unwrap();
+                    driver.take_events();
+                }
+                for s in Seat::all(seats) {
+                    let want = serde_json::to_value(driver.game().observe(s)).unwrap();
+                    assert_eq!(page["end"][s.index()]["observation"], want);
+                }
+            }
+            assert!(compared > 100, "{game}: {compared} views");
+        }
     }
 }
