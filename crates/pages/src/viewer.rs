@@ -8,13 +8,16 @@ use serde::{
     Serialize,
     ser::{SerializeMap, SerializeSeq},
 };
+use serde_json::value::RawValue;
 use whistle_replay::{MatchLog, verify::Report};
 use whistle_rules::{
-    Action, Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant,
+    Action, ActionList, Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant,
     dealing::Seed,
 };
 
-/// What one seat saw at one step.
+/// What every seat saw at one step (or at a hand's end), as the page's
+/// JSON: an array with one view a seat, written as the step is played (a
+/// match's observations are never all held at once).
 ///
 /// On the page, a step's view is small: within a hand the history and the
 /// completed tricks only grow, so a step's view gives their lengths
@@ -22,27 +25,43 @@ use whistle_rules::{
 /// end view; and of the other fields of the observation it carries only
 /// those that differ from the same seat's view at the step before (all of
 /// them at a hand's first step), and of `players` only the fields of each
-/// seat's entry that differ. The page merges them back.
+/// seat's entry that differ (an entry without any is `null`). The page
+/// merges them back. A hand's end view is whole.
 #[derive(Debug, Clone)]
-pub struct View {
+pub struct Views(Box<RawValue>);
+
+impl Views {
+    /// The JSON text.
+    pub fn json(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl Serialize for Views {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+/// One seat's view as the page gets it.
+struct View {
     /// Its observation; in a step's view without its history and completed
     /// tricks (their lengths are kept).
-    pub observation: Observation,
+    observation: Observation,
     /// How many events of the hand's history the seat had seen.
-    pub history_len: usize,
+    history_len: usize,
     /// How many tricks of the hand were complete.
-    pub tricks_len: usize,
+    tricks_len: usize,
     /// Which fields of the observation the page gets (bit `f` for field
     /// number `f` of whistle.proto, history and tricks left out), or `None`
     /// for the whole observation (a hand's end).
-    pub changed: Option<u32>,
+    changed: Option<u32>,
     /// Which fields of each seat's entry of `players` the page gets when
     /// `changed` has the `players` field (byte `i` for seat `i`, bit `k`
-    /// for the `k`th field of [`SeatView`]): an entry without any is
-    /// written `null`, the same as at the step before.
-    pub players_changed: u64,
-    /// Its legal actions (written in canonical text; empty when not asked).
-    pub legal: Vec<Action>,
+    /// for the `k`th field of [`SeatView`]).
+    players_changed: u64,
+    /// Its legal actions (empty when not asked).
+    legal: ActionList,
 }
 
 /// The fields of `.0` in the mask `.1` (bit `f` for field number `f`, as
@@ -56,7 +75,11 @@ struct Players<'a>(&'a [SeatView], u64);
 
 /// The byte of `mask` for seat `i` (every field past the eighth seat).
 fn seat_fields(mask: u64, i: usize) -> u8 {
-    if i < 8 { (mask >> (8 * i)) as u8 } else { u8::MAX }
+    if i < 8 {
+        (mask >> (8 * i)) as u8
+    } else {
+        u8::MAX
+    }
 }
 
 /// What changed in one seat's entry, as [`Players`] reads it.
@@ -187,7 +210,7 @@ pub struct Step {
     /// Faults just before it.
     pub faults: Vec<Fault>,
     /// What each seat saw before it.
-    pub views: Vec<View>,
+    pub views: Views,
     /// Why the rules refuse this action, if they do: a disputed log is
     /// drawn up to here, the refused step marked, and play stops.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -204,7 +227,7 @@ pub struct Hand {
     /// The decisions.
     pub steps: Vec<Step>,
     /// What each seat saw once the hand was over.
-    pub end: Vec<View>,
+    pub end: Views,
     /// Faults after the last decision.
     pub faults: Vec<Fault>,
     /// The hand's result in one line.
@@ -277,11 +300,11 @@ pub fn with_rule_id(game: &str, reason: String) -> String {
     }
 }
 
-/// Every seat's view: only what changed since `before` (the views of the
-/// step before in the same hand), or whole (`before` is `None` at a hand's
-/// end).
-fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
-    Seat::all(game.seats())
+/// Every seat's view: only what changed since `before` (each seat's
+/// observation at the step before in the same hand, none at a hand's first
+/// step; replaced by this step's), or whole (`whole`: a hand's end).
+fn views<G: Game>(game: &G, before: &mut Vec<Observation>, whole: bool) -> Result<Views, String> {
+    let list: Vec<View> = Seat::all(game.seats())
         .map(|s| {
             // A step's view keeps only the length of the seat's history:
             // the events it may see, counted, not built.
@@ -291,7 +314,7 @@ fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
             } else {
                 game.observe_without_history(s)
             };
-            let prev = before.map(|b| &b[s.index()].observation);
+            let prev = before.get(s.index());
             let tricks_len = observation.tricks.len();
             if !whole {
                 observation.tricks = Vec::new();
@@ -321,10 +344,16 @@ fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
                 observation,
                 history_len,
                 tricks_len,
-                legal: game.legal_actions(s).to_vec(),
+                legal: game.legal_actions(s),
             }
         })
-        .collect()
+        .collect();
+    let json = serde_json::value::to_raw_value(&list).map_err(|e| e.to_string())?;
+    if !whole {
+        before.clear();
+        before.extend(list.into_iter().map(|v| v.observation));
+    }
+    Ok(Views(json))
 }
 
 /// Reads the match log at `path`, verifies it (with `ctx`) and collects its
@@ -369,6 +398,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
         }
         driver.deal_with(&hand.deck).map_err(|e| e.to_string())?;
         let mut steps = Vec::with_capacity(hand.actions.len());
+        let mut before = Vec::new();
         let mut stopped = false;
         for (i, act) in hand.actions.iter().enumerate() {
             steps.push(Step {
@@ -376,11 +406,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
                 action: act.action.to_string(),
                 fallback: act.fallback,
                 faults: faults(&log.header.game, &hand.faults, |at| at == i),
-                views: views(
-                    driver.game(),
-                    steps.last().map(|s: &Step| &s.views[..]),
-                    false,
-                ),
+                views: views(driver.game(), &mut before, false)?,
                 refused: None,
             });
             if let Err(e) = driver.apply(act.seat, act.action, act.fallback) {
@@ -397,7 +423,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             deal: hand.deal,
             dealer: hand.dealer.index(),
             steps,
-            end: views(driver.game(), None, true),
+            end: views(driver.game(), &mut before, true)?,
             faults: faults(&log.header.game, &hand.faults, |at| at >= n),
             summary: if stopped {
                 "play stops here: the rules refuse this step".into()
@@ -545,10 +571,7 @@ mod page_data {
                         let view = &page["steps"][i]["views"][s.index()];
                         let o = merge(&before[s.index()], view["observation"].as_object().unwrap());
                         let mut want = driver.game().observe_without_history(s);
-                        assert_eq!(
-                            view["tricks_len"].as_u64(),
-                            Some(want.tricks.len() as u64)
-                        );
+                        assert_eq!(view["tricks_len"].as_u64(), Some(want.tricks.len() as u64));
                         want.tricks.clear();
                         let mut want = serde_json::to_value(&want).unwrap();
                         let want = want.as_object_mut().unwrap();
