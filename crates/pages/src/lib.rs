@@ -144,7 +144,8 @@ pub fn viewer_page(m: &viewer::Match) -> String {
                     section { h2 { "notes" } table { tbody #notes {} } }
                 }
             }
-            script #match-data type="application/gzip+base64" { (packed_json(m)) }
+            // Base64 has nothing to escape: written as it is, not scanned.
+            script #match-data type="application/gzip+base64" { (PreEscaped(packed_json(m))) }
             script { (PreEscaped(VIEWER_JS)) }
         },
     )
