@@ -485,7 +485,7 @@ mod tests {
             at: 4,
             answer: None,
         };
-        let shown = faults("israeli", &[fault.clone()], |at| at == 4);
+        let shown = faults("israeli", std::slice::from_ref(&fault), |at| at == 4);
         assert_eq!(
             shown[0].detail,
             "`KH`: must follow suit (S), rule I5 (docs/rules/israeli.md#i5)"
