@@ -32,11 +32,12 @@ const PAGE_GZIP_LEVEL: u32 = 4;
 /// `value` as gzip-compressed JSON in base64, for a page to carry in a
 /// `<script type="application/gzip+base64">` element and open with the
 /// browser's `DecompressionStream`. A match's views repeat themselves from
-/// step to step; compressed, a page is some forty times smaller. Base64 has
-/// no `<`, so nothing can close the element.
+/// step to step; compressed, a page's data is some sixteen times smaller
+/// (and the views already carry only what changed). Base64 has no `<`, so
+/// nothing can close the element.
 pub fn packed_json(value: &impl serde::Serialize) -> String {
     use base64::Engine as _;
-    // The JSON goes straight into the compressor: a match's data is tens of
+    // The JSON goes straight into the compressor: a match's data is
     // megabytes before compression, never held whole.
     let mut gz =
         flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(PAGE_GZIP_LEVEL));
