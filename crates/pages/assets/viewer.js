@@ -10,7 +10,8 @@
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const data = JSON.parse(await new Response(stream).text());
   // A step's view carries only the fields that changed since the same
-  // seat's view at the step before, and the lengths of the history and of
+  // seat's view at the step before (of `players`, only the fields of
+  // the seats' entries that changed), and the lengths of the history and of
   // the completed tricks (taken from the hand's end view): merge them back
   // into whole observations.
   data.hands.forEach(function (h) {
@@ -19,6 +20,13 @@
       h.steps.forEach(function (s) {
         const v = s.views[seat];
         const o = Object.assign({}, before, v.observation);
+        // Of `players`, only the fields of a seat's entry that changed are
+        // written; an entry without any is null, as at the step before.
+        if (v.observation.players && before.players) {
+          o.players = v.observation.players.map(function (p, i) {
+            return p === null ? before.players[i] : Object.assign({}, before.players[i], p);
+          });
+        }
         o.history = end.observation.history.slice(0, v.history_len);
         o.tricks = end.observation.tricks.slice(0, v.tricks_len);
         v.observation = o;

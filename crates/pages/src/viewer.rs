@@ -4,45 +4,152 @@
 //! --step` prints), the action taken, fallbacks and faults, and the
 //! verifier's verdict.
 
-use serde::{Serialize, ser::SerializeMap};
+use serde::{
+    Serialize,
+    ser::{SerializeMap, SerializeSeq},
+};
+use serde_json::value::RawValue;
 use whistle_replay::{MatchLog, verify::Report};
 use whistle_rules::{
-    Fallback, Game, MatchDriver, Observation, Seat, Status, Variant, dealing::Seed,
+    Action, ActionList, Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant,
+    dealing::Seed,
 };
 
-/// What one seat saw at one step.
+/// What every seat saw at one step (or at a hand's end), as the page's
+/// JSON: an array with one view a seat, written as the step is played (a
+/// match's observations are never all held at once).
 ///
 /// On the page, a step's view is small: within a hand the history and the
 /// completed tricks only grow, so a step's view gives their lengths
 /// (`history_len`, `tricks_len`) and the page takes that many of the hand's
 /// end view; and of the other fields of the observation it carries only
 /// those that differ from the same seat's view at the step before (all of
-/// them at a hand's first step). The page merges them back.
+/// them at a hand's first step), and of `players` only the fields of each
+/// seat's entry that differ (an entry without any is `null`). The page
+/// merges them back. A hand's end view is whole.
 #[derive(Debug, Clone)]
-pub struct View {
+pub struct Views(Box<RawValue>);
+
+impl Views {
+    /// The JSON text.
+    pub fn json(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl Serialize for Views {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+/// One seat's view as the page gets it.
+struct View {
     /// Its observation; in a step's view without its history and completed
     /// tricks (their lengths are kept).
-    pub observation: Observation,
+    observation: Observation,
     /// How many events of the hand's history the seat had seen.
-    pub history_len: usize,
+    history_len: usize,
     /// How many tricks of the hand were complete.
-    pub tricks_len: usize,
+    tricks_len: usize,
     /// Which fields of the observation the page gets (bit `f` for field
     /// number `f` of whistle.proto, history and tricks left out), or `None`
     /// for the whole observation (a hand's end).
-    pub changed: Option<u32>,
-    /// Its legal actions in canonical text (empty when not asked).
-    pub legal: Vec<String>,
+    changed: Option<u32>,
+    /// Which fields of each seat's entry of `players` the page gets when
+    /// `changed` has the `players` field (byte `i` for seat `i`, bit `k`
+    /// for the `k`th field of [`SeatView`]).
+    players_changed: u64,
+    /// Its legal actions (empty when not asked).
+    legal: ActionList,
 }
 
 /// The fields of `.0` in the mask `.1` (bit `f` for field number `f`, as
 /// [`whistle_protocol::compact::changed_fields`] gives it).
-struct Partial<'a>(&'a Observation, u32);
+struct Partial<'a>(&'a Observation, u32, u64);
+
+/// The fields of each seat's entry of `players` in its byte of the mask
+/// `.1` (byte `i` for seat `i`, bit `k` for the `k`th field of
+/// [`SeatView`]); an entry with none is `null`.
+struct Players<'a>(&'a [SeatView], u64);
+
+/// The byte of `mask` for seat `i` (every field past the eighth seat).
+fn seat_fields(mask: u64, i: usize) -> u8 {
+    if i < 8 {
+        (mask >> (8 * i)) as u8
+    } else {
+        u8::MAX
+    }
+}
+
+/// What changed in one seat's entry, as [`Players`] reads it.
+fn seat_changes(a: &SeatView, b: &SeatView) -> u8 {
+    [
+        a.seat != b.seat,
+        a.held != b.held,
+        a.known != b.known,
+        a.bid != b.bid,
+        a.tricks != b.tricks,
+        a.total != b.total,
+        a.team != b.team,
+        a.active != b.active,
+    ]
+    .iter()
+    .enumerate()
+    .fold(0, |m, (k, &c)| m | u8::from(c) << k)
+}
+
+/// The fields of `.0` in the mask `.1`.
+struct SeatPart<'a>(&'a SeatView, u8);
+
+impl Serialize for SeatPart<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (p, mask) = (self.0, self.1);
+        let mut m = s.serialize_map(None)?;
+        macro_rules! put {
+            ($($k:literal $f:ident),*) => {
+                $(if mask & (1 << $k) != 0 {
+                    m.serialize_entry(stringify!($f), &p.$f)?;
+                })*
+            };
+        }
+        put!(0 seat, 1 held, 2 known, 3 bid, 4 tricks, 5 total, 6 team, 7 active);
+        m.end()
+    }
+}
+
+impl Serialize for Players<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.len()))?;
+        for (i, p) in self.0.iter().enumerate() {
+            match seat_fields(self.1, i) {
+                0 => q.serialize_element(&())?,
+                u8::MAX => q.serialize_element(p)?,
+                f => q.serialize_element(&SeatPart(p, f))?,
+            }
+        }
+        q.end()
+    }
+}
+
+/// Actions in canonical text.
+struct Texts<'a>(&'a [Action]);
+
+impl Serialize for Texts<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.len()))?;
+        for a in self.0 {
+            q.serialize_element(&format_args!("{a}"))?;
+        }
+        q.end()
+    }
+}
 
 impl Serialize for Partial<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use whistle_protocol::convert::field;
         let (o, mask) = (self.0, self.1);
+        let players = Players(&o.players, self.2);
         let mut m = s.serialize_map(None)?;
         macro_rules! put {
             ($($bit:ident $f:ident),*) => {
@@ -52,8 +159,11 @@ impl Serialize for Partial<'_> {
             };
         }
         put!(GAME game, SEAT seat, SEATS seats, DEAL deal, DEALER dealer, PHASE phase,
-            TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, PLAYERS players, TRUMP trump,
+            TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, TRUMP trump,
             CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
+        if mask & (1 << field::PLAYERS) != 0 {
+            m.serialize_entry("players", &players)?;
+        }
         m.end()
     }
 }
@@ -62,12 +172,15 @@ impl Serialize for View {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(4))?;
         match self.changed {
-            Some(mask) => m.serialize_entry("observation", &Partial(&self.observation, mask))?,
+            Some(mask) => m.serialize_entry(
+                "observation",
+                &Partial(&self.observation, mask, self.players_changed),
+            )?,
             None => m.serialize_entry("observation", &self.observation)?,
         }
         m.serialize_entry("history_len", &self.history_len)?;
         m.serialize_entry("tricks_len", &self.tricks_len)?;
-        m.serialize_entry("legal", &self.legal)?;
+        m.serialize_entry("legal", &Texts(&self.legal))?;
         m.end()
     }
 }
@@ -97,7 +210,7 @@ pub struct Step {
     /// Faults just before it.
     pub faults: Vec<Fault>,
     /// What each seat saw before it.
-    pub views: Vec<View>,
+    pub views: Views,
     /// Why the rules refuse this action, if they do: a disputed log is
     /// drawn up to here, the refused step marked, and play stops.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -114,7 +227,7 @@ pub struct Hand {
     /// The decisions.
     pub steps: Vec<Step>,
     /// What each seat saw once the hand was over.
-    pub end: Vec<View>,
+    pub end: Views,
     /// Faults after the last decision.
     pub faults: Vec<Fault>,
     /// The hand's result in one line.
@@ -187,11 +300,11 @@ pub fn with_rule_id(game: &str, reason: String) -> String {
     }
 }
 
-/// Every seat's view: only what changed since `before` (the views of the
-/// step before in the same hand), or whole (`before` is `None` at a hand's
-/// end).
-fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
-    Seat::all(game.seats())
+/// Every seat's view: only what changed since `before` (each seat's
+/// observation at the step before in the same hand, none at a hand's first
+/// step; replaced by this step's), or whole (`whole`: a hand's end).
+fn views<G: Game>(game: &G, before: &mut Vec<Observation>, whole: bool) -> Result<Views, String> {
+    let list: Vec<View> = Seat::all(game.seats())
         .map(|s| {
             // A step's view keeps only the length of the seat's history:
             // the events it may see, counted, not built.
@@ -201,28 +314,46 @@ fn views<G: Game>(game: &G, before: Option<&[View]>, whole: bool) -> Vec<View> {
             } else {
                 game.observe_without_history(s)
             };
-            let prev = before.map(|b| &b[s.index()].observation);
+            let prev = before.get(s.index());
             let tricks_len = observation.tricks.len();
             if !whole {
                 observation.tricks = Vec::new();
             }
+            let players_changed = prev.map_or(u64::MAX, |p| {
+                // Seat by seat, field by field; a seat count that changed
+                // sends them all.
+                if p.players.len() != observation.players.len() {
+                    return u64::MAX;
+                }
+                p.players
+                    .iter()
+                    .zip(&observation.players)
+                    .enumerate()
+                    .take(8)
+                    .fold(0, |m, (i, (a, b))| {
+                        m | u64::from(seat_changes(a, b)) << (8 * i)
+                    })
+            });
             View {
                 changed: (!whole).then(|| {
                     prev.map_or(u32::MAX, |p| {
                         whistle_protocol::compact::changed_fields(p, &observation)
                     })
                 }),
+                players_changed,
                 observation,
                 history_len,
                 tricks_len,
-                legal: game
-                    .legal_actions(s)
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect(),
+                legal: game.legal_actions(s),
             }
         })
-        .collect()
+        .collect();
+    let json = serde_json::value::to_raw_value(&list).map_err(|e| e.to_string())?;
+    if !whole {
+        before.clear();
+        before.extend(list.into_iter().map(|v| v.observation));
+    }
+    Ok(Views(json))
 }
 
 /// Reads the match log at `path`, verifies it (with `ctx`) and collects its
@@ -267,6 +398,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
         }
         driver.deal_with(&hand.deck).map_err(|e| e.to_string())?;
         let mut steps = Vec::with_capacity(hand.actions.len());
+        let mut before = Vec::new();
         let mut stopped = false;
         for (i, act) in hand.actions.iter().enumerate() {
             steps.push(Step {
@@ -274,11 +406,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
                 action: act.action.to_string(),
                 fallback: act.fallback,
                 faults: faults(&log.header.game, &hand.faults, |at| at == i),
-                views: views(
-                    driver.game(),
-                    steps.last().map(|s: &Step| &s.views[..]),
-                    false,
-                ),
+                views: views(driver.game(), &mut before, false)?,
                 refused: None,
             });
             if let Err(e) = driver.apply(act.seat, act.action, act.fallback) {
@@ -295,7 +423,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             deal: hand.deal,
             dealer: hand.dealer.index(),
             steps,
-            end: views(driver.game(), None, true),
+            end: views(driver.game(), &mut before, true)?,
             faults: faults(&log.header.game, &hand.faults, |at| at >= n),
             summary: if stopped {
                 "play stops here: the rules refuse this step".into()
@@ -357,7 +485,7 @@ mod tests {
             at: 4,
             answer: None,
         };
-        let shown = faults("israeli", &[fault.clone()], |at| at == 4);
+        let shown = faults("israeli", std::slice::from_ref(&fault), |at| at == 4);
         assert_eq!(
             shown[0].detail,
             "`KH`: must follow suit (S), rule I5 (docs/rules/israeli.md#i5)"
@@ -370,5 +498,105 @@ mod tests {
         let bid = "`bid 4`: the bids must not total 13 (I4)".to_string();
         assert_eq!(with_rule_id("israeli", bid.clone()), bid);
         assert!(faults("israeli", &[fault], |at| at == 5).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod page_data {
+    use serde_json::{Map, Value};
+    use whistle_rules::{Fallback, Game, MatchDriver, Seat, Status, dealing::Seed};
+
+    /// A step's view merged back onto the same seat's view at the step
+    /// before, as `assets/viewer.js` does.
+    fn merge(before: &Map<String, Value>, part: &Map<String, Value>) -> Map<String, Value> {
+        let mut o = before.clone();
+        for (k, v) in part {
+            o.insert(k.clone(), v.clone());
+        }
+        if let (Some(Value::Array(now)), Some(Value::Array(was))) =
+            (part.get("players"), before.get("players"))
+        {
+            let players = now
+                .iter()
+                .zip(was)
+                .map(|(p, w)| match p {
+                    Value::Null => w.clone(),
+                    Value::Object(p) => {
+                        let mut w = w.as_object().cloned().unwrap_or_default();
+                        w.extend(p.clone());
+                        Value::Object(w)
+                    }
+                    other => panic!("a player entry {other}"),
+                })
+                .collect();
+            o.insert("players".into(), Value::Array(players));
+        }
+        o
+    }
+
+    /// The page's data, merged back, is at every step exactly each seat's
+    /// observation (what `replay show --seat --step` prints, without its
+    /// history and completed tricks, which the page takes from the hand's
+    /// end by length) and legal actions: nothing a seat may not see, and
+    /// nothing it saw left out. Every game's sample log.
+    #[test]
+    fn the_page_data_merges_back_into_each_seats_observation() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../replays/samples");
+        for game in ["israeli", "honeymoon", "illustrated", "yogi", "oneonta"] {
+            let path = root.join(game).join("matches/m00000.jsonl");
+            let (log, m) = super::from_file(&path, Default::default()).unwrap();
+            assert!(m.verified, "{game}: {:?}", m.problems);
+            let data = serde_json::to_value(&m).unwrap();
+            let variant: whistle_rules::Variant = log.header.game.parse().unwrap();
+            let seed = log.end.as_ref().map_or(Seed::default(), |e| e.match_seed);
+            let mut driver = MatchDriver::new(
+                variant.new_game(&log.header.options).unwrap(),
+                seed,
+                Fallback::First,
+            );
+            if let Some(ctx) = log.hands.first().and_then(|h| h.context.as_ref()) {
+                driver.start_at(ctx).unwrap();
+            }
+            let mut compared = 0;
+            for (h, hand) in log.hands.iter().enumerate() {
+                if driver.game().status() != Status::Deal {
+                    break;
+                }
+                driver.deal_with(&hand.deck).unwrap();
+                let page = &data["hands"][h];
+                let seats = driver.game().seats();
+                let mut before = vec![Map::new(); seats];
+                for (i, act) in hand.actions.iter().enumerate() {
+                    for s in Seat::all(seats) {
+                        let view = &page["steps"][i]["views"][s.index()];
+                        let o = merge(&before[s.index()], view["observation"].as_object().unwrap());
+                        let mut want = driver.game().observe_without_history(s);
+                        assert_eq!(view["tricks_len"].as_u64(), Some(want.tricks.len() as u64));
+                        want.tricks.clear();
+                        let mut want = serde_json::to_value(&want).unwrap();
+                        let want = want.as_object_mut().unwrap();
+                        want.remove("tricks");
+                        want.remove("history");
+                        assert_eq!(&o, want, "{game} hand {h} step {i} seat {}", s.index());
+                        let legal: Vec<String> = driver
+                            .game()
+                            .legal_actions(s)
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect();
+                        assert_eq!(view["legal"], serde_json::json!(legal));
+                        before[s.index()] = o;
+                        compared += 1;
+                    }
+                    driver.apply(act.seat, act.action, act.fallback).unwrap();
+                    driver.take_events();
+                }
+                for s in Seat::all(seats) {
+                    let want = serde_json::to_value(driver.game().observe(s)).unwrap();
+                    assert_eq!(page["end"][s.index()]["observation"], want);
+                }
+            }
+            assert!(compared > 100, "{game}: {compared} views");
+        }
     }
 }
