@@ -97,6 +97,48 @@ fn suit_code(card: Card) -> u8 {
     SUIT_CODE[card.index()]
 }
 
+/// The cards of each rank power (a rank's four cards, then each joker).
+const RANK_CARDS: [CardSet; 15] = {
+    let mut t = [CardSet::EMPTY; 15];
+    let mut r = 0;
+    while r < 13 {
+        t[r] = CardSet::from_bits(0x1 << r | 0x1 << (r + 13) | 0x1 << (r + 26) | 0x1 << (r + 39));
+        r += 1;
+    }
+    t[13] = CardSet::single(Card::LITTLE_JOKER);
+    t[14] = CardSet::single(Card::BIG_JOKER);
+    t
+};
+
+/// The cards of a rank power above each one.
+const HIGHER: [CardSet; 15] = {
+    let mut t = [CardSet::EMPTY; 15];
+    let mut p = 15;
+    while p > 1 {
+        p -= 1;
+        t[p - 1] = t[p].or(RANK_CARDS[p]);
+    }
+    t
+};
+
+/// The cards of each suit code ([`suit_code`]): a suit, 4 for the jokers.
+const SUIT_CARDS: [CardSet; 5] = [
+    CardSet::suit(Suit::Clubs),
+    CardSet::suit(Suit::Diamonds),
+    CardSet::suit(Suit::Hearts),
+    CardSet::suit(Suit::Spades),
+    CardSet::JOKERS,
+];
+
+/// The rank powers `set` holds, as bits of a mask (bit `r` for
+/// [`RANK_POWER`] `r`): its four suits folded onto one, the jokers above.
+#[inline]
+fn rank_powers(set: CardSet) -> u16 {
+    let b = set.bits();
+    let suits = (b | b >> 13 | b >> 26 | b >> 39) & 0x1fff;
+    (suits | (b >> 52 & 0b11) << 13) as u16
+}
+
 impl Powers {
     fn new(trump: Trump) -> Powers {
         let trumps = match trump {
@@ -132,6 +174,46 @@ impl Powers {
         }
     }
 
+    /// The cards of `set` with the least power: all of the lowest rank
+    /// among its plain cards, else among its trumps (empty for an empty set).
+    #[inline]
+    fn cheapest(self, set: CardSet) -> CardSet {
+        let plain = set.minus(self.trumps);
+        let pool = if plain.is_empty() {
+            set.and(self.trumps)
+        } else {
+            plain
+        };
+        match rank_powers(pool).trailing_zeros() {
+            r @ 0..=14 => pool.and(RANK_CARDS[r as usize]),
+            _ => CardSet::EMPTY,
+        }
+    }
+
+    /// The cards of `set` with the most power: all of the highest rank
+    /// among its trumps, else among its plain cards (empty for an empty set).
+    #[inline]
+    fn dearest(self, set: CardSet) -> CardSet {
+        let trumps = set.and(self.trumps);
+        let pool = if trumps.is_empty() { set } else { trumps };
+        match rank_powers(pool).leading_zeros() {
+            z @ 1..=15 => pool.and(RANK_CARDS[(15 - z) as usize]),
+            _ => CardSet::EMPTY,
+        }
+    }
+
+    /// Every card that [`Powers::beats`] `best` with the suit led `led`.
+    #[inline]
+    fn beaters(self, best: Card, led: u8) -> CardSet {
+        let higher = HIGHER[usize::from(RANK_POWER[best.index()])];
+        if self.trumps.contains(best) {
+            self.trumps.and(higher)
+        } else {
+            let suit = SUIT_CARDS[usize::from(led.min(4))];
+            self.trumps.or(suit.minus(self.trumps).and(higher))
+        }
+    }
+
     /// [`winning_card`].
     fn winning_card(self, cards: &[(Player, Card)]) -> Option<Card> {
         let led = suit_code(cards.first()?.1);
@@ -148,6 +230,64 @@ impl Powers {
 /// Expected tricks of `hand` with `trump`: aces, guarded kings and queens,
 /// and trump length beyond three.
 fn estimate(hand: CardSet, trump: Trump) -> f32 {
+    Estimates::new(hand).under(trump)
+}
+
+/// [`estimate`] of one hand under any trump: each suit's terms worked out
+/// once, then summed for a trump in the order a suit-by-suit sum adds them
+/// (queen, king, ace, then the long-trump bonus, suit after suit), so that
+/// every sum is the same to the bit (an absent term adds 0.0, which
+/// changes no sum of terms that are never negative).
+struct Estimates {
+    /// Each suit's queen, king and ace terms (0.0 where they do not count)
+    /// and its bonus as trump.
+    terms: [[f32; 4]; 4],
+    jokers: f32,
+}
+
+impl Estimates {
+    fn new(hand: CardSet) -> Estimates {
+        let mut terms = [[0.0; 4]; 4];
+        for (suit, t) in Suit::ALL.into_iter().zip(&mut terms) {
+            let cards = hand.and(CardSet::suit(suit));
+            let len = cards.len();
+            if len >= 3 && cards.contains(Card::new(Rank::Queen, suit)) {
+                t[0] = 0.35;
+            }
+            if len >= 2 && cards.contains(Card::new(Rank::King, suit)) {
+                t[1] = 0.7;
+            }
+            if cards.contains(Card::new(Rank::Ace, suit)) {
+                t[2] = 1.0;
+            }
+            if len > 3 {
+                t[3] = 0.8 * (len - 3) as f32;
+            }
+        }
+        Estimates {
+            terms,
+            jokers: hand.and(CardSet::JOKERS).len() as f32,
+        }
+    }
+
+    fn under(&self, trump: Trump) -> f32 {
+        let mut tricks = 0.0;
+        for (suit, t) in Suit::ALL.into_iter().zip(&self.terms) {
+            tricks += t[0];
+            tricks += t[1];
+            tricks += t[2];
+            if Trump::Suit(suit) == trump {
+                tricks += t[3];
+            }
+        }
+        tricks + self.jokers
+    }
+}
+
+/// [`estimate`] suit by suit as it was first written: the reference
+/// [`Estimates`] is checked against.
+#[cfg(test)]
+fn estimate_by_card(hand: CardSet, trump: Trump) -> f32 {
     let mut tricks = 0.0;
     for suit in Suit::ALL {
         let cards = hand.and(CardSet::suit(suit));
@@ -288,6 +428,63 @@ impl HeuristicBot {
     }
 
     fn play(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        let wants = match sight.bid_and_tricks() {
+            (Some(Action::Bid(n)), tricks) => tricks < n,
+            (Some(Action::Null(_)), _) => false,
+            _ => true,
+        };
+        let mut plays = CardSet::EMPTY;
+        for a in legal {
+            if let Action::Play(c) = a {
+                plays.insert(*c);
+            }
+        }
+        // The first of the least powerful; the last of the most powerful
+        // (in the order of `legal`, as a list's minimum and maximum by power
+        // would pick them).
+        let first = |cards: CardSet| {
+            legal
+                .iter()
+                .position(|a| matches!(a, Action::Play(c) if cards.contains(*c)))
+        };
+        let last = |cards: CardSet| {
+            legal
+                .iter()
+                .rposition(|a| matches!(a, Action::Play(c) if cards.contains(*c)))
+        };
+        let trump = Powers::new(sight.trump());
+        let trick = sight.trick();
+        let pick = match trump.winning_card(trick) {
+            // Leading: cash a top card when tricks are wanted, else lead low.
+            None => {
+                let aces = plays.and(CardSet::rank(Rank::Ace));
+                if wants && !aces.is_empty() {
+                    last(trump.dearest(aces))
+                } else {
+                    first(trump.cheapest(plays))
+                }
+            }
+            Some(best) => {
+                let beaters = trump.beaters(best, suit_code(trick[0].1));
+                let winners = plays.and(beaters);
+                let losers = plays.minus(beaters);
+                if wants && !winners.is_empty() {
+                    first(trump.cheapest(winners))
+                } else if !wants && !losers.is_empty() {
+                    // Duck: the highest card that still loses, else the cheapest.
+                    last(trump.dearest(losers))
+                } else {
+                    first(trump.cheapest(plays))
+                }
+            }
+        };
+        pick.unwrap_or(0)
+    }
+
+    /// [`HeuristicBot::play`] card by card over the list: the reference
+    /// the bit sets are checked against.
+    #[cfg(test)]
+    fn play_by_list(&self, sight: &impl Sight, legal: &[Action]) -> usize {
         let trump = sight.trump();
         let wants = match sight.bid_and_tricks() {
             (Some(Action::Bid(n)), tricks) => tricks < n,
@@ -396,9 +593,10 @@ impl HeuristicBot {
         } else {
             0.0
         };
+        let estimates = Estimates::new(hand);
         let best = Strain::ALL
             .into_iter()
-            .map(|s| (s, estimate(hand, strain_trump(s)) + allowance))
+            .map(|s| (s, estimates.under(strain_trump(s)) + allowance))
             .max_by(|a, b| a.1.total_cmp(&b.1));
         let Some((strain, est)) = best else {
             return pass.unwrap_or(0);
@@ -432,6 +630,22 @@ impl HeuristicBot {
                 self.place(&game.observe(seat), legal)
             }
             _ => self.decide(&InGame { game, seat }, legal),
+        }
+    }
+}
+
+/// The list-based reference decisions, for tests.
+#[cfg(test)]
+impl HeuristicBot {
+    /// [`Bot::choose`] with plays decided card by card over the list
+    /// ([`HeuristicBot::play_by_list`]).
+    fn choose_by_list(self, obs: &Observation, legal: &[Action]) -> usize {
+        match legal.first() {
+            Some(Action::Play(_)) => self.play_by_list(obs, legal),
+            _ => {
+                let mut bot = self;
+                bot.choose(obs, legal)
+            }
         }
     }
 }
@@ -473,8 +687,14 @@ mod tests {
                 dealing::deal_if_needed(&mut g, Seed::from_u64(8)).unwrap();
                 let seat = g.to_act().first().unwrap();
                 let legal = g.legal_actions(seat);
-                let whole = HeuristicBot.choose(&g.observe(seat), &legal);
+                let obs = g.observe(seat);
+                let whole = HeuristicBot.choose(&obs, &legal);
                 assert_eq!(HeuristicBot.choose_in(&g, seat, &legal), whole, "{variant}");
+                assert_eq!(
+                    HeuristicBot.choose_by_list(&obs, &legal),
+                    whole,
+                    "{variant}"
+                );
                 // Half the time the heuristic's move, else a random one: the
                 // match reaches positions the heuristic alone would not.
                 let i = if rng.below(2) == 0 {
@@ -490,7 +710,8 @@ mod tests {
     }
 
     /// The views a playout decides from give the choice of the whole
-    /// observation, over many positions of every game under every option
+    /// observation, and the bit sets the choice of the list-based
+    /// reference, over many positions of every game under every option
     /// set its engine suites play (`crates/rules/src/games/*/testdata/options.txt`):
     /// every seat to act at every step, the heuristic and random moves
     /// mixed so that matches reach positions either alone would not.
@@ -527,11 +748,17 @@ mod tests {
                         let to_act: Vec<Seat> = g.to_act().iter().collect();
                         for &seat in &to_act {
                             let legal = g.legal_actions(seat);
-                            let whole = HeuristicBot.choose(&g.observe(seat), &legal);
+                            let obs = g.observe(seat);
+                            let whole = HeuristicBot.choose(&obs, &legal);
                             assert_eq!(
                                 HeuristicBot.choose_in(&g, seat, &legal),
                                 whole,
                                 "{variant} {line}, seed {seed}, seat {seat}, legal {legal:?}"
+                            );
+                            assert_eq!(
+                                HeuristicBot.choose_by_list(&obs, &legal),
+                                whole,
+                                "by list: {variant} {line}, seed {seed}, seat {seat}, legal {legal:?}"
                             );
                         }
                         let seat = to_act[rng.below(to_act.len() as u32) as usize];
@@ -653,6 +880,81 @@ mod tests {
     fn partnership_auctions_beat_first() {
         let (margin, _) = duplicate(whistle_rules::Variant::Illustrated, &["hands=4"], 15);
         assert!(margin > 0, "heuristic side minus first's: {margin}");
+    }
+
+    /// Every power class and beating set on bit sets is the card-by-card
+    /// one, over random sets of every deck's cards under every trump.
+    #[test]
+    fn power_classes_on_bit_sets_are_the_card_by_card_ones() {
+        use whistle_rules::dealing::{Seed, Shuffler};
+        let mut trumps = vec![
+            Trump::NoTrump,
+            Trump::Undecided,
+            Trump::Jokers,
+            Trump::Nines,
+        ];
+        trumps.extend(Suit::ALL.map(Trump::Suit));
+        let cards: Vec<Card> = (0..Card::COUNT).filter_map(Card::from_index).collect();
+        let mut rng = Shuffler::new(Seed::from_u64(3));
+        for trump in trumps {
+            let p = Powers::new(trump);
+            assert!(p.cheapest(CardSet::EMPTY).is_empty());
+            assert!(p.dearest(CardSet::EMPTY).is_empty());
+            for &best in &cards {
+                for led in 0..5u8 {
+                    let by_card: CardSet = cards
+                        .iter()
+                        .copied()
+                        .filter(|&c| p.beats(c, best, led))
+                        .collect();
+                    assert_eq!(p.beaters(best, led), by_card, "{best} {led} {trump:?}");
+                }
+            }
+            for round in 0..2000u32 {
+                // Sets of 1 to 20 cards, sparse and dense.
+                let mut set = CardSet::EMPTY;
+                for _ in 0..=(round % 20) {
+                    set.insert(cards[rng.below(cards.len() as u32) as usize]);
+                }
+                let powers: Vec<u16> = set.iter().map(|c| p.power(c)).collect();
+                let (min, max) = (powers.iter().min(), powers.iter().max());
+                let with = |q: Option<&u16>| -> CardSet {
+                    set.iter().filter(|&c| Some(&p.power(c)) == q).collect()
+                };
+                assert_eq!(p.cheapest(set), with(min), "{set} {trump:?}");
+                assert_eq!(p.dearest(set), with(max), "{set} {trump:?}");
+            }
+        }
+    }
+
+    /// The estimates summed per trump from the terms worked out once are the
+    /// suit-by-suit sums to the bit, over random hands of every size.
+    #[test]
+    fn estimates_are_the_suit_by_suit_sums_to_the_bit() {
+        use whistle_rules::dealing::{Seed, Shuffler};
+        let mut trumps = vec![
+            Trump::NoTrump,
+            Trump::Undecided,
+            Trump::Jokers,
+            Trump::Nines,
+        ];
+        trumps.extend(Suit::ALL.map(Trump::Suit));
+        let mut rng = Shuffler::new(Seed::from_u64(5));
+        for round in 0..20_000u32 {
+            let mut hand = CardSet::EMPTY;
+            for _ in 0..(round % 27) {
+                let card = Card::from_index(rng.below(Card::COUNT as u32) as usize).unwrap();
+                hand.insert(card);
+            }
+            let estimates = Estimates::new(hand);
+            for &trump in &trumps {
+                assert_eq!(
+                    estimates.under(trump).to_bits(),
+                    estimate_by_card(hand, trump).to_bits(),
+                    "{hand} {trump:?}"
+                );
+            }
+        }
     }
 
     #[test]
