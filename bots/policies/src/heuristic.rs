@@ -8,9 +8,11 @@
 //! read other seats' bids. It is a yardstick that beats `random` clearly, not a
 //! strong player.
 
+use std::cell::Cell;
+
 use whistle_rules::{
-    Action, Card, CardSet, Event, Game, Observation, Player, Rank, Seat, Strain, Suit, Trump,
-    Variant,
+    Action, Card, CardSet, Event, Game, Observation, Player, Rank, Seat, SeatSet, Strain, Suit,
+    Trump, Variant,
 };
 
 use crate::bot::Bot;
@@ -140,14 +142,12 @@ fn rank_powers(set: CardSet) -> u16 {
 }
 
 impl Powers {
+    #[inline]
     fn new(trump: Trump) -> Powers {
         let trumps = match trump {
             Trump::Suit(t) => CardSet::suit(t).or(CardSet::JOKERS),
             Trump::Jokers => CardSet::JOKERS,
-            Trump::Nines => Suit::ALL
-                .into_iter()
-                .map(|s| Card::new(Rank::Nine, s))
-                .collect(),
+            Trump::Nines => CardSet::rank(Rank::Nine),
             _ => CardSet::EMPTY,
         };
         Powers { trumps }
@@ -215,6 +215,7 @@ impl Powers {
     }
 
     /// [`winning_card`].
+    #[inline]
     fn winning_card(self, cards: &[(Player, Card)]) -> Option<Card> {
         let led = suit_code(cards.first()?.1);
         let mut best = cards[0].1;
@@ -233,6 +234,17 @@ fn estimate(hand: CardSet, trump: Trump) -> f32 {
     Estimates::new(hand).under(trump)
 }
 
+/// The number of bits set in each 7-bit number.
+const BITS_IN: [u8; 128] = {
+    let mut t = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// [`estimate`] of one hand under any trump: each suit's terms worked out
 /// once, then summed for a trump in the order a suit-by-suit sum adds them
 /// (queen, king, ace, then the long-trump bonus, suit after suit), so that
@@ -247,26 +259,31 @@ struct Estimates {
 
 impl Estimates {
     fn new(hand: CardSet) -> Estimates {
+        const QUEEN: u64 = 1 << Rank::Queen as u32;
+        const KING: u64 = 1 << Rank::King as u32;
+        const ACE: u64 = 1 << Rank::Ace as u32;
+        let bits = hand.bits();
         let mut terms = [[0.0; 4]; 4];
-        for (suit, t) in Suit::ALL.into_iter().zip(&mut terms) {
-            let cards = hand.and(CardSet::suit(suit));
-            let len = cards.len();
-            if len >= 3 && cards.contains(Card::new(Rank::Queen, suit)) {
+        for (suit, t) in terms.iter_mut().enumerate() {
+            // The suit's cards as 13 bits, one a rank; counted by halves.
+            let cards = bits >> (13 * suit) & 0x1fff;
+            let len = BITS_IN[(cards & 0x7f) as usize] + BITS_IN[(cards >> 7) as usize];
+            if len >= 3 && cards & QUEEN != 0 {
                 t[0] = 0.35;
             }
-            if len >= 2 && cards.contains(Card::new(Rank::King, suit)) {
+            if len >= 2 && cards & KING != 0 {
                 t[1] = 0.7;
             }
-            if cards.contains(Card::new(Rank::Ace, suit)) {
+            if cards & ACE != 0 {
                 t[2] = 1.0;
             }
             if len > 3 {
-                t[3] = 0.8 * (len - 3) as f32;
+                t[3] = 0.8 * f32::from(len - 3);
             }
         }
         Estimates {
             terms,
-            jokers: hand.and(CardSet::JOKERS).len() as f32,
+            jokers: f32::from(BITS_IN[(bits >> 52 & 0b11) as usize]),
         }
     }
 
@@ -365,15 +382,27 @@ impl Sight for Observation {
     }
 }
 
+/// What the heuristic keeps between the decisions of one match: facts of
+/// the match (not of a position) read once. A playout makes one for its
+/// decisions.
+#[derive(Debug, Default)]
+pub(crate) struct Memo {
+    partnered: Cell<Option<SeatSet>>,
+}
+
 /// A seat of a game, seen through the game's views
 /// ([`Game::hand_of`], [`Game::current_trick`], ...) instead of a whole
 /// observation.
-struct InGame<'g, G> {
+struct InGame<'g, 'm, G> {
     game: &'g G,
     seat: Seat,
+    /// The seats with a partner, read from [`Game::teams`] at the first
+    /// decision that asks (teams are the match's: a playout keeps one for
+    /// all of its decisions).
+    partnered: &'m Cell<Option<SeatSet>>,
 }
 
-impl<G: Game> Sight for InGame<'_, G> {
+impl<G: Game> Sight for InGame<'_, '_, G> {
     fn hand(&self) -> CardSet {
         self.game.hand_of(self.seat)
     }
@@ -394,9 +423,16 @@ impl<G: Game> Sight for InGame<'_, G> {
     }
 
     fn has_partner(&self) -> bool {
-        let teams = self.game.teams();
-        let me = self.seat.index();
-        (0..teams.len()).any(|s| s != me && teams[s] == teams[me])
+        let partnered = self.partnered.get().unwrap_or_else(|| {
+            let teams = self.game.teams();
+            let set = (0..teams.len())
+                .filter(|&me| (0..teams.len()).any(|s| s != me && teams[s] == teams[me]))
+                .map(Seat::new)
+                .collect();
+            self.partnered.set(Some(set));
+            set
+        });
+        partnered.contains(self.seat)
     }
 
     fn seats(&self) -> usize {
@@ -601,6 +637,43 @@ impl HeuristicBot {
         let Some((strain, est)) = best else {
             return pass.unwrap_or(0);
         };
+        // Bid only what the hand is worth, in its best strain, as low as
+        // allowed: the first of the fewest tricks (the strain compared
+        // last, only for a contract that would be the new choice).
+        let mut bid: Option<(usize, u8)> = None;
+        for (i, a) in legal.iter().enumerate() {
+            if let Action::Contract { tricks, strain: s } = *a {
+                if bid.is_none_or(|(_, t)| tricks < t) && f32::from(tricks) <= est && s == strain {
+                    bid = Some((i, tricks));
+                }
+            }
+        }
+        bid.map(|(i, _)| i).or(pass).unwrap_or(0)
+    }
+
+    /// [`HeuristicBot::auction`] with a contract picked as the least by
+    /// tricks of a filtered list: the reference of its loop.
+    #[cfg(test)]
+    fn auction_by_list(&self, sight: &impl Sight, legal: &[Action]) -> usize {
+        let pass = legal.iter().position(|a| *a == Action::Pass);
+        // A partner's hand is worth its share of the tricks (three of
+        // twelve in Illustrated Whist), and the declarer's choice of trump
+        // and of the kitty's exchange about two more: measured, bidding on
+        // less leaves too many hands passed out against `first`.
+        let hand = sight.hand();
+        let allowance = if sight.has_partner() {
+            hand.len() as f32 / sight.seats() as f32 + 2.0
+        } else {
+            0.0
+        };
+        let estimates = Estimates::new(hand);
+        let best = Strain::ALL
+            .into_iter()
+            .map(|s| (s, estimates.under(strain_trump(s)) + allowance))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let Some((strain, est)) = best else {
+            return pass.unwrap_or(0);
+        };
         // Bid only what the hand is worth, in its best strain, as low as allowed.
         let bid = legal
             .iter()
@@ -625,11 +698,30 @@ impl HeuristicBot {
     /// decisions a hand, which read the hand's history): what a playout
     /// calls at every decision.
     pub fn choose_in<G: Game>(self, game: &G, seat: Seat, legal: &[Action]) -> usize {
+        self.choose_memo(game, seat, legal, &Memo::default())
+    }
+
+    /// [`HeuristicBot::choose_in`] with what `memo` keeps of the match's
+    /// earlier decisions (a playout passes one to all of its own).
+    pub(crate) fn choose_memo<G: Game>(
+        self,
+        game: &G,
+        seat: Seat,
+        legal: &[Action],
+        memo: &Memo,
+    ) -> usize {
         match legal.first() {
             Some(Action::Place(_)) if game.variant() == Variant::Yogi => {
                 self.place(&game.observe(seat), legal)
             }
-            _ => self.decide(&InGame { game, seat }, legal),
+            _ => self.decide(
+                &InGame {
+                    game,
+                    seat,
+                    partnered: &memo.partnered,
+                },
+                legal,
+            ),
         }
     }
 }
@@ -638,10 +730,14 @@ impl HeuristicBot {
 #[cfg(test)]
 impl HeuristicBot {
     /// [`Bot::choose`] with plays decided card by card over the list
-    /// ([`HeuristicBot::play_by_list`]).
+    /// ([`HeuristicBot::play_by_list`]) and contracts picked from a
+    /// filtered list ([`HeuristicBot::auction_by_list`]).
     fn choose_by_list(self, obs: &Observation, legal: &[Action]) -> usize {
         match legal.first() {
             Some(Action::Play(_)) => self.play_by_list(obs, legal),
+            Some(Action::Pass) if legal.iter().any(|a| matches!(a, Action::Contract { .. })) => {
+                self.auction_by_list(obs, legal)
+            }
             _ => {
                 let mut bot = self;
                 bot.choose(obs, legal)

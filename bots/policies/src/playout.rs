@@ -26,7 +26,7 @@ use std::fmt;
 
 use whistle_rules::{ActionList, Game, ScoreOrder, Seat, Status, dealing::Shuffler};
 
-use crate::heuristic::HeuristicBot;
+use crate::heuristic::{HeuristicBot, Memo};
 
 /// The policy a playout plays every seat with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,6 +95,7 @@ impl std::error::Error for UnknownRollout {}
 pub fn play_out<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Shuffler) -> u32 {
     let mut decisions = 0;
     let mut legal = ActionList::new();
+    let memo = Memo::default();
     while game.status() == Status::Act && game.deals() == deal + 1 {
         let Some(seat) = game.to_act().first() else {
             break;
@@ -107,7 +108,7 @@ pub fn play_out<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Sh
             (1, _) => 0,
             // The cast cannot truncate: a decision has at most MAX_ACTIONS choices.
             (n, Rollout::Random) => rng.below(n as u32) as usize,
-            (_, Rollout::Heuristic) => HeuristicBot.choose_in(game, seat, &legal),
+            (_, Rollout::Heuristic) => HeuristicBot.choose_memo(game, seat, &legal, &memo),
         };
         // Legal: one of the list the game just gave for this seat.
         game.apply_unchecked(seat, legal[i]);
