@@ -8,7 +8,7 @@
 //! read other seats' bids. It is a yardstick that beats `random` clearly, not a
 //! strong player.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use whistle_rules::{
     Action, Card, CardSet, Event, Game, Observation, Player, Rank, Seat, SeatSet, Strain, Suit,
@@ -250,7 +250,8 @@ const BITS_IN: [u8; 128] = {
 /// (queen, king, ace, then the long-trump bonus, suit after suit), so that
 /// every sum is the same to the bit (an absent term adds 0.0, which
 /// changes no sum of terms that are never negative).
-struct Estimates {
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Estimates {
     /// Each suit's queen, king and ace terms (0.0 where they do not count)
     /// and its bonus as trump.
     terms: [[f32; 4]; 4],
@@ -277,9 +278,8 @@ impl Estimates {
             if cards & ACE != 0 {
                 t[2] = 1.0;
             }
-            if len > 3 {
-                t[3] = 0.8 * f32::from(len - 3);
-            }
+            // 0.0 (adding nothing) up to three cards.
+            t[3] = 0.8 * f32::from(len.saturating_sub(3));
         }
         Estimates {
             terms,
@@ -350,6 +350,10 @@ trait Sight {
     fn has_partner(&self) -> bool;
     /// Seats at the table.
     fn seats(&self) -> usize;
+    /// The estimates of the deciding seat's hand.
+    fn estimates(&self) -> Estimates {
+        Estimates::new(self.hand())
+    }
 }
 
 impl Sight for Observation {
@@ -388,6 +392,10 @@ impl Sight for Observation {
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     partnered: Cell<Option<SeatSet>>,
+    /// The last hand estimated for each seat (by its index modulo 4) and
+    /// its estimates: an auction and the bids after it estimate the same
+    /// hands again and again.
+    estimates: RefCell<[Option<(CardSet, Estimates)>; 4]>,
 }
 
 /// A seat of a game, seen through the game's views
@@ -396,10 +404,10 @@ pub(crate) struct Memo {
 struct InGame<'g, 'm, G> {
     game: &'g G,
     seat: Seat,
-    /// The seats with a partner, read from [`Game::teams`] at the first
-    /// decision that asks (teams are the match's: a playout keeps one for
-    /// all of its decisions).
-    partnered: &'m Cell<Option<SeatSet>>,
+    /// What the match's earlier decisions read: the seats with a partner
+    /// (from [`Game::teams`] at the first decision that asks: teams are the
+    /// match's), hands' estimates.
+    memo: &'m Memo,
 }
 
 impl<G: Game> Sight for InGame<'_, '_, G> {
@@ -423,13 +431,13 @@ impl<G: Game> Sight for InGame<'_, '_, G> {
     }
 
     fn has_partner(&self) -> bool {
-        let partnered = self.partnered.get().unwrap_or_else(|| {
+        let partnered = self.memo.partnered.get().unwrap_or_else(|| {
             let teams = self.game.teams();
             let set = (0..teams.len())
                 .filter(|&me| (0..teams.len()).any(|s| s != me && teams[s] == teams[me]))
                 .map(Seat::new)
                 .collect();
-            self.partnered.set(Some(set));
+            self.memo.partnered.set(Some(set));
             set
         });
         partnered.contains(self.seat)
@@ -437,6 +445,20 @@ impl<G: Game> Sight for InGame<'_, '_, G> {
 
     fn seats(&self) -> usize {
         self.game.seats()
+    }
+
+    fn estimates(&self) -> Estimates {
+        let hand = self.hand();
+        let mut memo = self.memo.estimates.borrow_mut();
+        let slot = &mut memo[self.seat.index() % 4];
+        match *slot {
+            Some((held, estimates)) if held == hand => estimates,
+            _ => {
+                let estimates = Estimates::new(hand);
+                *slot = Some((hand, estimates));
+                estimates
+            }
+        }
     }
 }
 
@@ -565,7 +587,7 @@ impl HeuristicBot {
     }
 
     fn bid(&self, sight: &impl Sight, legal: &[Action]) -> usize {
-        let est = estimate(sight.hand(), sight.trump()).round() as i32;
+        let est = sight.estimates().under(sight.trump()).round() as i32;
         legal
             .iter()
             .enumerate()
@@ -629,7 +651,7 @@ impl HeuristicBot {
         } else {
             0.0
         };
-        let estimates = Estimates::new(hand);
+        let estimates = sight.estimates();
         let best = Strain::ALL
             .into_iter()
             .map(|s| (s, estimates.under(strain_trump(s)) + allowance))
@@ -666,7 +688,7 @@ impl HeuristicBot {
         } else {
             0.0
         };
-        let estimates = Estimates::new(hand);
+        let estimates = sight.estimates();
         let best = Strain::ALL
             .into_iter()
             .map(|s| (s, estimates.under(strain_trump(s)) + allowance))
@@ -714,14 +736,7 @@ impl HeuristicBot {
             Some(Action::Place(_)) if game.variant() == Variant::Yogi => {
                 self.place(&game.observe(seat), legal)
             }
-            _ => self.decide(
-                &InGame {
-                    game,
-                    seat,
-                    partnered: &memo.partnered,
-                },
-                legal,
-            ),
+            _ => self.decide(&InGame { game, seat, memo }, legal),
         }
     }
 }

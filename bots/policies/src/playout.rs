@@ -22,9 +22,9 @@
 //! println!("{}", hand_value(&world, me, deal));
 //! ```
 
-use std::fmt;
+use std::{any::Any, fmt};
 
-use whistle_rules::{ActionList, Game, ScoreOrder, Seat, Status, dealing::Shuffler};
+use whistle_rules::{ActionList, AnyGame, Game, ScoreOrder, Seat, Status, dealing::Shuffler};
 
 use crate::heuristic::{HeuristicBot, Memo};
 
@@ -92,7 +92,24 @@ impl std::error::Error for UnknownRollout {}
 /// nobody anything: the game reveals the step when it completes). Returns
 /// the decisions made. Does nothing once that hand is over or when the game
 /// waits for a deal.
+///
+/// On an [`AnyGame`], the game inside is played out under its own type, so
+/// that every call a decision makes (the legal actions, the heuristic's
+/// views, applying) goes straight to that game instead of through the
+/// enum's dispatch.
 pub fn play_out<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Shuffler) -> u32 {
+    match (game as &mut dyn Any).downcast_mut::<AnyGame>() {
+        Some(AnyGame::Israeli(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Honeymoon(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Illustrated(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Yogi(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Oneonta(g)) => play_out_in(g, deal, rollout, rng),
+        None => play_out_in(game, deal, rollout, rng),
+    }
+}
+
+/// [`play_out`] on the game's own type.
+fn play_out_in<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Shuffler) -> u32 {
     let mut decisions = 0;
     let mut legal = ActionList::new();
     let memo = Memo::default();
