@@ -60,9 +60,11 @@ fn beats(card: Card, best: Card, led: Option<Suit>, trump: Trump) -> bool {
     }
 }
 
-/// [`is_trump`], [`power`] and [`beats`] for one trump, on bit sets and a
-/// table instead of a card's suit and rank: what a playout's play decisions
-/// use (`tests` check the two agree on every card, trump and suit led).
+/// [`power`] and [`beats`] for one trump on bit sets: the cards of least
+/// and most power in a set, the cards that beat a card, each a few masks
+/// and table lookups instead of a card's suit and rank at a time: what
+/// play decisions use (`tests` check them against the card-by-card ones
+/// for every card, trump and suit led).
 #[derive(Clone, Copy)]
 struct Powers {
     trumps: CardSet,
@@ -153,7 +155,7 @@ impl Powers {
         Powers { trumps }
     }
 
-    #[inline]
+    #[cfg(test)]
     fn power(self, card: Card) -> u16 {
         let rank = RANK_POWER[card.index()];
         if self.trumps.contains(card) {
@@ -164,7 +166,7 @@ impl Powers {
     }
 
     /// [`beats`], with the suit led as [`suit_code`] gives it.
-    #[inline]
+    #[cfg(test)]
     fn beats(self, card: Card, best: Card, led: u8) -> bool {
         match (self.trumps.contains(card), self.trumps.contains(best)) {
             (true, false) => true,
@@ -202,7 +204,9 @@ impl Powers {
         }
     }
 
-    /// Every card that [`Powers::beats`] `best` with the suit led `led`.
+    /// Every card that beats `best` when `led` ([`suit_code`]) was led:
+    /// the higher trumps if `best` is a trump, else every trump and the
+    /// higher plain cards of the suit led.
     #[inline]
     fn beaters(self, best: Card, led: u8) -> CardSet {
         let higher = HIGHER[usize::from(RANK_POWER[best.index()])];
@@ -214,8 +218,25 @@ impl Powers {
         }
     }
 
-    /// [`winning_card`].
+    /// The cards that would beat the trick's winning card so far
+    /// ([`Powers::beaters`] of it), `None` for an empty trick: followed
+    /// card by card, each card that beats the ones before it taking over.
     #[inline]
+    fn beating(self, cards: &[(Player, Card)]) -> Option<CardSet> {
+        let (&(_, first), rest) = cards.split_first()?;
+        let led = suit_code(first);
+        let mut beaters = self.beaters(first, led);
+        for &(_, c) in rest {
+            if beaters.contains(c) {
+                beaters = self.beaters(c, led);
+            }
+        }
+        Some(beaters)
+    }
+
+    /// The trick's winning card so far: the reference of
+    /// [`Powers::beating`].
+    #[cfg(test)]
     fn winning_card(self, cards: &[(Player, Card)]) -> Option<Card> {
         let led = suit_code(cards.first()?.1);
         let mut best = cards[0].1;
@@ -511,8 +532,7 @@ impl HeuristicBot {
                 .rposition(|a| matches!(a, Action::Play(c) if cards.contains(*c)))
         };
         let trump = Powers::new(sight.trump());
-        let trick = sight.trick();
-        let pick = match trump.winning_card(trick) {
+        let pick = match trump.beating(sight.trick()) {
             // Leading: cash a top card when tricks are wanted, else lead low.
             None => {
                 let aces = plays.and(CardSet::rank(Rank::Ace));
@@ -522,8 +542,7 @@ impl HeuristicBot {
                     first(trump.cheapest(plays))
                 }
             }
-            Some(best) => {
-                let beaters = trump.beaters(best, suit_code(trick[0].1));
+            Some(beaters) => {
                 let winners = plays.and(beaters);
                 let losers = plays.minus(beaters);
                 if wants && !winners.is_empty() {
