@@ -681,15 +681,24 @@ impl HeuristicBot {
         // Bid only what the hand is worth, in its best strain, as low as
         // allowed: the first of the fewest tricks (the strain compared
         // last, only for a contract that would be the new choice).
-        let mut bid: Option<(usize, u8)> = None;
+        // Contracts of fewer tricks than `below` qualify: at first every
+        // one the estimate reaches (`tricks as f32 <= est` for whole
+        // tricks), then fewer than the choice so far.
+        let mut below = if est >= 0.0 {
+            est.min(255.0) as u16 + 1
+        } else {
+            0
+        };
+        let mut bid = None;
         for (i, a) in legal.iter().enumerate() {
             if let Action::Contract { tricks, strain: s } = *a {
-                if bid.is_none_or(|(_, t)| tricks < t) && f32::from(tricks) <= est && s == strain {
-                    bid = Some((i, tricks));
+                if u16::from(tricks) < below && s == strain {
+                    bid = Some(i);
+                    below = u16::from(tricks);
                 }
             }
         }
-        bid.map(|(i, _)| i).or(pass).unwrap_or(0)
+        bid.or(pass).unwrap_or(0)
     }
 
     /// [`HeuristicBot::auction`] with a contract picked as the least by

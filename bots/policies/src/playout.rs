@@ -144,15 +144,16 @@ pub fn hand_value<G: Game>(game: &G, me: Seat, deal: u32) -> f64 {
     };
     let teams = game.teams();
     let mine = teams[me.index()];
-    let others: Vec<f64> = (0..teams.len())
-        .filter(|&s| teams[s] != mine)
-        .map(|s| f64::from(result.points[s]))
-        .collect();
-    let against = if others.is_empty() {
-        0.0
-    } else {
-        others.iter().sum::<f64>() / others.len() as f64
-    };
+    // The other sides' points summed in seat order (as a list's sum adds
+    // them: no point is -0.0, so starting from 0.0 changes nothing).
+    let (mut sum, mut count) = (0.0, 0usize);
+    for (s, &team) in teams.iter().enumerate() {
+        if team != mine {
+            sum += f64::from(result.points[s]);
+            count += 1;
+        }
+    }
+    let against = if count == 0 { 0.0 } else { sum / count as f64 };
     let value = f64::from(result.points[me.index()]) - against;
     match game.score_order() {
         ScoreOrder::HigherIsBetter => value,
