@@ -230,6 +230,45 @@ mod tests {
         assert_eq!(h, values(Rollout::Heuristic, 2));
     }
 
+    /// A heuristic playout (one dispatch on the game inside, the memo kept
+    /// across its decisions) makes the choices `choose_in` makes
+    /// decision by decision on the `AnyGame`, with a fresh memo each time.
+    #[test]
+    fn heuristic_playouts_choose_as_each_decision_alone() {
+        for variant in Variant::ALL {
+            for seed in 0..8 {
+                let g = dealt(variant, seed);
+                let deal = g.deals() - 1;
+                let mut fast = g.clone();
+                let mut rng = Shuffler::new(Seed::from_u64(seed));
+                let decisions = play_out(&mut fast, deal, Rollout::Heuristic, &mut rng);
+                let mut slow = g.clone();
+                let mut made = 0;
+                while slow.status() == Status::Act && slow.deals() == deal + 1 {
+                    let seat = slow.to_act().first().unwrap();
+                    let legal = slow.legal_actions(seat);
+                    let i = match legal.len() {
+                        1 => 0,
+                        _ => HeuristicBot.choose_in(&slow, seat, &legal),
+                    };
+                    slow.apply(seat, legal[i]).unwrap();
+                    made += 1;
+                }
+                assert_eq!(decisions, made, "{variant} {seed}");
+                assert_eq!(
+                    format!("{:?}", fast.log()),
+                    format!("{:?}", slow.log()),
+                    "{variant} {seed}"
+                );
+                assert_eq!(
+                    format!("{:?}", fast.hand_results()),
+                    format!("{:?}", slow.hand_results()),
+                    "{variant} {seed}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_value_is_the_sides_points_against_the_others_average() {
         for variant in Variant::ALL {
