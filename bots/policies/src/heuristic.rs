@@ -407,11 +407,13 @@ impl Sight for Observation {
     }
 }
 
-/// What the heuristic keeps between the decisions of one match: facts of
-/// the match (not of a position) read once. A playout makes one for its
-/// decisions.
+/// What the heuristic keeps between decisions of one match (a playout
+/// makes one for its own): what depends only on the match or only on a
+/// hand of cards, so that keeping it changes no choice.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
+    /// The seats with a partner, read from [`Game::teams`] at the first
+    /// decision that asks (teams are the match's).
     partnered: Cell<Option<SeatSet>>,
     /// The last hand estimated for each seat (by its index modulo 4) and
     /// its estimates: an auction and the bids after it estimate the same
@@ -425,9 +427,7 @@ pub(crate) struct Memo {
 struct InGame<'g, 'm, G> {
     game: &'g G,
     seat: Seat,
-    /// What the match's earlier decisions read: the seats with a partner
-    /// (from [`Game::teams`] at the first decision that asks: teams are the
-    /// match's), hands' estimates.
+    /// What the match's earlier decisions read.
     memo: &'m Memo,
 }
 
