@@ -22,11 +22,11 @@
 //! println!("{}", hand_value(&world, me, deal));
 //! ```
 
-use std::fmt;
+use std::{any::Any, fmt};
 
-use whistle_rules::{ActionList, Game, ScoreOrder, Seat, Status, dealing::Shuffler};
+use whistle_rules::{ActionList, AnyGame, Game, ScoreOrder, Seat, Status, dealing::Shuffler};
 
-use crate::heuristic::HeuristicBot;
+use crate::heuristic::{HeuristicBot, Memo};
 
 /// The policy a playout plays every seat with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,9 +92,27 @@ impl std::error::Error for UnknownRollout {}
 /// nobody anything: the game reveals the step when it completes). Returns
 /// the decisions made. Does nothing once that hand is over or when the game
 /// waits for a deal.
+///
+/// On an [`AnyGame`], the game inside is played out under its own type, so
+/// that every call a decision makes (the legal actions, the heuristic's
+/// views, applying) goes straight to that game instead of through the
+/// enum's dispatch.
 pub fn play_out<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Shuffler) -> u32 {
+    match (game as &mut dyn Any).downcast_mut::<AnyGame>() {
+        Some(AnyGame::Israeli(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Honeymoon(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Illustrated(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Yogi(g)) => play_out_in(g, deal, rollout, rng),
+        Some(AnyGame::Oneonta(g)) => play_out_in(g, deal, rollout, rng),
+        None => play_out_in(game, deal, rollout, rng),
+    }
+}
+
+/// [`play_out`] on the game's own type.
+fn play_out_in<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Shuffler) -> u32 {
     let mut decisions = 0;
     let mut legal = ActionList::new();
+    let memo = Memo::default();
     while game.status() == Status::Act && game.deals() == deal + 1 {
         let Some(seat) = game.to_act().first() else {
             break;
@@ -107,7 +125,7 @@ pub fn play_out<G: Game>(game: &mut G, deal: u32, rollout: Rollout, rng: &mut Sh
             (1, _) => 0,
             // The cast cannot truncate: a decision has at most MAX_ACTIONS choices.
             (n, Rollout::Random) => rng.below(n as u32) as usize,
-            (_, Rollout::Heuristic) => HeuristicBot.choose_in(game, seat, &legal),
+            (_, Rollout::Heuristic) => HeuristicBot.choose_memo(game, seat, &legal, &memo),
         };
         // Legal: one of the list the game just gave for this seat.
         game.apply_unchecked(seat, legal[i]);
@@ -126,15 +144,16 @@ pub fn hand_value<G: Game>(game: &G, me: Seat, deal: u32) -> f64 {
     };
     let teams = game.teams();
     let mine = teams[me.index()];
-    let others: Vec<f64> = (0..teams.len())
-        .filter(|&s| teams[s] != mine)
-        .map(|s| f64::from(result.points[s]))
-        .collect();
-    let against = if others.is_empty() {
-        0.0
-    } else {
-        others.iter().sum::<f64>() / others.len() as f64
-    };
+    // The other sides' points summed in seat order (as a list's sum adds
+    // them: no point is -0.0, so starting from 0.0 changes nothing).
+    let (mut sum, mut count) = (0.0, 0usize);
+    for (s, &team) in teams.iter().enumerate() {
+        if team != mine {
+            sum += f64::from(result.points[s]);
+            count += 1;
+        }
+    }
+    let against = if count == 0 { 0.0 } else { sum / count as f64 };
     let value = f64::from(result.points[me.index()]) - against;
     match game.score_order() {
         ScoreOrder::HigherIsBetter => value,
@@ -209,6 +228,45 @@ mod tests {
         let h = values(Rollout::Heuristic, 1);
         assert!(h.iter().all(|&v| v == h[0]), "{h:?}");
         assert_eq!(h, values(Rollout::Heuristic, 2));
+    }
+
+    /// A heuristic playout (one dispatch on the game inside, the memo kept
+    /// across its decisions) makes the choices `choose_in` makes
+    /// decision by decision on the `AnyGame`, with a fresh memo each time.
+    #[test]
+    fn heuristic_playouts_choose_as_each_decision_alone() {
+        for variant in Variant::ALL {
+            for seed in 0..8 {
+                let g = dealt(variant, seed);
+                let deal = g.deals() - 1;
+                let mut fast = g.clone();
+                let mut rng = Shuffler::new(Seed::from_u64(seed));
+                let decisions = play_out(&mut fast, deal, Rollout::Heuristic, &mut rng);
+                let mut slow = g.clone();
+                let mut made = 0;
+                while slow.status() == Status::Act && slow.deals() == deal + 1 {
+                    let seat = slow.to_act().first().unwrap();
+                    let legal = slow.legal_actions(seat);
+                    let i = match legal.len() {
+                        1 => 0,
+                        _ => HeuristicBot.choose_in(&slow, seat, &legal),
+                    };
+                    slow.apply(seat, legal[i]).unwrap();
+                    made += 1;
+                }
+                assert_eq!(decisions, made, "{variant} {seed}");
+                assert_eq!(
+                    format!("{:?}", fast.log()),
+                    format!("{:?}", slow.log()),
+                    "{variant} {seed}"
+                );
+                assert_eq!(
+                    format!("{:?}", fast.hand_results()),
+                    format!("{:?}", slow.hand_results()),
+                    "{variant} {seed}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! from the log: whatever card an event shows a seat counts as seen by it).
 //! A game keeps only its own stages and scoring.
 
+use std::sync::Arc;
+
 use crate::{
     action::{Action, ActionKind, ActionList},
     card::Card,
@@ -48,8 +50,9 @@ pub struct MatchCore {
     /// The seat to act, outside simultaneous steps.
     pub(crate) turn: Seat,
     variant: Variant,
-    /// Every option with its effective value.
-    options: Options,
+    /// Every option with its effective value (shared: a playout's copy of
+    /// a match copies no strings).
+    options: Arc<Options>,
     seats: usize,
     /// The dealer of the current hand (before a deal, of the next one).
     pub(crate) dealer: Seat,
@@ -85,7 +88,7 @@ impl MatchCore {
             phase: Phase::Deal,
             turn: Seat::new(0),
             variant,
-            options,
+            options: Arc::new(options),
             seats,
             totals: [0; MAX_SEATS],
             tricks: Tricks::new(),

@@ -69,21 +69,19 @@ impl std::fmt::Write for Line {
 /// Writes `n` in decimal, without the formatting machinery (a hand's
 /// summary line has a dozen numbers; this runs at every hand's end).
 pub(crate) fn push_number(out: &mut impl std::fmt::Write, n: u8) {
-    let (mut digits, mut len) = ([0u8; 3], 0);
+    // Each digit as a one-byte slice of the ten (no UTF-8 check to make).
+    const DIGITS: &str = "0123456789";
+    let mut digit = |d: u8| {
+        let d = usize::from(d);
+        let _ = out.write_str(DIGITS.get(d..d + 1).unwrap_or_default());
+    };
     if n >= 100 {
-        digits[len] = b'0' + n / 100;
-        len += 1;
+        digit(n / 100);
     }
     if n >= 10 {
-        digits[len] = b'0' + n / 10 % 10;
-        len += 1;
+        digit(n / 10 % 10);
     }
-    digits[len] = b'0' + n % 10;
-    len += 1;
-    // ASCII digits: always UTF-8.
-    if let Ok(text) = std::str::from_utf8(&digits[..len]) {
-        let _ = out.write_str(text);
-    }
+    digit(n % 10);
 }
 
 /// Writes `items` with [`push_number`], separated by single spaces.

@@ -65,6 +65,8 @@
 //!   `MustFollowSpecial("jokers")`; a joker led in a trump suit asks for that
 //!   printed suit, `MustFollow(suit)`.
 
+use std::fmt::Write as _;
+
 use arrayvec::ArrayVec;
 
 use super::prelude::*;
@@ -446,7 +448,7 @@ impl Honeymoon {
             bids: [None; SEATS].into_iter().collect(),
             made: [None; SEATS].into_iter().collect(),
             points: points.into_iter().collect(),
-            summary: self.summary(tricks, points).into(),
+            summary: self.summary(tricks, points),
             ..HandScore::default()
         });
         let played = self.core.played();
@@ -466,22 +468,26 @@ impl Honeymoon {
         self.core.pass_deal(over);
     }
 
-    /// One line for people, e.g. `trump S; tricks 15-12 (phase 2 8-5); +2 to 0`.
-    fn summary(&self, tricks: [u8; SEATS], points: [i32; SEATS]) -> String {
-        let trump = match (self.trump, self.cfg.phase1_trumps) {
-            (Strain::Suit(s), false) => format!("{s} (phase 1 NT)"),
-            (strain, _) => strain.to_string(),
+    /// One line for people, e.g. `trump S; tricks 15-12 (phase 2 8-5); +2 to 0`,
+    /// written in place (no allocation: it fits a summary's inline bytes).
+    fn summary(&self, tricks: [u8; SEATS], points: [i32; SEATS]) -> Summary {
+        let mut line = Summary::new();
+        let _ = match (self.trump, self.cfg.phase1_trumps) {
+            (Strain::Suit(s), false) => write!(line, "trump {s} (phase 1 NT)"),
+            (strain, _) => write!(line, "trump {strain}"),
         };
-        let scored = match points {
-            [0, 0] => "no score".to_string(),
-            [p, 0] => format!("+{p} to 0"),
-            [0, p] => format!("+{p} to 1"),
-            [a, b] => format!("+{a} to 0, +{b} to 1"),
-        };
-        format!(
-            "trump {trump}; tricks {}-{} (phase 2 {}-{}); {scored}",
+        let _ = write!(
+            line,
+            "; tricks {}-{} (phase 2 {}-{}); ",
             tricks[0], tricks[1], self.won[1][0], self.won[1][1]
-        )
+        );
+        let _ = match points {
+            [0, 0] => line.write_str("no score"),
+            [p, 0] => write!(line, "+{p} to 0"),
+            [0, p] => write!(line, "+{p} to 1"),
+            [a, b] => write!(line, "+{a} to 0, +{b} to 1"),
+        };
+        line
     }
 }
 

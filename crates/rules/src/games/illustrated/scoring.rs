@@ -1,6 +1,8 @@
 //! Scoring of Illustrated Whist: the feats made (L5), the hand value and the
 //! contract's outcome (L7), the hand's result and its summary.
 
+use std::fmt::Write as _;
+
 use super::*;
 
 impl Illustrated {
@@ -159,7 +161,7 @@ impl Illustrated {
             let contract = self.contract();
             bids[self.declarer.index()] = Some(contract.action());
             made[self.declarer.index()] = Some(b.made);
-            self.summary(&b).into()
+            self.summary(&b)
         };
         self.core.end_hand(HandScore {
             misdeal,
@@ -175,42 +177,48 @@ impl Illustrated {
 
     /// One line for people, e.g.
     /// `8S by 0, whole: tricks 12-0, made +7; feats 0 four-kings +2; team 0 +9, team 1 +0`.
-    pub(super) fn summary(&self, b: &Breakdown) -> String {
+    ///
+    /// Written in place (no allocation for a line that fits a summary's
+    /// inline bytes).
+    pub(super) fn summary(&self, b: &Breakdown) -> Summary {
         let contract = self.contract();
         let exchange = self.exchange.expect("an exchange choice");
         let decl = team(self.declarer);
-        let tricks = if contract.is_null() {
-            format!("declarer took {}", self.won(self.declarer))
+        let mut line = Summary::new();
+        let _ = write!(line, "{contract} by {}, {}: ", self.declarer, exchange.name());
+        let _ = if contract.is_null() {
+            write!(line, "declarer took {}", self.won(self.declarer))
         } else {
             let t = self.team_tricks();
-            format!("tricks {}-{}", t[decl], t[1 - decl])
+            write!(line, "tricks {}-{}", t[decl], t[1 - decl])
         };
-        let game = match b.game {
-            1 => String::new(),
-            m => format!(" x{m}"),
-        };
-        let mut feats = Vec::new();
+        let _ = write!(
+            line,
+            ", {} {:+}",
+            if b.made { "made" } else { "set" },
+            b.hand
+        );
+        if b.game != 1 {
+            let _ = write!(line, " x{}", b.game);
+        }
+        line.push_str("; feats ");
+        let mut any = false;
         for (t, row) in b.feats.iter().enumerate() {
             for feat in Feat::ALL {
                 let v = row[feat as usize];
                 if v != 0 {
-                    feats.push(format!("{t} {} {v:+}", feat.name()));
+                    if any {
+                        line.push_str(", ");
+                    }
+                    any = true;
+                    let _ = write!(line, "{t} {} {v:+}", feat.name());
                 }
             }
         }
-        format!(
-            "{contract} by {}, {}: {tricks}, {} {:+}{game}; feats {}; team 0 {:+}, team 1 {:+}",
-            self.declarer,
-            exchange.name(),
-            if b.made { "made" } else { "set" },
-            b.hand,
-            if feats.is_empty() {
-                "none".to_string()
-            } else {
-                feats.join(", ")
-            },
-            b.points[0],
-            b.points[1],
-        )
+        if !any {
+            line.push_str("none");
+        }
+        let _ = write!(line, "; team 0 {:+}, team 1 {:+}", b.points[0], b.points[1]);
+        line
     }
 }

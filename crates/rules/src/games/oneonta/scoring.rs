@@ -2,6 +2,8 @@
 //! next hand or the end of the match with its play-offs (O9, O10, O15), and
 //! the verdict.
 
+use std::fmt::Write as _;
+
 use super::*;
 
 impl Oneonta {
@@ -40,7 +42,7 @@ impl Oneonta {
             made: made_bids,
             points,
             seat_points,
-            summary: summary.into(),
+            summary,
         });
         if self.playoff {
             self.playoffs += 1;
@@ -85,17 +87,24 @@ impl Oneonta {
     }
 
     /// One line for people, e.g. `trump H; bids bid 5, null 2; tricks 5 0 (dummy 4); points +5 +2`.
-    pub(super) fn summary(&self, points: &[i32], team: Option<i32>) -> String {
-        let trump = match self.turn_up {
-            Some(c) if c.is_joker() => format!("{} alone ({c} turned)", other_joker(c)),
-            Some(c) => c.suit().map_or(String::new(), |s| s.to_string()),
-            None => "-".to_string(),
-        };
+    /// Written in place (no allocation for a line that fits a summary's
+    /// inline bytes).
+    pub(super) fn summary(&self, points: &[i32], team: Option<i32>) -> Summary {
         let n = self.n();
-        let mut line = format!(
-            "{}trump {trump}; bids ",
-            if self.playoff { "play-off: " } else { "" },
-        );
+        let mut line = Summary::new();
+        if self.playoff {
+            line.push_str("play-off: ");
+        }
+        line.push_str("trump ");
+        let _ = match self.turn_up {
+            Some(c) if c.is_joker() => write!(line, "{} alone ({c} turned)", other_joker(c)),
+            Some(c) => match c.suit() {
+                Some(s) => write!(line, "{s}"),
+                None => Ok(()),
+            },
+            None => line.write_str("-"),
+        };
+        line.push_str("; bids ");
         // A bid shows as its number, `-` for none.
         struct Bid(Option<Action>);
         impl std::fmt::Display for Bid {
@@ -110,10 +119,12 @@ impl Oneonta {
         line.push_str("; tricks ");
         write_joined(&mut line, self.core.tricks.won_by_seat(n), " ");
         if self.cfg.mode.has_dummy() {
-            line.push_str(&format!(" (dummy {})", self.dummy_won));
+            let _ = write!(line, " (dummy {})", self.dummy_won);
         }
         match team {
-            Some(t) => line.push_str(&format!("; team {t:+}")),
+            Some(t) => {
+                let _ = write!(line, "; team {t:+}");
+            }
             None => {
                 struct Signed(i32);
                 impl std::fmt::Display for Signed {

@@ -1,6 +1,8 @@
 //! Scoring of Yogi's Whist: the fines of a hand (Y9), its result and
 //! summary, and the end of the match (Y11).
 
+use std::fmt::Write as _;
+
 use super::*;
 
 impl Yogi {
@@ -19,7 +21,7 @@ impl Yogi {
             bids: targets.iter().map(|&t| Some(Action::Bid(t))).collect(),
             made: made.iter().map(|&m| Some(m)).collect(),
             points: points.into_iter().collect(),
-            summary: summary.into(),
+            summary,
             ..HandScore::default()
         });
         // The deal passes left; Y11: the match has `hands` hands.
@@ -29,15 +31,25 @@ impl Yogi {
     }
 
     /// One line for people, e.g. `turn-up 7H (trump H); targets 3 0 2 2 1;
-    /// tricks 0 3 0 0 0; declared by 1 (made)`.
-    pub(super) fn summary(&self, targets: &[u8], made: &[bool]) -> String {
+    /// tricks 0 3 0 0 0; declared by 1 (made)`, written in place (no
+    /// allocation for a line that fits a summary's inline bytes).
+    pub(super) fn summary(&self, targets: &[u8], made: &[bool]) -> Summary {
         let n = self.n();
         let turn_up = self.turn_up();
-        let mut out = String::new();
+        let mut out = Summary::new();
         if self.cfg.dealer_chooses {
-            out.push_str(&format!("size {}; ", self.size));
+            let _ = write!(out, "size {}; ", self.size);
         }
-        out.push_str(&format!("turn-up {turn_up} (trump {})", self.trump_text()));
+        // [`Yogi::trump_text`], written in place.
+        let _ = match self.turn_up {
+            None => write!(out, "turn-up {turn_up} (trump -)"),
+            Some(t) if nines_are_a_suit(t) => write!(out, "turn-up {turn_up} (trump nines)"),
+            Some(t) => write!(
+                out,
+                "turn-up {turn_up} (trump {})",
+                t.suit().expect("a suited turn-up")
+            ),
+        };
         if self.rotated == Some(true) {
             out.push_str("; bids rotated");
         }
@@ -47,11 +59,13 @@ impl Yogi {
         write_joined(&mut out, self.core.tricks.won_by_seat(n), " ");
         let result = |s: Seat| if made[s.index()] { "made" } else { "missed" };
         match (self.declarer, self.revealer) {
-            (Some(d), _) => out.push_str(&format!("; declared by {d} ({})", result(d))),
+            (Some(d), _) => {
+                let _ = write!(out, "; declared by {d} ({})", result(d));
+            }
             (None, Some(r)) => {
-                out.push_str(&format!("; revealed by {r} ({})", result(r)));
+                let _ = write!(out, "; revealed by {r} ({})", result(r));
                 if let Some(c) = self.cancelled {
-                    out.push_str(&format!(", cancelling {c}'s declaration"));
+                    let _ = write!(out, ", cancelling {c}'s declaration");
                 }
             }
             (None, None) => {}
