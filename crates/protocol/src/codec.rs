@@ -46,8 +46,9 @@ pub struct EncodeBuffer {
     buf: BytesMut,
 }
 
-/// What the buffer asks for when it must grow: room for many requests.
-const CHUNK: usize = 16 * 1024;
+/// What the buffer asks for when it must grow: room for many compact
+/// requests, and little kept per stream (a referee may hold thousands).
+const CHUNK: usize = 4 * 1024;
 
 impl EncodeBuffer {
     /// An empty buffer.

@@ -38,6 +38,19 @@ pub struct DeltaEncoder {
     /// one: their vectors and strings are refilled, not allocated anew.
     req: pb::DecisionRequest,
     delta: pb::ObservationDelta,
+    /// Lists of the delta's values left out of the last request (their
+    /// fields had not changed), kept with their items' buffers for the
+    /// next request that changes them.
+    unused: Unused,
+}
+
+/// See [`DeltaEncoder::unused`].
+#[derive(Debug, Default)]
+struct Unused {
+    players: Vec<pb::SeatView>,
+    trick: Option<pb::Trick>,
+    notes: Vec<pb::Note>,
+    tricks: Vec<pb::Trick>,
 }
 
 impl DeltaEncoder {
@@ -147,7 +160,7 @@ impl DeltaEncoder {
             Some(prev) => {
                 let mut d = std::mem::take(&mut self.delta);
                 std::mem::swap(&mut d.events, &mut self.events);
-                delta_into(prev, &obs, &mut d, results, form);
+                delta_into(prev, &obs, &mut d, &mut self.unused, results, form);
                 r.observation = None;
                 r.delta = Some(d);
             }
@@ -159,8 +172,12 @@ impl DeltaEncoder {
         r.legal.clear();
         r.legal_ids.clear();
         match form {
-            Form::Text => r.legal.extend(legal.iter().map(|&a| convert::action_text(a))),
-            Form::Binary => r.legal_ids.extend(legal.iter().map(|&a| crate::ids::action_id(a))),
+            Form::Text => r
+                .legal
+                .extend(legal.iter().map(|&a| convert::action_text(a))),
+            Form::Binary => r
+                .legal_ids
+                .extend(legal.iter().map(|&a| crate::ids::action_id(a))),
         }
         let msg = pb::RefereeMessage {
             msg: Some(pb::referee_message::Msg::Request(r)),
@@ -181,39 +198,44 @@ impl DeltaEncoder {
 }
 
 /// The delta from `prev` to `obs` written over `d`, whose `events` are
-/// already the ones it carries: its vectors are refilled in place.
+/// already the ones it carries: its vectors are refilled in place, and the
+/// lists of fields that did not change are set aside in `unused`.
 fn delta_into(
     prev: &Observation,
     obs: &Observation,
     d: &mut pb::ObservationDelta,
+    unused: &mut Unused,
     results: &[HandResult],
     form: Form,
 ) {
     let mask = changed_fields(prev, obs);
     d.changed.clear();
-    d.changed.extend(field::ALL.filter(|f| mask & (1 << f) != 0));
+    d.changed
+        .extend(field::ALL.filter(|f| mask & (1 << f) != 0));
     let values = d.values.get_or_insert_with(Default::default);
     // Every field not changed goes back to its default (as a new message
     // has it); the lists about to be refilled keep their items.
-    let keep = |f: u32| mask & (1 << f) != 0;
-    let players = if keep(field::PLAYERS) {
-        std::mem::take(&mut values.players)
-    } else {
-        Vec::new()
-    };
-    let trick = if keep(field::TRICK) {
-        values.trick.take()
-    } else {
-        None
-    };
-    let notes = if keep(field::NOTES) {
-        std::mem::take(&mut values.notes)
-    } else {
-        Vec::new()
-    };
+    let changes = |f: u32| mask & (1 << f) != 0;
+    let players = std::mem::take(&mut values.players);
+    let trick = values.trick.take();
+    let notes = std::mem::take(&mut values.notes);
     let tricks = std::mem::take(&mut values.tricks);
     prost::Message::clear(values);
-    (values.players, values.trick, values.notes, values.tricks) = (players, trick, notes, tricks);
+    if changes(field::PLAYERS) {
+        values.players = longer(players, &mut unused.players);
+    } else if players.len() > unused.players.len() {
+        unused.players = players;
+    }
+    if changes(field::TRICK) {
+        values.trick = trick.or_else(|| unused.trick.take());
+    } else if trick.is_some() {
+        unused.trick = trick;
+    }
+    if changes(field::NOTES) {
+        values.notes = longer(notes, &mut unused.notes);
+    } else if notes.len() > unused.notes.len() {
+        unused.notes = notes;
+    }
     for &f in &d.changed {
         convert::put_field(values, obs, f, results, form);
     }
@@ -223,10 +245,25 @@ fn delta_into(
         .zip(&obs.tricks)
         .take_while(|(a, b)| a == b)
         .count();
-    convert::refill(&mut values.tricks, obs.tricks[kept..].iter(), |w, t| {
-        convert::trick_into(w, t, form);
-    });
+    if kept < obs.tricks.len() {
+        values.tricks = longer(tricks, &mut unused.tricks);
+        convert::refill(&mut values.tricks, obs.tricks[kept..].iter(), |w, t| {
+            convert::trick_into(w, t, form);
+        });
+    } else if tricks.len() > unused.tricks.len() {
+        unused.tricks = tricks;
+    }
     d.tricks_kept = kept as u32;
+}
+
+/// Whichever of `list` and `unused` holds more items (the other stays in
+/// `unused`).
+fn longer<T>(list: Vec<T>, unused: &mut Vec<T>) -> Vec<T> {
+    if list.len() >= unused.len() {
+        list
+    } else {
+        std::mem::replace(unused, list)
+    }
 }
 
 /// The fields of `now` that differ from `prev`, as a mask with bit `f` set

@@ -209,7 +209,10 @@ fn trump(t: Trump) -> pb::Trump {
 
 /// `v` written over `w`, whose card lists are refilled in place.
 fn seat_view_into(w: &mut pb::SeatView, v: &SeatView, form: Form) {
-    let (mut known, mut known_ids) = (std::mem::take(&mut w.known), std::mem::take(&mut w.known_ids));
+    let (mut known, mut known_ids) = (
+        std::mem::take(&mut w.known),
+        std::mem::take(&mut w.known_ids),
+    );
     form.cards_into(v.known, &mut known, &mut known_ids);
     let (bid, bid_id) = v.bid.map(|b| form.action(b)).unwrap_or_default();
     *w = pb::SeatView {
@@ -471,7 +474,9 @@ pub(crate) fn put_field(
             });
         }
         field::TRICK => trick_into(w.trick.get_or_insert_with(Default::default), &o.trick, form),
-        field::TRICKS => refill(&mut w.tricks, o.tricks.iter(), |w, t| trick_into(w, t, form)),
+        field::TRICKS => refill(&mut w.tricks, o.tricks.iter(), |w, t| {
+            trick_into(w, t, form)
+        }),
         field::HISTORY => {
             w.history = o
                 .history
