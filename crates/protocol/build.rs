@@ -21,9 +21,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed={}", proto.display());
     let descriptors = out.join("whistle_v1_descriptor.bin");
     #[cfg(feature = "grpc")]
-    tonic_prost_build::configure()
-        .file_descriptor_set_path(&descriptors)
-        .compile_with_config(config, &[proto], &[root])?;
+    {
+        tonic_prost_build::configure()
+            .file_descriptor_set_path(&descriptors)
+            .compile_with_config(config, &[proto], &[root])?;
+        encoded_play_server();
+    }
     #[cfg(not(feature = "grpc"))]
     config
         .file_descriptor_set_path(&descriptors)
@@ -37,6 +40,43 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build(&[".whistle.v1"])?;
     omit_empty_ids(&out.join("whistle.v1.serde.rs"))?;
     Ok(())
+}
+
+/// The referee's own server of `whistle.v1.Referee` (`pb::encoded`): the
+/// same service and routes as the generated one, but `Play` sends messages
+/// the referee has already encoded (`codec::Encoded`, through
+/// `codec::PlayCodec`), so that it can encode each request into buffers
+/// it keeps. Its methods are the .proto's (`Subscribe`, `Play`); a method
+/// added there must be added here.
+#[cfg(feature = "grpc")]
+fn encoded_play_server() {
+    use tonic_prost_build::manual::{Builder, Method, Service};
+    let service = Service::builder()
+        .name("Referee")
+        .package("whistle.v1")
+        .method(
+            Method::builder()
+                .name("subscribe")
+                .route_name("Subscribe")
+                .input_type("crate::pb::SubscribeRequest")
+                .output_type("crate::pb::SeatAssignment")
+                .codec_path("tonic_prost::ProstCodec")
+                .server_streaming()
+                .build(),
+        )
+        .method(
+            Method::builder()
+                .name("play")
+                .route_name("Play")
+                .input_type("crate::pb::BotMessage")
+                .output_type("crate::codec::Encoded")
+                .codec_path("crate::codec::PlayCodec")
+                .client_streaming()
+                .server_streaming()
+                .build(),
+        )
+        .build();
+    Builder::new().build_client(false).compile(&[service]);
 }
 
 /// The binary form's id fields (`Hello.binary`) are written to JSON only

@@ -15,7 +15,7 @@ use whistle_rules::{Action, Event, HandResult, Observation};
 
 use crate::{
     convert::{self, DecodeError, Form, field},
-    messages::{legal_in, millis},
+    messages::millis,
     pb,
 };
 
@@ -34,6 +34,23 @@ pub struct DeltaEncoder {
     spare: Option<Observation>,
     events: Vec<pb::Event>,
     form: Form,
+    /// The request last built, kept with its delta (`delta`) for the next
+    /// one: their vectors and strings are refilled, not allocated anew.
+    req: pb::DecisionRequest,
+    delta: pb::ObservationDelta,
+    /// Lists of the delta's values left out of the last request (their
+    /// fields had not changed), kept with their items' buffers for the
+    /// next request that changes them.
+    unused: Unused,
+}
+
+/// See [`DeltaEncoder::unused`].
+#[derive(Debug, Default)]
+struct Unused {
+    players: Vec<pb::SeatView>,
+    trick: Option<pb::Trick>,
+    notes: Vec<pb::Note>,
+    tricks: Vec<pb::Trick>,
 }
 
 impl DeltaEncoder {
@@ -106,59 +123,146 @@ impl DeltaEncoder {
         deadline: Duration,
         time_bank: Duration,
     ) -> pb::RefereeMessage {
-        let events = std::mem::take(&mut self.events);
+        self.with_request(
+            request_id,
+            obs,
+            results,
+            legal,
+            deadline,
+            time_bank,
+            pb::RefereeMessage::clone,
+        )
+    }
+
+    /// [`DeltaEncoder::request`], built in this encoder's own buffers and
+    /// lent to `send` (which encodes it): in a stream's steady state
+    /// nothing is allocated for it but what grew.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_request<R>(
+        &mut self,
+        request_id: u64,
+        obs: Observation,
+        results: &[HandResult],
+        legal: &[Action],
+        deadline: Duration,
+        time_bank: Duration,
+        send: impl FnOnce(&pb::RefereeMessage) -> R,
+    ) -> R {
         let form = self.form;
-        let (observation, delta) = match &self.prev {
-            None => (Some(convert::observation_in(&obs, results, form)), None),
-            Some(prev) => (None, Some(delta(prev, &obs, events, results, form))),
-        };
-        self.spare = self.prev.replace(obs);
-        let (legal, legal_ids) = legal_in(legal, form);
-        pb::RefereeMessage {
-            msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {
-                request_id,
-                observation,
-                legal,
-                deadline_ms: millis(deadline),
-                time_bank_ms: millis(time_bank),
-                delta,
-                legal_ids,
-            })),
+        let mut r = std::mem::take(&mut self.req);
+        match &self.prev {
+            None => {
+                r.observation = Some(convert::observation_in(&obs, results, form));
+                r.delta = None;
+                // Held events are in the whole observation's history.
+                self.events.clear();
+            }
+            Some(prev) => {
+                let mut d = std::mem::take(&mut self.delta);
+                std::mem::swap(&mut d.events, &mut self.events);
+                delta_into(prev, &obs, &mut d, &mut self.unused, results, form);
+                r.observation = None;
+                r.delta = Some(d);
+            }
         }
+        self.spare = self.prev.replace(obs);
+        r.request_id = request_id;
+        r.deadline_ms = millis(deadline);
+        r.time_bank_ms = millis(time_bank);
+        r.legal.clear();
+        r.legal_ids.clear();
+        match form {
+            Form::Text => r
+                .legal
+                .extend(legal.iter().map(|&a| convert::action_text(a))),
+            Form::Binary => r
+                .legal_ids
+                .extend(legal.iter().map(|&a| crate::ids::action_id(a))),
+        }
+        let msg = pb::RefereeMessage {
+            msg: Some(pb::referee_message::Msg::Request(r)),
+        };
+        let out = send(&msg);
+        if let Some(pb::referee_message::Msg::Request(mut r)) = msg.msg {
+            if let Some(mut d) = r.delta.take() {
+                // The delivered events go; the vector comes back empty.
+                d.events.clear();
+                std::mem::swap(&mut d.events, &mut self.events);
+                self.delta = d;
+            }
+            r.observation = None;
+            self.req = r;
+        }
+        out
     }
 }
 
-/// The delta from `prev` to `obs`, carrying `events`.
-fn delta(
+/// The delta from `prev` to `obs` written over `d`, whose `events` are
+/// already the ones it carries: its vectors are refilled in place, and the
+/// lists of fields that did not change are set aside in `unused`.
+fn delta_into(
     prev: &Observation,
     obs: &Observation,
-    events: Vec<pb::Event>,
+    d: &mut pb::ObservationDelta,
+    unused: &mut Unused,
     results: &[HandResult],
     form: Form,
-) -> pb::ObservationDelta {
-    {
-        let mut values = pb::Observation::default();
-        let mask = changed_fields(prev, obs);
-        let changed: Vec<u32> = field::ALL.filter(|f| mask & (1 << f) != 0).collect();
-        for &f in &changed {
-            convert::put_field(&mut values, obs, f, results, form);
-        }
-        let kept = prev
-            .tricks
-            .iter()
-            .zip(&obs.tricks)
-            .take_while(|(a, b)| a == b)
-            .count();
-        values.tricks = obs.tricks[kept..]
-            .iter()
-            .map(|t| convert::trick(t, form))
-            .collect();
-        pb::ObservationDelta {
-            events,
-            changed,
-            values: Some(values),
-            tricks_kept: kept as u32,
-        }
+) {
+    let mask = changed_fields(prev, obs);
+    d.changed.clear();
+    d.changed
+        .extend(field::ALL.filter(|f| mask & (1 << f) != 0));
+    let values = d.values.get_or_insert_with(Default::default);
+    // Every field not changed goes back to its default (as a new message
+    // has it); the lists about to be refilled keep their items.
+    let changes = |f: u32| mask & (1 << f) != 0;
+    let players = std::mem::take(&mut values.players);
+    let trick = values.trick.take();
+    let notes = std::mem::take(&mut values.notes);
+    let tricks = std::mem::take(&mut values.tricks);
+    prost::Message::clear(values);
+    if changes(field::PLAYERS) {
+        values.players = longer(players, &mut unused.players);
+    } else if players.len() > unused.players.len() {
+        unused.players = players;
+    }
+    if changes(field::TRICK) {
+        values.trick = trick.or_else(|| unused.trick.take());
+    } else if trick.is_some() {
+        unused.trick = trick;
+    }
+    if changes(field::NOTES) {
+        values.notes = longer(notes, &mut unused.notes);
+    } else if notes.len() > unused.notes.len() {
+        unused.notes = notes;
+    }
+    for &f in &d.changed {
+        convert::put_field(values, obs, f, results, form);
+    }
+    let kept = prev
+        .tricks
+        .iter()
+        .zip(&obs.tricks)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if kept < obs.tricks.len() {
+        values.tricks = longer(tricks, &mut unused.tricks);
+        convert::refill(&mut values.tricks, obs.tricks[kept..].iter(), |w, t| {
+            convert::trick_into(w, t, form);
+        });
+    } else if tricks.len() > unused.tricks.len() {
+        unused.tricks = tricks;
+    }
+    d.tricks_kept = kept as u32;
+}
+
+/// Whichever of `list` and `unused` holds more items (the other stays in
+/// `unused`).
+fn longer<T>(list: Vec<T>, unused: &mut Vec<T>) -> Vec<T> {
+    if list.len() >= unused.len() {
+        list
+    } else {
+        std::mem::replace(unused, list)
     }
 }
 
@@ -328,6 +432,16 @@ mod tests {
                 encoders[seat.index()].resync();
             }
             let full = messages_request(&obs, game.hand_results(), &legal);
+            // What a new message built for this request alone holds.
+            let encoder = &encoders[seat.index()];
+            let expected = fresh_request(
+                encoder.prev.as_ref(),
+                &obs,
+                encoder.events.clone(),
+                game.hand_results(),
+                &legal,
+                form,
+            );
             let msg = encoders[seat.index()].request(
                 7,
                 obs.clone(),
@@ -335,6 +449,11 @@ mod tests {
                 &legal,
                 Duration::from_millis(100),
                 Duration::ZERO,
+            );
+            assert_eq!(
+                msg.encode_to_vec(),
+                expected.encode_to_vec(),
+                "{variant} seed {seed} request {requests}: the reused request's bytes"
             );
             whole += full.encoded_len();
             compact += msg.encoded_len();
@@ -355,6 +474,62 @@ mod tests {
             driver.apply(seat, action, false).expect("legal");
         }
         (whole, compact)
+    }
+
+    /// The request [`DeltaEncoder::request`] sends, built anew from
+    /// nothing: the seat's previous observation, if any, and the events held.
+    fn fresh_request(
+        prev: Option<&Observation>,
+        obs: &Observation,
+        events: Vec<pb::Event>,
+        results: &[HandResult],
+        legal: &[Action],
+        form: Form,
+    ) -> pb::RefereeMessage {
+        let (observation, delta) = match prev {
+            None => (Some(convert::observation_in(obs, results, form)), None),
+            Some(prev) => {
+                let mut values = pb::Observation::default();
+                let mask = changed_fields(prev, obs);
+                let changed: Vec<u32> = field::ALL.filter(|f| mask & (1 << f) != 0).collect();
+                for &f in &changed {
+                    convert::put_field(&mut values, obs, f, results, form);
+                }
+                let kept = prev
+                    .tricks
+                    .iter()
+                    .zip(&obs.tricks)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                values.tricks = obs.tricks[kept..]
+                    .iter()
+                    .map(|t| {
+                        let mut w = pb::Trick::default();
+                        convert::trick_into(&mut w, t, form);
+                        w
+                    })
+                    .collect();
+                let delta = pb::ObservationDelta {
+                    events,
+                    changed,
+                    values: Some(values),
+                    tricks_kept: kept as u32,
+                };
+                (None, Some(delta))
+            }
+        };
+        let (legal, legal_ids) = crate::messages::legal_in(legal, form);
+        pb::RefereeMessage {
+            msg: Some(pb::referee_message::Msg::Request(pb::DecisionRequest {
+                request_id: 7,
+                observation,
+                legal,
+                deadline_ms: 100,
+                time_bank_ms: 0,
+                delta,
+                legal_ids,
+            })),
+        }
     }
 
     fn messages_request(

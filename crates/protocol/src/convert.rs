@@ -54,6 +54,39 @@ impl Form {
             Form::Binary => (Vec::new(), ids::card_ids(set)),
         }
     }
+
+    /// [`Form::cards`] into `texts` and `ids`, refilled in place.
+    fn cards_into(self, set: CardSet, texts: &mut Vec<String>, ids: &mut Vec<u32>) {
+        texts.clear();
+        ids.clear();
+        match self {
+            Form::Text => texts.extend(set.iter().map(card_text)),
+            Form::Binary => ids.extend(set.iter().map(ids::card_id)),
+        }
+    }
+}
+
+/// Refills `v` with an item per element of `from`, each written by `fill`
+/// over the item already at its place (or a new one past the end), so that
+/// the items' own vectors and strings are used again.
+pub(crate) fn refill<T: Default, S>(
+    v: &mut Vec<T>,
+    from: impl ExactSizeIterator<Item = S>,
+    mut fill: impl FnMut(&mut T, S),
+) {
+    v.truncate(from.len());
+    for (i, x) in from.enumerate() {
+        if i == v.len() {
+            v.push(T::default());
+        }
+        fill(&mut v[i], x);
+    }
+}
+
+/// `text` into `out`, refilled in place.
+fn set_text(out: &mut String, text: &str) {
+    out.clear();
+    out.push_str(text);
 }
 
 /// A wire message that does not decode into engine values.
@@ -174,10 +207,15 @@ fn trump(t: Trump) -> pb::Trump {
     }
 }
 
-fn seat_view(v: &SeatView, form: Form) -> pb::SeatView {
-    let (known, known_ids) = form.cards(v.known);
+/// `v` written over `w`, whose card lists are refilled in place.
+fn seat_view_into(w: &mut pb::SeatView, v: &SeatView, form: Form) {
+    let (mut known, mut known_ids) = (
+        std::mem::take(&mut w.known),
+        std::mem::take(&mut w.known_ids),
+    );
+    form.cards_into(v.known, &mut known, &mut known_ids);
     let (bid, bid_id) = v.bid.map(|b| form.action(b)).unwrap_or_default();
-    pb::SeatView {
+    *w = pb::SeatView {
         seat: seat(v.seat),
         held: v.held as u32,
         known,
@@ -188,7 +226,7 @@ fn seat_view(v: &SeatView, form: Form) -> pb::SeatView {
         active: v.active,
         known_ids,
         bid_id,
-    }
+    };
 }
 
 fn table_card(t: &TableCard, form: Form) -> pb::TableCard {
@@ -209,27 +247,26 @@ fn player(p: Player) -> (bool, u32) {
     }
 }
 
-pub(crate) fn trick(t: &TrickView, form: Form) -> pb::Trick {
+/// `t` written over `w`, whose card list is refilled in place.
+pub(crate) fn trick_into(w: &mut pb::Trick, t: &TrickView, form: Form) {
     let (winner_dummy, winner_seat) = t.winner.map_or((false, 0), player);
-    pb::Trick {
-        cards: t
-            .cards
-            .iter()
-            .map(|&(p, c)| {
-                let (dummy, seat) = player(p);
-                let (card, card_id) = form.card(c);
-                pb::TrickCard {
-                    dummy,
-                    seat,
-                    card,
-                    card_id,
-                }
-            })
-            .collect(),
+    let mut cards = std::mem::take(&mut w.cards);
+    refill(&mut cards, t.cards.iter(), |w, &(p, c)| {
+        let (dummy, seat) = player(p);
+        let (card, card_id) = form.card(c);
+        *w = pb::TrickCard {
+            dummy,
+            seat,
+            card,
+            card_id,
+        };
+    });
+    *w = pb::Trick {
+        cards,
         complete: t.winner.is_some(),
         winner_dummy,
         winner_seat,
-    }
+    };
 }
 
 /// A hand result as a wire message.
@@ -391,7 +428,10 @@ pub mod field {
     pub const ALL: std::ops::RangeInclusive<u32> = GAME..=NOTES;
 }
 
-/// Sets field number `f` of the wire observation `w` from `o`.
+/// Sets field number `f` of the wire observation `w` from `o`. Lists are
+/// refilled in place (their items' vectors and strings used again), so a
+/// caller that keeps `w` from one request to the next allocates only for
+/// what grew.
 pub(crate) fn put_field(
     w: &mut pb::Observation,
     o: &Observation,
@@ -400,16 +440,21 @@ pub(crate) fn put_field(
     form: Form,
 ) {
     match f {
-        field::GAME => w.game = o.game.name().to_string(),
+        field::GAME => set_text(&mut w.game, o.game.name()),
         field::SEAT => w.seat = seat(o.seat),
         field::SEATS => w.seats = o.seats as u32,
         field::DEAL => w.deal = o.deal,
         field::DEALER => w.dealer = seat(o.dealer),
         field::PHASE => w.phase = phase(o.phase) as i32,
-        field::TO_ACT => w.to_act = o.to_act.iter().map(seat).collect(),
+        field::TO_ACT => {
+            w.to_act.clear();
+            w.to_act.extend(o.to_act.iter().map(seat));
+        }
         field::SIMULTANEOUS => w.simultaneous = o.simultaneous,
-        field::HAND => (w.hand, w.hand_ids) = form.cards(o.hand),
-        field::PLAYERS => w.players = o.players.iter().map(|v| seat_view(v, form)).collect(),
+        field::HAND => form.cards_into(o.hand, &mut w.hand, &mut w.hand_ids),
+        field::PLAYERS => refill(&mut w.players, o.players.iter(), |w, v| {
+            seat_view_into(w, v, form);
+        }),
         field::TRUMP => w.trump = Some(trump(o.trump)),
         field::CONTRACT => {
             w.contract = o.contract.map(|(s, a)| {
@@ -423,17 +468,15 @@ pub(crate) fn put_field(
         }
         field::TABLE => w.table = o.table.iter().map(|t| table_card(t, form)).collect(),
         field::PILES => {
-            w.piles = o
-                .piles
-                .iter()
-                .map(|(name, count)| pb::Pile {
-                    name: name.clone(),
-                    count: *count as u32,
-                })
-                .collect();
+            refill(&mut w.piles, o.piles.iter(), |w, (name, count)| {
+                set_text(&mut w.name, name);
+                w.count = *count as u32;
+            });
         }
-        field::TRICK => w.trick = Some(trick(&o.trick, form)),
-        field::TRICKS => w.tricks = o.tricks.iter().map(|t| trick(t, form)).collect(),
+        field::TRICK => trick_into(w.trick.get_or_insert_with(Default::default), &o.trick, form),
+        field::TRICKS => refill(&mut w.tricks, o.tricks.iter(), |w, t| {
+            trick_into(w, t, form)
+        }),
         field::HISTORY => {
             w.history = o
                 .history
@@ -442,14 +485,10 @@ pub(crate) fn put_field(
                 .collect();
         }
         field::NOTES => {
-            w.notes = o
-                .notes
-                .iter()
-                .map(|(k, v)| pb::Note {
-                    key: k.clone(),
-                    value: v.clone(),
-                })
-                .collect();
+            refill(&mut w.notes, o.notes.iter(), |w, (k, v)| {
+                set_text(&mut w.key, k);
+                set_text(&mut w.value, v);
+            });
         }
         _ => {}
     }

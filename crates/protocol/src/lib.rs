@@ -11,6 +11,8 @@
 //! (`pb::referee_client`, `pb::referee_server`) and with them tonic; without
 //! it the crate is the messages, their JSON form and the conversions.
 
+#[cfg(feature = "grpc")]
+pub mod codec;
 pub mod compact;
 pub mod convert;
 pub mod ids;
@@ -29,6 +31,13 @@ pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/whistle.v1.serde.rs"));
 
     /// The encoded file descriptor set, for the gRPC reflection service.
+    /// The referee's server of `whistle.v1.Referee`, whose `Play` sends
+    /// messages already encoded (`codec::PlayCodec`).
+    #[cfg(feature = "grpc")]
+    pub mod encoded {
+        include!(concat!(env!("OUT_DIR"), "/whistle.v1.Referee.rs"));
+    }
+
     pub const FILE_DESCRIPTOR_SET: &[u8] =
         include_bytes!(concat!(env!("OUT_DIR"), "/whistle_v1_descriptor.bin"));
 }

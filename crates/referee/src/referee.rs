@@ -23,6 +23,7 @@ use tokio_stream::{Stream, wrappers::ReceiverStream};
 use tonic::{Request, Response, Status, Streaming, transport::Server};
 use tracing::{debug, info, warn};
 use whistle_protocol::{
+    codec::{EncodeBuffer, Encoded},
     compact::DeltaEncoder,
     convert::{self, Form},
     limits::{echo, token_hint},
@@ -829,12 +830,12 @@ impl Referee {
         // Bot messages are small (an answer is a few bytes): anything above
         // the documented limit ends the stream as a fault. Admin keeps
         // tonic's 4 MiB, room for a table with many override deals.
-        let bots = pb::referee_server::RefereeServer::new(BotService(self.clone()))
+        let bots = pb::encoded::referee_server::RefereeServer::new(BotService(self.clone()))
             .max_decoding_message_size(whistle_protocol::limits::MAX_MESSAGE_BYTES);
         let admin = pb::admin_server::AdminServer::new(AdminService(self.clone()));
         tokio::spawn(async move {
             health_reporter
-                .set_serving::<pb::referee_server::RefereeServer<BotService>>()
+                .set_serving::<pb::encoded::referee_server::RefereeServer<BotService>>()
                 .await;
             health_reporter
                 .set_serving::<pb::admin_server::AdminServer<AdminService>>()
@@ -1147,9 +1148,10 @@ type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'stati
 pub struct BotService(Referee);
 
 #[tonic::async_trait]
-impl pb::referee_server::Referee for BotService {
+impl pb::encoded::referee_server::Referee for BotService {
     type SubscribeStream = BoxStream<pb::SeatAssignment>;
-    type PlayStream = BoxStream<pb::RefereeMessage>;
+    /// Messages the table encoded itself (`whistle_protocol::codec`).
+    type PlayStream = BoxStream<Encoded>;
 
     async fn subscribe(
         &self,
@@ -1338,6 +1340,7 @@ impl pb::referee_server::Referee for BotService {
             conn: Box::new(Conn {
                 id: conn_id,
                 tx,
+                out: EncodeBuffer::new(),
                 // The table's task reads the stream from here on.
                 inbound: Box::pin(inbound),
                 quiet: hello.quiet,
@@ -1648,7 +1651,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_reserved_seat_token_waits_for_its_one_seat_or_is_given_back() {
-        use pb::referee_server::Referee as _;
+        use pb::encoded::referee_server::Referee as _;
         use tokio_stream::StreamExt as _;
         let referee = Referee::new(None);
         let service = BotService(referee.clone());

@@ -33,6 +33,7 @@ use tokio_stream::Stream;
 use tonic::Status;
 use tracing::{debug, info, warn};
 use whistle_protocol::{
+    codec::{EncodeBuffer, Encoded},
     compact::DeltaEncoder,
     convert::Form,
     limits::echo,
@@ -76,7 +77,11 @@ pub(crate) type Inbound = Pin<Box<dyn Stream<Item = Result<pb::BotMessage, Statu
 /// A seat's stream: both halves.
 pub(crate) struct Conn {
     pub id: u64,
-    pub tx: mpsc::Sender<Result<pb::RefereeMessage, Status>>,
+    /// The stream's messages, encoded by the table (`Conn::send`).
+    pub tx: mpsc::Sender<Result<Encoded, Status>>,
+    /// Where this stream's messages are encoded: its memory is used again
+    /// once the transport has written the earlier ones.
+    pub out: EncodeBuffer,
     /// Read by the table's task; it goes with the `Conn` (a superseded or
     /// closed stream is no longer read).
     pub inbound: Inbound,
@@ -87,6 +92,15 @@ pub(crate) struct Conn {
     /// Cards and actions as text or as ids (`Hello.binary`).
     pub form: Form,
     pub bot_name: String,
+}
+
+impl Conn {
+    /// Encodes `msg` and queues it on the stream; `false` if the stream's
+    /// buffer is full or the stream is gone.
+    fn send(&mut self, msg: &pb::RefereeMessage) -> bool {
+        let encoded = self.out.encode(msg);
+        self.tx.try_send(Ok(encoded)).is_ok()
+    }
 }
 
 impl std::fmt::Debug for Conn {
@@ -551,7 +565,7 @@ impl Table {
         self.update_snapshot();
     }
 
-    fn attach(&mut self, seat: Seat, conn: Conn) -> Result<(), Status> {
+    fn attach(&mut self, seat: Seat, mut conn: Conn) -> Result<(), Status> {
         if self.state == TableState::Over {
             return Err(Status::failed_precondition("the table is over"));
         }
@@ -586,7 +600,7 @@ impl Table {
             bot_names: self.spec.seats.iter().map(|x| x.bot_name.clone()).collect(),
             resumed,
         });
-        let _ = conn.tx.try_send(Ok(welcome));
+        conn.send(&welcome);
         s.conn = Some(conn);
         match self.state {
             TableState::Waiting => {
@@ -727,11 +741,20 @@ impl Table {
             }
             None => game.observe(seat),
         };
-        let msg = match &mut conn.compact {
+        let sent = match &mut conn.compact {
             Some(encoder) => {
-                encoder.request(p.id, obs, game.hand_results(), &p.legal, deadline, bank)
+                let (tx, out) = (&conn.tx, &mut conn.out);
+                encoder.with_request(
+                    p.id,
+                    obs,
+                    game.hand_results(),
+                    &p.legal,
+                    deadline,
+                    bank,
+                    |msg| tx.try_send(Ok(out.encode(msg))).is_ok(),
+                )
             }
-            None => messages::request_in(
+            None => conn.send(&messages::request_in(
                 p.id,
                 &obs,
                 game.hand_results(),
@@ -739,9 +762,9 @@ impl Table {
                 deadline,
                 bank,
                 conn.form,
-            ),
+            )),
         };
-        if conn.tx.try_send(Ok(msg)).is_err() {
+        if !sent {
             self.drop_slow_reader(seat);
         }
     }
@@ -1075,7 +1098,7 @@ impl Table {
             forfeited = f.forfeited,
             "fault"
         );
-        if let Some(conn) = &self.seats[f.seat.index()].conn {
+        if let Some(conn) = &mut self.seats[f.seat.index()].conn {
             let msg = messages::fault(&messages::Fault {
                 kind: f.kind,
                 request_id: f.request_id,
@@ -1085,7 +1108,7 @@ impl Table {
                 max_faults: self.spec.faults.max_faults,
                 forfeited: f.forfeited,
             });
-            let _ = conn.tx.try_send(Ok(msg));
+            conn.send(&msg);
         }
         self.record(TableRecord::Fault(f));
     }
@@ -1176,7 +1199,7 @@ impl Table {
             for entry in &log[self.pushed..] {
                 if let Some(ev) = entry.seen_by(seat) {
                     let msg = messages::event_in(&ev, results, conn.form);
-                    if conn.tx.try_send(Ok(msg)).is_err() {
+                    if !conn.send(&msg) {
                         slow.push(seat);
                         break;
                     }
@@ -1198,7 +1221,7 @@ impl Table {
         for s in &mut self.seats {
             if let Some(conn) = &mut s.conn {
                 flush_held_events(conn);
-                let _ = conn.tx.try_send(Ok(msg.clone()));
+                conn.send(&msg);
             }
         }
         self.record(TableRecord::End {
@@ -1228,7 +1251,7 @@ fn flush_held_events(conn: &mut Conn) {
             let msg = pb::RefereeMessage {
                 msg: Some(pb::referee_message::Msg::Event(e)),
             };
-            if conn.tx.try_send(Ok(msg)).is_err() {
+            if !conn.send(&msg) {
                 return;
             }
         }
@@ -1246,7 +1269,7 @@ mod tests {
     use super::*;
     use crate::config::TableSpec;
 
-    type Stream = mpsc::Receiver<Result<pb::RefereeMessage, Status>>;
+    type Stream = mpsc::Receiver<Result<Encoded, Status>>;
     /// What a seat's bot sends on its stream.
     type Bot = mpsc::Sender<Result<pb::BotMessage, Status>>;
 
@@ -1280,6 +1303,7 @@ mod tests {
             let conn = Conn {
                 id: i as u64,
                 tx,
+                out: EncodeBuffer::new(),
                 inbound: Box::pin(tokio_stream::wrappers::ReceiverStream::new(inbound)),
                 quiet: true,
                 compact: None,
@@ -1304,7 +1328,7 @@ mod tests {
 
     async fn request(stream: &mut Stream) -> pb::DecisionRequest {
         loop {
-            let msg = stream.recv().await.unwrap().unwrap();
+            let msg = stream.recv().await.unwrap().unwrap().decode().unwrap();
             if let Some(pb::referee_message::Msg::Request(r)) = msg.msg {
                 return r;
             }

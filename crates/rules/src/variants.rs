@@ -15,7 +15,7 @@ use crate::{
     context::{ContextError, HandContext},
     error::{IllegalReason, OptionError},
     game::Game,
-    games::Shown,
+    games::{Notes, Shown},
     outcome::{MatchResult, ScoreOrder},
     seat::{Seat, SeatSet},
     view::{Observation, TableCard, Trump},
@@ -181,7 +181,7 @@ impl Shown for AnyGame {
     fn piles(&self, viewer: Seat) -> Vec<(&'static str, u8)> {
         delegate!(self, g => g.piles(viewer))
     }
-    fn notes(&self) -> Vec<(&'static str, String)> {
-        delegate!(self, g => g.notes())
+    fn write_notes(&self, notes: &mut Notes<'_>) {
+        delegate!(self, g => g.write_notes(notes))
     }
 }

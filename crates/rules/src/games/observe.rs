@@ -4,6 +4,8 @@
 //! come from the [`MatchCore`](super::MatchCore); a game says only what is
 //! its own through [`Shown`].
 
+use std::fmt::{self, Write as _};
+
 use crate::{
     action::Action,
     card_set::CardSet,
@@ -54,8 +56,70 @@ pub trait Shown {
         Vec::new()
     }
 
-    /// The game's notes (documented per game).
-    fn notes(&self) -> Vec<(&'static str, String)>;
+    /// Writes the game's notes (documented per game), in order, each with
+    /// [`Notes::put`] or [`Notes::value`].
+    fn write_notes(&self, notes: &mut Notes<'_>);
+
+    /// The game's notes, written into `out` in place: its keys and values
+    /// are refilled where they can be (a caller that observes at every
+    /// request, the referee, then allocates none), and `out` ends equal to
+    /// [`Shown::notes`]. FINAL.
+    fn notes_into(&self, out: &mut Vec<(String, String)>) {
+        let mut notes = Notes { out, len: 0 };
+        self.write_notes(&mut notes);
+        let len = notes.len;
+        out.truncate(len);
+    }
+
+    /// The game's notes as a new vector. FINAL.
+    fn notes(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        self.notes_into(&mut out);
+        out
+    }
+}
+
+/// The notes being written into an observation's `(key, value)` list:
+/// each note refills the next pair, keeping the strings' buffers.
+#[derive(Debug)]
+pub struct Notes<'a> {
+    out: &'a mut Vec<(String, String)>,
+    /// The notes written so far.
+    len: usize,
+}
+
+impl Notes<'_> {
+    /// Starts the next note, `key`, and returns its value, empty, for the
+    /// caller to write into (`write!`, `push_str`).
+    pub fn value(&mut self, key: &'static str) -> &mut String {
+        let i = self.len;
+        self.len += 1;
+        if i == self.out.len() {
+            self.out.push((key.to_string(), String::new()));
+        } else {
+            let (k, v) = &mut self.out[i];
+            if k != key {
+                k.clear();
+                k.push_str(key);
+            }
+            v.clear();
+        }
+        &mut self.out[i].1
+    }
+
+    /// The next note, `key`, with `value`'s text.
+    pub fn put(&mut self, key: &'static str, value: impl fmt::Display) {
+        // Writing to a `String` cannot fail.
+        let _ = write!(self.value(key), "{value}");
+    }
+
+    /// The next note, `key`, with `value`'s text, or `none` without one.
+    pub fn put_or(&mut self, key: &'static str, value: Option<impl fmt::Display>, none: &str) {
+        match value {
+            Some(v) => self.put(key, v),
+            None => self.put(key, none),
+        }
+    }
 }
 
 /// What `seat` may know now, built from what it may see; without the
@@ -111,17 +175,13 @@ pub(crate) fn observe<G: Game>(game: &G, seat: Seat, with_history: bool) -> Obse
         } else {
             Vec::new()
         },
-        notes: game
-            .notes()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        notes: game.notes(),
     }
 }
 
 /// [`observe`] into `out`, whose vectors and strings are refilled where
 /// they can be (a caller that observes at every request, the referee, then
-/// allocates only the notes' values). `out` ends equal to what [`observe`]
+/// allocates only for the games' table cards and piles). `out` ends equal to what [`observe`]
 /// returns.
 pub(crate) fn observe_into<G: Game>(
     game: &G,
@@ -199,18 +259,92 @@ pub(crate) fn observe_into<G: Game>(
         out.history
             .extend(core.log().iter().filter_map(|e| e.seen_by(seat)));
     }
-    let notes = game.notes();
-    out.notes.truncate(notes.len());
-    for (i, (k, v)) in notes.into_iter().enumerate() {
-        match out.notes.get_mut(i) {
-            Some(n) => {
-                if n.0 != k {
-                    n.0.clear();
-                    n.0.push_str(k);
+    game.notes_into(&mut out.notes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        Options,
+        dealing::{Seed, Shuffler, deal_if_needed},
+        games::{AnyGame, Variant, testing::random_steps},
+    };
+
+    /// Every option set of `variant`'s `testdata/options.txt`.
+    fn option_sets(variant: Variant) -> Vec<Options> {
+        let path = format!(
+            "{}/src/games/{}/testdata/options.txt",
+            env!("CARGO_MANIFEST_DIR"),
+            variant.name()
+        );
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| Options::parse(&l.split_whitespace().collect::<Vec<_>>()).unwrap())
+            .collect()
+    }
+
+    /// `notes_into` ends equal to `notes` whatever the list held before
+    /// (another seat, hand, game or option set: longer, shorter, other
+    /// keys), and refilling a list that holds the same notes moves none
+    /// of its strings (nothing is allocated anew).
+    #[test]
+    fn notes_into_refills_in_place_and_equals_notes() {
+        let mut reused: Vec<(String, String)> = Vec::new();
+        let mut states = 0;
+        for variant in Variant::ALL {
+            for options in option_sets(variant) {
+                let mut game: AnyGame = variant.new_game(&options).unwrap();
+                let seed = Seed::from_u64(states as u64 + 1);
+                let mut rng = Shuffler::new(seed);
+                while !game.is_over() {
+                    if !deal_if_needed(&mut game, seed).unwrap() {
+                        random_steps(&mut game, &mut rng, 1);
+                    }
+                    let fresh = game.notes();
+                    game.notes_into(&mut reused);
+                    assert_eq!(reused, fresh, "{variant} {options}");
+                    let at: Vec<_> = reused
+                        .iter()
+                        .map(|(k, v)| (k.as_ptr(), v.as_ptr()))
+                        .collect();
+                    game.notes_into(&mut reused);
+                    let again: Vec<_> = reused
+                        .iter()
+                        .map(|(k, v)| (k.as_ptr(), v.as_ptr()))
+                        .collect();
+                    assert_eq!(at, again, "{variant} {options}: a note moved");
+                    states += 1;
                 }
-                n.1 = v;
             }
-            None => out.notes.push((k.to_string(), v)),
         }
+        assert!(states > 1000, "{states} states");
+    }
+
+    #[test]
+    fn a_note_replaces_the_key_and_value_it_refills_and_the_rest_go() {
+        let mut out = vec![
+            ("a".to_string(), "old".to_string()),
+            ("b".to_string(), "older".to_string()),
+            ("c".to_string(), "gone".to_string()),
+        ];
+        let mut notes = Notes {
+            out: &mut out,
+            len: 0,
+        };
+        notes.put("a", 7);
+        notes.put_or("x", None::<u8>, "-");
+        let len = notes.len;
+        out.truncate(len);
+        assert_eq!(
+            out,
+            [
+                ("a".to_string(), "7".to_string()),
+                ("x".to_string(), "-".to_string())
+            ]
+        );
     }
 }

@@ -2,6 +2,8 @@
 //! stock, the stock's top card and the notes of Honeymoon Whist's
 //! observation.
 
+use std::fmt::Write as _;
+
 use super::*;
 
 impl Shown for Honeymoon {
@@ -47,39 +49,31 @@ impl Shown for Honeymoon {
         vec![("stock", face_down as u8)]
     }
 
-    fn notes(&self) -> Vec<(&'static str, String)> {
+    fn write_notes(&self, notes: &mut Notes<'_>) {
         let phase = match (self.core.phase, self.in_phase1()) {
             (Phase::Play, true) => "1",
             (Phase::Play, false) => "2",
             _ => "-",
         };
-        let trump = if !self.core.dealt_here() {
-            "-".to_string()
-        } else {
-            self.trump.to_string()
-        };
-        let by_seat = |w: [u8; SEATS]| format!("{} {}", w[0], w[1]);
-        vec![
-            ("phase", phase.to_string()),
-            ("stock", (self.stock.len() - self.top).to_string()),
-            ("trump", trump),
-            ("phase1-tricks", by_seat(self.won[0])),
-            ("phase2-tricks", by_seat(self.won[1])),
-            ("hands-played", self.core.played().to_string()),
-            ("scoring", self.cfg.scoring.name().to_string()),
-            ("target", self.cfg.target.to_string()),
-            ("hands", hands_text(self.cfg.hands)),
-            (
-                "jokers",
-                if self.cfg.equal_jokers {
-                    "equal"
-                } else {
-                    "distinct"
-                }
-                .to_string(),
-            ),
-            ("phase1-follow", self.cfg.phase1_follow.to_string()),
-            ("phase1-trumps", self.cfg.phase1_trumps.to_string()),
-        ]
+        notes.put("phase", phase);
+        notes.put("stock", self.stock.len() - self.top);
+        notes.put_or("trump", self.core.dealt_here().then_some(self.trump), "-");
+        for (key, w) in [("phase1-tricks", self.won[0]), ("phase2-tricks", self.won[1])] {
+            let _ = write!(notes.value(key), "{} {}", w[0], w[1]);
+        }
+        notes.put("hands-played", self.core.played());
+        notes.put("scoring", self.cfg.scoring.name());
+        notes.put("target", self.cfg.target);
+        notes.put_or("hands", self.cfg.hands, "unset");
+        notes.put(
+            "jokers",
+            if self.cfg.equal_jokers {
+                "equal"
+            } else {
+                "distinct"
+            },
+        );
+        notes.put("phase1-follow", self.cfg.phase1_follow);
+        notes.put("phase1-trumps", self.cfg.phase1_trumps);
     }
 }

@@ -2,6 +2,8 @@
 //! kitty cards it saw, the piles and the notes of Illustrated Whist's
 //! observation (documented in the module).
 
+use std::fmt::Write as _;
+
 use super::*;
 
 impl Shown for Illustrated {
@@ -55,66 +57,44 @@ impl Shown for Illustrated {
         vec![("kitty", self.kitty_left), ("discards", discards as u8)]
     }
 
-    fn notes(&self) -> Vec<(&'static str, String)> {
-        let seat_or_dash = |s: Option<Seat>| s.map_or("-".to_string(), |s| s.to_string());
-        let passed = if self.passed.is_empty() {
-            "-".to_string()
-        } else {
-            self.passed
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
+    fn write_notes(&self, notes: &mut Notes<'_>) {
+        notes.put("hands", self.cfg.hands);
+        notes.put("hands-played", self.core.played());
+        let passed = notes.value("passed");
+        if self.passed.is_empty() {
+            passed.push('-');
+        }
+        for (i, s) in self.passed.iter().enumerate() {
+            let sep = if i == 0 { "" } else { " " };
+            let _ = write!(passed, "{sep}{s}");
+        }
+        notes.put_or("declarer", self.contract.map(|_| self.declarer), "-");
+        notes.put_or("base", self.contract.map(|c| c.base()), "-");
+        notes.put_or("section", self.contract.map(|c| c.section().name()), "-");
+        notes.put_or("exchange", self.exchange.map(|e| e.name()), "-");
+        let difficulty = match (self.contract, self.exchange) {
+            (Some(c), Some(e)) => Some(difficulty(e, c.section())),
+            _ => None,
         };
-        let mut announcements = Vec::new();
+        notes.put_or("difficulty", difficulty, "-");
+        notes.put_or("exchanger", self.exchanger, "-");
+        notes.put("to-discard", self.to_discard);
+        notes.put_or("sitting-out", self.sitting_out, "-");
+        let announcements = notes.value("announcements");
         for (t, row) in self.calls.iter().enumerate() {
             for feat in Feat::ALL {
                 let m = row[feat as usize];
                 if m != 0 {
-                    announcements.push(format!("{t} {} x{m}", feat.name()));
+                    let sep = if announcements.is_empty() { "" } else { ", " };
+                    let _ = write!(announcements, "{sep}{t} {} x{m}", feat.name());
                 }
             }
         }
-        let announcements = if announcements.is_empty() {
-            "-".to_string()
-        } else {
-            announcements.join(", ")
-        };
-        let difficulty = match (self.contract, self.exchange) {
-            (Some(c), Some(e)) => difficulty(e, c.section()).to_string(),
-            _ => "-".to_string(),
-        };
+        if announcements.is_empty() {
+            announcements.push('-');
+        }
+        let _ = write!(notes.value("game"), "x{}", self.game_mult);
         let tricks = self.team_tricks();
-        vec![
-            ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.core.played().to_string()),
-            ("passed", passed),
-            (
-                "declarer",
-                seat_or_dash(self.contract.map(|_| self.declarer)),
-            ),
-            (
-                "base",
-                self.contract
-                    .map_or("-".to_string(), |c| c.base().to_string()),
-            ),
-            (
-                "section",
-                self.contract
-                    .map_or("-".to_string(), |c| c.section().name().to_string()),
-            ),
-            (
-                "exchange",
-                self.exchange
-                    .map_or("-".to_string(), |e| e.name().to_string()),
-            ),
-            ("difficulty", difficulty),
-            ("exchanger", seat_or_dash(self.exchanger)),
-            ("to-discard", self.to_discard.to_string()),
-            ("sitting-out", seat_or_dash(self.sitting_out)),
-            ("announcements", announcements),
-            ("game", format!("x{}", self.game_mult)),
-            ("team-tricks", format!("{} {}", tricks[0], tricks[1])),
-        ]
+        let _ = write!(notes.value("team-tricks"), "{} {}", tricks[0], tricks[1]);
     }
 }

@@ -29,37 +29,25 @@ impl Shown for Israeli {
         }
     }
 
-    fn notes(&self) -> Vec<(&'static str, String)> {
-        let mut notes = vec![
-            ("min-bid", self.min_bid().to_string()),
-            ("frisch", self.frisches.to_string()),
-            (
-                "auction-order",
-                if self.cfg.number_first {
-                    "number-first"
-                } else {
-                    "suit-first"
-                }
-                .to_string(),
-            ),
-            ("hands-scored", self.core.scored().to_string()),
-            ("target", self.cfg.target.to_string()),
-            (
-                "hands",
-                self.cfg
-                    .hands
-                    .map_or("unset".to_string(), |h| h.to_string()),
-            ),
-        ];
+    fn write_notes(&self, notes: &mut Notes<'_>) {
+        notes.put("min-bid", self.min_bid());
+        notes.put("frisch", self.frisches);
+        notes.put(
+            "auction-order",
+            if self.cfg.number_first {
+                "number-first"
+            } else {
+                "suit-first"
+            },
+        );
+        notes.put("hands-scored", self.core.scored());
+        notes.put("target", self.cfg.target);
+        notes.put_or("hands", self.cfg.hands, "unset");
         let in_hand = !matches!(self.core.phase, Phase::Deal | Phase::Over);
         if in_hand && self.bids.iter().all(Option::is_some) {
             let total = self.bids_total();
-            notes.push(("bids-total", total.to_string()));
-            notes.push((
-                "over-under",
-                if total > 13 { "over" } else { "under" }.to_string(),
-            ));
+            notes.put("bids-total", total);
+            notes.put("over-under", if total > 13 { "over" } else { "under" });
         }
-        notes
     }
 }

@@ -1,6 +1,8 @@
 //! What a seat is told beyond its cards: the teams, the turn-up, the piles
 //! and the notes of Oneonta Whist's observation.
 
+use std::fmt::Write as _;
+
 use super::*;
 
 impl Oneonta {
@@ -58,39 +60,34 @@ impl Shown for Oneonta {
         piles
     }
 
-    fn notes(&self) -> Vec<(&'static str, String)> {
+    fn write_notes(&self, notes: &mut Notes<'_>) {
         let mode = self.cfg.mode;
-        let mut notes = vec![
-            ("mode", mode.name().to_string()),
-            ("scoring", self.cfg.scoring.name().to_string()),
-            ("doubling", self.cfg.doubling.to_string()),
-            ("hand-size", self.size.to_string()),
-            ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.core.played().to_string()),
-            ("bids-total", self.bids_total().to_string()),
-        ];
+        notes.put("mode", mode.name());
+        notes.put("scoring", self.cfg.scoring.name());
+        notes.put("doubling", self.cfg.doubling);
+        notes.put("hand-size", self.size);
+        notes.put("hands", self.cfg.hands);
+        notes.put("hands-played", self.core.played());
+        notes.put("bids-total", self.bids_total());
         if self.cfg.doubling {
-            notes.push((
-                "doubled",
-                self.doubled.map_or("-".to_string(), |s| s.to_string()),
-            ));
+            notes.put_or("doubled", self.doubled, "-");
         }
         if mode.has_dummy() {
-            notes.push(("dummy-tricks", self.dummy_won.to_string()));
+            notes.put("dummy-tricks", self.dummy_won);
         }
         if matches!(mode, Mode::Multi | Mode::Coop) {
-            notes.push(("first-bidder", self.first_bidder.to_string()));
+            notes.put("first-bidder", self.first_bidder);
             let lead = if self.cfg.fixed_lead {
                 "fixed"
             } else {
                 "winner-leads"
             };
-            notes.push(("lead", lead.to_string()));
+            notes.put("lead", lead);
         }
         if mode == Mode::Multi {
-            notes.push(("playoff", self.playoff.to_string()));
-            notes.push(("playoff-hands", self.cfg.playoff_hands.to_string()));
-            notes.push(("playoff-hands-played", self.playoffs.to_string()));
+            notes.put("playoff", self.playoff);
+            notes.put("playoff-hands", self.cfg.playoff_hands);
+            notes.put("playoff-hands-played", self.playoffs);
         }
         if mode.cooperative() {
             let team = if self.cfg.team_lowest {
@@ -98,23 +95,22 @@ impl Shown for Oneonta {
             } else {
                 "sum"
             };
-            notes.push(("team-score", team.to_string()));
+            notes.put("team-score", team);
             let limit = if mode == Mode::Coop {
                 "exactly"
             } else {
                 "at-most"
             };
-            notes.push(("bid-limit", format!("{limit} {}", self.size)));
+            let _ = write!(notes.value("bid-limit"), "{limit} {}", self.size);
         }
         if self.cfg.scoring == Scoring::EddAllard {
-            notes.push(("target", EDD_ALLARD_TARGET.to_string()));
+            notes.put("target", EDD_ALLARD_TARGET);
         }
         if self.core.phase == Phase::Over {
             let verdict = self.verdict();
             if !verdict.is_empty() {
-                notes.push(("verdict", verdict));
+                notes.put("verdict", verdict);
             }
         }
-        notes
     }
 }

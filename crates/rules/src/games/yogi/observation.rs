@@ -2,6 +2,8 @@
 //! it may see (Y6, Y7, Y10), the piles and the notes of Yogi's Whist's
 //! observation.
 
+use std::fmt::Write as _;
+
 use super::*;
 
 impl Yogi {
@@ -98,53 +100,37 @@ impl Shown for Yogi {
         table
     }
 
-    fn notes(&self) -> Vec<(&'static str, String)> {
+    fn write_notes(&self, notes: &mut Notes<'_>) {
         let n = self.n();
-        let seat_text = |s: Option<Seat>| s.map_or("-".to_string(), |s| s.to_string());
-        let counts = (0..n)
-            .map(|s| match self.counts[s] {
-                0 => "-".to_string(),
-                b => b.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        let joker = match self.turn_up {
-            None => "-".to_string(),
-            Some(t) if t.is_joker() => "none".to_string(),
-            Some(t) => t.to_string(),
+        notes.put("players", n);
+        notes.put("hands", self.cfg.hands);
+        notes.put("hands-played", self.core.played());
+        notes.put("dealer-chooses", self.cfg.dealer_chooses);
+        notes.put("rotate-vote", self.cfg.rotate_vote);
+        notes.put_or("hand-size", (self.size != 0).then_some(self.size), "-");
+        notes.put_or("turn-up", self.turn_up, "-");
+        notes.put("trump", self.trump_text());
+        match self.turn_up {
+            None => notes.put("joker", "-"),
+            Some(t) if t.is_joker() => notes.put("joker", "none"),
+            Some(t) => notes.put("joker", t),
+        }
+        let counts = notes.value("bid-counts");
+        for s in 0..n {
+            let sep = if s == 0 { "" } else { " " };
+            let _ = match self.counts[s] {
+                0 => write!(counts, "{sep}-"),
+                b => write!(counts, "{sep}{b}"),
+            };
+        }
+        let rotated = match self.rotated {
+            None => "-",
+            Some(true) => "yes",
+            Some(false) => "no",
         };
-        vec![
-            ("players", n.to_string()),
-            ("hands", self.cfg.hands.to_string()),
-            ("hands-played", self.core.played().to_string()),
-            ("dealer-chooses", self.cfg.dealer_chooses.to_string()),
-            ("rotate-vote", self.cfg.rotate_vote.to_string()),
-            (
-                "hand-size",
-                match self.size {
-                    0 => "-".to_string(),
-                    h => h.to_string(),
-                },
-            ),
-            (
-                "turn-up",
-                self.turn_up.map_or("-".to_string(), |c| c.to_string()),
-            ),
-            ("trump", self.trump_text()),
-            ("joker", joker),
-            ("bid-counts", counts),
-            (
-                "rotated",
-                match self.rotated {
-                    None => "-",
-                    Some(true) => "yes",
-                    Some(false) => "no",
-                }
-                .to_string(),
-            ),
-            ("declarer", seat_text(self.declarer)),
-            ("revealer", seat_text(self.revealer)),
-            ("leader", seat_text(self.leader)),
-        ]
+        notes.put("rotated", rotated);
+        notes.put_or("declarer", self.declarer, "-");
+        notes.put_or("revealer", self.revealer, "-");
+        notes.put_or("leader", self.leader, "-");
     }
 }
