@@ -82,7 +82,15 @@ def whistle_loop(rng):
         s = dealt.clone()
         steps = 0
         while not s.is_over():
-            legal = s.legal_actions()
+            try:
+                legal = s.legal_actions()
+            except ValueError:
+                # Several seats act at once (Israeli's frisch): name one,
+                # as a bot for that seat would.
+                seat = s.to_act()[0]
+                s.apply(rng.randrange(len(s.legal_actions(seat))), seat=seat)
+                steps += 1
+                continue
             s.apply(rng.randrange(len(legal)))
             steps += 1
         return 1, steps
