@@ -649,6 +649,15 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         t, &referee, shared, server, &fair, procs, &instances, &stoppers, &withdrawn,
     )
     .await;
+    // The bots whose process ended in this event, this run or an earlier
+    // one of the folder, in file order.
+    let crashed: Vec<String> = t
+        .bots
+        .iter()
+        .map(|b| &b.name)
+        .filter(|n| crashed.contains(n) || ledger.ended(n) > 0 || ledger.is_out(n))
+        .cloned()
+        .collect();
 
     let results = finish(
         t,
