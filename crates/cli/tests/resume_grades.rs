@@ -204,7 +204,11 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     let before = files("whole");
     let (code, again_stdout, err) = tournament(&s, "whole", true);
     assert_eq!(code, Some(3), "{again_stdout}\n{err}");
-    assert_eq!(files("whole"), before, "resuming a finished run changes nothing");
+    assert_eq!(
+        files("whole"),
+        before,
+        "resuming a finished run changes nothing"
+    );
     assert_eq!(again_stdout, whole_stdout);
 }
 
@@ -237,8 +241,9 @@ fn fixresume_a_bot_that_played_mostly_by_fallback_is_flagged() {
     let detail = note["detail"].as_str().unwrap();
     let share = by_fallback as f64 / all as f64 * 100.0;
     assert!(
-        detail.starts_with(&format!("{share:.0} % of its decisions were made by the fallback"))
-            && detail.ends_with("its place says little of the bot"),
+        detail.starts_with(&format!(
+            "{share:.0} % of its decisions were made by the fallback"
+        )) && detail.ends_with("its place says little of the bot"),
         "{detail}"
     );
     // Only the bot that earns it: the working bots are not flagged, nor the

@@ -1173,6 +1173,51 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_ranked_bot_playing_much_by_fallback_or_forfeit_is_doubtful() {
+        let b = |fallbacks: (u64, u64), forfeits: u64, unranked: Option<&str>| BotStats {
+            name: "illegal".into(),
+            matches: 8,
+            hands: 16,
+            points: Interval::of(&[1.0, 2.0]),
+            bids_made: (0, 0),
+            wins: 0,
+            mean_place: 2.0,
+            forfeits,
+            faults: BTreeMap::new(),
+            fallbacks,
+            mean_ms: 0.0,
+            max_ms: 0.0,
+            rating: None,
+            own_points: None,
+            grade: None,
+            unranked: unranked.map(String::from),
+        };
+        let note = doubtful(&b((49, 100), 4, None)).unwrap();
+        assert_eq!(note.kind, "doubtful");
+        assert_eq!(note.bot, "illegal");
+        assert_eq!(
+            note.detail,
+            "49 % of its decisions were made by the fallback and 4 of 8 matches forfeited: \
+             its place says little of the bot"
+        );
+        assert_eq!(
+            doubtful(&b((0, 100), 2, None)).unwrap().detail,
+            "2 of 8 matches forfeited: its place says little of the bot"
+        );
+        assert_eq!(
+            doubtful(&b((20, 100), 1, None)).unwrap().detail,
+            "20 % of its decisions were made by the fallback: its place says little of the bot"
+        );
+        // Below both thresholds: a working bot with a few faults.
+        assert_eq!(doubtful(&b((19, 100), 1, None)), None);
+        // A bot not ranked says why already.
+        assert_eq!(
+            doubtful(&b((100, 100), 8, Some("forfeited every match"))),
+            None
+        );
+    }
+
+    #[test]
     fn los_is_fastchess_formula() {
         assert_eq!(los(0, 0), None);
         assert!((los(10, 10).unwrap() - 0.5).abs() < 1e-12);
