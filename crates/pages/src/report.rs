@@ -268,7 +268,13 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                         @for (i, b) in &ranked {
                             tr.bot data-bot=(b.name) {
                                 td.place { (text::place_text(places[*i])) }
-                                td.name { (b.name) }
+                                td.name {
+                                    (b.name)
+                                    // A place that says little of the bot (a `doubtful` note).
+                                    @if let Some(n) = r.notes.iter().find(|n| n.kind == "doubtful" && n.bot == b.name) {
+                                        " " span.doubtful title=(n.detail) { "(doubtful: see How the bots ran)" }
+                                    }
+                                }
                                 td.grade { (interval_cell(b.grade.as_ref())) }
                                 @if par {
                                     td { (interval_cell(r.duplicate.as_ref().and_then(|d| d.versus_par.iter().find(|(n, _)| *n == b.name).map(|(_, i)| i)))) }

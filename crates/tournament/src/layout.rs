@@ -8,6 +8,8 @@
 //! OUT/
 //!   tournament.json      the manifest, written before play
 //!   seed.secret          a drawn seed, kept for a resumed run
+//!   bots.json            each bot's ended processes and whether it is out
+//!                        of the event, kept as the run goes for a resume
 //!   matches/m00042.jsonl one replay log per match (or .jsonl.gz)
 //!   logs/                each bot's stderr
 //!   results.json, standings.md, standings.csv, report.html, viewer/
@@ -32,6 +34,7 @@ pub const OUTPUTS: &[&str] = &[
     "viewer",
     "tournament.json",
     SEED_FILE,
+    BOTS_FILE,
     "results.json",
     "standings.md",
     "standings.csv",
@@ -54,6 +57,88 @@ pub(crate) fn remove_outputs(out: &Path) -> Result<(), RunError> {
         }
     }
     Ok(())
+}
+
+/// The file of the output folder that keeps what the run learnt of its bots
+/// as it goes ([`BotsState`]): a resumed run reads it back, so that a bot out
+/// of the event stays out and its restart allowance is not given anew.
+pub const BOTS_FILE: &str = "bots.json";
+
+/// `bots.json`'s format name.
+pub const BOTS_FORMAT: &str = "whistle-bots";
+
+/// `bots.json`: how many times each bot's process ended during the event,
+/// and the bots out of the event, in the order they went out, with why.
+/// Written whole (a temporary file renamed over it) each time that changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotsState {
+    /// Always [`BOTS_FORMAT`].
+    pub format: String,
+    /// Version 1.
+    pub version: u32,
+    /// By bot name: how many times its process ended (the restart allowance
+    /// used: see `procs::MAX_RESTARTS`).
+    #[serde(default)]
+    pub ended: std::collections::BTreeMap<String, u32>,
+    /// The bots out of the event, in the order they went out.
+    #[serde(default)]
+    pub out: Vec<OutBot>,
+}
+
+/// A bot out of the event, in [`BotsState`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutBot {
+    /// The bot.
+    pub bot: String,
+    /// Why it is out.
+    pub reason: String,
+}
+
+impl Default for BotsState {
+    fn default() -> BotsState {
+        BotsState {
+            format: BOTS_FORMAT.into(),
+            version: 1,
+            ended: Default::default(),
+            out: Vec::new(),
+        }
+    }
+}
+
+impl BotsState {
+    /// Reads `bots.json` from `dir`: empty where there is none.
+    ///
+    /// # Errors
+    /// If it cannot be read or is malformed.
+    pub fn read(dir: &Path) -> Result<BotsState, RunError> {
+        let path = dir.join(BOTS_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(BotsState::default());
+            }
+            Err(e) => return Err(io_at(&path)(e)),
+        };
+        let state: BotsState = serde_json::from_str(&text).map_err(|e| RunError::Parse {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        if state.format != BOTS_FORMAT {
+            return Err(RunError::Parse {
+                path,
+                message: format!("not a {BOTS_FORMAT} file"),
+            });
+        }
+        Ok(state)
+    }
+
+    /// Why `bot` is out of the event, if it is.
+    pub fn out_reason(&self, bot: &str) -> Option<&str> {
+        self.out
+            .iter()
+            .find(|o| o.bot == bot)
+            .map(|o| o.reason.as_str())
+    }
 }
 
 /// The manifest's format name.

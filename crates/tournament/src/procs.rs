@@ -62,6 +62,10 @@ pub const MAX_RESTARTS: u32 = 3;
 /// with its name and the reason.
 pub type OnOut = Box<dyn FnOnce(&str, &str) + Send>;
 
+/// Called each time a bot's process ends during the event, with its name
+/// and how many times it has ended so far (see [`BotProcess::start_counted`]).
+pub type OnEnd = Box<dyn Fn(&str, u32) + Send + Sync>;
+
 /// A supervised bot process.
 #[derive(Debug)]
 pub struct BotProcess {
@@ -398,12 +402,28 @@ impl BotProcess {
     /// # Errors
     /// If the program cannot be started at all.
     pub fn start(l: Launch, on_out: Option<OnOut>) -> std::io::Result<BotProcess> {
+        BotProcess::start_counted(l, on_out, 0, None)
+    }
+
+    /// [`BotProcess::start`] for a bot whose process already ended `used`
+    /// times in this event (an earlier run of a resumed one): it is started
+    /// again at most [`MAX_RESTARTS`] times in all. `on_end` is called with
+    /// the count each time its process ends.
+    ///
+    /// # Errors
+    /// If the program cannot be started at all.
+    pub fn start_counted(
+        l: Launch,
+        on_out: Option<OnOut>,
+        used: u32,
+        on_end: Option<OnEnd>,
+    ) -> std::io::Result<BotProcess> {
         let first = spawn(&l)?;
         let mut on_out = on_out;
         let verdicts = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
         let v = verdicts.clone();
         let (stop, mut stopped) = watch::channel(false);
-        let restarts = Arc::new(AtomicU32::new(0));
+        let restarts = Arc::new(AtomicU32::new(used));
         let crashed = Arc::new(AtomicBool::new(false));
         let (r, c) = (restarts.clone(), crashed.clone());
         let name = l.name.clone();
@@ -450,6 +470,9 @@ impl BotProcess {
                         }
                         c.store(true, Ordering::Relaxed);
                         let n = r.fetch_add(1, Ordering::Relaxed) + 1;
+                        if let Some(f) = &on_end {
+                            f(&l.name, n);
+                        }
                         warn!(target: "whistle::detail", bot = %l.name, status = %how, restart = n, "bot process ended during the tournament");
                         let mut next = None;
                         if n <= MAX_RESTARTS {

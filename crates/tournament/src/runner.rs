@@ -22,7 +22,7 @@ use crate::{
     confine::{self, Confinement},
     error::io_at,
     fair_play::{FairPlay, LocalLaunch, bot_address},
-    layout::{has_header, remove_outputs, table_id},
+    layout::{BOTS_FILE, BotsState, OutBot, has_header, remove_outputs, table_id},
     pool::{Instance, Instances},
     procs::{self, BotProcess},
     report,
@@ -393,6 +393,15 @@ fn prepare(t: &Tournament, opts: &RunOptions) -> Result<Prepared, RunError> {
         )));
     }
     keep_seed(t, &out)?;
+    if !opts.resume || fresh {
+        // What an earlier run of this folder learnt of its bots belongs to
+        // its logs: a run that starts afresh starts without it.
+        let path = out.join(BOTS_FILE);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_at(&path)(e)),
+            _ => {}
+        }
+    }
     write_whole(
         &out.join("tournament.json"),
         (serde_json::to_string_pretty(&manifest).expect("manifest serializes") + "\n").as_bytes(),
@@ -452,7 +461,22 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     let shared = opts.referee.is_some();
     let fair = prepare_bots(t, opts, &out, &all, &referee, &address).await?;
     let mut procs = Vec::new();
+    // What an earlier run of this folder learnt of its bots (none on a
+    // fresh start: `prepare` removed it): a bot out of the event stays out,
+    // and one whose process ended keeps the restarts it has left.
+    let ledger = Arc::new(Ledger::open(&out)?);
     let withdrawn: Arc<std::sync::Mutex<Vec<(String, String)>>> = Arc::default();
+    for OutBot { bot, reason } in ledger.out() {
+        opts.reporter.report(RunEvent::BotOut {
+            name: bot.clone(),
+            reason: reason.clone(),
+        });
+        referee.withdraw_bot(&bot, &reason);
+        withdrawn
+            .lock()
+            .expect("withdrawn list")
+            .push((bot, reason));
+    }
     for b in &t.bots {
         if fair.unsandboxed.contains(&b.name) {
             opts.reporter.report(RunEvent::Unsandboxed {
@@ -485,9 +509,20 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                     // Instances are started table by table, with seat tokens.
                     continue;
                 }
-                let on_out = out_of_event(&referee, &withdrawn, &opts.reporter);
-                let p = BotProcess::start(fair.launch(&b.name, token, &out, false), Some(on_out))
-                    .map_err(|e| fair.start_error(&b.name, e))?;
+                if ledger.is_out(&b.name) {
+                    // Out in an earlier run of this folder: its seats are
+                    // forfeits, as they were after it went out.
+                    continue;
+                }
+                let on_out = out_of_event(&referee, &withdrawn, &opts.reporter, &ledger);
+                let l = ledger.clone();
+                let p = BotProcess::start_counted(
+                    fair.launch(&b.name, token, &out, false),
+                    Some(on_out),
+                    ledger.ended(&b.name),
+                    Some(Box::new(move |name: &str, n: u32| l.record_end(name, n))),
+                )
+                .map_err(|e| fair.start_error(&b.name, e))?;
                 procs.push(p);
             }
         }
@@ -525,12 +560,17 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     // With fresh instances, a match's instances start as soon as the match
     // may (`crate::pool`), up to `parallel` matches ahead of a free table.
     let ahead = fair.instances.is_some().then(|| {
-        let (r, w, rep) = (referee.clone(), withdrawn.clone(), opts.reporter.clone());
+        let (r, w, rep, l) = (
+            referee.clone(),
+            withdrawn.clone(),
+            opts.reporter.clone(),
+            ledger.clone(),
+        );
         Instances::new(
             referee.clone(),
             fair.clone(),
             out.clone(),
-            Box::new(move || out_of_event(&r, &w, &rep)),
+            Box::new(move || out_of_event(&r, &w, &rep, &l)),
         )
     });
     let mut ready: std::collections::VecDeque<(Planned, confine::Held, Option<SeatInstances>)> =
@@ -626,6 +666,15 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         t, &referee, shared, server, &fair, procs, &instances, &stoppers, &withdrawn,
     )
     .await;
+    // The bots whose process ended in this event, this run or an earlier
+    // one of the folder, in file order.
+    let crashed: Vec<String> = t
+        .bots
+        .iter()
+        .map(|b| &b.name)
+        .filter(|n| crashed.contains(n) || ledger.ended(n) > 0 || ledger.is_out(n))
+        .cloned()
+        .collect();
 
     let results = finish(
         t,
@@ -879,13 +928,20 @@ async fn prepare_bots(
     })
 }
 
-/// What a bot that is out of the event does: reported, listed, withdrawn.
+/// What a bot that is out of the event does: reported, listed, kept in the
+/// output folder's [`BOTS_FILE`], withdrawn.
 fn out_of_event(
     referee: &Referee,
     withdrawn: &Arc<std::sync::Mutex<Vec<(String, String)>>>,
     reporter: &Arc<dyn Reporter>,
+    ledger: &Arc<Ledger>,
 ) -> procs::OnOut {
-    let (r, w, reporter) = (referee.clone(), withdrawn.clone(), reporter.clone());
+    let (r, w, reporter, ledger) = (
+        referee.clone(),
+        withdrawn.clone(),
+        reporter.clone(),
+        ledger.clone(),
+    );
     Box::new(move |name: &str, reason: &str| {
         reporter.report(RunEvent::BotOut {
             name: name.to_string(),
@@ -895,8 +951,79 @@ fn out_of_event(
         if !list.iter().any(|(n, _)| n == name) {
             list.push((name.to_string(), reason.to_string()));
         }
+        // On disk before its seats are forfeits: a run stopped or killed
+        // from now on resumes with the bot out.
+        ledger.record_out(name, reason);
         r.withdraw_bot(name, reason);
     })
+}
+
+/// What the run learns of its bots as it goes (their processes' ends, who
+/// is out of the event), kept in the output folder's [`BOTS_FILE`], written
+/// whole at each change, so that a resumed run grades them as one run
+/// would have.
+struct Ledger {
+    path: PathBuf,
+    state: std::sync::Mutex<BotsState>,
+}
+
+impl Ledger {
+    /// The ledger of `out`, with what an earlier run left there.
+    fn open(out: &Path) -> Result<Ledger, RunError> {
+        Ok(Ledger {
+            path: out.join(BOTS_FILE),
+            state: std::sync::Mutex::new(BotsState::read(out)?),
+        })
+    }
+
+    /// The bots out of the event, in the order they went out.
+    fn out(&self) -> Vec<OutBot> {
+        self.state.lock().expect("bots state").out.clone()
+    }
+
+    fn is_out(&self, bot: &str) -> bool {
+        self.state
+            .lock()
+            .expect("bots state")
+            .out_reason(bot)
+            .is_some()
+    }
+
+    /// How many times `bot`'s process ended so far in the event.
+    fn ended(&self, bot: &str) -> u32 {
+        let state = self.state.lock().expect("bots state");
+        state.ended.get(bot).copied().unwrap_or(0)
+    }
+
+    /// `bot`'s process ended, the `n`th time in the event.
+    fn record_end(&self, bot: &str, n: u32) {
+        let mut state = self.state.lock().expect("bots state");
+        let e = state.ended.entry(bot.to_string()).or_default();
+        if *e < n {
+            *e = n;
+            self.save(&state);
+        }
+    }
+
+    /// `bot` is out of the event.
+    fn record_out(&self, bot: &str, reason: &str) {
+        let mut state = self.state.lock().expect("bots state");
+        if state.out_reason(bot).is_none() {
+            state.out.push(OutBot {
+                bot: bot.to_string(),
+                reason: reason.to_string(),
+            });
+            self.save(&state);
+        }
+    }
+
+    /// Writes the state (under its lock, so that writes keep their order).
+    fn save(&self, state: &BotsState) {
+        let text = serde_json::to_string_pretty(state).expect("bots state serializes") + "\n";
+        if let Err(e) = write_whole(&self.path, text.as_bytes(), 0o644) {
+            warn!(path = %self.path.display(), error = %e, "cannot keep the bots' state; a resumed run would not know it");
+        }
+    }
 }
 
 /// Fresh instances for the seats of one match: each local bot's seat is

@@ -299,7 +299,7 @@ pub struct Results {
     pub rating_history: BTreeMap<String, Vec<RatingPoint>>,
     /// What the organiser and the players should know about how bots ran:
     /// a bot without a sandbox, a bot stopped by a limit, a bot out of the
-    /// event.
+    /// event, a ranked bot whose place says little of it (`doubtful`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -309,7 +309,9 @@ pub struct Results {
 pub struct Note {
     /// The bot.
     pub bot: String,
-    /// `unsandboxed`, `limit`, `out`, or `seed` (a note on the event, not
+    /// `unsandboxed`, `limit`, `out`, `doubtful` (a ranked bot that made
+    /// many of its decisions by fallback or forfeited many of its matches:
+    /// see [`DOUBTFUL_FALLBACK_SHARE`]), or `seed` (a note on the event, not
     /// on one bot: `bot` is empty).
     pub kind: String,
     /// In words.
@@ -797,7 +799,6 @@ impl Tally {
             game: self.game,
             lower_is_better: lower,
             matches: self.matches,
-            bots: stats,
             duplicate,
             teams,
             pairwise,
@@ -805,9 +806,52 @@ impl Tally {
             grade: grade.into(),
             seed: None,
             rating_history: self.rating_history,
-            notes: Vec::new(),
+            notes: stats.iter().filter_map(doubtful).collect(),
+            bots: stats,
         }
     }
+}
+
+/// The share of a ranked bot's decisions made by the fallback at or above
+/// which its place is flagged (a `doubtful` note): its result is the
+/// fallback rule's as much as its own.
+pub const DOUBTFUL_FALLBACK_SHARE: f64 = 0.2;
+
+/// The share of a ranked bot's matches forfeited at or above which its
+/// place is flagged (a `doubtful` note).
+pub const DOUBTFUL_FORFEIT_SHARE: f64 = 0.25;
+
+/// A `doubtful` note for a ranked bot that made a large share of its
+/// decisions by fallback ([`DOUBTFUL_FALLBACK_SHARE`]) or forfeited a large
+/// share of its matches ([`DOUBTFUL_FORFEIT_SHARE`]): its place, among
+/// bots that played, says little of the bot.
+fn doubtful(b: &BotStats) -> Option<Note> {
+    if b.unranked.is_some() || b.matches == 0 {
+        return None;
+    }
+    let (by_fallback, decisions) = b.fallbacks;
+    let share = if decisions == 0 {
+        0.0
+    } else {
+        by_fallback as f64 / decisions as f64
+    };
+    let fell_back = share >= DOUBTFUL_FALLBACK_SHARE;
+    let forfeited = b.forfeits as f64 >= DOUBTFUL_FORFEIT_SHARE * b.matches as f64;
+    let mut why = Vec::new();
+    if fell_back {
+        why.push(format!(
+            "{:.0} % of its decisions were made by the fallback",
+            share * 100.0
+        ));
+    }
+    if forfeited {
+        why.push(format!("{} of {} matches forfeited", b.forfeits, b.matches));
+    }
+    (!why.is_empty()).then(|| Note {
+        bot: b.name.clone(),
+        kind: "doubtful".into(),
+        detail: format!("{}: its place says little of the bot", why.join(" and ")),
+    })
 }
 
 /// Places for a match: the seats that did not forfeit are ranked among
@@ -1127,6 +1171,51 @@ fn duplicate_stats(cells: &Cells, bots: &[String], lower: bool) -> DuplicateStat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ranked_bot_playing_much_by_fallback_or_forfeit_is_doubtful() {
+        let b = |fallbacks: (u64, u64), forfeits: u64, unranked: Option<&str>| BotStats {
+            name: "illegal".into(),
+            matches: 8,
+            hands: 16,
+            points: Interval::of(&[1.0, 2.0]),
+            bids_made: (0, 0),
+            wins: 0,
+            mean_place: 2.0,
+            forfeits,
+            faults: BTreeMap::new(),
+            fallbacks,
+            mean_ms: 0.0,
+            max_ms: 0.0,
+            rating: None,
+            own_points: None,
+            grade: None,
+            unranked: unranked.map(String::from),
+        };
+        let note = doubtful(&b((49, 100), 4, None)).unwrap();
+        assert_eq!(note.kind, "doubtful");
+        assert_eq!(note.bot, "illegal");
+        assert_eq!(
+            note.detail,
+            "49 % of its decisions were made by the fallback and 4 of 8 matches forfeited: \
+             its place says little of the bot"
+        );
+        assert_eq!(
+            doubtful(&b((0, 100), 2, None)).unwrap().detail,
+            "2 of 8 matches forfeited: its place says little of the bot"
+        );
+        assert_eq!(
+            doubtful(&b((20, 100), 1, None)).unwrap().detail,
+            "20 % of its decisions were made by the fallback: its place says little of the bot"
+        );
+        // Below both thresholds: a working bot with a few faults.
+        assert_eq!(doubtful(&b((19, 100), 1, None)), None);
+        // A bot not ranked says why already.
+        assert_eq!(
+            doubtful(&b((100, 100), 8, Some("forfeited every match"))),
+            None
+        );
+    }
 
     #[test]
     fn los_is_fastchess_formula() {

@@ -1,0 +1,272 @@
+//! A tournament grades the same whether or not it was stopped and resumed:
+//! a bot out of the event stays out across a SIGKILL and `--resume` (its
+//! state is kept in the output folder's `bots.json`), `--resume` on a
+//! finished folder gives the finished run's files and exit status again,
+//! and a ranked bot that played mostly by fallback is flagged.
+//!
+//! Real bot processes: the bundled bots, and stdio bots in Python that
+//! misbehave (one exits after a few decisions, one answers garbage).
+
+use std::{
+    path::Path,
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use serde_json::Value;
+
+mod common;
+
+use common::{CALM, Event, Scratch, SpawnKilled, WHISTLE};
+
+/// A stdio bot that answers its first three requests (the first legal
+/// action), then exits: a student's bug that strikes after a few decisions.
+const QUITTER: &str = r#"import json, sys
+n = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") == "request":
+        n += 1
+        print(0, flush=True)
+        if n >= 3:
+            sys.exit(0)
+"#;
+
+/// A stdio bot that answers every fourth request with garbage: a quarter of
+/// its decisions are the fallback's (below the fault limit of a match).
+const SLOPPY: &str = r#"import json, sys
+n = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") == "request":
+        n += 1
+        print("x" if n % 4 == 0 else 0, flush=True)
+"#;
+
+fn event(s: &Scratch) {
+    for b in ["quitter", "sloppy"] {
+        std::fs::create_dir_all(s.path(&format!("bots/{b}"))).unwrap();
+    }
+    s.write("bots/quitter/bot.py", QUITTER);
+    s.write("bots/sloppy/bot.py", SLOPPY);
+    Event::with(&format!(
+        "name = \"grades\"\ngame = \"israeli\"\nseed = 43\nhands = 1\nrounds = 1\nparallel = 1\n{CALM}"
+    ))
+    .bot("heuristic", &["--bot", "heuristic"])
+    .bot("first", &["--bot", "first"])
+    .bot("first-2", &["--bot", "first"])
+    .command_with("quitter", &["python3", "bots/quitter/bot.py"], "stdio = true\n")
+    .command_with("sloppy", &["python3", "bots/sloppy/bot.py"], "stdio = true\n")
+    .write(s, "grades.toml");
+}
+
+/// `whistle tournament grades.toml --out OUT [--resume]`: exit status,
+/// stdout, stderr.
+fn tournament(s: &Scratch, out: &str, resume: bool) -> (Option<i32>, String, String) {
+    let mut args = vec!["tournament", "grades.toml", "--out", out];
+    if resume {
+        args.push("--resume");
+    }
+    args.extend(["--progress", "quiet"]);
+    let r = common::whistle(s, &args, Duration::from_secs(300));
+    (r.status.code(), r.stdout, r.stderr)
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Removes every `keys` entry from every object in `v`.
+fn strip(v: &mut Value, keys: &[&str]) {
+    match v {
+        Value::Object(m) => {
+            for k in keys {
+                m.remove(*k);
+            }
+            m.values_mut().for_each(|x| strip(x, keys));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| strip(x, keys)),
+        _ => {}
+    }
+}
+
+/// results.json without its timing fields.
+fn results(out: &Path) -> Value {
+    let mut v = read_json(&out.join("results.json"));
+    strip(&mut v, &["mean_ms", "max_ms"]);
+    v
+}
+
+/// How many match logs of `out` hold their end line.
+fn finished_matches(out: &Path) -> usize {
+    std::fs::read_dir(out.join("matches")).map_or(0, |d| {
+        d.flatten()
+            .filter(|e| {
+                std::fs::read_to_string(e.path())
+                    .unwrap_or_default()
+                    .contains("{\"type\":\"end\"")
+            })
+            .count()
+    })
+}
+
+fn quitter_is_out(out: &Path) -> bool {
+    std::fs::read_to_string(out.join("bots.json")).is_ok_and(|t| {
+        serde_json::from_str::<Value>(&t).is_ok_and(|v| {
+            v["out"]
+                .as_array()
+                .is_some_and(|o| o.iter().any(|b| b["bot"] == "quitter"))
+        })
+    })
+}
+
+#[test]
+fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
+    let s = Scratch::new("resume-grades");
+    event(&s);
+
+    // The whole run: the quitter is out, not ranked; exit status 3.
+    let (code, whole_stdout, err) = tournament(&s, "whole", false);
+    assert_eq!(code, Some(3), "{whole_stdout}\n{err}");
+    let whole = results(&s.path("whole"));
+    // The sloppy bot, ranked on the fallback's play, is flagged.
+    assert_flagged(&s.path("whole"), &whole_stdout);
+    let quitter = whole["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "quitter")
+        .unwrap();
+    assert!(
+        quitter["unranked"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("out: its process ended 4 times")),
+        "{quitter}"
+    );
+    let kept = read_json(&s.path("whole/bots.json"));
+    assert_eq!(kept["format"], "whistle-bots");
+    assert_eq!(kept["ended"]["quitter"], 4, "{kept}");
+
+    // The same run killed (SIGKILL) once the quitter is out and a match
+    // more is over, then resumed.
+    let killed = s.path("killed");
+    let mut child = Command::new(WHISTLE)
+        .args([
+            "tournament",
+            "grades.toml",
+            "--out",
+            "killed",
+            "--progress",
+            "quiet",
+        ])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn_killed();
+    let started = Instant::now();
+    let mut seen: Option<usize> = None;
+    loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        assert!(
+            started.elapsed() < Duration::from_secs(240),
+            "the quitter never went out"
+        );
+        if seen.is_none() && quitter_is_out(&killed) {
+            seen = Some(finished_matches(&killed));
+        }
+        if seen.is_some_and(|n| finished_matches(&killed) > n) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let kill = Command::new("kill")
+        .args(["-KILL", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let _ = child.wait();
+    assert!(
+        !killed.join("results.json").exists(),
+        "killed before the end"
+    );
+    let (code, stdout, err) = tournament(&s, "killed", true);
+    assert_eq!(code, Some(3), "{stdout}\n{err}");
+    assert!(
+        err.contains("bot `quitter` is out of the event"),
+        "said again on resume: {err}"
+    );
+    assert_eq!(results(&killed), whole, "a resumed run grades as one run");
+
+    // `--resume` on the finished folder: the same files and exit status.
+    let files = |out: &str| -> Vec<String> {
+        ["results.json", "standings.md", "standings.csv"]
+            .iter()
+            .map(|f| std::fs::read_to_string(s.path(out).join(f)).unwrap())
+            .collect()
+    };
+    let before = files("whole");
+    let (code, again_stdout, err) = tournament(&s, "whole", true);
+    assert_eq!(code, Some(3), "{again_stdout}\n{err}");
+    assert_eq!(
+        files("whole"),
+        before,
+        "resuming a finished run changes nothing"
+    );
+    assert_eq!(again_stdout, whole_stdout);
+}
+
+/// A ranked bot that played much by fallback is flagged in `out`'s
+/// results.json, standings.md and report, and in the terminal's `stdout`.
+fn assert_flagged(out: &Path, stdout: &str) {
+    let r = results(out);
+    let sloppy = r["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "sloppy")
+        .unwrap();
+    assert!(sloppy.get("unranked").is_none(), "still ranked: {sloppy}");
+    let (by_fallback, all) = (
+        sloppy["fallbacks"][0].as_u64().unwrap(),
+        sloppy["fallbacks"][1].as_u64().unwrap(),
+    );
+    assert!(by_fallback * 5 >= all, "{sloppy}");
+    let note = r["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["bot"] == "sloppy" && n["kind"] == "doubtful")
+        .unwrap_or_else(|| panic!("no flag: {}", r["notes"]));
+    let detail = note["detail"].as_str().unwrap();
+    let share = by_fallback as f64 / all as f64 * 100.0;
+    assert!(
+        detail.starts_with(&format!(
+            "{share:.0} % of its decisions were made by the fallback"
+        )) && detail.ends_with("its place says little of the bot"),
+        "{detail}"
+    );
+    // Only the bot that earns it: the working bots are not flagged, nor the
+    // quitter (out of the event, not ranked).
+    let flagged: Vec<&str> = r["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "doubtful")
+        .map(|n| n["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(flagged, ["sloppy"]);
+    // The terminal's standings, standings.md and the report say it too.
+    assert!(
+        stdout.contains(&format!("note: sloppy: {detail}")),
+        "{stdout}"
+    );
+    let md = std::fs::read_to_string(out.join("standings.md")).unwrap();
+    assert!(md.contains(&format!("**sloppy**: {detail}")), "{md}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        html.contains("data-kind=\"doubtful") && html.contains("its place says little of the bot"),
+        "report.html"
+    );
+}
