@@ -477,8 +477,15 @@ async fn check(
     if let Some(line) = sandbox_line {
         report.add("sandbox", true, line);
     }
-    // Subscribe: the bot's token, within 10 s.
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // Subscribe: the bot's token, within 10 s; a stdio bot is waited for as
+    // long as a tournament waits for it to read its stdin (the bridge's
+    // START_WAIT), so that an upload is not refused for a slow start.
+    let wait = if args.stdio {
+        whistle_tournament::stdio::START_WAIT
+    } else {
+        Duration::from_secs(10)
+    };
+    let deadline = Instant::now() + wait;
     let subscribed = loop {
         if referee.waiting_bots().contains(&args.name) {
             break Ok(());
@@ -502,9 +509,11 @@ async fn check(
         }
         if Instant::now() > deadline {
             break Err(if args.stdio {
-                "it did not begin reading its stdin within 10 s (whistle subscribes for a \
-                 stdio bot once it reads its first line, docs/stdio.md)"
-                    .to_string()
+                format!(
+                    "it did not begin reading its stdin within {} s (whistle subscribes for a \
+                     stdio bot once it reads its first line, docs/stdio.md)",
+                    wait.as_secs()
+                )
             } else {
                 format!(
                     "no Subscribe with $WHISTLE_TOKEN within 10 s{}",
