@@ -385,9 +385,13 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
             resumed,
             waiting,
             seed_warning,
+            note,
         } => {
             if let Some(why) = seed_warning {
                 eprintln!("warning: {why}");
+            }
+            if let Some(note) = note {
+                eprintln!("round {number}: {note}");
             }
             eprintln!(
                 "round {number}{}: {matches} match(es); waiting bots: {}",
@@ -519,6 +523,9 @@ fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<S
     let prepared = round::prepare(dir).map_err(refused)?;
     if let Some(why) = &prepared.tournament.seed_warning {
         eprintln!("warning: {why}");
+    }
+    if let Some(note) = &prepared.note {
+        eprintln!("round {}: {note}", prepared.number);
     }
     let opts = RunOptions {
         out: Some(prepared.dir.clone()),

@@ -91,6 +91,8 @@ pub enum ServeEvent {
         waiting: Vec<String>,
         /// Why its seed can be searched, if it can (a league file's number).
         seed_warning: Option<String>,
+        /// Who sits out this round and why, if anyone does.
+        note: Option<String>,
     },
     /// A round ended (or stopped).
     RoundEnded {
@@ -299,6 +301,7 @@ pub async fn serve(
                         resumed: prepared.resumed,
                         waiting: waiting.clone(),
                         seed_warning: prepared.tournament.seed_warning.clone(),
+                        note: prepared.note.clone(),
                     });
                     *seated.lock().unwrap_or_else(PoisonError::into_inner) = prepared
                         .tournament
