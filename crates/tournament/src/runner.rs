@@ -870,14 +870,16 @@ fn out_of_event(
 ) -> procs::OnOut {
     let (r, w, reporter) = (referee.clone(), withdrawn.clone(), reporter.clone());
     Box::new(move |name: &str, reason: &str| {
-        reporter.report(RunEvent::BotOut {
-            name: name.to_string(),
-            reason: reason.to_string(),
-        });
         let mut list = w.lock().expect("withdrawn list");
+        // Said once, however many of its instances give out.
         if !list.iter().any(|(n, _)| n == name) {
             list.push((name.to_string(), reason.to_string()));
+            reporter.report(RunEvent::BotOut {
+                name: name.to_string(),
+                reason: reason.to_string(),
+            });
         }
+        drop(list);
         r.withdraw_bot(name, reason);
     })
 }
