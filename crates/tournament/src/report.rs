@@ -41,9 +41,7 @@ fn ranked_pairs<'a>(
             .iter()
             .any(|b| b.name == name && b.unranked.is_none())
     };
-    d.pairs
-        .iter()
-        .filter(move |p| ranked(&p.a) && ranked(&p.b))
+    d.pairs.iter().filter(move |p| ranked(&p.a) && ranked(&p.b))
 }
 
 fn faults(b: &BotStats) -> String {
