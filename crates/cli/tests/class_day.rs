@@ -190,9 +190,10 @@ fn check_bot_passes_no_bot_that_answered_nothing_and_says_the_clock_a_late_one_h
     );
 }
 
-/// A stdio bot that begins reading only after 33 s, longer than the
-/// bridge's 30 s start wait and than its tables' start timeout: the seats
-/// of the tables that started without it are absent; none is `late` (no
+/// A stdio bot that begins reading only after 38 s, longer than the
+/// bridge's 30 s start wait and than its tables' start timeout, in an event
+/// that plays on past that: the seats of the tables that started without it
+/// are absent; none is `late` (whistle never subscribed for it, so no
 /// requests piled up for a bot that was not reading).
 #[test]
 fn a_stdio_bot_slower_to_start_than_its_tables_is_absent_from_them_not_late() {
@@ -200,12 +201,12 @@ fn a_stdio_bot_slower_to_start_than_its_tables_is_absent_from_them_not_late() {
     std::fs::create_dir_all(s.path("sleeper")).unwrap();
     s.write(
         "sleeper/bot.py",
-        "import sys, time\ntime.sleep(33)\nfor line in sys.stdin:\n    \
+        "import sys, time\ntime.sleep(38)\nfor line in sys.stdin:\n    \
          if line.startswith('{\"type\":\"request\"'):\n        print(0, flush=True)\n",
     );
     Event::with(
-        "name = \"sleeper\"\ngame = \"honeymoon\"\nseed = 3\nhands = 1\n\
-         format = \"round-robin\"\nparallel = 1\n\n[time]\nper_action_ms = 200\n\
+        "name = \"sleeper\"\ngame = \"honeymoon\"\nseed = 3\nhands = 1\nrounds = 10\n\
+         format = \"round-robin\"\nparallel = 1\n\n[time]\nper_action_ms = 500\n\
          time_bank_ms = 0\nstart_timeout_ms = 1000\nreconnect_grace_ms = 500\n",
     )
     .command_with(
@@ -213,7 +214,10 @@ fn a_stdio_bot_slower_to_start_than_its_tables_is_absent_from_them_not_late() {
         &["python3", "bot.py"],
         &format!("stdio = true\ndir = \"{}\"\n", s.path("sleeper").display()),
     )
-    .bundled("h", "heuristic")
+    // An opponent that thinks 100 ms a decision: the matches one after the
+    // other last past the sleeper's 38 s, so that tables start while it has
+    // not read yet (before and after the 30 s start wait) and after it has.
+    .bundled("h", "sampler:100ms")
     .write(&s, "t.toml");
     let out = s.path("out");
     let r = whistle(
@@ -240,6 +244,11 @@ fn a_stdio_bot_slower_to_start_than_its_tables_is_absent_from_them_not_late() {
         .clone();
     assert_eq!(bot["faults"]["late"].as_u64().unwrap_or(0), 0, "{bot}");
     assert!(bot["faults"]["absent"].as_u64().unwrap_or(0) > 0, "{bot}");
+    // It played the tables seated once it read: not every match forfeited.
+    assert!(
+        bot["forfeits"].as_u64().unwrap() < bot["matches"].as_u64().unwrap(),
+        "{bot}"
+    );
     // One warning that it had not read yet; no line of dropped requests.
     assert_eq!(
         r.stderr
