@@ -5,8 +5,10 @@ holds ``whistle_bot/proto/whistle/v1/whistle.proto`` (copied from the
 repository's ``proto/`` directory, the single source of truth) and
 ``whistle_bot/_generated/`` (``whistle_pb2.py``, ``whistle_pb2.pyi``,
 ``whistle_pb2_grpc.py``), generated from it at build time with the
-grpcio-tools that pyproject.toml pins as a build requirement. An installed
-kit needs only grpcio and protobuf at run time.
+grpcio-tools that pyproject.toml pins as a build requirement. An editable
+install (``pip install -e bots/python``) generates them in place, into
+``whistle_bot/_generated/`` of the checkout. An installed kit needs only
+grpcio and protobuf at run time.
 """
 
 import shutil
@@ -57,8 +59,14 @@ def generate_modules(root: str) -> None:
 class BuildPyWithProto(build_py):
     def run(self):
         super().run()
-        copy_proto(self.build_lib)
-        generate_modules(self.build_lib)
+        if getattr(self, "editable_mode", False):
+            # `pip install -e bots/python`: the package is imported from this
+            # folder, so the modules are generated here (whistle_bot/_generated
+            # is ignored by git); the proto is read from the checkout.
+            generate_modules(str(HERE))
+        else:
+            copy_proto(self.build_lib)
+            generate_modules(self.build_lib)
 
 
 class SdistWithProto(sdist):

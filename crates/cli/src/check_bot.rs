@@ -268,9 +268,18 @@ fn stdio_hint(
     args: &CheckBotArgs,
     stdout: Option<&std::sync::Arc<std::sync::Mutex<Stdout>>>,
     at_once: bool,
+    errored: bool,
 ) -> String {
     if args.stdio {
         return String::new();
+    }
+    // An error on its stderr (a traceback: a kit bot that cannot import
+    // whistle_bot) is the cause, not the way it was started.
+    if at_once && errored {
+        return "; it exited at once with an error on its stderr: the error below is the \
+                cause (a kit bot that cannot import whistle_bot: install the kit, \
+                bots/python/README.md)"
+            .to_string();
     }
     let seen = stdout
         .and_then(|s| s.lock().ok().map(|s| (s.json, s.first.clone())))
@@ -488,8 +497,15 @@ async fn check(
     if let Some(line) = sandbox_line {
         report.add("sandbox", true, line);
     }
-    // Subscribe: the bot's token, within 10 s.
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // Subscribe: the bot's token, within 10 s; a stdio bot is waited for as
+    // long as a tournament waits for it to read its stdin (the bridge's
+    // START_WAIT), so that an upload is not refused for a slow start.
+    let wait = if args.stdio {
+        whistle_tournament::stdio::START_WAIT
+    } else {
+        Duration::from_secs(10)
+    };
+    let deadline = Instant::now() + wait;
     let subscribed = loop {
         if referee.waiting_bots().contains(&args.name) {
             break Ok(());
@@ -507,19 +523,23 @@ async fn check(
                 stdio_hint(
                     args,
                     stdout_seen.as_ref(),
-                    started.elapsed() < Duration::from_secs(2)
+                    started.elapsed() < Duration::from_secs(2),
+                    std::fs::read_to_string(&stderr_path)
+                        .is_ok_and(|text| text.contains("Traceback") || text.contains("Error"))
                 )
             ));
         }
         if Instant::now() > deadline {
             break Err(if args.stdio {
-                "it did not begin reading its stdin within 10 s (whistle subscribes for a \
-                 stdio bot once it reads its first line, docs/stdio.md)"
-                    .to_string()
+                format!(
+                    "it did not begin reading its stdin within {} s (whistle subscribes for a \
+                     stdio bot once it reads its first line, docs/stdio.md)",
+                    wait.as_secs()
+                )
             } else {
                 format!(
                     "no Subscribe with $WHISTLE_TOKEN within 10 s{}",
-                    stdio_hint(args, stdout_seen.as_ref(), false)
+                    stdio_hint(args, stdout_seen.as_ref(), false, false)
                 )
             });
         }
@@ -1191,11 +1211,13 @@ impl Verdicts {
             && ["malformed", "stale", "out-of-turn"]
                 .iter()
                 .any(|k| faults.contains_key(*k));
-        let late = take_faults(&mut faults, &["late"]).or_else(|| match timing {
-            // A stdio bot: each answer timed from the writing of its request.
-            Some(t) => late_timed(args, t, table_id, setup.seats),
-            None => late_answers(args, &played.records, &played.at, &setup.mine),
-        });
+        let late = take_faults(&mut faults, &["late"])
+            .or_else(|| match timing {
+                // A stdio bot: each answer timed from the writing of its request.
+                Some(t) => late_timed(args, t, table_id, setup.seats),
+                None => late_answers(args, &played.records, &played.at, &setup.mine),
+            })
+            .map(|text| format!("{text}; {}", clock_held_to(args, setup)));
         let mut wrong = take_faults(&mut faults, &["illegal", "malformed"]);
         let absent = take_faults(&mut faults, &["absent"]);
         let mut protocol = take_faults(&mut faults, &["out-of-turn", "stale", "flood"]);
@@ -1210,6 +1232,27 @@ impl Verdicts {
             absent,
             protocol,
         }
+    }
+}
+
+/// The clock the bot's answers were held to in a match: the referee's is
+/// the per-seat clock times the seats the bot plays (it answers them all).
+fn clock_held_to(args: &CheckBotArgs, setup: &Setup) -> String {
+    let n = setup.mine.iter().filter(|&&m| m).count().max(1) as u64;
+    if n == 1 {
+        format!(
+            "its clock: {} ms a decision and a {} ms bank",
+            args.per_action_ms, args.time_bank_ms
+        )
+    } else {
+        format!(
+            "its clock: {} ms a decision and a {} ms bank a seat, times the {n} seats it plays \
+             ({} ms and {} ms)",
+            args.per_action_ms,
+            args.time_bank_ms,
+            args.per_action_ms * n,
+            args.time_bank_ms * n
+        )
     }
 }
 
@@ -1335,6 +1378,10 @@ impl Asked {
     }
 }
 
+/// What the in-time and legal checks say of a match the bot answered no
+/// decision of.
+const NO_ANSWER: &str = "it answered no decision (every one of its decisions was played for it)";
+
 /// The checks of a match's answers: in time, legal, by the protocol, and
 /// no absence.
 fn report_answers(report: &mut Report, name: &str, seed: u64, v: Verdicts, asked: &Asked) {
@@ -1346,16 +1393,25 @@ fn report_answers(report: &mut Report, name: &str, seed: u64, v: Verdicts, asked
         .map(|(p, n)| format!("{p} {n}"))
         .collect();
     let never: Vec<&str> = asked.offered.difference(&asked.chosen).copied().collect();
+    // A bot that answered nothing is not in time: it was never judged.
     report.add(
         format!("{name}: answers in time"),
-        v.late.is_none(),
-        v.late
-            .unwrap_or_else(|| format!("{decisions} decisions, none late")),
+        v.late.is_none() && decisions > 0,
+        v.late.unwrap_or_else(|| {
+            if decisions == 0 {
+                NO_ANSWER.to_string()
+            } else {
+                format!("{decisions} decisions, none late")
+            }
+        }),
     );
     report.add(
         format!("{name}: legal answers"),
         v.wrong.is_none() && decisions > 0,
         v.wrong.unwrap_or_else(|| {
+            if decisions == 0 {
+                return NO_ANSWER.to_string();
+            }
             format!(
                 "every answer legal (deals of seed {seed}); decisions by phase: {}; \
                  action kinds answered: {}{}",

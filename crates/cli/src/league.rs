@@ -118,6 +118,11 @@ enum LeagueCommand {
         /// Stop after this many rounds (default: until stopped).
         #[arg(long)]
         rounds: Option<u64>,
+        /// Start a new round at most this often, counted from one round's
+        /// start to the next's (e.g. `30m`, `6h`, `1d`; default `0s`: each
+        /// round as soon as the last one ends).
+        #[arg(long, default_value = "0s", value_parser = parse_every)]
+        every: std::time::Duration,
         /// Serve the league's web site here (standings, rating histories,
         /// recent matches, live tables).
         #[arg(long)]
@@ -291,6 +296,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             tls_key,
             admin_token,
             rounds,
+            every,
             http,
             watch_delay_s,
             poll_ms,
@@ -321,6 +327,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
                     drain: std::time::Duration::from_millis(*drain_ms),
                     poll: std::time::Duration::from_millis(*poll_ms),
                     rounds: *rounds,
+                    every: *every,
                     reporter: Arc::new(Progress::new(*progress)),
                     http: *http,
                     watch_delay: std::time::Duration::from_secs(*watch_delay_s),
@@ -334,6 +341,28 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             Ok(out)
         }
     }
+}
+
+/// A pause given as a number and a unit: `90s`, `30m`, `6h`, `1d`.
+fn parse_every(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("`{text}`: give a unit: s, m, h or d (e.g. `30m`)"))?;
+    let (n, unit) = text.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("`{text}`: a whole number and a unit (e.g. `30m`)"))?;
+    let secs = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(format!("`{text}`: the unit is one of s, m, h, d")),
+    };
+    n.checked_mul(secs)
+        .map(std::time::Duration::from_secs)
+        .ok_or_else(|| format!("`{text}`: too long"))
 }
 
 /// One line for each thing a serving league does: the listening line on
@@ -356,9 +385,13 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
             resumed,
             waiting,
             seed_warning,
+            note,
         } => {
             if let Some(why) = seed_warning {
                 eprintln!("warning: {why}");
+            }
+            if let Some(note) = note {
+                eprintln!("round {number}: {note}");
             }
             eprintln!(
                 "round {number}{}: {matches} match(es); waiting bots: {}",
@@ -491,6 +524,9 @@ fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<S
     if let Some(why) = &prepared.tournament.seed_warning {
         eprintln!("warning: {why}");
     }
+    if let Some(note) = &prepared.note {
+        eprintln!("round {}: {note}", prepared.number);
+    }
     let opts = RunOptions {
         out: Some(prepared.dir.clone()),
         resume: true,
@@ -551,7 +587,7 @@ fn standings_text(file: &LeagueFile, rows: &[Standing]) -> String {
         "{:<4} {:<w$} {:>7} {:>6}  {:<17} {:>7} {:>15}  {:>6}  last seen",
         "#", "bot", "rating", "σ", "interval", "matches", "points/hand", "faults"
     );
-    for (i, r) in rows.iter().enumerate() {
+    for (i, r) in rows.iter().filter(|r| r.played).enumerate() {
         let pts = match (r.points_per_hand, r.points_interval) {
             (Some(m), Some([lo, hi])) => format!("{m:.2} [{lo:.1}, {hi:.1}]"),
             (Some(m), None) => format!("{m:.2}"),
@@ -571,6 +607,20 @@ fn standings_text(file: &LeagueFile, rows: &[Standing]) -> String {
             r.faults,
             r.last_seen.as_deref().unwrap_or("never"),
             if r.retired { " (retired)" } else { "" }
+        );
+    }
+    // As a tournament's standings: the bots that played no rated match are
+    // listed apart, unranked.
+    let idle: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.played)
+        .map(|r| r.did_not_play(rows))
+        .collect();
+    if !idle.is_empty() {
+        let _ = writeln!(
+            out,
+            "did not play (no rated match yet; not ranked): {}",
+            idle.join(", ")
         );
     }
     out

@@ -1255,11 +1255,32 @@ fn the_kit_waits_for_a_bot_just_added_says_certificate_and_tells_its_ends_apart(
 #[test]
 fn long_names_keep_the_text_standings_aligned() {
     let s = Scratch::new("league-long-names");
-    s.write("l.toml", &league_file("long", 1, false, &[]));
-    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    // Only bots that played are in the table (the others are listed apart):
+    // the long names are reference bots, and a round is played.
     let long = "a".repeat(64);
-    common::add_league_bots(&s, "lg", &["b", &long, "mid-length-name-of-thirty-chars"]);
+    let first: &[&str] = &["--bot", "first"];
+    s.write(
+        "l.toml",
+        &league_file(
+            "long",
+            1,
+            false,
+            &[
+                ("b", first),
+                (&long, first),
+                ("mid-length-name-of-thirty-chars", first),
+                ("r4", first),
+            ],
+        ),
+    );
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    ok(
+        &s,
+        &["league", "round", "--dir", "lg", "--progress", "quiet"],
+    );
     let r = ok(&s, &["league", "standings", "--dir", "lg"]);
+    assert!(r.stdout.contains(&format!(" {long} ")), "{}", r.stdout);
+    assert!(!r.stdout.contains("did not play"), "{}", r.stdout);
     let lines: Vec<&str> = r.stdout.lines().skip(1).collect();
     // Every row's rating ends where the header's `rating` ends.
     let end = lines[0].find("rating").unwrap() + "rating".len();

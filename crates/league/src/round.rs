@@ -42,7 +42,13 @@ pub struct Prepared {
     pub plan: Vec<Planned>,
     /// Whether it continues a round an earlier run left open.
     pub resumed: bool,
+    /// Who sits out this round and why, if anyone does (also in the
+    /// round's `notes.txt`).
+    pub note: Option<String>,
 }
+
+/// The file of a round's folder that says who sat out and why.
+pub const NOTES_FILE: &str = "notes.txt";
 
 /// The folder of round `number`.
 pub fn round_dir(league: &Path, number: u64) -> PathBuf {
@@ -199,12 +205,16 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
             store.set_meta(SEED_META, &secret.to_hex())?;
             file.set_seed(secret);
         }
-        let Seating { bots, groups } = seat(&file, &store, online)?;
+        let Seating { bots, groups, note } = seat(&file, &store, online)?;
         // The round's folder (its seed, deals and logs) is the owner's
         // alone.
         std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
             .create(&dir)
             .map_err(io(&dir))?;
+        let notes_path = dir.join(NOTES_FILE);
+        if let Some(note) = &note {
+            write_synced(&notes_path, format!("{note}\n").as_bytes()).map_err(io(&notes_path))?;
+        }
         let text = file.tournament_text(number, &bots, &dir);
         write_synced(&round_path, text.as_bytes()).map_err(io(&round_path))?;
         let tables = serde_json::to_string_pretty(&groups).expect("indices serialize") + "\n";
@@ -222,12 +232,16 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
         serde_json::from_str(&std::fs::read_to_string(&tables_path).map_err(io(&tables_path))?)
             .map_err(|e| LeagueError::Config(format!("{}: {e}", tables_path.display())))?;
     let plan = pairing::plan(&groups, file.duplicate, tournament.seed);
+    let note = std::fs::read_to_string(dir.join(NOTES_FILE))
+        .ok()
+        .map(|t| t.trim_end().to_string());
     Ok(Prepared {
         number,
         dir,
         tournament,
         plan,
         resumed,
+        note,
     })
 }
 
@@ -237,6 +251,8 @@ struct Seating {
     bots: Vec<(String, BotEntry)>,
     /// The tables: indices into `bots`.
     groups: Vec<Vec<usize>>,
+    /// Who sits out and why, if anyone does.
+    note: Option<String>,
 }
 
 /// The active bots the league can start, and the round's tables.
@@ -303,8 +319,50 @@ fn seat(
             }
         )));
     }
+    let note = sitting_out(&candidates, &groups, file.seats, file.fill);
     let bots = active.into_iter().map(|(b, e)| (b.name, e)).collect();
-    Ok(Seating { bots, groups })
+    Ok(Seating { bots, groups, note })
+}
+
+/// Who of `candidates` (the bots that wanted a seat, reference bots that
+/// only fill seats aside) has none at `groups`' tables, and why: too few
+/// bots left for a table of `seats`, and, with `fill`, too few reference
+/// bots to fill its seats; what to add for everyone to play.
+fn sitting_out(
+    candidates: &[Candidate],
+    groups: &[Vec<usize>],
+    seats: usize,
+    fill: bool,
+) -> Option<String> {
+    let seated: std::collections::BTreeSet<usize> = groups.iter().flatten().copied().collect();
+    let out: Vec<&str> = (0..candidates.len())
+        .filter(|&b| !candidates[b].filler_only && !candidates[b].reference)
+        .filter(|b| !seated.contains(b))
+        .map(|b| candidates[b].name.as_str())
+        .collect();
+    if out.is_empty() {
+        return None;
+    }
+    let left = out.len();
+    let who = format!(
+        "{} sit{} out this round: {left} bot(s) left over for a table of {seats} seats",
+        out.join(", "),
+        if left == 1 { "s" } else { "" }
+    );
+    if !fill {
+        return Some(format!(
+            "{who} (`fill = true` lets reference bots fill its seats)"
+        ));
+    }
+    // Reference bots fill the leftover table; those seated elsewhere play
+    // two tables only while the league runs rounds by itself.
+    let spare = candidates.iter().filter(|c| c.reference).count();
+    let missing = (seats - left).saturating_sub(spare);
+    Some(format!(
+        "{who}, and {spare} reference bot(s) to fill its {} empty seat(s); add {missing} more \
+         reference bot(s) (`[[reference]]` in the league file) for every bot to be seated",
+        seats - left
+    ))
 }
 
 /// Writes `bytes` to `path` (the owner's alone) and waits until they are on
@@ -493,6 +551,50 @@ pub fn hosted(store: &Store) -> Result<HashMap<String, BotEntry>, LeagueError> {
 mod tests {
     use super::*;
     use whistle_rules::dealing::Domain;
+
+    #[test]
+    fn a_bot_left_without_a_table_is_named_with_what_to_add() {
+        // Five students and two reference bots that only fill seats (a
+        // served league), tables of four: one table of students; the one
+        // left over needs three reference bots and there are two.
+        let mut bots: Vec<Candidate> = ["a", "b", "c", "d", "e", "r1", "r2"]
+            .iter()
+            .map(|n| Candidate {
+                name: (*n).to_string(),
+                played: 0,
+                reference: n.starts_with('r'),
+                filler_only: n.starts_with('r'),
+            })
+            .collect();
+        let groups = pairing::tables(&bots, &BTreeMap::new(), 4, true);
+        assert_eq!(groups.len(), 1);
+        let note = sitting_out(&bots, &groups, 4, true).unwrap();
+        assert!(
+            note.starts_with("e sits out this round: 1 bot(s) left over"),
+            "{note}"
+        );
+        assert!(
+            note.contains("2 reference bot(s) to fill its 3 empty seat(s); add 1 more"),
+            "{note}"
+        );
+        // A third reference bot seats everyone: nothing to say.
+        bots.push(Candidate {
+            name: "r3".into(),
+            played: 0,
+            reference: true,
+            filler_only: true,
+        });
+        let groups = pairing::tables(&bots, &BTreeMap::new(), 4, true);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(sitting_out(&bots, &groups, 4, true), None);
+        // Without fill the leftover bot sits out, and the note says why.
+        let groups = pairing::tables(&bots, &BTreeMap::new(), 4, false);
+        let note = sitting_out(&bots, &groups, 4, false).unwrap();
+        assert!(
+            note.contains("`fill = true` lets reference bots fill"),
+            "{note}"
+        );
+    }
 
     #[test]
     fn a_round_keeps_the_seed_its_file_records_old_or_new() {

@@ -57,6 +57,10 @@ pub struct ServeOptions {
     /// Stop after this many rounds (a benchmark, a test); none: until
     /// stopped.
     pub rounds: Option<u64>,
+    /// A new round starts at most this often (counted from one round's
+    /// start to the next's); zero: each as soon as the last one ends. A
+    /// round stopped midway resumes at once.
+    pub every: Duration,
     /// Where the rounds' progress goes.
     pub reporter: Arc<dyn Reporter>,
     /// Serve the league's web site here (see [`crate::site`]).
@@ -87,6 +91,8 @@ pub enum ServeEvent {
         waiting: Vec<String>,
         /// Why its seed can be searched, if it can (a league file's number).
         seed_warning: Option<String>,
+        /// Who sits out this round and why, if anyone does.
+        note: Option<String>,
     },
     /// A round ended (or stopped).
     RoundEnded {
@@ -251,6 +257,8 @@ pub async fn serve(
     let mut benched: std::collections::BTreeMap<String, bool> = Default::default();
     let mut stop = opts.stop.clone();
     let mut rounds = 0u64;
+    // When the last round started (the pause `opts.every` counts from it).
+    let mut last_start: Option<tokio::time::Instant> = None;
     let result = loop {
         if *stop.borrow() {
             break Ok(());
@@ -279,18 +287,21 @@ pub async fn serve(
             .filter(|b| !benched.contains_key(b))
             .collect();
         let open = store.rounds()?.0.is_some();
-        if open || !waiting.is_empty() || store.has_local_players()? {
+        let due = open || last_start.is_none_or(|t| t.elapsed() >= opts.every);
+        if due && (open || !waiting.is_empty() || store.has_local_players()?) {
             match round::prepare_online(league, Some(&waiting)) {
                 Ok(prepared) => {
                     if prepared.resumed {
                         wait_for_seated(&referee, &prepared, &mut stop).await;
                     }
+                    last_start = Some(tokio::time::Instant::now());
                     report(ServeEvent::RoundStarted {
                         number: prepared.number,
                         matches: prepared.plan.len(),
                         resumed: prepared.resumed,
                         waiting: waiting.clone(),
                         seed_warning: prepared.tournament.seed_warning.clone(),
+                        note: prepared.note.clone(),
                     });
                     *seated.lock().unwrap_or_else(PoisonError::into_inner) = prepared
                         .tournament

@@ -148,7 +148,7 @@ async fn standings(State(site): State<Site>) -> Response {
                     th { "#" } th { "bot" } th { "rating" } th { "σ" } th { "interval" }
                     th { "matches" } th { "points / hand [95 %]" } th { "faults" } th { "last seen" }
                 } }
-                tbody { @for (i, r) in rows.iter().enumerate() {
+                tbody { @for (i, r) in rows.iter().filter(|r| r.played).enumerate() {
                     tr.bot data-bot=(r.bot) {
                         td { (i + 1) }
                         td.name { a href=(format!("/bots/{}", r.bot)) { (r.bot) } @if r.retired { " (retired)" } }
@@ -165,6 +165,10 @@ async fn standings(State(site): State<Site>) -> Response {
                     }
                 } }
             } }
+            @let idle: Vec<String> = rows.iter().filter(|r| !r.played).map(|r| r.did_not_play(&rows)).collect();
+            @if !idle.is_empty() {
+                p #did-not-play { "Did not play (no rated match yet; not ranked): " (idle.join(", ")) }
+            }
             h2 { "Recent matches" }
             div.scroll { table #recent {
                 thead { tr { th { "match" } th { "seats (points)" } th { "hands" } th { "recorded" } } }

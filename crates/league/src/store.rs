@@ -163,6 +163,45 @@ pub struct Standing {
     pub last_seen: Option<String>,
     /// Whether it is retired.
     pub retired: bool,
+    /// Whether it played a rated match: the bots that did not are listed
+    /// apart, after those that did, and never ranked (their rating is
+    /// where they started).
+    pub played: bool,
+}
+
+impl Standing {
+    /// The names of this bot's versions among `rows` (`alice.v1`, `alice.v2`
+    /// for `alice`): a bot whose owner uploads versions plays through them,
+    /// not under its own name.
+    #[must_use]
+    pub fn versions<'a>(&self, rows: &'a [Standing]) -> Vec<&'a str> {
+        rows.iter()
+            .map(|r| r.bot.as_str())
+            .filter(|b| {
+                b.strip_prefix(self.bot.as_str())
+                    .and_then(|rest| rest.strip_prefix(".v"))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+            })
+            .collect()
+    }
+
+    /// How a bot that did not play reads in a list of them: its name, and
+    /// the versions it plays through if it has any.
+    #[must_use]
+    pub fn did_not_play(&self, rows: &[Standing]) -> String {
+        let versions = self.versions(rows);
+        let mut text = self.bot.clone();
+        if !versions.is_empty() {
+            text.push_str(&format!(
+                " (plays as its versions: {})",
+                versions.join(", ")
+            ));
+        }
+        if self.retired {
+            text.push_str(" (retired)");
+        }
+        text
+    }
 }
 
 /// A recorded match, as the league site lists it.
@@ -799,10 +838,12 @@ impl Store {
             "SELECT b.name, b.mu, b.sigma, COUNT(DISTINCT s.match_id),
                     COALESCE(SUM(s.hands), 0), COALESCE(SUM(s.points), 0),
                     COALESCE(SUM(s.points_sq), 0), COALESCE(SUM(s.faults), 0),
-                    b.last_seen, b.retired_at IS NOT NULL
+                    b.last_seen, b.retired_at IS NOT NULL,
+                    COUNT(DISTINCT CASE WHEN m.rated THEN m.id END) > 0 AS played
              FROM bots b LEFT JOIN seats s ON s.bot_id = b.id
+                  LEFT JOIN matches m ON m.id = s.match_id
              GROUP BY b.id
-             ORDER BY b.mu DESC, b.name",
+             ORDER BY played DESC, b.mu DESC, b.name",
         )?;
         let rows = q.query_map([], |r| {
             let (mu, sigma): (f64, f64) = (r.get(1)?, r.get(2)?);
@@ -822,6 +863,7 @@ impl Store {
                 faults: r.get::<_, i64>(7)? as u64,
                 last_seen: r.get(8)?,
                 retired: r.get(9)?,
+                played: r.get(10)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

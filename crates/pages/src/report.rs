@@ -262,7 +262,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                         @if par { th { "vs par / hand [95 %]" } }
                         th { "rating (± σ)" }
                         th.minor { (if r.lower_is_better { "fines" } else { "points" }) " / hand [95 %]" }
-                        th { "matches" } th.minor { "wins" } th { "faults" } th { "decisions by fallback" } th.minor { "decision ms (mean / max)" }
+                        th { "matches" } th.minor { "wins" } th { "forfeits" } th { "faults" } th { "decisions by fallback" } th.minor { "decision ms (mean / max)" }
                     } }
                     tbody {
                         @for (i, b) in &ranked {
@@ -282,6 +282,7 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                                 td { (rating_text(b)) }
                                 td.minor { (interval_cell(Some(&b.points))) }
                                 td { (b.matches) } td.minor { (b.wins) }
+                                td.forfeits { (b.forfeits) }
                                 td { (faults_text(&b.faults)) }
                                 td.fallbacks { (text::fallbacks_text(b)) }
                                 td.minor { (format!("{:.1} / {:.1}", b.mean_ms, b.max_ms)) }
@@ -295,12 +296,13 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
                     h2 { "Not ranked" }
                     p.explain { "Bots that did not play, were out of the event, or forfeited every match: listed apart, with no numbers they did not earn." }
                     div.scroll { table {
-                        thead { tr { th { "bot" } th { "why" } th { "matches" } th { "faults" } th { "decisions by fallback" } } }
+                        thead { tr { th { "bot" } th { "why" } th { "matches" } th { "forfeits" } th { "faults" } th { "decisions by fallback" } } }
                         tbody { @for b in &unranked {
                             tr.unranked data-bot=(b.name) {
                                 td.name { (b.name) }
                                 td.why { (b.unranked.as_deref().unwrap_or_default()) }
                                 td { (b.matches) }
+                                td.forfeits { (b.forfeits) }
                                 td { (faults_text(&b.faults)) }
                                 td.fallbacks { (text::fallbacks_text(b)) }
                             }

@@ -30,6 +30,20 @@ fn rating(b: &BotStats) -> String {
     })
 }
 
+/// The paired per-deal differences between two ranked bots (a bot out of
+/// the event, or that forfeited every match, is compared with nobody).
+fn ranked_pairs<'a>(
+    r: &'a Results,
+    d: &'a crate::stats::DuplicateStats,
+) -> impl Iterator<Item = &'a crate::stats::PairStats> {
+    let ranked = |name: &str| {
+        r.bots
+            .iter()
+            .any(|b| b.name == name && b.unranked.is_none())
+    };
+    d.pairs.iter().filter(move |p| ranked(&p.a) && ranked(&p.b))
+}
+
 fn faults(b: &BotStats) -> String {
     if b.faults.is_empty() {
         "0".into()
@@ -475,7 +489,7 @@ pub fn text(r: &Results) -> String {
         // Every pair is a line: the terminal shows them for a few bots.
         if r.bots.len() <= 8 {
             let _ = writeln!(out, "duplicate: paired per-deal differences");
-            for p in &d.pairs {
+            for p in ranked_pairs(r, d) {
                 let _ = writeln!(out, "  {} − {}: {}", p.a, p.b, interval(&p.difference));
             }
         } else {
@@ -693,7 +707,7 @@ pub fn markdown(r: &Results) -> String {
         let _ = writeln!(out, "\n## Duplicate: paired per-deal differences\n");
         let _ = writeln!(out, "| a | b | a − b [95% CI] | deals |");
         let _ = writeln!(out, "|---|---|---:|---:|");
-        for p in &d.pairs {
+        for p in ranked_pairs(r, d) {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} |",

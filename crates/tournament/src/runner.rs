@@ -943,17 +943,19 @@ fn out_of_event(
         ledger.clone(),
     );
     Box::new(move |name: &str, reason: &str| {
-        reporter.report(RunEvent::BotOut {
-            name: name.to_string(),
-            reason: reason.to_string(),
-        });
         let mut list = w.lock().expect("withdrawn list");
+        // Said once, however many of its instances give out.
         if !list.iter().any(|(n, _)| n == name) {
             list.push((name.to_string(), reason.to_string()));
+            reporter.report(RunEvent::BotOut {
+                name: name.to_string(),
+                reason: reason.to_string(),
+            });
         }
         // On disk before its seats are forfeits: a run stopped or killed
         // from now on resumes with the bot out.
         ledger.record_out(name, reason);
+        drop(list);
         r.withdraw_bot(name, reason);
     })
 }

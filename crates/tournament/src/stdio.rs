@@ -20,11 +20,14 @@
 //!
 //! A bot's start-up is not on its clock: the bridge first writes a `start`
 //! line and subscribes only once the bot has begun reading its stdin (the
-//! pipe holds fewer bytes than were written: [`BotInput::unread`]), or
-//! after [`START_WAIT`], as a gRPC bot subscribes once it has started. Its
-//! tables wait for its seats up to their start timeout meanwhile, so a JVM
-//! compiling its bot, or a table loaded before the first line is read,
-//! costs no decision its time.
+//! pipe holds fewer bytes than were written: [`BotInput::unread`]), as a
+//! gRPC bot subscribes once it has started. Its tables wait for its seats
+//! up to their start timeout meanwhile, so a JVM compiling its bot, or a
+//! table loaded before the first line is read, costs no decision its time;
+//! a bot slower than that has the seats of the tables that started without
+//! it absent, as a gRPC bot would, and plays from the first table after it
+//! reads (never requests piled up unread, each of them `late`). One warning
+//! says so after [`START_WAIT`].
 
 use std::{
     collections::{HashMap, VecDeque},
@@ -53,12 +56,16 @@ use whistle_protocol::{limits::echo, pb};
 pub const MAX_LINE: usize = 4096;
 /// Lines waiting to be written to the bot.
 pub const QUEUE: usize = 256;
-/// How long the bridge waits for the bot to begin reading its stdin before
-/// it subscribes anyway (the default `start_timeout_ms` of a tournament:
-/// a table waits that long for its seats).
+/// How long a stdio bot may take to begin reading its stdin before the
+/// bridge warns that it has not (the default `start_timeout_ms` of a
+/// tournament: a table waits that long for its seats), and before
+/// `check-bot --stdio` fails it. The bridge subscribes for the bot only once
+/// it reads, however long that takes.
 pub const START_WAIT: Duration = Duration::from_secs(30);
 /// How often the bridge looks whether the bot has begun reading.
 const START_POLL: Duration = Duration::from_millis(10);
+/// How often it looks after [`START_WAIT`].
+const START_POLL_LATE: Duration = Duration::from_millis(100);
 
 /// The bot's stdin as the bridge writes to it.
 pub trait BotInput: AsyncWrite + Unpin + Send + 'static {
@@ -84,8 +91,9 @@ pub fn start_line(name: &str) -> String {
 }
 
 /// Writes the `start` line and waits until the bot has begun reading it
-/// (at most [`START_WAIT`]); returns how long that took, `None` if it could
-/// not be told (the stream cannot say, or the bot is gone).
+/// (however long that takes: the bridge is stopped with the process; one
+/// warning after [`START_WAIT`]); returns how long that took, `None` if it
+/// could not be told (the stream cannot say, or the bot is gone).
 async fn started<W: BotInput>(stdin: &mut W, name: &str) -> Option<Duration> {
     let begun = tokio::time::Instant::now();
     let mut first = start_line(name);
@@ -94,14 +102,26 @@ async fn started<W: BotInput>(stdin: &mut W, name: &str) -> Option<Duration> {
         return None;
     }
     let written = first.len() as u64;
-    while begun.elapsed() < START_WAIT {
+    let mut warned = false;
+    loop {
         if stdin.unread()? < written {
             return Some(begun.elapsed());
         }
-        tokio::time::sleep(START_POLL).await;
+        if begun.elapsed() < START_WAIT {
+            tokio::time::sleep(START_POLL).await;
+            continue;
+        }
+        if !warned {
+            warned = true;
+            warn!(
+                bot = %name,
+                "stdio bot: it has not read its stdin after {} s; the tables that start \
+                 meanwhile have its seats absent (whistle subscribes for it once it reads)",
+                START_WAIT.as_secs()
+            );
+        }
+        tokio::time::sleep(START_POLL_LATE).await;
     }
-    warn!(bot = %name, "stdio bot: it has not read its stdin after {} s; whistle subscribes for it anyway", START_WAIT.as_secs());
-    None
 }
 
 /// A request for the bot to answer.
@@ -147,27 +167,54 @@ where
         let (to_bot, from_seats) = mpsc::channel::<ToBot>(QUEUE);
         let speaker = tokio::spawn(speak(stdin, stdout, from_seats, name.clone()));
         tokio::select! {
-            r = assignments(&address, &token, &name, to_bot) => {
-                if let Err(e) = r {
-                    warn!(bot = %name, error = %e, "stdio bridge: no seats");
+            r = assignments(&address, &token, &name, to_bot) => match r {
+                Ok(()) => {}
+                // The event forgot the token: it ended (or stopped) before
+                // the bot began reading. Nothing is wrong with the bot.
+                Err(Refused::Ended) => {
+                    info!(bot = %name, "stdio bridge: the event ended before the bot began reading");
                 }
-            }
+                Err(Refused::Other(e)) => warn!(bot = %name, error = %e, "stdio bridge: no seats"),
+            },
             _ = speaker => info!(bot = %name, "stdio bot closed its output"),
         }
     })
 }
 
-/// Subscribes with the bot token and plays each assigned seat.
+/// Why the bridge has no seats.
+enum Refused {
+    /// The referee no longer knows the token: the event is over.
+    Ended,
+    /// Anything else.
+    Other(String),
+}
+
+/// Subscribes with the bot token and plays each assigned seat. The token
+/// was registered before the bot was started: a referee that does not know
+/// it has forgotten it (the event ended), and is not asked again.
 async fn assignments(
     address: &str,
     token: &str,
     name: &str,
     to_bot: mpsc::Sender<ToBot>,
-) -> Result<(), String> {
-    let channel = client::channel(address).await.map_err(|e| e.to_string())?;
-    let mut stream = client::subscribe(channel.clone(), token, name)
+) -> Result<(), Refused> {
+    let channel = client::channel(address)
         .await
-        .map_err(|s| s.message().to_string())?;
+        .map_err(|e| Refused::Other(e.to_string()))?;
+    let mut stream = pb::referee_client::RefereeClient::new(channel.clone())
+        .subscribe(pb::SubscribeRequest {
+            token: token.to_string(),
+            bot_name: name.to_string(),
+        })
+        .await
+        .map_err(|s| {
+            if s.code() == tonic::Code::Unauthenticated && s.message().contains("unknown token") {
+                Refused::Ended
+            } else {
+                Refused::Other(s.message().to_string())
+            }
+        })?
+        .into_inner();
     let mut seats = tokio::task::JoinSet::new();
     let play = |a: pb::SeatAssignment| {
         let (channel, to_bot, name) = (channel.clone(), to_bot.clone(), name.to_string());
