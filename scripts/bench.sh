@@ -288,7 +288,7 @@ row_kit() {
     "$kitpy" scripts/python-kit-bench.py "${args[@]}" > "$raw/kit.txt" 2>&1
     local rawrate kit
     rawrate="$(sed -nE 's/^raw grpcio ping-pong, 1 stream: ([0-9]+) round trips\/s.*/\1/p' "$raw/kit.txt" | head -1)"
-    kit="$(sed -nE 's/^kit, .*compact requests: ([0-9]+) actions\/s.*/\1/p' "$raw/kit.txt" | head -1)"
+    kit="$(sed -nE 's/^kit, .*compact (binary [(]the default[)] )?requests: ([0-9]+) actions\/s.*/\2/p' "$raw/kit.txt" | head -1)"
     if [ -z "$rawrate" ] || [ -z "$kit" ]; then
         na "Python kit bot, compact requests" "python-kit-bench.py printed no figures: $raw/kit.txt" ">= 90 %"
         return
