@@ -232,7 +232,7 @@ fn seat_view_into(w: &mut pb::SeatView, v: &SeatView, form: Form) {
 fn table_card(t: &TableCard, form: Form) -> pb::TableCard {
     let (card, card_id) = form.card(t.card);
     pb::TableCard {
-        label: t.label.clone(),
+        label: t.label.to_string(),
         has_owner: t.owner.is_some(),
         owner: t.owner.map_or(0, seat),
         card,
@@ -654,6 +654,9 @@ fn player_from(dummy: bool, seat: u32) -> Result<Player, DecodeError> {
 }
 
 pub(crate) fn trick_from(t: &pb::Trick) -> Result<TrickView, DecodeError> {
+    if t.cards.len() > whistle_rules::MAX_TRICK {
+        return Err(bad("trick cards", format!("{} entries", t.cards.len())));
+    }
     Ok(TrickView {
         cards: t
             .cards
@@ -829,7 +832,7 @@ pub fn observation_from(o: &pb::Observation) -> Result<Observation, DecodeError>
         table: Vec::new(),
         piles: Vec::new(),
         trick: TrickView {
-            cards: Vec::new(),
+            cards: Default::default(),
             winner: None,
         },
         tricks: Vec::new(),
@@ -895,7 +898,7 @@ pub(crate) fn take_field(
                 .iter()
                 .map(|t| {
                     Ok(TableCard {
-                        label: t.label.clone(),
+                        label: t.label.clone().into(),
                         owner: if t.has_owner {
                             Some(seat_from(t.owner)?)
                         } else {

@@ -364,7 +364,7 @@ impl State {
 
     /// Each seat's team (partners share a number).
     fn teams(&self) -> Vec<u8> {
-        self.game().teams()
+        self.game().teams().to_vec()
     }
 
     /// Whether lower totals are better (Yogi's fines).

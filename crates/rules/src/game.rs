@@ -27,7 +27,7 @@ use crate::{
     error::{ActionError, DealError, IllegalAction, IllegalReason},
     games::{MatchCore, Shown, observe, observe_into},
     options::Options,
-    outcome::{HandResult, MatchResult, ScoreOrder},
+    outcome::{HandResult, MatchResult, PerSeat, ScoreOrder},
     passive,
     seat::{Seat, SeatSet},
     trick::{Trick, TrickRules},
@@ -129,8 +129,9 @@ pub trait Game: Shown + Clone + fmt::Debug + Send + Sync + 'static {
         passive::default_key(self.trick_rules(), action)
     }
 
-    /// Team of each seat; seats with equal numbers are partners.
-    fn teams(&self) -> Vec<u8> {
+    /// Team of each seat; seats with equal numbers are partners. Inline
+    /// (an observation reads it at every request: no allocation).
+    fn teams(&self) -> PerSeat<u8> {
         (0..self.seats() as u8).collect()
     }
 

@@ -16,7 +16,7 @@ use crate::{
     error::{IllegalReason, OptionError},
     game::Game,
     games::{Notes, Shown},
-    outcome::{MatchResult, ScoreOrder},
+    outcome::{MatchResult, PerSeat, ScoreOrder},
     seat::{Seat, SeatSet},
     view::{Observation, TableCard, Trump},
     vocabulary::Vocabulary,
@@ -145,7 +145,7 @@ impl Game for AnyGame {
     fn passive_key(&self, seat: Seat, action: Action) -> u32 {
         delegate!(self, g => g.passive_key(seat, action))
     }
-    fn teams(&self) -> Vec<u8> {
+    fn teams(&self) -> PerSeat<u8> {
         delegate!(self, g => g.teams())
     }
     fn score_order(&self) -> ScoreOrder {
@@ -175,10 +175,10 @@ impl Shown for AnyGame {
     fn contract(&self) -> Option<(Seat, Action)> {
         delegate!(self, g => g.contract())
     }
-    fn table(&self, viewer: Seat) -> Vec<TableCard> {
-        delegate!(self, g => g.table(viewer))
+    fn table_into(&self, viewer: Seat, out: &mut Vec<TableCard>) {
+        delegate!(self, g => g.table_into(viewer, out))
     }
-    fn piles(&self, viewer: Seat) -> Vec<(&'static str, u8)> {
+    fn piles(&self, viewer: Seat) -> crate::games::Piles {
         delegate!(self, g => g.piles(viewer))
     }
     fn write_notes(&self, notes: &mut Notes<'_>) {

@@ -6,11 +6,16 @@
 //! writes every event with the set of seats allowed to see it and, optionally,
 //! a redacted form for everyone else; [`visible_events`] is the only filter.
 
+use std::borrow::Cow;
+
+use arrayvec::ArrayVec;
+
 use crate::{
     action::{Action, ActionKind},
     card::{Card, Suit},
     card_set::CardSet,
     seat::{Player, Seat, SeatSet},
+    trick::MAX_TRICK,
     variants::Variant,
 };
 
@@ -245,8 +250,10 @@ pub struct SeatView {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TableCard {
-    /// What the card is, e.g. `turn-up`, `stock-top`, `kitty`, `bid-card`.
-    pub label: String,
+    /// What the card is, e.g. `turn-up`, `stock-top`, `kitty`, `bid-card`
+    /// (the games' labels are static texts: an observation refilled at
+    /// every request holds them without allocating).
+    pub label: Cow<'static, str>,
     /// Whose it is, if it belongs to a seat (a bid card).
     pub owner: Option<Seat>,
     /// The card.
@@ -257,8 +264,9 @@ pub struct TableCard {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TrickView {
-    /// Cards in play order with who played them.
-    pub cards: Vec<(Player, Card)>,
+    /// Cards in play order with who played them (inline: a trick holds at
+    /// most [`MAX_TRICK`] cards).
+    pub cards: ArrayVec<(Player, Card), MAX_TRICK>,
     /// The winner, once complete.
     pub winner: Option<Player>,
 }

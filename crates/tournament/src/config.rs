@@ -555,7 +555,7 @@ fn read_game(src: &Source<'_>, raw: &RawFile) -> Result<GameSpec, ConfigError> {
         game,
         options: probe.options(),
         seats: probe.seats(),
-        teams: probe.teams(),
+        teams: probe.teams().to_vec(),
     })
 }
 

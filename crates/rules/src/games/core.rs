@@ -143,8 +143,8 @@ impl MatchCore {
     }
 
     /// The match result: the totals ranked under `order`.
-    pub(crate) fn result(&self, teams: Vec<u8>, order: ScoreOrder) -> MatchResult {
-        MatchResult::by_totals(self.totals().to_vec(), teams, order, self.scored())
+    pub(crate) fn result(&self, teams: PerSeat<u8>, order: ScoreOrder) -> MatchResult {
+        MatchResult::by_totals(self.totals().to_vec(), teams.to_vec(), order, self.scored())
     }
 
     /// The dealer of the current (or next) hand.

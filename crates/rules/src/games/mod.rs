@@ -18,7 +18,7 @@ mod observe;
 mod prelude;
 mod tricks;
 pub use self::core::MatchCore;
-pub(crate) use self::observe::{Notes, Shown, observe, observe_into};
+pub(crate) use self::observe::{Notes, Piles, Shown, observe, observe_into};
 
 /// Helpers shared by the games' scenario tests.
 #[cfg(test)]

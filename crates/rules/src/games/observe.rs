@@ -6,6 +6,8 @@
 
 use std::fmt::{self, Write as _};
 
+use arrayvec::ArrayVec;
+
 use crate::{
     action::Action,
     card_set::CardSet,
@@ -13,6 +15,12 @@ use crate::{
     seat::{Seat, SeatSet},
     view::{Observation, SeatView, TableCard, TrickView, Trump, visible_events},
 };
+
+/// The most face-down piles a game shows.
+pub const MAX_PILES: usize = 2;
+
+/// A game's face-down piles by count ([`Shown::piles`]).
+pub type Piles = ArrayVec<(&'static str, u8), MAX_PILES>;
 
 /// What a game shows of itself in an observation. Defaults fit a game
 /// without the feature (no contract, no table cards, no piles, ...). Public
@@ -46,14 +54,14 @@ pub trait Shown {
         None
     }
 
-    /// Face-up cards not in a trick, as `viewer` sees them.
-    fn table(&self, _viewer: Seat) -> Vec<TableCard> {
-        Vec::new()
-    }
+    /// Face-up cards not in a trick, as `viewer` sees them, appended to
+    /// `out` (which the caller empties first).
+    fn table_into(&self, _viewer: Seat, _out: &mut Vec<TableCard>) {}
 
-    /// Face-down piles by count, as `viewer` knows them.
-    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
-        Vec::new()
+    /// Face-down piles by count, as `viewer` knows them (inline: no game
+    /// has more than [`MAX_PILES`]).
+    fn piles(&self, _viewer: Seat) -> Piles {
+        Piles::new()
     }
 
     /// Writes the game's notes (documented per game), in order, each with
@@ -162,7 +170,11 @@ pub(crate) fn observe<G: Game>(game: &G, seat: Seat, with_history: bool) -> Obse
         players,
         trump: game.trump(),
         contract: game.contract(),
-        table: game.table(seat),
+        table: {
+            let mut table = Vec::new();
+            game.table_into(seat, &mut table);
+            table
+        },
         piles: game
             .piles(seat)
             .into_iter()
@@ -221,7 +233,8 @@ pub(crate) fn observe_into<G: Game>(
     }));
     out.trump = game.trump();
     out.contract = game.contract();
-    out.table = game.table(seat);
+    out.table.clear();
+    game.table_into(seat, &mut out.table);
     let piles = game.piles(seat);
     out.piles.truncate(piles.len());
     for (i, (k, n)) in piles.into_iter().enumerate() {
@@ -237,7 +250,7 @@ pub(crate) fn observe_into<G: Game>(
     out.trick.cards.clear();
     out.trick
         .cards
-        .extend_from_slice(core.tricks.current().cards());
+        .extend(core.tricks.current().cards().iter().copied());
     out.trick.winner = None;
     let done = core.tricks.done();
     out.tricks.truncate(done.len());
@@ -245,11 +258,11 @@ pub(crate) fn observe_into<G: Game>(
         match out.tricks.get_mut(i) {
             Some(v) => {
                 v.cards.clear();
-                v.cards.extend_from_slice(t.cards());
+                v.cards.extend(t.cards().iter().copied());
                 v.winner = Some(*w);
             }
             None => out.tricks.push(TrickView {
-                cards: t.cards().to_vec(),
+                cards: t.cards().iter().copied().collect(),
                 winner: Some(*w),
             }),
         }

@@ -2,7 +2,7 @@
 
 pub(crate) use super::{
     core::{HandScore, MatchCore},
-    observe::{Notes, Shown},
+    observe::{Notes, Piles, Shown},
 };
 #[cfg(test)]
 pub(crate) use crate::game::Status;

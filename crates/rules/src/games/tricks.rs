@@ -87,7 +87,7 @@ impl Tricks {
     /// The trick in progress as an observation shows it.
     pub(crate) fn current_view(&self) -> TrickView {
         TrickView {
-            cards: self.current.cards().to_vec(),
+            cards: self.current.cards().iter().copied().collect(),
             winner: None,
         }
     }
@@ -97,7 +97,7 @@ impl Tricks {
         self.done
             .iter()
             .map(|(t, w)| TrickView {
-                cards: t.cards().to_vec(),
+                cards: t.cards().iter().copied().collect(),
                 winner: Some(*w),
             })
             .collect()

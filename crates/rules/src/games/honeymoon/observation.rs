@@ -25,8 +25,7 @@ impl Shown for Honeymoon {
     }
 
     /// The face-up cards on the table (see the module documentation).
-    fn table(&self, _viewer: Seat) -> Vec<TableCard> {
-        let mut table = Vec::new();
+    fn table_into(&self, _viewer: Seat, table: &mut Vec<TableCard>) {
         if let Some(&card) = self.stock.get(self.top) {
             if self.top == 0 {
                 table.push(TableCard {
@@ -41,12 +40,11 @@ impl Shown for Honeymoon {
                 card,
             });
         }
-        table
     }
 
-    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
+    fn piles(&self, _viewer: Seat) -> Piles {
         let face_down = (self.stock.len() - self.top).saturating_sub(1);
-        vec![("stock", face_down as u8)]
+        [("stock", face_down as u8)].into_iter().collect()
     }
 
     fn write_notes(&self, notes: &mut Notes<'_>) {

@@ -685,7 +685,7 @@ impl Game for Illustrated {
         out.extend(decks::WITH_TWO_JOKERS.iter().map(Action::Play));
     }
 
-    fn teams(&self) -> Vec<u8> {
+    fn teams(&self) -> PerSeat<u8> {
         (0..SEATS).map(|s| (s % 2) as u8).collect()
     }
 }

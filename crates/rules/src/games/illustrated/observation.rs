@@ -41,20 +41,23 @@ impl Shown for Illustrated {
     }
 
     // L3: the kitty cards the viewer has seen.
-    fn table(&self, viewer: Seat) -> Vec<TableCard> {
-        self.kitty_seen[viewer.index()]
-            .iter()
-            .map(|card| TableCard {
-                label: "kitty".to_string(),
-                owner: self.exchanger,
-                card,
-            })
-            .collect()
+    fn table_into(&self, viewer: Seat, table: &mut Vec<TableCard>) {
+        table.extend(
+            self.kitty_seen[viewer.index()]
+                .iter()
+                .map(|card| TableCard {
+                    label: "kitty".into(),
+                    owner: self.exchanger,
+                    card,
+                }),
+        );
     }
 
-    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
+    fn piles(&self, _viewer: Seat) -> Piles {
         let discards: usize = self.discarded.iter().map(|d| d.len()).sum();
-        vec![("kitty", self.kitty_left), ("discards", discards as u8)]
+        [("kitty", self.kitty_left), ("discards", discards as u8)]
+            .into_iter()
+            .collect()
     }
 
     fn write_notes(&self, notes: &mut Notes<'_>) {

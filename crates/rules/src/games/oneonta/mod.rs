@@ -542,7 +542,7 @@ impl Game for Oneonta {
         out.extend(cards.iter().map(Action::Play));
     }
 
-    fn teams(&self) -> Vec<u8> {
+    fn teams(&self) -> PerSeat<u8> {
         Seat::all(self.n()).map(|s| self.team_of(s)).collect()
     }
 }

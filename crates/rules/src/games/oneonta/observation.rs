@@ -38,20 +38,19 @@ impl Shown for Oneonta {
         }
     }
 
-    fn table(&self, _viewer: Seat) -> Vec<TableCard> {
+    fn table_into(&self, _viewer: Seat, table: &mut Vec<TableCard>) {
         let in_hand = matches!(self.core.phase, Phase::Bid | Phase::Play);
-        match (in_hand, self.turn_up) {
-            (true, Some(card)) => vec![TableCard {
-                label: "turn-up".to_string(),
+        if let (true, Some(card)) = (in_hand, self.turn_up) {
+            table.push(TableCard {
+                label: "turn-up".into(),
                 owner: None,
                 card,
-            }],
-            _ => Vec::new(),
+            });
         }
     }
 
-    fn piles(&self, _viewer: Seat) -> Vec<(&'static str, u8)> {
-        let mut piles = Vec::with_capacity(2);
+    fn piles(&self, _viewer: Seat) -> Piles {
+        let mut piles = Piles::new();
         if self.cfg.mode.has_dummy() {
             let left = self.dummy.len() - self.dummy_next;
             piles.push(("dummy", left as u8));

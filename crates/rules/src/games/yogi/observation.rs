@@ -63,7 +63,7 @@ impl Shown for Yogi {
         }
     }
 
-    fn piles(&self, viewer: Seat) -> Vec<(&'static str, u8)> {
+    fn piles(&self, viewer: Seat) -> Piles {
         let n = self.n();
         let undealt = if self.order.is_empty() {
             0
@@ -74,11 +74,12 @@ impl Shown for Yogi {
             .filter(|&s| !self.knows_bid(viewer, s))
             .map(|s| self.bids[s.index()].len())
             .sum();
-        vec![("undealt", undealt as u8), ("bid-cards", unknown_bids as u8)]
+        [("undealt", undealt as u8), ("bid-cards", unknown_bids as u8)]
+            .into_iter()
+            .collect()
     }
 
-    fn table(&self, viewer: Seat) -> Vec<TableCard> {
-        let mut table = Vec::new();
+    fn table_into(&self, viewer: Seat, table: &mut Vec<TableCard>) {
         if let Some(card) = self.turn_up {
             table.push(TableCard {
                 label: "turn-up".into(),
@@ -97,7 +98,6 @@ impl Shown for Yogi {
                 }
             }
         }
-        table
     }
 
     fn write_notes(&self, notes: &mut Notes<'_>) {

@@ -40,16 +40,7 @@ impl Yogi {
         if self.cfg.dealer_chooses {
             let _ = write!(out, "size {}; ", self.size);
         }
-        // [`Yogi::trump_text`], written in place.
-        let _ = match self.turn_up {
-            None => write!(out, "turn-up {turn_up} (trump -)"),
-            Some(t) if nines_are_a_suit(t) => write!(out, "turn-up {turn_up} (trump nines)"),
-            Some(t) => write!(
-                out,
-                "turn-up {turn_up} (trump {})",
-                t.suit().expect("a suited turn-up")
-            ),
-        };
+        let _ = write!(out, "turn-up {turn_up} (trump {})", self.trump_text());
         if self.rotated == Some(true) {
             out.push_str("; bids rotated");
         }
@@ -73,11 +64,22 @@ impl Yogi {
         out
     }
 
-    pub(super) fn trump_text(&self) -> String {
-        match self.turn_up {
-            None => "-".to_string(),
-            Some(t) if nines_are_a_suit(t) => "nines".to_string(),
-            Some(t) => t.suit().expect("a suited turn-up").to_string(),
+    pub(super) fn trump_text(&self) -> TrumpText {
+        TrumpText(self.turn_up)
+    }
+}
+
+/// The trump as the notes and a hand's summary write it: `-` before the
+/// turn-up, `nines`, or the turn-up's suit (written in place: no text is
+/// built).
+pub(super) struct TrumpText(Option<Card>);
+
+impl std::fmt::Display for TrumpText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            None => f.write_str("-"),
+            Some(t) if nines_are_a_suit(t) => f.write_str("nines"),
+            Some(t) => write!(f, "{}", t.suit().expect("a suited turn-up")),
         }
     }
 }

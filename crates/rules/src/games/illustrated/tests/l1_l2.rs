@@ -11,7 +11,7 @@ fn l1_deal_partnerships_and_kitty() {
         assert_eq!(g.hands[s], cards(hand));
     }
     assert_eq!(g.kitty.map(|c| c.to_string()).join(" "), A_KITTY);
-    assert_eq!(g.teams(), [0, 1, 0, 1]);
+    assert_eq!(g.teams()[..], [0, 1, 0, 1]);
     let o = g.observe(seat(1));
     assert_eq!(
         o.players.iter().map(|p| p.team).collect::<Vec<_>>(),

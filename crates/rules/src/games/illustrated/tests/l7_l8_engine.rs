@@ -239,7 +239,7 @@ fn registered_as_a_variant() {
         Variant::Illustrated
     );
     assert_eq!(g.seats(), 4);
-    assert_eq!(g.teams(), [0, 1, 0, 1]);
+    assert_eq!(g.teams()[..], [0, 1, 0, 1]);
     deal_if_needed(&mut g, Seed::from_u64(3)).unwrap();
     assert_eq!(g.observe(seat(0)).game, Variant::Illustrated);
     assert_eq!(g.to_act(), SeatSet::single(seat(1)));

@@ -50,7 +50,7 @@ fn o16_cooperative_legal_bids_total_exactly_the_hand_size() {
 fn o16_cooperative_lead_team_score_and_one_team() {
     for (options, team) in [(&[][..], 1), (&["team-score=lowest"], -1)] {
         let mut g = game(&[&["mode=coop", "players=3", "hands=1"][..], options].concat());
-        assert_eq!(g.teams(), [0, 0, 0]);
+        assert_eq!(g.teams()[..], [0, 0, 0]);
         deal(&mut g, &[SPADES3, STRONG3, CLUBS3], "TH");
         act(&mut g, 1, "bid 5");
         act(&mut g, 2, "bid 1");

@@ -222,7 +222,7 @@ fn o4_solitaire_bids_and_the_hidden_dummy() {
     // Play starts at once: the dummy's top card is turned and led.
     let o = g.observe(seat(0));
     assert_eq!(o.phase, Phase::Play);
-    assert_eq!(o.trick.cards, [(Player::Dummy, Card::BIG_JOKER)]);
+    assert_eq!(o.trick.cards[..], [(Player::Dummy, Card::BIG_JOKER)]);
     assert_eq!(
         o.history.last(),
         Some(&Event::DummyPlay {

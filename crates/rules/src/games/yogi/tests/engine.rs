@@ -36,7 +36,7 @@ fn observations_at_each_decision_show_exactly_what_is_public() {
     act(&mut g, 0, "no");
     act(&mut g, 1, "AS");
     let o = g.observe(w);
-    assert_eq!(o.trick.cards, [(Player::Seat(seat(1)), card("AS"))]);
+    assert_eq!(o.trick.cards[..], [(Player::Seat(seat(1)), card("AS"))]);
     assert_eq!(bids_seen(&o), [None, Some(3), None, None, Some(2)]);
     assert_eq!(g.seen_by(w), known_to_4.or(cards("AS 4C")));
 }

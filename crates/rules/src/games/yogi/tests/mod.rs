@@ -39,7 +39,7 @@ fn table(o: &Observation) -> Vec<(String, Option<usize>, String)> {
         .iter()
         .map(|t| {
             (
-                t.label.clone(),
+                t.label.to_string(),
                 t.owner.map(Seat::index),
                 t.card.to_string(),
             )
