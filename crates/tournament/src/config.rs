@@ -1096,8 +1096,8 @@ pub fn draw_seed() -> Seed {
 /// margin cryptography asks for (128 bits) against attackers with many
 /// machines and faster ChaCha20. Seeds written in full (64 hex digits) are
 /// not judged by number, but those a person typed are: few distinct digits,
-/// a long run of one digit or a short pattern repeated (`000…01`, `111…1`,
-/// `0123…`) are among the first anyone searches. No test tells a hash of a
+/// a long run of one digit, a short pattern repeated, a count or a mirror (`000…01`, `111…1`,
+/// `0123…`, the bytes `000102…`) are among the first anyone searches. No test tells a hash of a
 /// word (`sha256("2026")`) from a drawn seed, so the warning says that such
 /// a hash is as guessable as the word. Draw one (leave `seed` out, or
 /// `openssl rand -hex 32`).
@@ -1115,7 +1115,7 @@ pub fn seed_warning(seed: WrittenSeed) -> Option<String> {
     typed_by_hand(&seed.seed().to_hex()).then(|| {
         format!(
             "the seed's 64 hex digits look typed by a person (few distinct digits, a long run \
-             of one digit, or a short pattern repeated): such seeds are searched first, \
+             of one digit, a short pattern repeated, a count or a mirror): such seeds are searched first, \
              against one hand a bot was dealt, and give away every deal of the event; {DRAW}"
         )
     })
@@ -1123,23 +1123,55 @@ pub fn seed_warning(seed: WrittenSeed) -> Option<String> {
 
 /// Whether 64 hex digits look typed rather than drawn: fewer than 10
 /// distinct digits, a run of 12 of one digit, or a pattern of at most 16
-/// digits repeated. 64 digits drawn at random do any of these with a chance
-/// below 10^-11 (fewer than 10 distinct: about 10^-12; a run of 12: about
-/// 4 x 10^-12).
+/// digits repeated; the same of the steps from one digit to the next (a
+/// count such as `0123…` or `fedc…`, in any stride); a byte sequence that
+/// steps by one amount 6 times running (`000102…1f`, the bytes counted);
+/// or digits mirrored (the second half the first one reversed, at 24 or
+/// more of 32 places). 64 digits drawn at random do any of these with a
+/// chance below 10^-10 (fewer than 10 distinct: about 10^-12; a run of 12:
+/// about 4 x 10^-12; 6 equal byte steps running: about 3 x 10^-11).
 fn typed_by_hand(hex: &str) -> bool {
     let b = hex.as_bytes();
+    let digits: Vec<u8> = b
+        .iter()
+        .filter_map(|&c| char::from(c).to_digit(16))
+        .map(|d| d as u8)
+        .collect();
+    if digits.len() != b.len() {
+        return false;
+    }
+    let steps: Vec<u8> = digits
+        .windows(2)
+        .map(|w| w[1].wrapping_sub(w[0]) & 15)
+        .collect();
+    let bytes: Vec<u8> = digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect();
+    let byte_steps: Vec<u8> = bytes.windows(2).map(|w| w[1].wrapping_sub(w[0])).collect();
+    let mirrored = (0..b.len() / 2)
+        .filter(|&i| b[i] == b[b.len() - 1 - i])
+        .count();
+    patterned(b, 10, 12)
+        || patterned(&steps, 10, 12)
+        || longest_run(&byte_steps) >= 6
+        || mirrored >= 24
+}
+
+/// Fewer than `distinct` distinct values, a run of `run` of one value, or a
+/// pattern of at most 16 values repeated.
+fn patterned(b: &[u8], distinct: usize, run: usize) -> bool {
     let mut seen = [false; 256];
     for &c in b {
         seen[usize::from(c)] = true;
     }
-    let distinct = seen.iter().filter(|s| **s).count();
-    let longest_run = b
-        .chunk_by(|x, y| x == y)
+    let periodic = (1..=16).any(|p| b.len() > p && b.iter().zip(&b[p..]).all(|(x, y)| x == y));
+    seen.iter().filter(|s| **s).count() < distinct || longest_run(b) >= run || periodic
+}
+
+/// The longest run of one value in `b`.
+fn longest_run(b: &[u8]) -> usize {
+    b.chunk_by(|x, y| x == y)
         .map(<[u8]>::len)
         .max()
-        .unwrap_or(0);
-    let periodic = (1..=16).any(|p| b.len() > p && b.iter().zip(&b[p..]).all(|(x, y)| x == y));
-    distinct < 10 || longest_run >= 12 || periodic
+        .unwrap_or(0)
 }
 
 /// `replays/<name>/` inside the folder holding the tournament file, or
@@ -1238,6 +1270,17 @@ command = ["whistle", "bot", "--bot", "first"]
             "1".repeat(64),
             "0123456789abcdef".repeat(4),
             format!("{}{}", full.get(..40).unwrap(), "7".repeat(24)),
+            // The bytes counted, a count in digits, a stride of 3, and a
+            // half mirrored.
+            (0..32u8).map(|i| format!("{i:02x}")).collect(),
+            format!("{}fedcba9876543210", "0123456789abcdef".repeat(3)),
+            (0..64u32)
+                .map(|i| format!("{:x}", (i * 3 + 5) % 16))
+                .collect(),
+            {
+                let half = full.get(..32).unwrap();
+                format!("{half}{}", half.chars().rev().collect::<String>())
+            },
         ] {
             let t = parse(&GOOD.replace("seed = 5", &format!("seed = \"{typed}\""))).unwrap();
             let why = t
@@ -1251,6 +1294,22 @@ command = ["whistle", "bot", "--bot", "first"]
         c.set_seed(WrittenSeed::Number(9));
         assert_eq!((c.seed, c.seed_drawn), (Seed::from_u64(9), false));
         assert!(c.seed_warning.is_some());
+    }
+
+    /// Seeds drawn at random are not taken for typed ones: 20,000 seeds
+    /// derived from one (ChaCha20 output, as uniform as a drawn seed), none
+    /// flagged.
+    #[test]
+    fn drawn_seeds_do_not_look_typed() {
+        let root = Seed::from_u64(7);
+        let flagged: Vec<String> = (0..20_000u64)
+            .map(|i| {
+                root.derive(whistle_rules::dealing::Domain::Match, i)
+                    .to_hex()
+            })
+            .filter(|h| typed_by_hand(h))
+            .collect();
+        assert!(flagged.is_empty(), "{flagged:?}");
     }
 
     #[test]
