@@ -804,8 +804,17 @@ fn step_view(
                  got it as a delta and rebuilt this; a stdio bot: --stdio):\n{line}"
             );
         }
+        // No request: the seat was not asked, or (a fault with no answer
+        // at its own turn) its bot was not connected to be asked; what it
+        // answered, nothing, is the verdict's line below.
+        None if faults.iter().any(|f| f.answer.is_none()) => {
+            let _ = writeln!(
+                out,
+                "request: none: the seat's bot was not connected when it was asked"
+            );
+        }
         None => {
-            let _ = writeln!(out, "sent: nothing: the seat was not asked at this step");
+            let _ = writeln!(out, "request: none: the seat was not asked at this step");
         }
     }
     for v in &verdicts {

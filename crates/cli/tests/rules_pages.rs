@@ -72,7 +72,13 @@ fn defined_ids() -> BTreeMap<String, Vec<String>> {
 /// project's. Without git, every file under `dir` but build folders.
 fn project_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let listed = std::process::Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
         .current_dir(dir)
         .output();
     if let Ok(o) = listed
