@@ -162,8 +162,22 @@ def _trick(trick: Any) -> None:
             c.card_id = 0
 
 
+def _card_texts(ids: Any) -> List[str]:
+    try:
+        return list(map(_card_by_id, ids))
+    except KeyError:
+        raise BinaryError(f"not a card id in {list(ids)}") from None
+
+
+# Clearing a repeated field by its parent's ClearField costs less than
+# `del ids[:]`; an int set to 0 less than ClearField.
+
+
 def _hand(obs: Any) -> None:
-    _cards(obs.hand, obs.hand_ids)
+    ids = obs.hand_ids
+    if ids:
+        obs.hand.extend(_card_texts(ids))
+        obs.ClearField("hand_ids")
 
 
 def _players(obs: Any) -> None:
@@ -171,7 +185,8 @@ def _players(obs: Any) -> None:
     for p in obs.players:
         ids = p.known_ids
         if ids:
-            _cards(p.known, ids)
+            p.known.extend(_card_texts(ids))
+            p.ClearField("known_ids")
         i = p.bid_id
         if i:
             p.bid = get(i) or action_text(i)
@@ -216,20 +231,34 @@ def textify_observation(obs: Any, fields: Any = None) -> None:
             textify_event(e)
 
 
+def textify_events(events: Any) -> None:
+    """Writes the texts of binary ``Event`` messages in place (a delta's:
+    mostly actions, handled here without a call each)."""
+    get = _action_texts.get
+    for e in events:
+        kind = e.WhichOneof("kind")
+        if kind == "action":
+            a = e.action
+            i = a.action_id
+            if i:
+                a.action = get(i) or action_text(i)
+                a.action_id = 0
+        else:
+            f = _EVENT_TEXTS.get(kind)  # type: ignore[arg-type]
+            if f is not None:
+                f(getattr(e, kind))
+
+
 def textify_request(request: Any) -> None:
     """Writes the texts of a binary ``DecisionRequest`` in place: its legal
     actions, and its observation or its delta (events and values)."""
     ids = request.legal_ids
     if ids:
         request.legal.extend(_action_texts_of(ids))
-    if request.HasField("observation"):
-        textify_observation(request.observation)
     if request.HasField("delta"):
         delta = request.delta
-        for e in delta.events:
-            if e.WhichOneof("kind") == "action":
-                _event_action(e)
-            else:
-                textify_event(e)
+        textify_events(delta.events)
         if delta.HasField("values"):
             textify_observation(delta.values, delta.changed)
+    if request.HasField("observation"):
+        textify_observation(request.observation)
