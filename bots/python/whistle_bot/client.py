@@ -5,9 +5,11 @@ the referee's address and the token come from ``--address`` / ``--token`` on
 the command line, else from the environment variables ``WHISTLE_ADDRESS`` /
 ``WHISTLE_TOKEN``; the bot's name (for the referee's logs) from ``--name``,
 else ``WHISTLE_BOT_NAME``. The kit calls ``Subscribe`` with the token and
-plays every seat it is assigned, each on its own ``Play`` stream in its own
-thread, until the assignments end: a seat token yields exactly one seat, a bot
-token one seat per table created for that bot.
+plays every seat it is assigned, each on its own ``Play`` stream, until the
+assignments end: a seat token yields exactly one seat, a bot token one seat
+per table created for that bot. The streams are played with ``grpc.aio`` on
+an event loop of the kit's own thread (see :func:`play` for where the bot's
+hooks run).
 
 On each stream the kit sends ``Hello``, answers every ``DecisionRequest`` with
 what the bot chooses (an index into ``legal``, or an action's text), passes
@@ -304,9 +306,11 @@ _errors_lock = threading.Lock()
 
 def _report_bot_error(tag: str, during: str, e: BaseException, fault: bool = True) -> None:
     """Prints an exception raised by the bot's own code: its traceback the
-    first time it is raised at that place, one line after that. The
-    answer sent is empty, which the referee counts as a fault (MALFORMED)
-    and answers with its fallback."""
+    first time it is raised at that place, one line after that. On a
+    request, the answer sent has no choice, which the referee counts as a
+    MALFORMED fault and answers with its fallback at once (docs/protocol.md,
+    "Faults"): sending nothing would leave the request to expire, a LATE
+    fault that also empties the time bank."""
     tb = traceback.extract_tb(e.__traceback__)
     where = (type(e).__name__, tb[-1].filename, tb[-1].lineno) if tb else (type(e).__name__, "", 0)
     with _errors_lock:
@@ -317,13 +321,18 @@ def _report_bot_error(tag: str, during: str, e: BaseException, fault: bool = Tru
         text = "".join(traceback.format_exception(type(e), e, e.__traceback__))
         sys.stderr.write(
             f"whistle_bot: {tag}: YOUR BOT RAISED an exception {during}"
-            + ("; this answer counts as a fault and the referee plays its fallback" if fault else "; the kit goes on")
+            + (
+                "; the kit answers without a choice, which the referee counts as a MALFORMED fault"
+                " and answers with its fallback"
+                if fault
+                else "; the kit goes on"
+            )
             + f":\n{text}"
             "whistle_bot: (the same error at the same place again is reported in one line)\n"
         )
         sys.stderr.flush()
     else:
-        log.error("%s: your bot raised again %s: %s%s", tag, during, what, " (a fault)" if fault else "")
+        log.error("%s: your bot raised again %s: %s%s", tag, during, what, " (a MALFORMED fault)" if fault else "")
 
 
 def _wants_events(bot: Bot) -> bool:
