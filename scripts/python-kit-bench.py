@@ -39,7 +39,7 @@ threads included): the figure a busy machine disturbs least.
 Usage (from the repository root, with the kit's dependencies installed and
 `cargo build --release -p whistle-cli` done):
 
-    python3 scripts/python-kit-bench.py [--hands 40] [--secs 5]
+    python3 scripts/python-kit-bench.py [--hands 200] [--secs 5]
 """
 
 from __future__ import annotations
@@ -352,7 +352,7 @@ def load() -> str:
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--hands", type=int, default=40)
+    p.add_argument("--hands", type=int, default=200)
     p.add_argument("--secs", type=float, default=5.0)
     a = p.parse_args()
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average {load()}")
