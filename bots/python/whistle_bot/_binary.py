@@ -14,7 +14,7 @@ its card's id. 0 means none.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from .cards import RANKS, SUITS
 
@@ -107,8 +107,7 @@ def _cards(texts: Any, ids: Any) -> None:
 
 
 def _action_texts_of(ids: Any) -> List[str]:
-    get = _action_texts.get
-    texts = [get(i) for i in ids]
+    texts = list(map(_action_texts.get, ids))
     if None in texts:
         texts = [action_text(i) for i in ids]
     return texts
@@ -155,10 +154,14 @@ def textify_event(event: Any) -> None:
 
 
 def _trick(trick: Any) -> None:
+    texts = CARD_TEXTS
     for c in trick.cards:
         i = c.card_id
         if i:
-            c.card = card_text(i)
+            try:
+                c.card = texts[i]
+            except IndexError:
+                raise BinaryError(f"not a card id: {i}") from None
             c.card_id = 0
 
 
@@ -231,12 +234,15 @@ def textify_observation(obs: Any, fields: Any = None) -> None:
             textify_event(e)
 
 
-def textify_events(events: Any) -> None:
+def textify_events(events: Any) -> List[str]:
     """Writes the texts of binary ``Event`` messages in place (a delta's:
-    mostly actions, handled here without a call each)."""
+    mostly actions, handled here without a call each); returns their kinds
+    (``Event.kind``), which rebuilding the observation reads too."""
     get = _action_texts.get
+    kinds = []
     for e in events:
         kind = e.WhichOneof("kind")
+        kinds.append(kind)
         if kind == "action":
             a = e.action
             i = a.action_id
@@ -247,18 +253,23 @@ def textify_events(events: Any) -> None:
             f = _EVENT_TEXTS.get(kind)  # type: ignore[arg-type]
             if f is not None:
                 f(getattr(e, kind))
+    return kinds
 
 
-def textify_request(request: Any) -> None:
+def textify_request(request: Any) -> Optional[List[str]]:
     """Writes the texts of a binary ``DecisionRequest`` in place: its legal
-    actions, and its observation or its delta (events and values)."""
+    actions, and its observation or its delta (events and values). Returns
+    the kinds of the delta's events (see :func:`textify_events`), None
+    without a delta."""
     ids = request.legal_ids
     if ids:
         request.legal.extend(_action_texts_of(ids))
+    kinds = None
     if request.HasField("delta"):
         delta = request.delta
-        textify_events(delta.events)
+        kinds = textify_events(delta.events)
         if delta.HasField("values"):
             textify_observation(delta.values, delta.changed)
     if request.HasField("observation"):
         textify_observation(request.observation)
+    return kinds

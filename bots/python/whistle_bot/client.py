@@ -527,14 +527,13 @@ class _Seat:
         kind = msg.WhichOneof("msg")
         if kind == "request":
             request = msg.request
-            if self.binary:
-                textify_request(request)
+            kinds = textify_request(request) if self.binary else None
             if request.HasField("delta"):
                 if self.events:
                     for event in request.delta.events:
                         self._hook(self.bot.on_event, event)
                 try:
-                    request.observation.CopyFrom(rebuilder.update(request))
+                    request.observation.CopyFrom(rebuilder.update(request, kinds))
                 except DeltaError as e:
                     log.warning("%s: %s; asking for the whole observation", self.tag, e)
                     outbox.put(pb.BotMessage(resync=pb.Resync()))
