@@ -184,8 +184,15 @@ def play():
     print(f"kit-bench first={start[0]:.6f} end={end[0]:.6f} cpu={end[1] - start[1]:.6f}",
           file=sys.stderr, flush=True)
 if os.environ.get("KIT_BENCH_PROFILE"):
-    import cProfile
-    cProfile.run("play()", os.environ["KIT_BENCH_PROFILE"] + f".{os.getpid()}")
+    # The kit plays in its own thread (its event loop): profile that one.
+    import cProfile, threading
+    from whistle_bot import client
+    profile, loop, stopped = cProfile.Profile(), client._kit_loop(), threading.Event()
+    loop.call_soon_threadsafe(profile.enable)
+    play()
+    loop.call_soon_threadsafe(lambda: (profile.disable(), stopped.set()))
+    stopped.wait()
+    profile.dump_stats(os.environ["KIT_BENCH_PROFILE"] + f".{os.getpid()}")
 else:
     play()
 """
