@@ -23,6 +23,15 @@ processes over loopback:
    the answer made) in this process with no gRPC: CPU µs a request, the
    part of a Python bot's cost that is the kit's and not grpcio's.
 
+Two more lines put the first one in context, for judging the comparison
+rather than for the target: the same ping-pong with a ``grpc.aio`` client
+(one thread, no hop per message: what the kit plays over), and four raw
+grpcio bots (the ping-pong's client code: a queue-fed request iterator,
+answering the last legal index with no observation rebuilt) at the same
+kind of table as the kit's, which differs from the ping-pong only in its
+peer (the Rust referee, not a Python echo server), its messages and its
+four bot processes taking turns on the machine.
+
 Each line also gives the CPU time a round trip or an action costs the
 Python processes, counted by each process itself over the same span (its
 threads included): the figure a busy machine disturbs least.
@@ -30,7 +39,7 @@ threads included): the figure a busy machine disturbs least.
 Usage (from the repository root, with the kit's dependencies installed and
 `cargo build --release -p whistle-cli` done):
 
-    python3 scripts/python-kit-bench.py [--hands 40] [--secs 5]
+    python3 scripts/python-kit-bench.py [--hands 200] [--secs 5]
 """
 
 from __future__ import annotations
@@ -101,6 +110,62 @@ with grpc.insecure_channel(sys.argv[2]) as ch:
     out.put(None)
 """
 
+AIO_CLIENT = r"""
+import asyncio, sys, time
+sys.path.insert(0, sys.argv[1])
+import grpc
+from whistle_bot import pb, pb_grpc
+secs = float(sys.argv[3])
+async def main():
+    async with grpc.aio.insecure_channel(sys.argv[2]) as ch:
+        call = pb_grpc.RefereeStub(ch).Play()
+        ping = pb.BotMessage(answer=pb.Answer(request_id=1, index=0))
+        for _ in range(200):
+            await call.write(ping); await call.read()
+        n = 0
+        start, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < secs:
+            await call.write(ping); await call.read(); n += 1
+        print(n / (time.perf_counter() - start), (time.process_time() - cpu) / n)
+        await call.done_writing()
+asyncio.run(main())
+"""
+
+# A raw grpcio bot at a real table: the ping-pong client's code, answering
+# the last legal index, clocked as the kit's bots are.
+RAW_BOT = r"""
+import queue, sys, time
+sys.path.insert(0, sys.argv[1])
+import grpc
+from whistle_bot import pb, pb_grpc
+compact, binary = sys.argv[2][0] == "1", sys.argv[2][1] == "1"
+address, token = sys.argv[4], sys.argv[6]
+first, n = None, 0
+with grpc.insecure_channel(address) as ch:
+    stub = pb_grpc.RefereeStub(ch)
+    a = next(iter(stub.Subscribe(pb.SubscribeRequest(token=token, bot_name="raw"))))
+    out = queue.Queue()
+    out.put(pb.BotMessage(hello=pb.Hello(token=a.seat_token, bot_name="raw", protocol="whistle.v1", quiet=True,
+                                         compact=compact, binary=binary)))
+    def gen():
+        while (m := out.get()) is not None:
+            yield m
+    for msg in stub.Play(gen()):
+        kind = msg.WhichOneof("msg")
+        if kind == "request":
+            if first is None:
+                first = (time.monotonic(), time.process_time())
+            r = msg.request
+            out.put(pb.BotMessage(answer=pb.Answer(request_id=r.request_id, index=(len(r.legal_ids) or len(r.legal)) - 1)))
+            n += 1
+        elif kind == "match_end":
+            out.put(None)
+            break
+end = (time.monotonic(), time.process_time())
+print(f"answers={n}", file=sys.stderr)
+print(f"kit-bench first={first[0]:.6f} end={end[0]:.6f} cpu={end[1] - first[1]:.6f}", file=sys.stderr, flush=True)
+"""
+
 BOT = r"""
 import os, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -119,21 +184,28 @@ def play():
     print(f"kit-bench first={start[0]:.6f} end={end[0]:.6f} cpu={end[1] - start[1]:.6f}",
           file=sys.stderr, flush=True)
 if os.environ.get("KIT_BENCH_PROFILE"):
-    import cProfile
-    cProfile.run("play()", os.environ["KIT_BENCH_PROFILE"] + f".{os.getpid()}")
+    # The kit plays in its own thread (its event loop): profile that one.
+    import cProfile, threading
+    from whistle_bot import client
+    profile, loop, stopped = cProfile.Profile(), client._kit_loop(), threading.Event()
+    loop.call_soon_threadsafe(profile.enable)
+    play()
+    loop.call_soon_threadsafe(lambda: (profile.disable(), stopped.set()))
+    stopped.wait()
+    profile.dump_stats(os.environ["KIT_BENCH_PROFILE"] + f".{os.getpid()}")
 else:
     play()
 """
 
 
-def raw_ping_pong(secs: float) -> tuple[float, float]:
+def raw_ping_pong(secs: float, client: str = CLIENT) -> tuple[float, float]:
     """(round trips per second, the client process's CPU µs a round trip)."""
     kit = str(REPO / "bots" / "python")
     server = subprocess.Popen([sys.executable, "-c", SERVER, kit], stdout=subprocess.PIPE, text=True)
     try:
         port = int(server.stdout.readline())
         out = subprocess.run(
-            [sys.executable, "-c", CLIENT, kit, f"127.0.0.1:{port}", str(secs)],
+            [sys.executable, "-c", client, kit, f"127.0.0.1:{port}", str(secs)],
             capture_output=True, text=True, check=True, timeout=secs + 60,
         )
         rate, cpu = out.stdout.split()
@@ -219,11 +291,10 @@ def kit_path(streams: list[list[bytes]], compact: bool, binary: bool) -> tuple[f
     rebuilt, the bot called, the answer made) with no gRPC, over recorded
     streams, in this process; the best of five passes."""
     import logging
-    import queue
 
     from whistle_bot import pb
     from whistle_bot._compact import Rebuilder
-    from whistle_bot.client import FunctionBot, Launch, _Seat
+    from whistle_bot.client import FunctionBot, Launch, _Outbox, _Seat
 
     logging.getLogger("whistle_bot").setLevel(logging.WARNING)
 
@@ -237,16 +308,17 @@ def kit_path(streams: list[list[bytes]], compact: bool, binary: bool) -> tuple[f
         for msgs in streams:
             seat = _Seat(None, Assignment(), FunctionBot(lambda observation, legal: len(legal) - 1),
                          Launch("", ""), None, compact, binary)
-            outbox: queue.Queue = queue.Queue()
+            outbox = _Outbox()
             rebuilder = Rebuilder(pb.Observation)
             for b in msgs:
                 seat._receive(pb.RefereeMessage.FromString(b), outbox, rebuilder)
+                outbox.clear()
         spent = time.process_time() - start
         best = spent if best is None else min(best, spent)
     return best * 1e6 / requests, requests
 
 
-def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int, float]:
+def kit_match(hands: int, compact: bool, binary: bool, bot: str = BOT) -> tuple[float, int, float]:
     """(actions per second, actions, the bot processes' CPU µs an action) of
     one table of four Python bots, from the first request a bot receives to
     the last bot's match end (as the bots clock it). The CPU time is the
@@ -258,7 +330,7 @@ def kit_match(hands: int, compact: bool, binary: bool) -> tuple[float, int, floa
         kit = str(REPO / "bots" / "python")
         for i, token in enumerate(tokens):
             bots.append(subprocess.Popen(
-                [sys.executable, "-c", BOT, kit, f"{int(compact)}{int(binary)}", "--address", address,
+                [sys.executable, "-c", bot, kit, f"{int(compact)}{int(binary)}", "--address", address,
                  "--token", token, "--log", "info"],
                 stderr=open(logs / f"bot{i}.err", "w"),
             ))
@@ -287,7 +359,7 @@ def load() -> str:
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--hands", type=int, default=40)
+    p.add_argument("--hands", type=int, default=200)
     p.add_argument("--secs", type=float, default=5.0)
     a = p.parse_args()
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average {load()}")
@@ -302,6 +374,11 @@ def main() -> None:
         rate, n, cpu_us = kit_match(a.hands, compact, binary)
         print(f"kit, 4 Python bots, one Israeli table, {mode} requests: {rate:.0f} actions/s "
               f"({n} actions; {rate / raw:.0%} of the ping-pong); the bots' CPU {cpu_us:.0f} µs an action")
+    aio, aio_cpu = raw_ping_pong(a.secs, AIO_CLIENT)
+    print(f"for context: raw grpc.aio ping-pong, 1 stream: {aio:.0f} round trips/s; the client's CPU {aio_cpu:.0f} µs a round trip")
+    rate, n, cpu_us = kit_match(a.hands, True, True, RAW_BOT)
+    print(f"for context: raw grpcio, 4 Python bots (the ping-pong's client code), one Israeli table, compact binary "
+          f"requests: {rate:.0f} actions/s ({n} actions; {rate / raw:.0%} of the ping-pong); the bots' CPU {cpu_us:.0f} µs an action")
     for mode, compact, binary in forms:
         cpu_us, n = kit_path(record_streams(a.hands, compact, binary), compact, binary)
         print(f"the kit's own path, {mode} requests, no gRPC: {cpu_us:.1f} CPU µs a request ({n} requests)")

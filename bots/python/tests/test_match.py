@@ -512,11 +512,19 @@ def test_a_bot_error_is_printed_once_with_its_traceback_and_is_a_fault(tmp_path)
         procs.close()
     assert err.count("Traceback (most recent call last)") == 1, err
     assert "YOUR BOT RAISED an exception on request" in err, err
+    # The outcome named as the referee reports it: MALFORMED, the fallback
+    # played at once (not a request left to expire: LATE, the bank emptied).
+    assert "the kit answers without a choice, which the referee counts as a MALFORMED fault" in err, err
+    assert "(a MALFORMED fault)" in err, err
+    assert "fault MALFORMED on request" in err, err
+    assert "fault LATE" not in err, err
     assert "NameError: name 'undefined_name' is not defined" in err, err
     assert "line 6, in choose" in err, err
     assert "your bot raised again on request" in err, err
-    # Every answer a fault, up to the forfeit (10 faults by default).
+    # Every answer a fault, up to the forfeit (10 faults by default),
+    # counted in the seat's outcome.
     assert status.faults[0] == 10, status
+    assert match_end_line(err)["bot_errors"] == "10", err
     assert 0 in list(status.result.forfeited), status.result
 
 

@@ -14,7 +14,7 @@ its card's id. 0 means none.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from .cards import RANKS, SUITS
 
@@ -107,8 +107,7 @@ def _cards(texts: Any, ids: Any) -> None:
 
 
 def _action_texts_of(ids: Any) -> List[str]:
-    get = _action_texts.get
-    texts = [get(i) for i in ids]
+    texts = list(map(_action_texts.get, ids))
     if None in texts:
         texts = [action_text(i) for i in ids]
     return texts
@@ -155,15 +154,33 @@ def textify_event(event: Any) -> None:
 
 
 def _trick(trick: Any) -> None:
+    texts = CARD_TEXTS
     for c in trick.cards:
         i = c.card_id
         if i:
-            c.card = card_text(i)
+            try:
+                c.card = texts[i]
+            except IndexError:
+                raise BinaryError(f"not a card id: {i}") from None
             c.card_id = 0
 
 
+def _card_texts(ids: Any) -> List[str]:
+    try:
+        return list(map(_card_by_id, ids))
+    except KeyError:
+        raise BinaryError(f"not a card id in {list(ids)}") from None
+
+
+# Clearing a repeated field by its parent's ClearField costs less than
+# `del ids[:]`; an int set to 0 less than ClearField.
+
+
 def _hand(obs: Any) -> None:
-    _cards(obs.hand, obs.hand_ids)
+    ids = obs.hand_ids
+    if ids:
+        obs.hand.extend(_card_texts(ids))
+        obs.ClearField("hand_ids")
 
 
 def _players(obs: Any) -> None:
@@ -171,7 +188,8 @@ def _players(obs: Any) -> None:
     for p in obs.players:
         ids = p.known_ids
         if ids:
-            _cards(p.known, ids)
+            p.known.extend(_card_texts(ids))
+            p.ClearField("known_ids")
         i = p.bid_id
         if i:
             p.bid = get(i) or action_text(i)
@@ -216,20 +234,42 @@ def textify_observation(obs: Any, fields: Any = None) -> None:
             textify_event(e)
 
 
-def textify_request(request: Any) -> None:
+def textify_events(events: Any) -> List[str]:
+    """Writes the texts of binary ``Event`` messages in place (a delta's:
+    mostly actions, handled here without a call each); returns their kinds
+    (``Event.kind``), which rebuilding the observation reads too."""
+    get = _action_texts.get
+    kinds = []
+    for e in events:
+        kind = e.WhichOneof("kind")
+        kinds.append(kind)
+        if kind == "action":
+            a = e.action
+            i = a.action_id
+            if i:
+                a.action = get(i) or action_text(i)
+                a.action_id = 0
+        else:
+            f = _EVENT_TEXTS.get(kind)  # type: ignore[arg-type]
+            if f is not None:
+                f(getattr(e, kind))
+    return kinds
+
+
+def textify_request(request: Any) -> Optional[List[str]]:
     """Writes the texts of a binary ``DecisionRequest`` in place: its legal
-    actions, and its observation or its delta (events and values)."""
+    actions, and its observation or its delta (events and values). Returns
+    the kinds of the delta's events (see :func:`textify_events`), None
+    without a delta."""
     ids = request.legal_ids
     if ids:
         request.legal.extend(_action_texts_of(ids))
-    if request.HasField("observation"):
-        textify_observation(request.observation)
+    kinds = None
     if request.HasField("delta"):
         delta = request.delta
-        for e in delta.events:
-            if e.WhichOneof("kind") == "action":
-                _event_action(e)
-            else:
-                textify_event(e)
+        kinds = textify_events(delta.events)
         if delta.HasField("values"):
             textify_observation(delta.values, delta.changed)
+    if request.HasField("observation"):
+        textify_observation(request.observation)
+    return kinds

@@ -11,7 +11,7 @@ completed tricks stay and ``values.tricks`` follow, and each field number in
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 # Field numbers of Observation that deltas never name in `changed`.
 _TRICKS = 16
@@ -40,16 +40,17 @@ def _names(observation: Any) -> Dict[int, str]:
     return names
 
 
-def apply_delta(observation: Any, delta: Any) -> None:
+def apply_delta(observation: Any, delta: Any, kinds: Optional[List[str]] = None) -> None:
     """Applies ``delta`` (a ``whistle.v1.ObservationDelta``) to
     ``observation`` (the ``whistle.v1.Observation`` it was made from), in
-    place."""
+    place. ``kinds``: its events' kinds (``Event.kind``), if already read."""
     events = delta.events
     if events:
         history = observation.history
         # A HandStart clears the history: only the events from the last
         # one on are kept, after what the history held if there is none.
-        kinds = [event.WhichOneof("kind") for event in events]
+        if kinds is None:
+            kinds = [event.WhichOneof("kind") for event in events]
         if "hand_start" in kinds:
             start = len(kinds) - 1 - kinds[::-1].index("hand_start")
             del history[:]
@@ -84,11 +85,11 @@ class Rebuilder:
         self._type = observation_type
         self.observation: Optional[Any] = None
 
-    def update(self, request: Any) -> Any:
+    def update(self, request: Any, kinds: Optional[List[str]] = None) -> Any:
         """Takes in a ``DecisionRequest`` and returns the whole observation it
-        stands for. Raises :class:`DeltaError` for a delta with nothing to
-        apply it to, or a malformed one (then the next request must be
-        whole)."""
+        stands for (``kinds``: its delta's events' kinds, if already read).
+        Raises :class:`DeltaError` for a delta with nothing to apply it to,
+        or a malformed one (then the next request must be whole)."""
         if request.HasField("observation"):
             obs = self._type()
             obs.CopyFrom(request.observation)
@@ -97,6 +98,6 @@ class Rebuilder:
         obs, self.observation = self.observation, None
         if obs is None or not request.HasField("delta"):
             raise DeltaError("a delta without a whole observation before it")
-        apply_delta(obs, request.delta)
+        apply_delta(obs, request.delta, kinds)
         self.observation = obs
         return obs

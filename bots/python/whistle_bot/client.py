@@ -5,9 +5,11 @@ the referee's address and the token come from ``--address`` / ``--token`` on
 the command line, else from the environment variables ``WHISTLE_ADDRESS`` /
 ``WHISTLE_TOKEN``; the bot's name (for the referee's logs) from ``--name``,
 else ``WHISTLE_BOT_NAME``. The kit calls ``Subscribe`` with the token and
-plays every seat it is assigned, each on its own ``Play`` stream in its own
-thread, until the assignments end: a seat token yields exactly one seat, a bot
-token one seat per table created for that bot.
+plays every seat it is assigned, each on its own ``Play`` stream, until the
+assignments end: a seat token yields exactly one seat, a bot token one seat
+per table created for that bot. The streams are played with ``grpc.aio`` on
+an event loop of the kit's own thread (see :func:`play` for where the bot's
+hooks run).
 
 On each stream the kit sends ``Hello``, answers every ``DecisionRequest`` with
 what the bot chooses (an index into ``legal``, or an action's text), passes
@@ -21,17 +23,18 @@ resumes the seat if the referee's grace period has not run out; a refusal
 from __future__ import annotations
 
 import argparse
+import asyncio
+import concurrent.futures
 import copy
 import logging
 import operator
 import os
-import queue
 import sys
 import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 import grpc
 
@@ -235,13 +238,10 @@ def _without_empty_ids(value: Any) -> Any:
     return value
 
 
-def channel(address: str) -> grpc.Channel:
-    """A channel to ``address``: ``host:port``, ``http://host:port``,
-    ``unix:PATH`` (a sandboxed bot's referee, a Unix socket), or
-    ``https://host:port`` (TLS: the server's certificate is checked against
-    the CA certificate in the PEM file ``$WHISTLE_CA`` when set, a league's
-    own CA, else against the system's root certificates)."""
-    options = [("grpc.enable_retries", 0)]
+def _channel_args(address: str) -> "tuple[str, list, Optional[Any]]":
+    """(target, options, credentials or None) for ``address``: see
+    :func:`channel`."""
+    options: list = [("grpc.enable_retries", 0)]
     if address.startswith("unix:"):
         # gRPC would send the socket's path as the HTTP/2 authority, which
         # is not a valid one.
@@ -252,14 +252,31 @@ def channel(address: str) -> grpc.Channel:
         if ca:
             with open(ca, "rb") as f:
                 roots = f.read()
-        return grpc.secure_channel(
-            address[len("https://") :].rstrip("/"),
-            grpc.ssl_channel_credentials(root_certificates=roots),
-            options,
-        )
+        target = address[len("https://") :].rstrip("/")
+        return target, options, grpc.ssl_channel_credentials(root_certificates=roots)
     if address.startswith("http://"):
         address = address[len("http://") :].rstrip("/")
-    return grpc.insecure_channel(address, options)
+    return address, options, None
+
+
+def channel(address: str) -> grpc.Channel:
+    """A channel to ``address``: ``host:port``, ``http://host:port``,
+    ``unix:PATH`` (a sandboxed bot's referee, a Unix socket), or
+    ``https://host:port`` (TLS: the server's certificate is checked against
+    the CA certificate in the PEM file ``$WHISTLE_CA`` when set, a league's
+    own CA, else against the system's root certificates)."""
+    target, options, credentials = _channel_args(address)
+    if credentials is not None:
+        return grpc.secure_channel(target, credentials, options)
+    return grpc.insecure_channel(target, options)
+
+
+def _aio_channel(address: str) -> Any:
+    """:func:`channel`'s ``grpc.aio`` twin, which the kit plays over."""
+    target, options, credentials = _channel_args(address)
+    if credentials is not None:
+        return grpc.aio.secure_channel(target, credentials, options)
+    return grpc.aio.insecure_channel(target, options)
 
 
 def _copy_of(bot: Bot) -> Bot:
@@ -289,9 +306,11 @@ _errors_lock = threading.Lock()
 
 def _report_bot_error(tag: str, during: str, e: BaseException, fault: bool = True) -> None:
     """Prints an exception raised by the bot's own code: its traceback the
-    first time it is raised at that place, one line after that. The
-    answer sent is empty, which the referee counts as a fault (MALFORMED)
-    and answers with its fallback."""
+    first time it is raised at that place, one line after that. On a
+    request, the answer sent has no choice, which the referee counts as a
+    MALFORMED fault and answers with its fallback at once (docs/protocol.md,
+    "Faults"): sending nothing would leave the request to expire, a LATE
+    fault that also empties the time bank."""
     tb = traceback.extract_tb(e.__traceback__)
     where = (type(e).__name__, tb[-1].filename, tb[-1].lineno) if tb else (type(e).__name__, "", 0)
     with _errors_lock:
@@ -302,17 +321,52 @@ def _report_bot_error(tag: str, during: str, e: BaseException, fault: bool = Tru
         text = "".join(traceback.format_exception(type(e), e, e.__traceback__))
         sys.stderr.write(
             f"whistle_bot: {tag}: YOUR BOT RAISED an exception {during}"
-            + ("; this answer counts as a fault and the referee plays its fallback" if fault else "; the kit goes on")
+            + (
+                "; the kit answers without a choice, which the referee counts as a MALFORMED fault"
+                " and answers with its fallback"
+                if fault
+                else "; the kit goes on"
+            )
             + f":\n{text}"
             "whistle_bot: (the same error at the same place again is reported in one line)\n"
         )
         sys.stderr.flush()
     else:
-        log.error("%s: your bot raised again %s: %s%s", tag, during, what, " (a fault)" if fault else "")
+        log.error("%s: your bot raised again %s: %s%s", tag, during, what, " (a MALFORMED fault)" if fault else "")
 
 
 def _wants_events(bot: Bot) -> bool:
     return type(bot).on_event is not Bot.on_event
+
+
+# The kit plays every stream of the process on one asyncio event loop of its
+# own, in a daemon thread started on first use and kept for the process's
+# life: grpc.aio binds its calls to the loop that made them, and streams of
+# loops that come and go disturb one another. A seat's messages are
+# handled, and its bot called, right in that loop while it is the only seat
+# playing in the process (no thread hop on the way from a request to its
+# answer); with more, each seat's bot is called in a thread of the seat's
+# own, so that seats of several tables decide at the same time.
+_loop: Optional[asyncio.AbstractEventLoop] = None
+_loop_lock = threading.Lock()
+_playing = 0  # seats playing in the process (touched in the loop only)
+
+
+def _kit_loop() -> asyncio.AbstractEventLoop:
+    global _loop
+    with _loop_lock:
+        if _loop is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="whistle-kit", daemon=True).start()
+            _loop = loop
+        return _loop
+
+
+class _Outbox(list):
+    """What to send on a stream, in order (None: half-close it), filled by
+    :meth:`_Seat._receive` and emptied by the stream's loop."""
+
+    put = list.append
 
 
 class _Seat:
@@ -343,25 +397,33 @@ class _Seat:
         self.cut_at: Optional[float] = None  # when the current outage began
         self.welcomed = False
         self.tag = f"{assignment.table_id}/{assignment.seat}"
+        self.thread: Optional[concurrent.futures.ThreadPoolExecutor] = None
 
     def stop(self) -> None:
+        """Ends the seat's stream (in the kit's loop)."""
         self.stopping = True
         if self.call is not None:
             self.call.cancel()
 
-    def run_into(self, results: List[SeatOutcome]) -> None:
+    async def run_into(self, results: List[SeatOutcome]) -> None:
+        global _playing
+        _playing += 1
         try:
-            self.run()
+            await self.run()
         except Exception as e:  # a bug: report it as this seat's end
             log.exception("%s: the seat stopped", self.tag)
             self.outcome.error = f"{type(e).__name__}: {e}"
+        finally:
+            _playing -= 1
+            if self.thread is not None:
+                self.thread.shutdown(wait=False)
         results.append(self.outcome)
 
-    def run(self) -> SeatOutcome:
+    async def run(self) -> SeatOutcome:
         delay = 0.1
         while True:
             try:
-                if self._stream():
+                if await self._stream():
                     return self.outcome
                 # Ended without a MatchEnd: the table was aborted, or the
                 # referee cut this stream off (a slow reader). Reconnecting
@@ -369,6 +431,9 @@ class _Seat:
                 code, details = grpc.StatusCode.UNAVAILABLE, "the stream ended before the match did"
             except grpc.RpcError as e:
                 code, details = e.code(), e.details()
+            except asyncio.CancelledError:
+                if not self.stopping:
+                    raise
             if self.stopping:
                 self.outcome.error = "stopped"
                 return self.outcome
@@ -379,17 +444,29 @@ class _Seat:
             shutdown = code == grpc.StatusCode.UNAVAILABLE and (details or "").startswith(SHUTTING_DOWN)
             if code in _RESUMABLE and not shutdown and now - self.cut_at < max(self.grace_s, 10.0) + 5.0:
                 log.warning("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
-                time.sleep(delay)
+                await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
             self.outcome.error = f"{code.name}: {details}"
             log.error("%s: the referee ended the stream: %s", self.tag, self.outcome.error)
             return self.outcome
 
-    def _stream(self) -> bool:
+    def _handle(self, msg: Any, outbox: _Outbox, rebuilder: Rebuilder) -> bool:
+        """:meth:`_receive` with the loop's own thread not marked as running
+        a loop, so that the bot's code may run one of its own (``asyncio.run``)
+        as it could in a thread of its own."""
+        loop = asyncio.events._get_running_loop()
+        asyncio.events._set_running_loop(None)
+        try:
+            return self._receive(msg, outbox, rebuilder)
+        finally:
+            asyncio.events._set_running_loop(loop)
+
+    async def _stream(self) -> bool:
         """One Play stream. Returns True after MatchEnd, False if the stream
         ended without one; raises grpc.RpcError if it failed."""
-        outbox: "queue.Queue[Any]" = queue.Queue()
+        call = self.call = self.stub.Play()
+        outbox = _Outbox()
         outbox.put(
             pb.BotMessage(
                 hello=pb.Hello(
@@ -403,43 +480,60 @@ class _Seat:
             )
         )
         rebuilder = Rebuilder(pb.Observation)
-
-        def outgoing() -> Iterator[Any]:
-            # Returning from here half-closes the stream, which the referee
-            # takes as a disconnection: only stop when told to.
-            while True:
-                m = outbox.get()
-                if m is None:
-                    return
-                yield m
-
-        self.call = self.stub.Play(outgoing())
         ended = False
+        writing = True
         try:
-            for msg in self.call:
-                if self._receive(msg, outbox, rebuilder):
-                    ended = True
+            while True:
+                # Half-closing the stream before MatchEnd is taken by the
+                # referee as a disconnection: only after it (outbox's None).
+                for m in outbox:
+                    if not writing:
+                        break
+                    try:
+                        if m is None:
+                            writing = False
+                            await call.done_writing()
+                        else:
+                            await call.write(m)
+                    except asyncio.InvalidStateError:
+                        # The call is over: reading tells how it ended.
+                        writing = False
+                outbox.clear()
+                msg = await call.read()
+                if msg is grpc.aio.EOF:
+                    break
+                if _playing > 1:
+                    if self.thread is None:
+                        self.thread = concurrent.futures.ThreadPoolExecutor(
+                            1, thread_name_prefix=f"whistle-seat-{self.tag}"
+                        )
+                    done = await asyncio.get_running_loop().run_in_executor(
+                        self.thread, self._receive, msg, outbox, rebuilder
+                    )
+                else:
+                    done = self._handle(msg, outbox, rebuilder)
+                ended |= done
         except grpc.RpcError:
             if not ended:
                 raise
         finally:
-            outbox.put(None)
+            if not call.done():
+                call.cancel()
         return ended
 
-    def _receive(self, msg: Any, outbox: "queue.Queue[Any]", rebuilder: Rebuilder) -> bool:
+    def _receive(self, msg: Any, outbox: _Outbox, rebuilder: Rebuilder) -> bool:
         """Handles one message of the referee's, putting what to send into
         ``outbox``. Returns True for ``MatchEnd``."""
         kind = msg.WhichOneof("msg")
         if kind == "request":
             request = msg.request
-            if self.binary:
-                textify_request(request)
+            kinds = textify_request(request) if self.binary else None
             if request.HasField("delta"):
                 if self.events:
                     for event in request.delta.events:
                         self._hook(self.bot.on_event, event)
                 try:
-                    request.observation.CopyFrom(rebuilder.update(request))
+                    request.observation.CopyFrom(rebuilder.update(request, kinds))
                 except DeltaError as e:
                     log.warning("%s: %s; asking for the whole observation", self.tag, e)
                     outbox.put(pb.BotMessage(resync=pb.Resync()))
@@ -559,6 +653,58 @@ class _Seat:
         self._hook(self.bot.on_match_end, result)
 
 
+class _Session:
+    """One :func:`play`: the subscription and its seats, in the kit's loop."""
+
+    def __init__(self, make_bot: Callable[[], Bot], launch: Launch, quiet: Optional[bool], compact: bool,
+                 binary: bool, connect_timeout: float):
+        self.make_bot = make_bot
+        self.launch = launch
+        self.quiet = quiet
+        self.compact = compact
+        self.binary = binary
+        self.connect_timeout = connect_timeout
+        self.seats: List[_Seat] = []
+        self.subscription: Any = None
+
+    def stop(self) -> None:
+        if self.subscription is not None:
+            self.subscription.cancel()
+        for s in self.seats:
+            s.stop()
+
+    async def play(self) -> List[SeatOutcome]:
+        launch = self.launch
+        ch = _aio_channel(launch.address)
+        try:
+            try:
+                await asyncio.wait_for(ch.channel_ready(), self.connect_timeout)
+            except asyncio.TimeoutError:
+                raise WhistleError(f"cannot reach a referee at {launch.address}") from None
+            stub = pb_grpc.RefereeStub(ch)
+            results: List[SeatOutcome] = []
+            tasks = []
+            self.subscription = stub.Subscribe(pb.SubscribeRequest(token=launch.token, bot_name=launch.bot_name))
+            try:
+                async for a in self.subscription:
+                    log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
+                    seat = _Seat(stub, a, self.make_bot(), launch, self.quiet, self.compact, self.binary)
+                    self.seats.append(seat)
+                    tasks.append(asyncio.ensure_future(seat.run_into(results)))
+            except grpc.RpcError as e:
+                if e.code() == grpc.StatusCode.UNAUTHENTICATED:
+                    raise WhistleError(f"the referee refused the token: {e.details()}") from None
+                if not self.seats:
+                    raise WhistleError(f"Subscribe failed: {e.code().name}: {e.details()}") from None
+                log.error("the subscription ended: %s: %s", e.code().name, e.details())
+            if tasks:
+                await asyncio.wait(tasks)
+            return results
+        finally:
+            self.stop()
+            await ch.close()
+
+
 def play(
     bot: Any,
     launch: Launch,
@@ -580,53 +726,25 @@ def play(
     writes their texts back, so the bot reads the same messages either way
     (``request.legal_ids`` also holds the legal actions' ids).
 
+    The streams are played on the kit's own thread (``grpc.aio``); the
+    bot's hooks run there while it plays one seat, and in a thread of each
+    seat's own while it plays several at once. The calling thread waits.
+
     Raises :class:`WhistleError` if the referee cannot be reached within
     ``connect_timeout`` seconds or refuses the token."""
-    make_bot = _as_bot(bot)
-    ch = channel(launch.address)
+    session = _Session(_as_bot(bot), launch, quiet, compact, binary, connect_timeout)
+    loop = _kit_loop()
+    future = asyncio.run_coroutine_threadsafe(session.play(), loop)
     try:
-        grpc.channel_ready_future(ch).result(timeout=connect_timeout)
-    except grpc.FutureTimeoutError:
-        ch.close()
-        raise WhistleError(f"cannot reach a referee at {launch.address}") from None
-    stub = pb_grpc.RefereeStub(ch)
-    seats: List[_Seat] = []
-    threads: List[threading.Thread] = []
-    results: List[SeatOutcome] = []
-    subscription = None
-    try:
-        subscription = stub.Subscribe(pb.SubscribeRequest(token=launch.token, bot_name=launch.bot_name))
-        try:
-            for a in subscription:
-                log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
-                seat = _Seat(stub, a, make_bot(), launch, quiet, compact, binary)
-                t = threading.Thread(
-                    target=seat.run_into,
-                    args=(results,),
-                    name=f"whistle-seat-{a.table_id}-{a.seat}",
-                    daemon=True,
-                )
-                seats.append(seat)
-                threads.append(t)
-                t.start()
-        except grpc.RpcError as e:
-            if e.code() == grpc.StatusCode.UNAUTHENTICATED:
-                raise WhistleError(f"the referee refused the token: {e.details()}") from None
-            if not seats:
-                raise WhistleError(f"Subscribe failed: {e.code().name}: {e.details()}") from None
-            log.error("the subscription ended: %s: %s", e.code().name, e.details())
-        for t in threads:
-            while t.is_alive():
-                t.join(0.25)
+        while True:
+            try:
+                return future.result(timeout=0.25)
+            except concurrent.futures.TimeoutError:
+                continue
     except BaseException:
-        if subscription is not None:
-            subscription.cancel()
-        for s in seats:
-            s.stop()
+        if not future.done():
+            loop.call_soon_threadsafe(session.stop)
         raise
-    finally:
-        ch.close()
-    return results
 
 
 def run(
