@@ -468,33 +468,23 @@ impl Candidate {
         report: &mut Report,
     ) -> anyhow::Result<Option<Candidate>> {
         let cwd = std::env::current_dir()?;
-        let bot = whistle_tournament::config::LocalBot {
-            command: args.command.clone(),
-            dir: args.dir.as_ref().map(|d| cwd.join(d)),
-            read: args.read.iter().map(|r| cwd.join(r)).collect(),
+        let limits = match &args.limits {
+            Some(json) => {
+                serde_json::from_str(json).map_err(|e| usage(format!("--limits: {e}")))?
+            }
+            None => whistle_sandbox::Limits::default(),
+        };
+        let p = Process {
+            name: &args.name,
+            command: &args.command,
+            dir: args.dir.as_deref(),
+            read: &args.read,
             sandbox: !args.no_sandbox,
-            limits: match &args.limits {
-                Some(json) => {
-                    serde_json::from_str(json).map_err(|e| usage(format!("--limits: {e}")))?
-                }
-                None => whistle_sandbox::Limits::default(),
-            },
             stdio: args.stdio,
         };
-        let program = confine::resolve_program(&args.command[0], &cwd);
-        let mut launch = whistle_tournament::procs::Launch {
-            name: args.name.clone(),
-            command: std::iter::once(program.display().to_string())
-                .chain(confine::absolute_args(&args.command[1..], &cwd))
-                .collect(),
-            dir: bot.folder(&cwd),
-            address: bench.addr.to_string(),
-            token: bench.token.clone(),
-            stderr_log: stderr_path.to_path_buf(),
-            sandbox: None,
-            once: false,
-            stdio: args.stdio,
-        };
+        let address = bench.addr.to_string();
+        let (bot, mut launch, program) =
+            local_launch(&p, limits, &address, &bench.token, stderr_path, &cwd);
         let confined = match sandbox(args, bench, &bot, &mut launch, &cwd).await? {
             Ok(c) => c,
             Err(e) => {
@@ -2023,6 +2013,46 @@ pub(crate) struct Process<'a> {
     pub stdio: bool,
 }
 
+/// The entry of a bot that `p` says, started from `cwd` with `limits`, its
+/// launch to `address` with `token` as a tournament's (unsandboxed as yet),
+/// its stderr to `stderr`, and its program as resolved.
+fn local_launch(
+    p: &Process<'_>,
+    limits: whistle_sandbox::Limits,
+    address: &str,
+    token: &str,
+    stderr: &Path,
+    cwd: &Path,
+) -> (
+    whistle_tournament::config::LocalBot,
+    whistle_tournament::procs::Launch,
+    std::path::PathBuf,
+) {
+    let bot = whistle_tournament::config::LocalBot {
+        command: p.command.to_vec(),
+        dir: p.dir.map(|d| cwd.join(d)),
+        read: p.read.iter().map(|r| cwd.join(r)).collect(),
+        sandbox: p.sandbox,
+        limits,
+        stdio: p.stdio,
+    };
+    let program = confine::resolve_program(&p.command[0], cwd);
+    let launch = whistle_tournament::procs::Launch {
+        name: p.name.to_string(),
+        command: std::iter::once(program.display().to_string())
+            .chain(confine::absolute_args(&p.command[1..], cwd))
+            .collect(),
+        dir: bot.folder(cwd),
+        address: address.to_string(),
+        token: token.to_string(),
+        stderr_log: stderr.to_path_buf(),
+        sandbox: None,
+        once: false,
+        stdio: p.stdio,
+    };
+    (bot, launch, program)
+}
+
 /// A bot process started by [`start`]: dropped, it is killed and what it
 /// was given (bridge, sandbox, socket) goes with it.
 pub(crate) struct Started {
@@ -2059,28 +2089,8 @@ pub(crate) async fn start(
     stderr: &Path,
 ) -> anyhow::Result<Started> {
     let cwd = std::env::current_dir()?;
-    let bot = whistle_tournament::config::LocalBot {
-        command: p.command.to_vec(),
-        dir: p.dir.map(|d| cwd.join(d)),
-        read: p.read.iter().map(|r| cwd.join(r)).collect(),
-        sandbox: p.sandbox,
-        limits: whistle_sandbox::Limits::default(),
-        stdio: p.stdio,
-    };
-    let program = confine::resolve_program(&p.command[0], &cwd);
-    let mut launch = whistle_tournament::procs::Launch {
-        name: p.name.to_string(),
-        command: std::iter::once(program.display().to_string())
-            .chain(confine::absolute_args(&p.command[1..], &cwd))
-            .collect(),
-        dir: bot.folder(&cwd),
-        address: address.to_string(),
-        token: token.to_string(),
-        stderr_log: stderr.to_path_buf(),
-        sandbox: None,
-        once: false,
-        stdio: p.stdio,
-    };
+    let limits = whistle_sandbox::Limits::default();
+    let (bot, mut launch, program) = local_launch(p, limits, address, token, stderr, &cwd);
     let mut confinement = None;
     let mut unix_server = None;
     if bot.sandbox {
