@@ -1,11 +1,13 @@
 //! A tournament grades the same whether or not it was stopped and resumed:
-//! a bot out of the event stays out across a SIGKILL and `--resume` (its
-//! state is kept in the output folder's `bots.json`), `--resume` on a
-//! finished folder gives the finished run's files and exit status again,
-//! and a ranked bot that played mostly by fallback is flagged.
+//! a bot out of the event stays out across a SIGKILL and `--resume`, and
+//! the sandbox limits that stopped a bot are still named (both kept in the
+//! output folder's `bots.json`), `--resume` on a finished folder gives the
+//! finished run's files and exit status again, and a ranked bot that
+//! played mostly by fallback is flagged.
 //!
 //! Real bot processes: the bundled bots, and stdio bots in Python that
-//! misbehave (one exits after a few decisions, one answers garbage).
+//! misbehave (one exits after a few decisions, one answers garbage, one
+//! asks for more memory than its sandbox allows).
 
 use std::{
     path::Path,
@@ -17,7 +19,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{CALM, Event, Scratch, SpawnKilled, WHISTLE};
+use common::{Event, Scratch, SpawnKilled, WHISTLE, bot_stats, builder_ext::EventExt};
 
 /// A stdio bot that answers its first three requests (the first legal
 /// action), then exits: a student's bug that strikes after a few decisions.
@@ -45,21 +47,43 @@ for line in sys.stdin:
         print("x" if key % 3 == 0 else 0, flush=True)
 "#;
 
+/// A stdio bot that asks for 10 GiB at its start: its sandbox's memory
+/// limit stops it each time, until it is out of the event.
+const HOG: &str = "x = bytearray(10 << 30)\nprint('allocated 10 GiB')\n";
+
+/// The bots of [`event`] that misbehave, with their code, and the keys of
+/// their entries beyond `stdio = true`.
+const MISFITS: [(&str, &str, &str); 3] = [
+    ("quitter", QUITTER, ""),
+    ("sloppy", SLOPPY, ""),
+    ("hog", HOG, "limits = { memory_mib = 256 }\n"),
+];
+
 fn event(s: &Scratch) {
-    for b in ["quitter", "sloppy"] {
-        std::fs::create_dir_all(s.path(&format!("bots/{b}"))).unwrap();
-    }
-    s.write("bots/quitter/bot.py", QUITTER);
-    s.write("bots/sloppy/bot.py", SLOPPY);
-    Event::with(&format!(
-        "name = \"grades\"\ngame = \"israeli\"\nseed = 43\nhands = 1\nrounds = 1\nparallel = 1\n{CALM}"
-    ))
-    .bot("heuristic", &["--bot", "heuristic"])
-    .bot("first", &["--bot", "first"])
-    .bot("first-2", &["--bot", "first"])
-    .command_with("quitter", &["python3", "bots/quitter/bot.py"], "stdio = true\n")
-    .command_with("sloppy", &["python3", "bots/sloppy/bot.py"], "stdio = true\n")
-    .write(s, "grades.toml");
+    let head = Event::new("grades", "israeli").keys(&[
+        ("seed", "43"),
+        ("hands", "1"),
+        ("rounds", "1"),
+        ("parallel", "1"),
+    ]);
+    let bundled = head
+        .calm()
+        .bot("heuristic", &["--bot", "heuristic"])
+        .bot("first", &["--bot", "first"])
+        .bot("first-2", &["--bot", "first"]);
+    MISFITS
+        .iter()
+        .fold(bundled, |e, (name, code, keys)| {
+            let script = format!("bots/{name}/bot.py");
+            std::fs::create_dir_all(s.path(&format!("bots/{name}"))).unwrap();
+            s.write(&script, code);
+            e.command_with(
+                name,
+                &["python3", &script],
+                &format!("stdio = true\n{keys}"),
+            )
+        })
+        .write(s, "grades.toml");
 }
 
 /// `whistle tournament grades.toml --out OUT [--resume]`: exit status,
@@ -113,12 +137,13 @@ fn finished_matches(out: &Path) -> usize {
     })
 }
 
-fn quitter_is_out(out: &Path) -> bool {
+/// Whether `out`'s `bots.json` says that `bot` is out of the event.
+fn is_out(out: &Path, bot: &str) -> bool {
     std::fs::read_to_string(out.join("bots.json")).is_ok_and(|t| {
         serde_json::from_str::<Value>(&t).is_ok_and(|v| {
             v["out"]
                 .as_array()
-                .is_some_and(|o| o.iter().any(|b| b["bot"] == "quitter"))
+                .is_some_and(|o| o.iter().any(|b| b["bot"] == bot))
         })
     })
 }
@@ -134,12 +159,7 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     let whole = results(&s.path("whole"));
     // The sloppy bot, ranked on the fallback's play, is flagged.
     assert_flagged(&s.path("whole"), &whole_stdout);
-    let quitter = whole["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == "quitter")
-        .unwrap();
+    let quitter = bot_stats(&whole, "quitter");
     assert!(
         quitter["unranked"]
             .as_str()
@@ -149,9 +169,16 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     let kept = read_json(&s.path("whole/bots.json"));
     assert_eq!(kept["format"], "whistle-bots");
     assert_eq!(kept["ended"]["quitter"], 4, "{kept}");
+    // The hog is named with the limit that stopped it, each time.
+    let hog = limit_notes(&whole, "hog");
+    assert!(
+        hog.len() == 1
+            && hog[0].starts_with("stopped by its sandbox 4 times: memory limit 256 MiB"),
+        "{hog:?}"
+    );
 
-    // The same run killed (SIGKILL) once the quitter is out and a match
-    // more is over, then resumed.
+    // The same run killed (SIGKILL) once the quitter and the hog are out
+    // and a match more is over, then resumed.
     let killed = s.path("killed");
     let mut child = Command::new(WHISTLE)
         .args([
@@ -175,7 +202,7 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
             started.elapsed() < Duration::from_secs(240),
             "the quitter never went out"
         );
-        if seen.is_none() && quitter_is_out(&killed) {
+        if seen.is_none() && is_out(&killed, "quitter") && is_out(&killed, "hog") {
             seen = Some(finished_matches(&killed));
         }
         if seen.is_some_and(|n| finished_matches(&killed) > n) {
@@ -199,6 +226,13 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
         err.contains("bot `quitter` is out of the event"),
         "said again on resume: {err}"
     );
+    // The limits of the killed run are kept with the bot.
+    let kept = read_json(&killed.join("bots.json"));
+    assert_eq!(
+        kept["limits"]["hog"].as_array().map(Vec::len),
+        Some(4),
+        "{kept}"
+    );
     assert_eq!(results(&killed), whole, "a resumed run grades as one run");
 
     // `--resume` on the finished folder: the same files and exit status.
@@ -219,16 +253,22 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     assert_eq!(again_stdout, whole_stdout);
 }
 
+/// The details of `results`' `limit` notes of `bot`.
+fn limit_notes(results: &Value, bot: &str) -> Vec<String> {
+    results["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["bot"] == bot && n["kind"] == "limit")
+        .map(|n| n["detail"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A ranked bot that played much by fallback is flagged in `out`'s
 /// results.json, standings.md and report, and in the terminal's `stdout`.
 fn assert_flagged(out: &Path, stdout: &str) {
     let r = results(out);
-    let sloppy = r["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == "sloppy")
-        .unwrap();
+    let sloppy = bot_stats(&r, "sloppy");
     assert!(sloppy.get("unranked").is_none(), "still ranked: {sloppy}");
     let (by_fallback, all) = (
         sloppy["fallbacks"][0].as_u64().unwrap(),

@@ -520,7 +520,9 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                     fair.launch(&b.name, token, &out, false),
                     Some(on_out),
                     ledger.ended(&b.name),
-                    Some(Box::new(move |name: &str, n: u32| l.record_end(name, n))),
+                    Some(Box::new(move |name: &str, n: u32, limit: Option<&str>| {
+                        l.record_end(name, n, limit);
+                    })),
                 )
                 .map_err(|e| fair.start_error(&b.name, e))?;
                 procs.push(p);
@@ -589,6 +591,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                 taken: a.start(t, &p),
                 done: instances.clone(),
                 stoppers: stoppers.clone(),
+                ledger: ledger.clone(),
             });
             ready.push_back((p, held, seats));
         }
@@ -666,6 +669,8 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         t, &referee, shared, server, &fair, procs, &instances, &stoppers, &withdrawn,
     )
     .await;
+    // This run's limits after the earlier runs' of the folder.
+    let limits = ledger.all_limits(&limits);
     // The bots whose process ended in this event, this run or an earlier
     // one of the folder, in file order.
     let crashed: Vec<String> = t
@@ -961,20 +966,24 @@ fn out_of_event(
 }
 
 /// What the run learns of its bots as it goes (their processes' ends, who
-/// is out of the event), kept in the output folder's [`BOTS_FILE`], written
+/// is out of the event, the sandbox limits that stopped them), kept in the output folder's [`BOTS_FILE`], written
 /// whole at each change, so that a resumed run grades them as one run
 /// would have.
 struct Ledger {
     path: PathBuf,
     state: std::sync::Mutex<BotsState>,
+    /// The limits that stopped the bots in the earlier runs of the folder.
+    earlier_limits: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl Ledger {
     /// The ledger of `out`, with what an earlier run left there.
     fn open(out: &Path) -> Result<Ledger, RunError> {
+        let state = BotsState::read(out)?;
         Ok(Ledger {
             path: out.join(BOTS_FILE),
-            state: std::sync::Mutex::new(BotsState::read(out)?),
+            earlier_limits: state.limits.clone(),
+            state: std::sync::Mutex::new(state),
         })
     }
 
@@ -997,14 +1006,62 @@ impl Ledger {
         state.ended.get(bot).copied().unwrap_or(0)
     }
 
-    /// `bot`'s process ended, the `n`th time in the event.
-    fn record_end(&self, bot: &str, n: u32) {
+    /// `bot`'s process ended, the `n`th time in the event, stopped by the
+    /// sandbox `limit` if one did.
+    fn record_end(&self, bot: &str, n: u32, limit: Option<&str>) {
         let mut state = self.state.lock().expect("bots state");
         let e = state.ended.entry(bot.to_string()).or_default();
-        if *e < n {
-            *e = n;
+        let later = *e < n;
+        *e = (*e).max(n);
+        if let Some(v) = limit {
+            state
+                .limits
+                .entry(bot.to_string())
+                .or_default()
+                .push(v.to_string());
+        }
+        if later || limit.is_some() {
             self.save(&state);
         }
+    }
+
+    /// A finished instance of `bot`: its process ended `ends` times during
+    /// its match, stopped by `limits`. Its ends add to the bot's (whose
+    /// instances have no restart allowance in common: the count says that
+    /// its processes ended, as a resumed run reports).
+    fn record_instance(&self, bot: &str, ends: u32, limits: Vec<String>) {
+        if ends == 0 && limits.is_empty() {
+            return;
+        }
+        let mut state = self.state.lock().expect("bots state");
+        *state.ended.entry(bot.to_string()).or_default() += ends;
+        if !limits.is_empty() {
+            state
+                .limits
+                .entry(bot.to_string())
+                .or_default()
+                .extend(limits);
+        }
+        self.save(&state);
+    }
+
+    /// Every limit that stopped a bot in the event, `(bot, verdict)`: the
+    /// earlier runs' of the folder, then `this_run`'s (the run's processes
+    /// know theirs, also those that came as they were stopped); kept as
+    /// the event's whole list.
+    fn all_limits(&self, this_run: &[(String, String)]) -> Vec<(String, String)> {
+        let mut all = self.earlier_limits.clone();
+        for (bot, v) in this_run {
+            all.entry(bot.clone()).or_default().push(v.clone());
+        }
+        let mut state = self.state.lock().expect("bots state");
+        if state.limits != all {
+            state.limits = all.clone();
+            self.save(&state);
+        }
+        all.into_iter()
+            .flat_map(|(bot, vs)| vs.into_iter().map(move |v| (bot.clone(), v)))
+            .collect()
     }
 
     /// `bot` is out of the event.
@@ -1038,6 +1095,9 @@ struct SeatInstances {
     done: Arc<std::sync::Mutex<Vec<BotProcess>>>,
     /// The tasks stopping the instances of finished matches.
     stoppers: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+    /// Where a finished instance's ends and limits are kept for a resumed
+    /// run (its match is in its log by then).
+    ledger: Arc<Ledger>,
 }
 
 /// Completes when `stop` turns true; never without one.
@@ -1203,11 +1263,12 @@ fn end_instances(referee: &Referee, si: SeatInstances, held: confine::Held) {
         i.process.finishing();
         started.push(i.process);
     }
-    let done = si.done.clone();
+    let (done, ledger) = (si.done.clone(), si.ledger.clone());
     let stopper = tokio::spawn(async move {
         let mut finished = Vec::new();
         for mut p in started {
             p.stop_and_wait().await;
+            ledger.record_instance(p.name(), p.restarts(), p.verdicts());
             finished.push(p);
         }
         drop(held);
