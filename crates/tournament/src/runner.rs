@@ -966,9 +966,9 @@ fn out_of_event(
 }
 
 /// What the run learns of its bots as it goes (their processes' ends, who
-/// is out of the event, the sandbox limits that stopped them), kept in the output folder's [`BOTS_FILE`], written
-/// whole at each change, so that a resumed run grades them as one run
-/// would have.
+/// is out of the event, the sandbox limits that stopped them), kept in the
+/// output folder's [`BOTS_FILE`], written whole at each change, so that a
+/// resumed run grades them as one run would have.
 struct Ledger {
     path: PathBuf,
     state: std::sync::Mutex<BotsState>,
