@@ -78,7 +78,8 @@ pub struct BotsState {
     /// Version 1.
     pub version: u32,
     /// By bot name: how many times its process ended (the restart allowance
-    /// used: see `procs::MAX_RESTARTS`).
+    /// used: see `procs::MAX_RESTARTS`; in fresh-instance mode, where each
+    /// instance has its own, its instances' ends, kept as each match ends).
     #[serde(default)]
     pub ended: std::collections::BTreeMap<String, u32>,
     /// The bots out of the event, in the order they went out.

@@ -62,10 +62,9 @@ pub const MAX_RESTARTS: u32 = 3;
 /// with its name and the reason.
 pub type OnOut = Box<dyn FnOnce(&str, &str) + Send>;
 
-/// Called each time a bot's process ends during the event, with its name,
-/// how many times it has ended so far (see [`BotProcess::start_counted`])
-/// and the sandbox limit that stopped it, if one did (its verdict).
-pub type OnEnd = Box<dyn Fn(&str, u32, Option<&str>) + Send + Sync>;
+/// Called each time a bot's process ends during the event, with its name
+/// and how many times it has ended so far (see [`BotProcess::start_counted`]).
+pub type OnEnd = Box<dyn Fn(&str, u32) + Send + Sync>;
 
 /// A supervised bot process.
 #[derive(Debug)]
@@ -472,7 +471,7 @@ impl BotProcess {
                         c.store(true, Ordering::Relaxed);
                         let n = r.fetch_add(1, Ordering::Relaxed) + 1;
                         if let Some(f) = &on_end {
-                            f(&l.name, n, limit.then_some(how.as_str()));
+                            f(&l.name, n);
                         }
                         warn!(target: "whistle::detail", bot = %l.name, status = %how, restart = n, "bot process ended during the tournament");
                         let mut next = None;

@@ -460,7 +460,9 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     };
     let shared = opts.referee.is_some();
     let fair = prepare_bots(t, opts, &out, &all, &referee, &address).await?;
-    let mut procs = Vec::new();
+    // The bots' processes, shared with their supervisors' `on_end`: a
+    // process's verdicts hold the limit that ended it by then.
+    let procs: Arc<std::sync::Mutex<Vec<BotProcess>>> = Arc::default();
     // What an earlier run of this folder learnt of its bots (none on a
     // fresh start: `prepare` removed it): a bot out of the event stays out,
     // and one whose process ended keeps the restarts it has left.
@@ -515,17 +517,23 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                     continue;
                 }
                 let on_out = out_of_event(&referee, &withdrawn, &opts.reporter, &ledger);
-                let l = ledger.clone();
+                let (l, running) = (ledger.clone(), procs.clone());
                 let p = BotProcess::start_counted(
                     fair.launch(&b.name, token, &out, false),
                     Some(on_out),
                     ledger.ended(&b.name),
-                    Some(Box::new(move |name: &str, n: u32, limit: Option<&str>| {
-                        l.record_end(name, n, limit);
+                    Some(Box::new(move |name: &str, n: u32| {
+                        let limits = running
+                            .lock()
+                            .expect("bot processes")
+                            .iter()
+                            .find(|p| p.name() == name)
+                            .map(BotProcess::verdicts);
+                        l.record_end(name, n, limits.as_deref());
                     })),
                 )
                 .map_err(|e| fair.start_error(&b.name, e))?;
-                procs.push(p);
+                procs.lock().expect("bot processes").push(p);
             }
         }
     }
@@ -665,6 +673,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         referee.drain(opts.drain).await;
     }
 
+    let procs = std::mem::take(&mut *procs.lock().expect("bot processes"));
     let (crashed, limits, withdrawn) = stop_bots(
         t, &referee, shared, server, &fair, procs, &instances, &stoppers, &withdrawn,
     )
@@ -1006,21 +1015,21 @@ impl Ledger {
         state.ended.get(bot).copied().unwrap_or(0)
     }
 
-    /// `bot`'s process ended, the `n`th time in the event, stopped by the
-    /// sandbox `limit` if one did.
-    fn record_end(&self, bot: &str, n: u32, limit: Option<&str>) {
+    /// `bot`'s process ended, the `n`th time in the event; `limits`, the
+    /// limits that stopped its processes in this run so far, if known.
+    fn record_end(&self, bot: &str, n: u32, limits: Option<&[String]>) {
         let mut state = self.state.lock().expect("bots state");
         let e = state.ended.entry(bot.to_string()).or_default();
-        let later = *e < n;
+        let mut changed = *e < n;
         *e = (*e).max(n);
-        if let Some(v) = limit {
-            state
-                .limits
-                .entry(bot.to_string())
-                .or_default()
-                .push(v.to_string());
+        if let Some(this_run) = limits.filter(|l| !l.is_empty()) {
+            let mut all = self.earlier_limits.get(bot).cloned().unwrap_or_default();
+            all.extend_from_slice(this_run);
+            let kept = state.limits.entry(bot.to_string()).or_default();
+            changed |= *kept != all;
+            *kept = all;
         }
-        if later || limit.is_some() {
+        if changed {
             self.save(&state);
         }
     }
