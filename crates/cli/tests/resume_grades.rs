@@ -89,7 +89,18 @@ fn event(s: &Scratch) {
 /// `whistle tournament grades.toml --out OUT [--resume]`: exit status,
 /// stdout, stderr.
 fn tournament(s: &Scratch, out: &str, resume: bool) -> (Option<i32>, String, String) {
-    let mut args = vec!["tournament", "grades.toml", "--out", out];
+    tournament_of(s, "grades.toml", out, resume)
+}
+
+/// `whistle tournament FILE --out OUT [--resume]`: exit status, stdout,
+/// stderr.
+fn tournament_of(
+    s: &Scratch,
+    file: &str,
+    out: &str,
+    resume: bool,
+) -> (Option<i32>, String, String) {
+    let mut args = vec!["tournament", file, "--out", out];
     if resume {
         args.push("--resume");
     }
@@ -137,6 +148,42 @@ fn finished_matches(out: &Path) -> usize {
     })
 }
 
+/// Runs `whistle tournament FILE --out OUT` in `s` and kills it (SIGKILL)
+/// once `ready(OUT)` holds and a match more is over, before its end.
+fn kill_once(s: &Scratch, file: &str, out: &str, ready: impl Fn(&Path) -> bool) {
+    let folder = s.path(out);
+    let mut child = Command::new(WHISTLE)
+        .args(["tournament", file, "--out", out, "--progress", "quiet"])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn_killed();
+    let started = Instant::now();
+    let mut seen: Option<usize> = None;
+    loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        assert!(
+            started.elapsed() < Duration::from_secs(240),
+            "never ready to be killed"
+        );
+        if seen.is_none() && ready(&folder) {
+            seen = Some(finished_matches(&folder));
+        }
+        if seen.is_some_and(|n| finished_matches(&folder) > n) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SIGKILL.
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(
+        !folder.join("results.json").exists(),
+        "killed before the end"
+    );
+}
+
 /// Whether `out`'s `bots.json` says that `bot` is out of the event.
 fn is_out(out: &Path, bot: &str) -> bool {
     std::fs::read_to_string(out.join("bots.json")).is_ok_and(|t| {
@@ -170,56 +217,14 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     assert_eq!(kept["format"], "whistle-bots");
     assert_eq!(kept["ended"]["quitter"], 4, "{kept}");
     // The hog is named with the limit that stopped it, each time.
-    let hog = limit_notes(&whole, "hog");
-    assert!(
-        hog.len() == 1
-            && hog[0].starts_with("stopped by its sandbox 4 times: memory limit 256 MiB"),
-        "{hog:?}"
-    );
+    assert_stopped_by_memory(&whole, "hog");
 
     // The same run killed (SIGKILL) once the quitter and the hog are out
     // and a match more is over, then resumed.
     let killed = s.path("killed");
-    let mut child = Command::new(WHISTLE)
-        .args([
-            "tournament",
-            "grades.toml",
-            "--out",
-            "killed",
-            "--progress",
-            "quiet",
-        ])
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn_killed();
-    let started = Instant::now();
-    let mut seen: Option<usize> = None;
-    loop {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
-        assert!(
-            started.elapsed() < Duration::from_secs(240),
-            "the quitter never went out"
-        );
-        if seen.is_none() && is_out(&killed, "quitter") && is_out(&killed, "hog") {
-            seen = Some(finished_matches(&killed));
-        }
-        if seen.is_some_and(|n| finished_matches(&killed) > n) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let kill = Command::new("kill")
-        .args(["-KILL", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let _ = child.wait();
-    assert!(
-        !killed.join("results.json").exists(),
-        "killed before the end"
-    );
+    kill_once(&s, "grades.toml", "killed", |out| {
+        is_out(out, "quitter") && is_out(out, "hog")
+    });
     let (code, stdout, err) = tournament(&s, "killed", true);
     assert_eq!(code, Some(3), "{stdout}\n{err}");
     assert!(
@@ -253,15 +258,64 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     assert_eq!(again_stdout, whole_stdout);
 }
 
-/// The details of `results`' `limit` notes of `bot`.
-fn limit_notes(results: &Value, bot: &str) -> Vec<String> {
-    results["notes"]
+/// With fresh instances (a duplicate event: each seat a process of its
+/// own), a bot's instances stopped by a limit are named alike by the
+/// uninterrupted run and by one killed and resumed (their ends and limits
+/// kept in bots.json as each match ends).
+#[test]
+fn fixresume_fresh_instances_stopped_by_a_limit_are_named_after_a_resume() {
+    let s = Scratch::new("resume-instances");
+    std::fs::create_dir_all(s.path("bots/hog")).unwrap();
+    s.write("bots/hog/bot.py", HOG);
+    Event::new("instances", "israeli")
+        .keys(&[
+            ("seed", "5"),
+            ("hands", "1"),
+            ("format", "\"duplicate\""),
+            ("parallel", "1"),
+        ])
+        .calm()
+        .command_with(
+            "hog",
+            &["python3", "bots/hog/bot.py"],
+            "limits = { memory_mib = 256 }\n",
+        )
+        .bot("a", &["--bot", "first"])
+        .bot("b", &["--bot", "random"])
+        .bot("c", &["--bot", "heuristic"])
+        .write(&s, "instances.toml");
+    let (code, stdout, err) = tournament_of(&s, "instances.toml", "whole", false);
+    assert_eq!(code, Some(3), "{stdout}\n{err}");
+    let whole = results(&s.path("whole"));
+    assert_stopped_by_memory(&whole, "hog");
+    kill_once(&s, "instances.toml", "killed", |out| is_out(out, "hog"));
+    let (code, stdout, err) = tournament_of(&s, "instances.toml", "killed", true);
+    assert_eq!(code, Some(3), "{stdout}\n{err}");
+    assert_eq!(
+        results(&s.path("killed")),
+        whole,
+        "a resumed run names the limits as one run"
+    );
+}
+
+/// `results` name the 256 MiB memory limit in each `limit` note of `bot`,
+/// and there is one.
+fn assert_stopped_by_memory(results: &Value, bot: &str) {
+    let notes: Vec<&str> = results["notes"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|n| n["bot"] == bot && n["kind"] == "limit")
-        .map(|n| n["detail"].as_str().unwrap().to_string())
-        .collect()
+        .map(|n| n["detail"].as_str().unwrap())
+        .collect();
+    assert!(
+        !notes.is_empty()
+            && notes
+                .iter()
+                .all(|d| d.starts_with("stopped by its sandbox")
+                    && d.contains("memory limit 256 MiB")),
+        "{notes:?}"
+    );
 }
 
 /// A ranked bot that played much by fallback is flagged in `out`'s

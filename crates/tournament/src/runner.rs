@@ -983,7 +983,16 @@ struct Ledger {
     state: std::sync::Mutex<BotsState>,
     /// The limits that stopped the bots in the earlier runs of the folder.
     earlier_limits: std::collections::BTreeMap<String, Vec<String>>,
+    /// How many times the bots' processes ended in the earlier runs.
+    earlier_ended: std::collections::BTreeMap<String, u32>,
+    /// This run's fresh instances by seat token: the bot, its ends and
+    /// limits (an instance recorded again replaces what it said before).
+    instances: std::sync::Mutex<std::collections::BTreeMap<String, InstanceRecord>>,
 }
+
+/// A fresh instance as the [`Ledger`] keeps it: its bot, how many times its
+/// process ended, the limits that stopped it.
+type InstanceRecord = (String, u32, Vec<String>);
 
 impl Ledger {
     /// The ledger of `out`, with what an earlier run left there.
@@ -992,6 +1001,8 @@ impl Ledger {
         Ok(Ledger {
             path: out.join(BOTS_FILE),
             earlier_limits: state.limits.clone(),
+            earlier_ended: state.ended.clone(),
+            instances: Default::default(),
             state: std::sync::Mutex::new(state),
         })
     }
@@ -1034,24 +1045,34 @@ impl Ledger {
         }
     }
 
-    /// A finished instance of `bot`: its process ended `ends` times during
-    /// its match, stopped by `limits`. Its ends add to the bot's (whose
-    /// instances have no restart allowance in common: the count says that
-    /// its processes ended, as a resumed run reports).
-    fn record_instance(&self, bot: &str, ends: u32, limits: Vec<String>) {
+    /// A fresh instance of `bot` (its seat token `token`), its process
+    /// ended `ends` times during its match, stopped by `limits`. The bot's
+    /// ends are its earlier runs' and its instances' in this run (each has
+    /// its own restart allowance: the count says that its processes ended,
+    /// as a resumed run reports), its limits likewise.
+    fn record_instance(&self, token: &str, bot: &str, ends: u32, limits: Vec<String>) {
         if ends == 0 && limits.is_empty() {
             return;
         }
-        let mut state = self.state.lock().expect("bots state");
-        *state.ended.entry(bot.to_string()).or_default() += ends;
-        if !limits.is_empty() {
-            state
-                .limits
-                .entry(bot.to_string())
-                .or_default()
-                .extend(limits);
+        let mut instances = self.instances.lock().expect("instances");
+        instances.insert(token.to_string(), (bot.to_string(), ends, limits));
+        let mut ended = self.earlier_ended.get(bot).copied().unwrap_or(0);
+        let mut all = self.earlier_limits.get(bot).cloned().unwrap_or_default();
+        for (_, e, l) in instances.values().filter(|(b, _, _)| b == bot) {
+            ended += e;
+            all.extend_from_slice(l);
         }
-        self.save(&state);
+        let mut state = self.state.lock().expect("bots state");
+        let mut changed = false;
+        if ended > 0 {
+            changed |= state.ended.insert(bot.to_string(), ended) != Some(ended);
+        }
+        if !all.is_empty() {
+            changed |= state.limits.insert(bot.to_string(), all.clone()) != Some(all);
+        }
+        if changed {
+            self.save(&state);
+        }
     }
 
     /// Every limit that stopped a bot in the event, `(bot, verdict)`: the
@@ -1107,6 +1128,17 @@ struct SeatInstances {
     /// Where a finished instance's ends and limits are kept for a resumed
     /// run (its match is in its log by then).
     ledger: Arc<Ledger>,
+}
+
+impl SeatInstances {
+    /// Keeps each instance's ends and limits so far in the [`Ledger`].
+    fn keep(&self) {
+        for i in self.taken.iter().flatten() {
+            let p = &i.process;
+            self.ledger
+                .record_instance(&i.token, p.name(), p.restarts(), p.verdicts());
+        }
+    }
 }
 
 /// Completes when `stop` turns true; never without one.
@@ -1254,7 +1286,13 @@ async fn play_match(
     }
     let mut table = referee.create_table(spec).map_err(RunError::Table)?;
     record_table(&mut table, &mut writer, p.match_seed, || {
-        progress.report(RunEvent::Hand)
+        progress.report(RunEvent::Hand);
+        // What its instances went through is kept with each hand logged,
+        // before the match's end line: a run killed once it is written
+        // resumes knowing it.
+        if let Some(si) = seats {
+            si.keep();
+        }
     })
     .await
 }
@@ -1267,17 +1305,20 @@ async fn play_match(
 /// these bots see them (`held`, the match's deals, is given back then).
 fn end_instances(referee: &Referee, si: SeatInstances, held: confine::Held) {
     let mut started = Vec::new();
+    si.keep();
+    let ledger = si.ledger.clone();
     for i in si.taken.into_iter().flatten() {
         referee.release_seat_token(&i.token);
         i.process.finishing();
-        started.push(i.process);
+        started.push((i.token, i.process));
     }
-    let (done, ledger) = (si.done.clone(), si.ledger.clone());
+    let done = si.done.clone();
     let stopper = tokio::spawn(async move {
         let mut finished = Vec::new();
-        for mut p in started {
+        for (token, mut p) in started {
             p.stop_and_wait().await;
-            ledger.record_instance(p.name(), p.restarts(), p.verdicts());
+            // And what came as it was stopped.
+            ledger.record_instance(&token, p.name(), p.restarts(), p.verdicts());
             finished.push(p);
         }
         drop(held);
