@@ -345,23 +345,64 @@ async fn check(
         stderr: Some(stderr_path.to_path_buf()),
         ..Report::default()
     };
-    let referee = Referee::new(None);
-    let (addr, server) = referee.spawn("127.0.0.1:0".parse()?).await?;
-    let token = referee.register_bot(&args.name, None);
-    // The opponents of mixed tables: built-in bots in this process, each
-    // seat with the role its table gave it.
-    let seating = Seating::default();
-    let opponents = {
+    let bench = Bench::open(args).await?;
+    let Some(mut bot) = Candidate::start(args, &bench, stderr_path, &mut report).await? else {
+        bench.close().await;
+        return Ok(report);
+    };
+    let subscribed = bot.subscribe(args, &bench.referee).await?;
+    let said = if args.stdio {
+        "running; whistle subscribed for it and speaks to it on stdin and stdout"
+    } else {
+        "called Subscribe with the bot token from $WHISTLE_TOKEN"
+    };
+    if let Err(e) = subscribed {
+        report.add("subscribe", false, e);
+        bot.kill().await;
+        bench.close().await;
+        return Ok(report);
+    }
+    report.add("subscribe", true, said);
+    let kinds = play_games(args, games, &bench, &mut bot, &mut report).await?;
+    // Which kinds of decision each game asked, over every match it played
+    // (nothing to say of a bot that died on the way).
+    let alive = bot.child.try_wait()?.is_none();
+    report_kinds(args, &mut report, kinds, alive);
+    judge_exit(args, &bench.referee, &mut bot, &mut report).await;
+    bot.close(bench).await;
+    Ok(report)
+}
+
+/// What the checks run against: the embedded referee and its server, the
+/// bot's token, and the opponents of mixed tables (built-in bots in this
+/// process, each seat with the role its table gave it).
+struct Bench {
+    referee: Referee,
+    addr: std::net::SocketAddr,
+    server: whistle_referee::ServerHandle,
+    token: String,
+    seating: Seating,
+    /// Ended before the server's graceful shutdown, which waits for every
+    /// connection to close.
+    opponents: AbortOnDrop,
+}
+
+impl Bench {
+    async fn open(args: &CheckBotArgs) -> anyhow::Result<Bench> {
+        let referee = Referee::new(None);
+        let (addr, server) = referee.spawn("127.0.0.1:0".parse()?).await?;
+        let token = referee.register_bot(&args.name, None);
+        let seating = Seating::default();
         let launch = whistle_bot::client::Launch {
             address: format!("http://{addr}"),
             token: referee.register_bot(OPPONENTS, None),
             bot_name: OPPONENTS.to_string(),
         };
-        let seating = seating.clone();
-        tokio::spawn(async move {
+        let roles = seating.clone();
+        let opponents = tokio::spawn(async move {
             let _ = whistle_bot::client::run(&launch, move |a| -> Box<dyn whistle_bot::Bot> {
                 let inner = Box::new(whistle_bot::HeuristicBot);
-                let role = seating.lock().ok().and_then(|s| {
+                let role = roles.lock().ok().and_then(|s| {
                     s.get(&a.table_id)
                         .and_then(|r| r.get(a.seat as usize).copied().flatten())
                 });
@@ -375,219 +416,307 @@ async fn check(
                 }
             })
             .await;
+        });
+        Ok(Bench {
+            referee,
+            addr,
+            server,
+            token,
+            seating,
+            opponents: AbortOnDrop(opponents),
         })
-    };
-    // Ended before the server's graceful shutdown, which waits for every
-    // connection to close.
-    let opponents = AbortOnDrop(opponents);
-    let stderr_path = stderr_path.to_path_buf();
-    let cwd = std::env::current_dir()?;
-    let bot = whistle_tournament::config::LocalBot {
-        command: args.command.clone(),
-        dir: args.dir.as_ref().map(|d| cwd.join(d)),
-        read: args.read.iter().map(|r| cwd.join(r)).collect(),
-        sandbox: !args.no_sandbox,
-        limits: match &args.limits {
+    }
+
+    /// Ends the opponents, then the server.
+    async fn close(self) {
+        self.opponents.0.abort();
+        self.server.shutdown().await;
+    }
+}
+
+/// The bot's sandbox, made before it starts: what confines it, the Unix
+/// socket's server that reaches the referee, and the line its check says.
+struct Confined {
+    confinement: Confinement,
+    unix_server: Option<whistle_referee::ServerHandle>,
+    line: String,
+}
+
+/// The bot's process as the checks started it, and what serves it.
+struct Candidate {
+    child: tokio::process::Child,
+    launch: whistle_tournament::procs::Launch,
+    /// A stdio bot's bridge to the referee.
+    bridge: Option<tokio::task::JoinHandle<()>>,
+    /// A stdio bot's answers as its bridge timed them.
+    timing: std::sync::Arc<std::sync::Mutex<Timing>>,
+    /// What a gRPC bot printed on stdout.
+    stdout_seen: Option<std::sync::Arc<std::sync::Mutex<Stdout>>>,
+    started: Instant,
+    unix_server: Option<whistle_referee::ServerHandle>,
+    _confinement: Option<Confinement>,
+    _scratch: Option<tempfile::TempDir>,
+}
+
+impl Candidate {
+    /// Starts the bot as a tournament does (sandboxed unless
+    /// `--no-sandbox`); `None`, with the FAIL in `report`, if it cannot be.
+    async fn start(
+        args: &CheckBotArgs,
+        bench: &Bench,
+        stderr_path: &Path,
+        report: &mut Report,
+    ) -> anyhow::Result<Option<Candidate>> {
+        let cwd = std::env::current_dir()?;
+        let limits = match &args.limits {
             Some(json) => {
                 serde_json::from_str(json).map_err(|e| usage(format!("--limits: {e}")))?
             }
             None => whistle_sandbox::Limits::default(),
-        },
-        stdio: args.stdio,
-    };
-    let program = confine::resolve_program(&args.command[0], &cwd);
-    let mut launch = whistle_tournament::procs::Launch {
-        name: args.name.clone(),
-        command: std::iter::once(program.display().to_string())
-            .chain(confine::absolute_args(&args.command[1..], &cwd))
-            .collect(),
-        dir: bot.folder(&cwd),
-        address: addr.to_string(),
-        token: token.clone(),
-        stderr_log: stderr_path.clone(),
-        sandbox: None,
-        once: false,
-        stdio: args.stdio,
-    };
-    // Sandboxed as in a tournament, so what the bot needs to read shows now.
-    let mut _confinement = None;
-    let mut sandbox_line = None;
-    let mut unix_server = None;
-    if bot.sandbox {
-        let c = match Confinement::new(std::env::current_exe()?) {
+        };
+        let p = Process {
+            name: &args.name,
+            command: &args.command,
+            dir: args.dir.as_deref(),
+            read: &args.read,
+            sandbox: !args.no_sandbox,
+            stdio: args.stdio,
+        };
+        let address = bench.addr.to_string();
+        let (bot, mut launch, program) =
+            local_launch(&p, limits, &address, &bench.token, stderr_path, &cwd);
+        let confined = match sandbox(args, bench, &bot, &mut launch, &cwd).await? {
             Ok(c) => c,
             Err(e) => {
-                report.add(
-                    "sandbox",
-                    false,
-                    format!("{e} (or: check-bot --no-sandbox)"),
-                );
-                opponents.0.abort();
-                server.shutdown().await;
-                return Ok(report);
+                report.add("sandbox", false, e);
+                return Ok(None);
             }
         };
-        let secrets: Vec<std::path::PathBuf> = args
-            .secret
-            .iter()
-            .map(|s| std::fs::canonicalize(cwd.join(s)).unwrap_or_else(|_| cwd.join(s)))
-            .collect();
-        let grants =
-            confine::check_grants(&bot, &cwd, &secrets).map_err(|e| anyhow::anyhow!("{e}"))?;
-        launch.dir = grants.folder;
-        let reach = c.reach(&referee, &launch.address).await?;
-        if !args.stdio {
-            // A stdio bot's bridge runs here, outside the sandbox.
-            launch.address = reach.address.clone();
-        }
-        launch.sandbox = Some(c.sandboxed(bot.limits, grants.read, &reach));
-        unix_server = reach.server;
-        sandbox_line = Some(format!(
-            "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
-            c.support.describe(c.mode),
-            c.mode.describe(args.stdio),
-            launch.dir.display()
-        ));
-        _confinement = Some(c);
+        Candidate::spawn(args, launch, confined, &program, report).await
     }
-    let stderr_file = std::fs::File::create(&stderr_path)?;
-    // A gRPC bot's stdout is read too (and dropped), for one sign: a bot
-    // that prints JSON lines is a stdio bot run without `--stdio`.
-    let spawned = whistle_tournament::procs::command(&launch).and_then(|(mut cmd, scratch)| {
-        cmd.stdin(if args.stdio {
-            Stdio::piped()
+
+    /// Spawns the bot's process as `launch` says, its stdin piped for a
+    /// stdio bot and its stdout read: a stdio bot's through its timed
+    /// bridge, a gRPC bot's for one sign (a bot that prints JSON lines is
+    /// a stdio bot run without `--stdio`).
+    async fn spawn(
+        args: &CheckBotArgs,
+        launch: whistle_tournament::procs::Launch,
+        confined: Option<Confined>,
+        program: &Path,
+        report: &mut Report,
+    ) -> anyhow::Result<Option<Candidate>> {
+        let stderr_file = std::fs::File::create(&launch.stderr_log)?;
+        let spawned = whistle_tournament::procs::command(&launch).and_then(|(mut cmd, scratch)| {
+            cmd.stdin(if args.stdio {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(stderr_file)
+            .kill_on_drop(true);
+            Ok((cmd.spawn()?, scratch))
+        });
+        let (mut child, scratch) = match spawned {
+            Ok(c) => c,
+            Err(e) => {
+                let detail = format!("cannot start `{}`: {e}", program.display());
+                report.add("start", false, detail);
+                if let Some(u) = confined.and_then(|c| c.unix_server) {
+                    u.shutdown().await;
+                }
+                return Ok(None);
+            }
+        };
+        let timing = std::sync::Arc::new(std::sync::Mutex::new(Timing::default()));
+        let bridge = if args.stdio {
+            timed_bridge(&mut child, &launch, timing.clone())
         } else {
-            Stdio::null()
+            None
+        };
+        let stdout_seen = (!args.stdio)
+            .then(|| child.stdout.take().map(watch_stdout))
+            .flatten();
+        let started = Instant::now();
+        let (confinement, unix_server) = match confined {
+            Some(c) => {
+                report.add("sandbox", true, c.line);
+                (Some(c.confinement), c.unix_server)
+            }
+            None => (None, None),
+        };
+        Ok(Some(Candidate {
+            child,
+            launch,
+            bridge,
+            timing,
+            stdout_seen,
+            started,
+            unix_server,
+            _confinement: confinement,
+            _scratch: scratch,
+        }))
+    }
+
+    /// Waits for the bot to subscribe with its token, within 10 s; a stdio
+    /// bot is waited for as long as a tournament waits for it to read its
+    /// stdin (the bridge's START_WAIT), so that an upload is not refused
+    /// for a slow start. `Err`: why it did not.
+    async fn subscribe(
+        &mut self,
+        args: &CheckBotArgs,
+        referee: &Referee,
+    ) -> anyhow::Result<Result<(), String>> {
+        let wait = if args.stdio {
+            whistle_tournament::stdio::START_WAIT
+        } else {
+            Duration::from_secs(10)
+        };
+        let deadline = Instant::now() + wait;
+        loop {
+            if referee.waiting_bots().contains(&args.name) {
+                break;
+            }
+            if let Some(status) = self.child.try_wait()? {
+                return Ok(Err(self.exited_unsubscribed(args, status)));
+            }
+            if Instant::now() > deadline {
+                return Ok(Err(if args.stdio {
+                    format!(
+                        "it did not begin reading its stdin within {} s (whistle subscribes \
+                         for a stdio bot once it reads its first line, docs/stdio.md)",
+                        wait.as_secs()
+                    )
+                } else {
+                    format!(
+                        "no Subscribe with $WHISTLE_TOKEN within 10 s{}",
+                        stdio_hint(args, self.stdout_seen.as_ref(), false, false)
+                    )
+                }));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        if !args.stdio {
+            return Ok(Ok(()));
+        }
+        // The bridge subscribes for a stdio bot once it has begun reading
+        // its stdin: the process must still be running a second from its
+        // start (an interpreter that fails on its first line is gone by
+        // then; a bot that ended cleanly, having closed its stdout, is
+        // judged by its answers: absent).
+        tokio::time::sleep(Duration::from_secs(1).saturating_sub(self.started.elapsed())).await;
+        Ok(match self.child.try_wait()? {
+            Some(status) if !status.success() => Err(format!(
+                "the process exited at once ({status}); whistle subscribed for it, \
+                 but nobody is there to answer"
+            )),
+            _ => Ok(()),
         })
-        .stdout(Stdio::piped())
-        .stderr(stderr_file)
-        .kill_on_drop(true);
-        Ok((cmd.spawn()?, scratch))
-    });
-    let (mut child, _bot_scratch) = match spawned {
-        Ok(c) => c,
-        Err(e) => {
-            report.add(
-                "start",
-                false,
-                format!("cannot start `{}`: {e}", program.display()),
+    }
+
+    /// Why a process that exited before subscribing did not.
+    fn exited_unsubscribed(&self, args: &CheckBotArgs, status: std::process::ExitStatus) -> String {
+        if args.stdio {
+            // whistle subscribes for a stdio bot once it reads its stdin.
+            return format!(
+                "the process exited before it answered a single request ({status}); \
+                 whistle subscribes for a stdio bot once it has read its first line"
             );
-            if let Some(u) = unix_server {
-                u.shutdown().await;
-            }
-            opponents.0.abort();
-            server.shutdown().await;
-            return Ok(report);
         }
-    };
-
-    // A stdio bot: whistle subscribes and plays for it over gRPC, through
-    // a relay that times each answer from the moment its request was
-    // written to the bot.
-    let timing = std::sync::Arc::new(std::sync::Mutex::new(Timing::default()));
-    let bridge = if args.stdio {
-        timed_bridge(&mut child, &launch, timing.clone())
-    } else {
-        None
-    };
-    let stdout_seen = (!args.stdio)
-        .then(|| child.stdout.take().map(watch_stdout))
-        .flatten();
-    let started = Instant::now();
-    if let Some(line) = sandbox_line {
-        report.add("sandbox", true, line);
-    }
-    // Subscribe: the bot's token, within 10 s; a stdio bot is waited for as
-    // long as a tournament waits for it to read its stdin (the bridge's
-    // START_WAIT), so that an upload is not refused for a slow start.
-    let wait = if args.stdio {
-        whistle_tournament::stdio::START_WAIT
-    } else {
-        Duration::from_secs(10)
-    };
-    let deadline = Instant::now() + wait;
-    let subscribed = loop {
-        if referee.waiting_bots().contains(&args.name) {
-            break Ok(());
-        }
-        if let Some(status) = child.try_wait()? {
-            if args.stdio {
-                // whistle subscribes for a stdio bot once it reads its stdin.
-                break Err(format!(
-                    "the process exited before it answered a single request ({status}); \
-                     whistle subscribes for a stdio bot once it has read its first line"
-                ));
-            }
-            break Err(format!(
-                "the process exited ({status}) without subscribing{}",
-                stdio_hint(
-                    args,
-                    stdout_seen.as_ref(),
-                    started.elapsed() < Duration::from_secs(2),
-                    std::fs::read_to_string(&stderr_path)
-                        .is_ok_and(|text| text.contains("Traceback") || text.contains("Error"))
-                )
-            ));
-        }
-        if Instant::now() > deadline {
-            break Err(if args.stdio {
-                format!(
-                    "it did not begin reading its stdin within {} s (whistle subscribes for a \
-                     stdio bot once it reads its first line, docs/stdio.md)",
-                    wait.as_secs()
-                )
-            } else {
-                format!(
-                    "no Subscribe with $WHISTLE_TOKEN within 10 s{}",
-                    stdio_hint(args, stdout_seen.as_ref(), false, false)
-                )
-            });
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    // The bridge subscribes for a stdio bot once it has begun reading its
-    // stdin: the process must still be running a moment later.
-    let subscribed = match subscribed {
-        Ok(()) if args.stdio => {
-            // A second from its start: an interpreter that fails on its
-            // first line is gone by then. (A bot that ended cleanly, having
-            // closed its stdout, is judged by its answers: absent.)
-            tokio::time::sleep(Duration::from_secs(1).saturating_sub(started.elapsed())).await;
-            match child.try_wait()? {
-                Some(status) if !status.success() => Err(format!(
-                    "the process exited at once ({status}); whistle subscribed for it, \
-                     but nobody is there to answer"
-                )),
-                _ => Ok(()),
-            }
-        }
-        other => other,
-    };
-    match subscribed {
-        Ok(()) => report.add(
-            "subscribe",
-            true,
-            if args.stdio {
-                "running; whistle subscribed for it and speaks to it on stdin and stdout"
-            } else {
-                "called Subscribe with the bot token from $WHISTLE_TOKEN"
-            },
-        ),
-        Err(e) => {
-            report.add("subscribe", false, e);
-            if let Some(b) = &bridge {
-                b.abort();
-            }
-            whistle_tournament::procs::kill_group(&mut child, launch.sandbox.is_some()).await;
-            opponents.0.abort();
-            server.shutdown().await;
-            return Ok(report);
-        }
+        format!(
+            "the process exited ({status}) without subscribing{}",
+            stdio_hint(
+                args,
+                self.stdout_seen.as_ref(),
+                self.started.elapsed() < Duration::from_secs(2),
+                std::fs::read_to_string(&self.launch.stderr_log)
+                    .is_ok_and(|text| text.contains("Traceback") || text.contains("Error"))
+            )
+        )
     }
 
-    let mut kinds_report = Vec::new();
+    /// Ends the bot's process, and every process of its sandbox.
+    async fn kill_group(&mut self) {
+        let sandboxed = self.launch.sandbox.is_some();
+        whistle_tournament::procs::kill_group(&mut self.child, sandboxed).await;
+    }
+
+    /// Ends a bot that is not to be checked further.
+    async fn kill(&mut self) {
+        if let Some(b) = &self.bridge {
+            b.abort();
+        }
+        self.kill_group().await;
+    }
+
+    /// Ends what served the bot, and the bench.
+    async fn close(self, bench: Bench) {
+        if let Some(b) = self.bridge {
+            b.abort();
+        }
+        bench.close().await;
+        if let Some(u) = self.unix_server {
+            u.shutdown().await;
+        }
+    }
+}
+
+/// The bot's sandbox as in a tournament, so that what it needs to read
+/// shows now: `Ok(None)` without `--sandbox`; `Err`, the FAIL's detail,
+/// where this machine cannot confine it.
+async fn sandbox(
+    args: &CheckBotArgs,
+    bench: &Bench,
+    bot: &whistle_tournament::config::LocalBot,
+    launch: &mut whistle_tournament::procs::Launch,
+    cwd: &Path,
+) -> anyhow::Result<Result<Option<Confined>, String>> {
+    if !bot.sandbox {
+        return Ok(Ok(None));
+    }
+    let c = match Confinement::new(std::env::current_exe()?) {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(format!("{e} (or: check-bot --no-sandbox)"))),
+    };
+    let secrets: Vec<std::path::PathBuf> = args
+        .secret
+        .iter()
+        .map(|s| std::fs::canonicalize(cwd.join(s)).unwrap_or_else(|_| cwd.join(s)))
+        .collect();
+    let grants = confine::check_grants(bot, cwd, &secrets).map_err(|e| anyhow::anyhow!("{e}"))?;
+    launch.dir = grants.folder;
+    let reach = c.reach(&bench.referee, &launch.address).await?;
+    if !args.stdio {
+        // A stdio bot's bridge runs here, outside the sandbox.
+        launch.address = reach.address.clone();
+    }
+    launch.sandbox = Some(c.sandboxed(bot.limits, grants.read, &reach));
+    let line = format!(
+        "runs in a sandbox ({}; the referee is reached by {}) reading {} and the system's paths",
+        c.support.describe(c.mode),
+        c.mode.describe(args.stdio),
+        launch.dir.display()
+    );
+    Ok(Ok(Some(Confined {
+        confinement: c,
+        unix_server: reach.server,
+        line,
+    })))
+}
+
+/// Plays every game's matches ([`plans`]) and adds their checks; returns
+/// the kinds of decision each game asked and could ask.
+async fn play_games(
+    args: &CheckBotArgs,
+    games: &[Variant],
+    bench: &Bench,
+    bot: &mut Candidate,
+    report: &mut Report,
+) -> anyhow::Result<Vec<(Variant, Kinds)>> {
+    let mut kinds = Vec::new();
     for (i, &game) in games.iter().enumerate() {
-        if let Some(status) = child.try_wait()? {
+        if let Some(status) = bot.child.try_wait()? {
             report.add(
                 format!("{}: match", game.name()),
                 false,
@@ -598,18 +727,18 @@ async fn check(
         let first = report.checks.len();
         let mut asked = (BTreeSet::new(), BTreeSet::new());
         for (k, plan) in plans(game).iter().enumerate() {
-            if k > 0 && child.try_wait()?.is_some() {
+            if k > 0 && bot.child.try_wait()?.is_some() {
                 break;
             }
             let (a, p) = play_game(
                 args,
-                &referee,
+                &bench.referee,
                 game,
                 plan,
                 i == 0 && k == 0,
-                &mut report,
-                args.stdio.then_some(&timing),
-                &seating,
+                report,
+                args.stdio.then_some(&bot.timing),
+                &bench.seating,
             )
             .await?;
             asked.0.extend(a);
@@ -617,25 +746,30 @@ async fn check(
         }
         // Nothing passes once the bot is gone: a stdio bot's bridge (or a
         // seat's fallbacks) may have carried the match on without it.
-        if let Some(status) = child.try_wait()? {
-            for c in &mut report.checks[first..] {
-                if c.pass {
-                    c.pass = false;
-                    c.detail = format!(
-                        "the bot's process exited ({status}) before this match ended; \
-                         not judged: {}",
-                        c.detail
-                    );
-                }
+        if let Some(status) = bot.child.try_wait()? {
+            for c in report.checks[first..].iter_mut().filter(|c| c.pass) {
+                c.pass = false;
+                c.detail = format!(
+                    "the bot's process exited ({status}) before this match ended; \
+                     not judged: {}",
+                    c.detail
+                );
             }
         }
-        kinds_report.push((game, asked));
+        kinds.push((game, asked));
     }
-    // Which kinds of decision each game asked, over every match it played
-    // (nothing to say of a bot that died on the way).
-    let alive = child.try_wait()?.is_none();
-    // A stdio bot's seats were subscribed by the bridge: one that died
-    // without answering anything never really subscribed.
+    Ok(kinds)
+}
+
+/// The kinds of decision each game asked, for a bot still `alive`; and a
+/// stdio bot's subscription undone if it died without answering anything
+/// (the bridge subscribed its seats: it never really did).
+fn report_kinds(
+    args: &CheckBotArgs,
+    report: &mut Report,
+    kinds: Vec<(Variant, Kinds)>,
+    alive: bool,
+) {
     if args.stdio && !alive && report.answered == 0 {
         for c in report
             .checks
@@ -648,7 +782,7 @@ async fn check(
                 .into();
         }
     }
-    for (game, (asked, possible)) in kinds_report.into_iter().filter(|_| alive) {
+    for (game, (asked, possible)) in kinds.into_iter().filter(|_| alive) {
         let never: Vec<&str> = possible.difference(&asked).copied().collect();
         // Every kind is asked of a bot that plays on: its own choices, and
         // the mixed tables' opponents, lead everywhere. A kind never asked
@@ -671,28 +805,35 @@ async fn check(
             ),
         );
     }
+}
 
-    // Exit: once dismissed, its Subscribe stream ends and the process
-    // should finish on its own.
+/// Dismisses the bot (its Subscribe stream ends) and checks that its
+/// process then finishes on its own, with status 0, within 10 s.
+async fn judge_exit(
+    args: &CheckBotArgs,
+    referee: &Referee,
+    bot: &mut Candidate,
+    report: &mut Report,
+) {
     referee.dismiss_bot(&args.name);
-    match tokio::time::timeout(Duration::from_secs(10), child.wait()).await {
+    match tokio::time::timeout(Duration::from_secs(10), bot.child.wait()).await {
         Ok(Ok(status)) if status.success() => report.add(
             "exit",
             true,
             "exited with status 0 once its seats were done",
         ),
         Ok(Ok(status)) => {
-            let tail = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+            let tail = std::fs::read_to_string(&bot.launch.stderr_log).unwrap_or_default();
             let (how, _) = whistle_tournament::procs::how_it_ended(
                 &Ok(status),
-                launch.sandbox.as_ref(),
+                bot.launch.sandbox.as_ref(),
                 &tail,
             );
             report.add("exit", false, format!("{how}; {}", SEE_STDERR))
         }
         Ok(Err(e)) => report.add("exit", false, format!("cannot wait for it: {e}")),
         Err(_) => {
-            whistle_tournament::procs::kill_group(&mut child, launch.sandbox.is_some()).await;
+            bot.kill_group().await;
             report.add(
                 "exit",
                 false,
@@ -701,15 +842,6 @@ async fn check(
             );
         }
     }
-    if let Some(b) = bridge {
-        b.abort();
-    }
-    opponents.0.abort();
-    server.shutdown().await;
-    if let Some(u) = unix_server {
-        u.shutdown().await;
-    }
-    Ok(report)
 }
 
 /// The name the in-process opponents of mixed tables play under.
@@ -1881,6 +2013,46 @@ pub(crate) struct Process<'a> {
     pub stdio: bool,
 }
 
+/// The entry of a bot that `p` says, started from `cwd` with `limits`, its
+/// launch to `address` with `token` as a tournament's (unsandboxed as yet),
+/// its stderr to `stderr`, and its program as resolved.
+fn local_launch(
+    p: &Process<'_>,
+    limits: whistle_sandbox::Limits,
+    address: &str,
+    token: &str,
+    stderr: &Path,
+    cwd: &Path,
+) -> (
+    whistle_tournament::config::LocalBot,
+    whistle_tournament::procs::Launch,
+    std::path::PathBuf,
+) {
+    let bot = whistle_tournament::config::LocalBot {
+        command: p.command.to_vec(),
+        dir: p.dir.map(|d| cwd.join(d)),
+        read: p.read.iter().map(|r| cwd.join(r)).collect(),
+        sandbox: p.sandbox,
+        limits,
+        stdio: p.stdio,
+    };
+    let program = confine::resolve_program(&p.command[0], cwd);
+    let launch = whistle_tournament::procs::Launch {
+        name: p.name.to_string(),
+        command: std::iter::once(program.display().to_string())
+            .chain(confine::absolute_args(&p.command[1..], cwd))
+            .collect(),
+        dir: bot.folder(cwd),
+        address: address.to_string(),
+        token: token.to_string(),
+        stderr_log: stderr.to_path_buf(),
+        sandbox: None,
+        once: false,
+        stdio: p.stdio,
+    };
+    (bot, launch, program)
+}
+
 /// A bot process started by [`start`]: dropped, it is killed and what it
 /// was given (bridge, sandbox, socket) goes with it.
 pub(crate) struct Started {
@@ -1917,28 +2089,8 @@ pub(crate) async fn start(
     stderr: &Path,
 ) -> anyhow::Result<Started> {
     let cwd = std::env::current_dir()?;
-    let bot = whistle_tournament::config::LocalBot {
-        command: p.command.to_vec(),
-        dir: p.dir.map(|d| cwd.join(d)),
-        read: p.read.iter().map(|r| cwd.join(r)).collect(),
-        sandbox: p.sandbox,
-        limits: whistle_sandbox::Limits::default(),
-        stdio: p.stdio,
-    };
-    let program = confine::resolve_program(&p.command[0], &cwd);
-    let mut launch = whistle_tournament::procs::Launch {
-        name: p.name.to_string(),
-        command: std::iter::once(program.display().to_string())
-            .chain(confine::absolute_args(&p.command[1..], &cwd))
-            .collect(),
-        dir: bot.folder(&cwd),
-        address: address.to_string(),
-        token: token.to_string(),
-        stderr_log: stderr.to_path_buf(),
-        sandbox: None,
-        once: false,
-        stdio: p.stdio,
-    };
+    let limits = whistle_sandbox::Limits::default();
+    let (bot, mut launch, program) = local_launch(p, limits, address, token, stderr, &cwd);
     let mut confinement = None;
     let mut unix_server = None;
     if bot.sandbox {

@@ -7,18 +7,20 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Event, Scratch, whistle, whistle_ok as ok};
+use common::{
+    Event, Scratch,
+    builder_ext::{EventExt, league_head},
+    whistle, whistle_ok as ok,
+};
 use serde_json::Value;
 
 /// A league of five bots the league starts (tables of four, no reference
 /// bots to fill a second table: one sits out each round) and one student's
 /// token bot that never connects.
 fn class_league(s: &Scratch) {
-    Event::new("class", "israeli")
-        .and("seed = 11\nhands = 1\nformat = \"round-robin\"\nparallel = 2\nfill = false\n\n")
+    league_head("class", Some("11"), 1, "round-robin", 2, false)
         .calm()
-        .write(s, "class.toml");
-    ok(s, &["league", "init", "class.toml", "--dir", "lg"]);
+        .init_league(s, "class.toml", "lg");
     for b in ["b1", "b2", "b3", "b4", "b5"] {
         ok(
             s,
@@ -30,37 +32,26 @@ fn class_league(s: &Scratch) {
     common::add_league_bots(s, "lg", &["alice"]);
 }
 
+/// `whistle league serve --dir lg --listen 127.0.0.1:0 EXTRA...` in `s`,
+/// given `limit`.
+fn serve(s: &Scratch, extra: &[&str], limit: Duration) -> common::Ran {
+    let mut args = vec!["league", "serve", "--dir", "lg", "--listen", "127.0.0.1:0"];
+    args.extend(extra);
+    whistle(s, &args, limit)
+}
+
 #[test]
 fn a_served_league_paces_its_rounds_says_who_sits_out_and_ranks_only_bots_that_played() {
     let s = Scratch::new("class-league");
     class_league(&s);
-    let r = whistle(
-        &s,
-        &[
-            "league",
-            "serve",
-            "--dir",
-            "lg",
-            "--listen",
-            "127.0.0.1:0",
-            "--every",
-            "5",
-        ],
-        Duration::from_secs(60),
-    );
+    let r = serve(&s, &["--every", "5"], Duration::from_secs(60));
     assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("give a unit"), "{}", r.stderr);
 
     let begun = Instant::now();
-    let r = whistle(
+    let r = serve(
         &s,
         &[
-            "league",
-            "serve",
-            "--dir",
-            "lg",
-            "--listen",
-            "127.0.0.1:0",
             "--poll-ms",
             "200",
             "--rounds",
@@ -204,21 +195,34 @@ fn a_stdio_bot_slower_to_start_than_its_tables_is_absent_from_them_not_late() {
         "import sys, time\ntime.sleep(38)\nfor line in sys.stdin:\n    \
          if line.startswith('{\"type\":\"request\"'):\n        print(0, flush=True)\n",
     );
-    Event::with(
-        "name = \"sleeper\"\ngame = \"honeymoon\"\nseed = 3\nhands = 1\nrounds = 10\n\
-         format = \"round-robin\"\nparallel = 1\n\n[time]\nper_action_ms = 500\n\
-         time_bank_ms = 0\nstart_timeout_ms = 1000\nreconnect_grace_ms = 500\n",
-    )
-    .command_with(
-        "sleeper",
-        &["python3", "bot.py"],
-        &format!("stdio = true\ndir = \"{}\"\n", s.path("sleeper").display()),
-    )
-    // An opponent that thinks 100 ms a decision: the matches one after the
-    // other last past the sleeper's 38 s, so that tables start while it has
-    // not read yet (before and after the 30 s start wait) and after it has.
-    .bundled("h", "sampler:100ms")
-    .write(&s, "t.toml");
+    Event::new("sleeper", "honeymoon")
+        .keys(&[
+            ("seed", "3"),
+            ("hands", "1"),
+            ("rounds", "10"),
+            ("format", "\"round-robin\""),
+            ("parallel", "1"),
+        ])
+        .and("\n")
+        .table(
+            "time",
+            &[
+                ("per_action_ms", "500"),
+                ("time_bank_ms", "0"),
+                ("start_timeout_ms", "1000"),
+                ("reconnect_grace_ms", "500"),
+            ],
+        )
+        .command_with(
+            "sleeper",
+            &["python3", "bot.py"],
+            &format!("stdio = true\ndir = \"{}\"\n", s.path("sleeper").display()),
+        )
+        // An opponent that thinks 100 ms a decision: the matches one after the
+        // other last past the sleeper's 38 s, so that tables start while it has
+        // not read yet (before and after the 30 s start wait) and after it has.
+        .bundled("h", "sampler:100ms")
+        .write(&s, "t.toml");
     let out = s.path("out");
     let r = whistle(
         &s,

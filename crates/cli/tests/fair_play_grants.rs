@@ -11,7 +11,11 @@ mod common;
 
 use std::{os::unix::fs::PermissionsExt, path::Path, process::Command, time::Duration};
 
-use common::{Event, Scratch, WHISTLE, add_league_bots, whistle, whistle_ok};
+use common::{
+    Event, Scratch, WHISTLE, add_league_bots,
+    builder_ext::{self, EventExt, league_head},
+    whistle, whistle_ok,
+};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -27,35 +31,23 @@ fn mode(p: &Path) -> u32 {
     std::fs::metadata(p).unwrap().permissions().mode() & 0o777
 }
 
-const LEAGUE: &str = r#"name = "grants"
-game = "israeli"
-hands = 2
-format = "round-robin"
-parallel = 2
-fill = true
-
-[time]
-per_action_ms = 5000
-
-[submissions]
-uploads_per_hour = 20
-disk_mib = 2
-unpacked_mib = 2
-build_s = 4
-build_disk_mib = 8
-
-[[reference]]
-name = "first"
-command = ["whistle", "bot", "--bot", "first"]
-
-[[reference]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random", "--seed", "1"]
-
-[[reference]]
-name = "heuristic"
-command = ["whistle", "bot", "--bot", "heuristic"]
-"#;
+/// The league: round-robin, reference bots filling the seats, small
+/// bounds on uploads and a 4 s build.
+fn league() -> Event {
+    league_head("grants", None, 2, "round-robin", 2, true)
+        .table("time", &[("per_action_ms", "5000")])
+        .table(
+            "submissions",
+            &[
+                ("uploads_per_hour", "20"),
+                ("disk_mib", "2"),
+                ("unpacked_mib", "2"),
+                ("build_s", "4"),
+                ("build_disk_mib", "8"),
+            ],
+        )
+        .class_references()
+}
 
 /// A Python script that tries to read `targets` (name, path: a file is
 /// read, a folder listed) and says on stderr what worked (`LEAK NAME`) and
@@ -103,19 +95,50 @@ fn fake_venv(dir: &Path, home: &Path) {
 }
 
 fn submit(s: &Scratch, token: &str, path: &str) -> (bool, String) {
+    let r = builder_ext::submit(s, token, path);
+    (r.status.success(), format!("{}\n{}", r.stdout, r.stderr))
+}
+
+/// A stdio bot `bots/NAME` of `s` running in a fake virtual environment
+/// whose `home` is `home` (`venv/bin/python3 bot.py`), `bot.py` the `code`
+/// given, beside its own copy of the example first-legal bot.
+fn venv_bot(s: &Scratch, name: &str, home: &Path, code: &str) {
+    let dir = s.path(&format!("bots/{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    fake_venv(&dir, home);
+    std::fs::write(dir.join("bot.py"), code).unwrap();
+    std::fs::copy(
+        root().join("bots/stdio/first_legal.py"),
+        dir.join("first_legal.py"),
+    )
+    .unwrap();
+}
+
+/// The stdio bot entry of a bot of `bots/NAME` running `PROGRAM SCRIPT`
+/// there.
+fn stdio_bot(e: Event, name: &str, program: &str, script: &str) -> Event {
+    let dir = format!("bots/{name}");
+    e.command_with(
+        name,
+        &[&format!("{dir}/{program}"), &format!("{dir}/{script}")],
+        &format!("dir = \"{dir}\"\nstdio = true\n"),
+    )
+}
+
+/// Plays the event `file` in `s`, which must end with status 0.
+fn play(s: &Scratch, file: &Path) {
     let r = whistle(
         s,
-        &["league", "submit", path, "--token", token, "--dir", "lg"],
-        Duration::from_secs(240),
+        &["tournament", file.to_str().unwrap(), "--progress", "quiet"],
+        Duration::from_secs(300),
     );
-    (r.status.success(), format!("{}\n{}", r.stdout, r.stderr))
+    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
 }
 
 #[test]
 fn a_fake_venv_upload_reads_neither_the_store_nor_another_students_versions() {
     let s = Scratch::new("grants-league");
-    s.write("league.toml", LEAGUE);
-    whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
+    league().init_league(&s, "league.toml", "lg");
     let lg = std::fs::canonicalize(s.path("lg")).unwrap();
     // The store holds the league's secret seed: the owner's alone.
     assert_eq!(mode(&lg.join("league.db")), 0o600);
@@ -227,53 +250,35 @@ fn a_fake_venv_in_a_duplicate_event_reads_no_log_and_no_seed() {
     }
     let s = Scratch::new("grants-duplicate");
     let out = s.path("out");
-    std::fs::create_dir_all(s.path("bots/alice")).unwrap();
     // Each fresh instance would read the logs of the rotations played
     // before it through `home = OUT/matches/bin`, and the drawn seed
     // through `home = OUT/seed.secret/bin` (two bots, one of each).
+    let targets = [
+        ("matches", out.join("matches")),
+        ("seed", out.join("seed.secret")),
+    ];
+    let targets: Vec<(&str, &Path)> = targets.iter().map(|(n, p)| (*n, p.as_path())).collect();
     for (bot, home) in [
         ("alice", out.join("matches/bin")),
         ("carol", out.join("seed.secret/bin")),
     ] {
-        let dir = s.path(&format!("bots/{bot}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        fake_venv(&dir, &home);
-        let targets = [
-            ("matches", out.join("matches")),
-            ("seed", out.join("seed.secret")),
-        ];
-        let targets: Vec<(&str, &Path)> = targets.iter().map(|(n, p)| (*n, p.as_path())).collect();
-        std::fs::write(dir.join("bot.py"), spy(&targets, true)).unwrap();
-        std::fs::copy(
-            root().join("bots/stdio/first_legal.py"),
-            dir.join("first_legal.py"),
-        )
-        .unwrap();
+        venv_bot(&s, bot, &home, &spy(&targets, true));
     }
-    let file = Event::with(
-        "name = \"grants\"\ngame = \"israeli\"\nhands = 1\nformat = \"duplicate\"\nparallel = 1\n\
-         out = \"out\"\n",
-    )
-    .calm()
-    .command_with(
-        "alice",
-        &["bots/alice/venv/bin/python3", "bots/alice/bot.py"],
-        "dir = \"bots/alice\"\nstdio = true\n",
-    )
-    .command_with(
-        "carol",
-        &["bots/carol/venv/bin/python3", "bots/carol/bot.py"],
-        "dir = \"bots/carol\"\nstdio = true\n",
-    )
-    .bundled("b", "first")
-    .bundled("c", "random")
-    .write(&s, "t.toml");
-    let r = whistle(
-        &s,
-        &["tournament", file.to_str().unwrap(), "--progress", "quiet"],
-        Duration::from_secs(300),
-    );
-    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    let head = Event::new("grants", "israeli").keys(&[
+        ("hands", "1"),
+        ("format", "\"duplicate\""),
+        ("parallel", "1"),
+        ("out", "\"out\""),
+    ]);
+    let file = ["alice", "carol"]
+        .iter()
+        .fold(head.calm(), |e, bot| {
+            stdio_bot(e, bot, "venv/bin/python3", "bot.py")
+        })
+        .bundled("b", "first")
+        .bundled("c", "random")
+        .write(&s, "t.toml");
+    play(&s, &file);
     for bot in ["alice", "carol"] {
         let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
         assert!(!log.contains("LEAK"), "{bot}:\n{log}");
@@ -312,23 +317,13 @@ fn a_real_venv_in_the_bots_own_folder_still_runs() {
         dir.join("first_legal.py"),
     )
     .unwrap();
-    let file = Event::with("name = \"venv\"\ngame = \"israeli\"\nhands = 1\nout = \"out\"\n")
-        .calm()
-        .command_with(
-            "v",
-            &["bots/v/venv/bin/python3", "bots/v/first_legal.py"],
-            "dir = \"bots/v\"\nstdio = true\n",
-        )
+    let head = Event::new("venv", "israeli").keys(&[("hands", "1"), ("out", "\"out\"")]);
+    let file = stdio_bot(head.calm(), "v", "venv/bin/python3", "first_legal.py")
         .bundled("b", "first")
         .bundled("c", "random")
         .bundled("d", "heuristic")
         .write(&s, "t.toml");
-    let r = whistle(
-        &s,
-        &["tournament", file.to_str().unwrap(), "--progress", "quiet"],
-        Duration::from_secs(300),
-    );
-    assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
+    play(&s, &file);
     let res: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(s.path("out/results.json")).unwrap())
             .unwrap();

@@ -9,7 +9,7 @@ use std::{
     time::Duration,
 };
 
-use common::{Event, Killed, Scratch, SpawnKilled, WHISTLE, whistle};
+use common::{Event, Killed, Scratch, SpawnKilled, WHISTLE, builder_ext, whistle};
 use serde_json::Value;
 
 use common::whistle_ok as ok;
@@ -38,10 +38,8 @@ fn refused(s: &Scratch, args: &[&str], says: &str) {
 /// at once, reference bots filling every seat or not (`fill`); its clocks
 /// and bots follow.
 fn league_head(name: &str, seed: Option<u64>, hands: u32, format: &str, fill: bool) -> Event {
-    let seed = seed.map(|n| format!("seed = {n}\n")).unwrap_or_default();
-    Event::new(name, "israeli").and(&format!(
-        "{seed}hands = {hands}\nformat = \"{format}\"\nparallel = 2\nfill = {fill}\n\n"
-    ))
+    let seed = seed.map(|n| n.to_string());
+    builder_ext::league_head(name, seed.as_deref(), hands, format, 2, fill)
 }
 
 /// A league file: Israeli Whist, seed 11, `hands` hands a match, duplicate

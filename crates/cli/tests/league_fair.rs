@@ -17,45 +17,39 @@ use std::{
 };
 
 use common::{
-    Scratch, SpawnKilled, WHISTLE, add_league_bots, listening_address, spawn_remote_bot,
-    spawn_serve, stop_all, whistle, whistle_ok,
+    Event, Scratch, SpawnKilled, WHISTLE, add_league_bots,
+    builder_ext::{EventExt, league_head, submit},
+    listening_address, spawn_remote_bot, spawn_serve, stop_all, whistle_ok,
 };
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
-const LEAGUE: &str = r#"name = "fair"
-game = "israeli"
-hands = 3
-format = "duplicate"
-parallel = 1
-fill = true
+/// The league: duplicate, three hands a match, one table at a time,
+/// reference bots filling the seats, a new version inheriting its bot's
+/// rating; uploads bounded at `uploads_per_hour` and waiting at most
+/// `queue_s` to be checked; dealt from `seed` if given.
+fn league(uploads_per_hour: &str, queue_s: &str, seed: Option<&str>) -> Event {
+    league_head("fair", seed, 3, "duplicate", 1, true)
+        .table("time", &[("per_action_ms", "5000")])
+        .table("rating", &[("new_version", "\"inherit\"")])
+        .table(
+            "submissions",
+            &[
+                ("uploads_per_hour", uploads_per_hour),
+                ("check_hands", "1"),
+                ("build_s", "20"),
+                ("queue_s", queue_s),
+            ],
+        )
+        .class_references()
+}
 
-[time]
-per_action_ms = 5000
-
-[rating]
-new_version = "inherit"
-
-[submissions]
-uploads_per_hour = 20
-check_hands = 1
-build_s = 20
-queue_s = 120
-
-[[reference]]
-name = "first"
-command = ["whistle", "bot", "--bot", "first"]
-
-[[reference]]
-name = "random"
-command = ["whistle", "bot", "--bot", "random", "--seed", "1"]
-
-[[reference]]
-name = "heuristic"
-command = ["whistle", "bot", "--bot", "heuristic"]
-"#;
+/// The league of [`league`] with its usual bounds made in `s/lg`.
+fn init_league(s: &Scratch) {
+    league("20", "120", None).init_league(s, "league.toml", "lg");
+}
 
 /// A folder `name` in `s` holding the example Python stdio bot, which
 /// writes a line to its stderr at every decision and, when `slow`, takes
@@ -85,14 +79,6 @@ fn python_bot(s: &Scratch, name: &str, slow: f64, extra: &str) -> String {
     name.to_string()
 }
 
-fn submit(s: &Scratch, token: &str, path: &str) -> common::Ran {
-    whistle(
-        s,
-        &["league", "submit", path, "--token", token, "--dir", "lg"],
-        Duration::from_secs(240),
-    )
-}
-
 /// The rating column of `bot`'s line in `league standings`.
 /// A bot's rating (two decimals) in `league standings --json`: a version
 /// that has not played yet is listed apart in the text, unranked, but keeps
@@ -118,8 +104,7 @@ fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
 #[test]
 fn fixleague_an_owner_sits_once_and_a_version_replaced_mid_round_plays_it_out_rated() {
     let s = Scratch::new("fixleague-once");
-    s.write("league.toml", LEAGUE);
-    whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
+    init_league(&s);
     let token = add_league_bots(&s, "lg", &["alice"]).remove(0);
     // alice's hosted version 1 is slow (a long round); version 2 is not.
     let v1 = python_bot(&s, "v1", 0.15, "");
@@ -193,8 +178,7 @@ fn slow_build(s: &Scratch, name: &str, secs: u32) -> String {
 #[test]
 fn fixleague_uploads_take_turns_by_bot() {
     let s = Scratch::new("fixleague-queue");
-    s.write("league.toml", LEAGUE);
-    whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
+    init_league(&s);
     let tokens = add_league_bots(&s, "lg", &["hog", "victim"]);
     let (hog, victim) = (&tokens[0], &tokens[1]);
     let spawn = |token: &str, path: &str, out: &str| {
@@ -256,13 +240,7 @@ fn fixleague_uploads_take_turns_by_bot() {
 #[test]
 fn fixleague_a_queue_time_out_does_not_count_against_the_hour() {
     let s = Scratch::new("fixleague-timeout");
-    s.write(
-        "league.toml",
-        &LEAGUE
-            .replace("uploads_per_hour = 20", "uploads_per_hour = 1")
-            .replace("queue_s = 120", "queue_s = 1"),
-    );
-    whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
+    league("1", "1", None).init_league(&s, "league.toml", "lg");
     let tokens = add_league_bots(&s, "lg", &["hog", "victim"]);
     slow_build(&s, "hog1", 6);
     python_bot(&s, "fair", 0.0, "");
@@ -302,8 +280,7 @@ fn fixleague_a_queue_time_out_does_not_count_against_the_hour() {
 #[test]
 fn fixleague_one_client_cannot_hold_the_site() {
     let s = Scratch::new("fixleague-site");
-    s.write("league.toml", LEAGUE);
-    whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
+    init_league(&s);
     let (mut serve, lines) = spawn_serve(
         &s,
         "lg",
@@ -391,14 +368,8 @@ fn fixleague_typed_seeds_are_warned_of() {
         assert!(ran.stderr.contains("a hash of a word"), "{}", ran.stderr);
     }
     // A league file's too.
-    s.write(
-        "league.toml",
-        &LEAGUE.replace(
-            "fill = true",
-            &format!("fill = true\nseed = \"{}\"", "ab".repeat(32)),
-        ),
-    );
-    let init = whistle_ok(&s, &["league", "init", "league.toml", "--dir", "lg"]);
+    let seed = format!("\"{}\"", "ab".repeat(32));
+    let init = league("20", "120", Some(&seed)).init_league(&s, "league.toml", "lg");
     let said = format!("{}{}", init.stdout, init.stderr);
     assert!(said.contains("look typed by a person"), "{said}");
     // A drawn seed is not warned of.

@@ -1,11 +1,13 @@
 //! A tournament grades the same whether or not it was stopped and resumed:
-//! a bot out of the event stays out across a SIGKILL and `--resume` (its
-//! state is kept in the output folder's `bots.json`), `--resume` on a
-//! finished folder gives the finished run's files and exit status again,
-//! and a ranked bot that played mostly by fallback is flagged.
+//! a bot out of the event stays out across a SIGKILL and `--resume`, and
+//! the sandbox limits that stopped a bot are still named (both kept in the
+//! output folder's `bots.json`), `--resume` on a finished folder gives the
+//! finished run's files and exit status again, and a ranked bot that
+//! played mostly by fallback is flagged.
 //!
 //! Real bot processes: the bundled bots, and stdio bots in Python that
-//! misbehave (one exits after a few decisions, one answers garbage).
+//! misbehave (one exits after a few decisions, one answers garbage, one
+//! asks for more memory than its sandbox allows).
 
 use std::{
     path::Path,
@@ -17,7 +19,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{CALM, Event, Scratch, SpawnKilled, WHISTLE};
+use common::{Event, Scratch, SpawnKilled, WHISTLE, bot_stats, builder_ext::EventExt};
 
 /// A stdio bot that answers its first three requests (the first legal
 /// action), then exits: a student's bug that strikes after a few decisions.
@@ -45,27 +47,60 @@ for line in sys.stdin:
         print("x" if key % 3 == 0 else 0, flush=True)
 "#;
 
+/// A stdio bot that asks for 10 GiB at its start: its sandbox's memory
+/// limit stops it each time, until it is out of the event.
+const HOG: &str = "x = bytearray(10 << 30)\nprint('allocated 10 GiB')\n";
+
+/// The bots of [`event`] that misbehave, with their code, and the keys of
+/// their entries beyond `stdio = true`.
+const MISFITS: [(&str, &str, &str); 3] = [
+    ("quitter", QUITTER, ""),
+    ("sloppy", SLOPPY, ""),
+    ("hog", HOG, "limits = { memory_mib = 256 }\n"),
+];
+
 fn event(s: &Scratch) {
-    for b in ["quitter", "sloppy"] {
-        std::fs::create_dir_all(s.path(&format!("bots/{b}"))).unwrap();
-    }
-    s.write("bots/quitter/bot.py", QUITTER);
-    s.write("bots/sloppy/bot.py", SLOPPY);
-    Event::with(&format!(
-        "name = \"grades\"\ngame = \"israeli\"\nseed = 43\nhands = 1\nrounds = 1\nparallel = 1\n{CALM}"
-    ))
-    .bot("heuristic", &["--bot", "heuristic"])
-    .bot("first", &["--bot", "first"])
-    .bot("first-2", &["--bot", "first"])
-    .command_with("quitter", &["python3", "bots/quitter/bot.py"], "stdio = true\n")
-    .command_with("sloppy", &["python3", "bots/sloppy/bot.py"], "stdio = true\n")
-    .write(s, "grades.toml");
+    let head = Event::new("grades", "israeli").keys(&[
+        ("seed", "43"),
+        ("hands", "1"),
+        ("rounds", "1"),
+        ("parallel", "1"),
+    ]);
+    let bundled = head
+        .calm()
+        .bot("heuristic", &["--bot", "heuristic"])
+        .bot("first", &["--bot", "first"])
+        .bot("first-2", &["--bot", "first"]);
+    MISFITS
+        .iter()
+        .fold(bundled, |e, (name, code, keys)| {
+            let script = format!("bots/{name}/bot.py");
+            std::fs::create_dir_all(s.path(&format!("bots/{name}"))).unwrap();
+            s.write(&script, code);
+            e.command_with(
+                name,
+                &["python3", &script],
+                &format!("stdio = true\n{keys}"),
+            )
+        })
+        .write(s, "grades.toml");
 }
 
 /// `whistle tournament grades.toml --out OUT [--resume]`: exit status,
 /// stdout, stderr.
 fn tournament(s: &Scratch, out: &str, resume: bool) -> (Option<i32>, String, String) {
-    let mut args = vec!["tournament", "grades.toml", "--out", out];
+    tournament_of(s, "grades.toml", out, resume)
+}
+
+/// `whistle tournament FILE --out OUT [--resume]`: exit status, stdout,
+/// stderr.
+fn tournament_of(
+    s: &Scratch,
+    file: &str,
+    out: &str,
+    resume: bool,
+) -> (Option<i32>, String, String) {
+    let mut args = vec!["tournament", file, "--out", out];
     if resume {
         args.push("--resume");
     }
@@ -113,12 +148,49 @@ fn finished_matches(out: &Path) -> usize {
     })
 }
 
-fn quitter_is_out(out: &Path) -> bool {
+/// Runs `whistle tournament FILE --out OUT` in `s` and kills it (SIGKILL)
+/// once `ready(OUT)` holds and a match more is over, before its end.
+fn kill_once(s: &Scratch, file: &str, out: &str, ready: impl Fn(&Path) -> bool) {
+    let folder = s.path(out);
+    let mut child = Command::new(WHISTLE)
+        .args(["tournament", file, "--out", out, "--progress", "quiet"])
+        .current_dir(&s.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn_killed();
+    let started = Instant::now();
+    let mut seen: Option<usize> = None;
+    loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        assert!(
+            started.elapsed() < Duration::from_secs(240),
+            "never ready to be killed"
+        );
+        if seen.is_none() && ready(&folder) {
+            seen = Some(finished_matches(&folder));
+        }
+        if seen.is_some_and(|n| finished_matches(&folder) > n) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SIGKILL.
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(
+        !folder.join("results.json").exists(),
+        "killed before the end"
+    );
+}
+
+/// Whether `out`'s `bots.json` says that `bot` is out of the event.
+fn is_out(out: &Path, bot: &str) -> bool {
     std::fs::read_to_string(out.join("bots.json")).is_ok_and(|t| {
         serde_json::from_str::<Value>(&t).is_ok_and(|v| {
             v["out"]
                 .as_array()
-                .is_some_and(|o| o.iter().any(|b| b["bot"] == "quitter"))
+                .is_some_and(|o| o.iter().any(|b| b["bot"] == bot))
         })
     })
 }
@@ -134,12 +206,7 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     let whole = results(&s.path("whole"));
     // The sloppy bot, ranked on the fallback's play, is flagged.
     assert_flagged(&s.path("whole"), &whole_stdout);
-    let quitter = whole["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == "quitter")
-        .unwrap();
+    let quitter = bot_stats(&whole, "quitter");
     assert!(
         quitter["unranked"]
             .as_str()
@@ -149,55 +216,27 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     let kept = read_json(&s.path("whole/bots.json"));
     assert_eq!(kept["format"], "whistle-bots");
     assert_eq!(kept["ended"]["quitter"], 4, "{kept}");
+    // The hog is named with the limit that stopped it, each time.
+    assert_stopped_by_memory(&whole, "hog");
 
-    // The same run killed (SIGKILL) once the quitter is out and a match
-    // more is over, then resumed.
+    // The same run killed (SIGKILL) once the quitter and the hog are out
+    // and a match more is over, then resumed.
     let killed = s.path("killed");
-    let mut child = Command::new(WHISTLE)
-        .args([
-            "tournament",
-            "grades.toml",
-            "--out",
-            "killed",
-            "--progress",
-            "quiet",
-        ])
-        .current_dir(&s.dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn_killed();
-    let started = Instant::now();
-    let mut seen: Option<usize> = None;
-    loop {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
-        assert!(
-            started.elapsed() < Duration::from_secs(240),
-            "the quitter never went out"
-        );
-        if seen.is_none() && quitter_is_out(&killed) {
-            seen = Some(finished_matches(&killed));
-        }
-        if seen.is_some_and(|n| finished_matches(&killed) > n) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let kill = Command::new("kill")
-        .args(["-KILL", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let _ = child.wait();
-    assert!(
-        !killed.join("results.json").exists(),
-        "killed before the end"
-    );
+    kill_once(&s, "grades.toml", "killed", |out| {
+        is_out(out, "quitter") && is_out(out, "hog")
+    });
     let (code, stdout, err) = tournament(&s, "killed", true);
     assert_eq!(code, Some(3), "{stdout}\n{err}");
     assert!(
         err.contains("bot `quitter` is out of the event"),
         "said again on resume: {err}"
+    );
+    // The limits of the killed run are kept with the bot.
+    let kept = read_json(&killed.join("bots.json"));
+    assert_eq!(
+        kept["limits"]["hog"].as_array().map(Vec::len),
+        Some(4),
+        "{kept}"
     );
     assert_eq!(results(&killed), whole, "a resumed run grades as one run");
 
@@ -219,16 +258,71 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     assert_eq!(again_stdout, whole_stdout);
 }
 
+/// With fresh instances (a duplicate event: each seat a process of its
+/// own), a bot's instances stopped by a limit are named alike by the
+/// uninterrupted run and by one killed and resumed (their ends and limits
+/// kept in bots.json as each match ends).
+#[test]
+fn fixresume_fresh_instances_stopped_by_a_limit_are_named_after_a_resume() {
+    let s = Scratch::new("resume-instances");
+    std::fs::create_dir_all(s.path("bots/hog")).unwrap();
+    s.write("bots/hog/bot.py", HOG);
+    Event::new("instances", "israeli")
+        .keys(&[
+            ("seed", "5"),
+            ("hands", "1"),
+            ("format", "\"duplicate\""),
+            ("parallel", "1"),
+        ])
+        .calm()
+        .command_with(
+            "hog",
+            &["python3", "bots/hog/bot.py"],
+            "limits = { memory_mib = 256 }\n",
+        )
+        .bot("a", &["--bot", "first"])
+        .bot("b", &["--bot", "random"])
+        .bot("c", &["--bot", "heuristic"])
+        .write(&s, "instances.toml");
+    let (code, stdout, err) = tournament_of(&s, "instances.toml", "whole", false);
+    assert_eq!(code, Some(3), "{stdout}\n{err}");
+    let whole = results(&s.path("whole"));
+    assert_stopped_by_memory(&whole, "hog");
+    kill_once(&s, "instances.toml", "killed", |out| is_out(out, "hog"));
+    let (code, stdout, err) = tournament_of(&s, "instances.toml", "killed", true);
+    assert_eq!(code, Some(3), "{stdout}\n{err}");
+    assert_eq!(
+        results(&s.path("killed")),
+        whole,
+        "a resumed run names the limits as one run"
+    );
+}
+
+/// `results` name the 256 MiB memory limit in each `limit` note of `bot`,
+/// and there is one.
+fn assert_stopped_by_memory(results: &Value, bot: &str) {
+    let notes: Vec<&str> = results["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["bot"] == bot && n["kind"] == "limit")
+        .map(|n| n["detail"].as_str().unwrap())
+        .collect();
+    assert!(
+        !notes.is_empty()
+            && notes
+                .iter()
+                .all(|d| d.starts_with("stopped by its sandbox")
+                    && d.contains("memory limit 256 MiB")),
+        "{notes:?}"
+    );
+}
+
 /// A ranked bot that played much by fallback is flagged in `out`'s
 /// results.json, standings.md and report, and in the terminal's `stdout`.
 fn assert_flagged(out: &Path, stdout: &str) {
     let r = results(out);
-    let sloppy = r["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == "sloppy")
-        .unwrap();
+    let sloppy = bot_stats(&r, "sloppy");
     assert!(sloppy.get("unranked").is_none(), "still ranked: {sloppy}");
     let (by_fallback, all) = (
         sloppy["fallbacks"][0].as_u64().unwrap(),

@@ -8,7 +8,11 @@ mod common;
 
 use std::{path::Path, process::Command, time::Duration};
 
-use common::{Event, Scratch, builder_ext::SLOW_STARTER, whistle, whistle_ok};
+use common::{
+    Event, Scratch,
+    builder_ext::{EventExt, SLOW_STARTER},
+    whistle, whistle_ok,
+};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -435,4 +439,89 @@ fn a_slow_start_is_off_the_clock_a_slow_decision_is_not() {
     };
     assert_eq!(late("0"), 0, "a slow start was late");
     assert!(late("4") > 0, "a slow fourth decision was not late");
+}
+
+/// A stdio bot that reads its stdin (answering each request with the first
+/// legal action) only half a second after a match of the output folder
+/// `argv[1]` is over.
+const READS_WHEN_OVER: &str = r#"import glob, sys, time
+def over():
+    for p in glob.glob(sys.argv[1] + '/matches/*'):
+        if '{"type":"end"' in open(p).read():
+            return True
+    return False
+while not over():
+    time.sleep(0.05)
+time.sleep(0.5)
+for line in sys.stdin:
+    if line.startswith('{"type":"request"'):
+        print(0, flush=True)
+"#;
+
+/// A stdio bot that begins reading its stdin only once its event's one
+/// match is over: whistle's bridge then subscribes for it with a token the
+/// finished event has let go. That is the ordinary end of a slow starter,
+/// said at the info level, not an unknown token warned of (a token the
+/// referee never knew still is: tests/e2e's service tests).
+#[test]
+fn a_stdio_bot_that_reads_once_its_event_is_over_is_not_warned_of() {
+    let s = Scratch::new("stdio-read-after-end");
+    std::fs::create_dir_all(s.path("late")).unwrap();
+    s.write("late/bot.py", READS_WHEN_OVER);
+    let out = s.path("out");
+    let out_s = out.display().to_string();
+    Event::new("late", "honeymoon")
+        .keys(&[("seed", "3"), ("hands", "1")])
+        .and("\n")
+        .table(
+            "time",
+            &[
+                ("per_action_ms", "500"),
+                ("time_bank_ms", "0"),
+                ("start_timeout_ms", "300"),
+            ],
+        )
+        .command_with(
+            "late",
+            &["python3", "bot.py", &out_s],
+            &format!(
+                "stdio = true\nsandbox = false\ndir = \"{}\"\n",
+                s.path("late").display()
+            ),
+        )
+        .bundled("h", "first")
+        .write(&s, "t.toml");
+    let r = whistle(
+        &s,
+        &[
+            "tournament",
+            s.path("t.toml").to_str().unwrap(),
+            "--out",
+            &out_s,
+            "--progress",
+            "quiet",
+            "--log",
+            "warn,whistle::detail=off,whistle_referee=info,whistle_tournament::stdio=info",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(r.status.code().is_some(), "{}", r.stderr);
+    // The path taken: the bridge subscribed after the event let the token go.
+    assert!(
+        r.stderr
+            .contains("stdio bridge: the event ended before the bot began reading"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("subscribe refused: the bot's event is over"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("subscribe refused: unknown token"),
+        "{}",
+        r.stderr
+    );
 }

@@ -17,8 +17,9 @@ use std::{
 };
 
 use common::{
-    Event, Killed, Scratch, SpawnKilled, WHISTLE, add_league_bots, builder_ext::EventExt, whistle,
-    whistle_ok,
+    Event, Killed, Scratch, SpawnKilled, WHISTLE, add_league_bots,
+    builder_ext::{EventExt, submit},
+    whistle, whistle_ok,
 };
 
 fn root() -> &'static Path {
@@ -39,12 +40,7 @@ fn league_file(before_time: &str, submissions: &str) -> Event {
         .and(before_time)
         .and("[time]\nper_action_ms = 5000\n\n[rating]\nnew_version = \"inherit\"\n\n")
         .and(submissions)
-        .reference("first", &["whistle", "bot", "--bot", "first"])
-        .reference(
-            "random",
-            &["whistle", "bot", "--bot", "random", "--seed", "1"],
-        )
-        .reference("heuristic", &["whistle", "bot", "--bot", "heuristic"])
+        .class_references()
 }
 
 /// A league of `file` in `s/lg` with one bot, `alice`, whose token is
@@ -90,14 +86,6 @@ fn python(s: &Scratch, script: &str) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn submit(s: &Scratch, token: &str, path: &str) -> common::Ran {
-    whistle(
-        s,
-        &["league", "submit", path, "--token", token, "--dir", "lg"],
-        Duration::from_secs(240),
-    )
 }
 
 /// What an upload must not change: every file of the league folder but the

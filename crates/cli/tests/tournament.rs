@@ -23,7 +23,9 @@ use serde_json::Value;
 
 mod common;
 
-use common::{CALM, Event, Killed, Ran, Scratch, SpawnKilled, WHISTLE, whistle, whistle_ok};
+use common::{
+    CALM, Event, Killed, Ran, Scratch, SpawnKilled, WHISTLE, bot_stats, whistle, whistle_ok,
+};
 
 /// Starts `whistle tournament FILE --out OUT --progress PROGRESS` in `s`, in
 /// the background, its stderr to `stderr`.
@@ -170,15 +172,6 @@ fn wait_for_no_processes_in(dir: &Path, limit: Duration) -> Vec<String> {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-fn bot_stats<'a>(results: &'a Value, name: &str) -> &'a Value {
-    results["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == name)
-        .unwrap_or_else(|| panic!("no bot {name} in {results}"))
 }
 
 /// A bot process that crashes in the middle of a match (`whistle bot

@@ -5,7 +5,9 @@ through whistle_engine and through OpenSpiel, in the same run.
     python crates/python/bench/calls.py [CALLS]
 
 Each figure is CPU nanoseconds a call (`time.process_time_ns`, the best of
-five runs of CALLS calls, less an empty loop's cost), on a state 20
+five runs of CALLS calls, less an empty loop's cost; each row's statement
+is compiled into its loop by `timeit`, its names local to the loop, with
+the garbage collector on), on a state 20
 decisions into a hand dealt as in bench/playouts.py: whistle_engine on
 Israeli Whist (hands=1), OpenSpiel on `oh_hell(players=4,num_tricks_fixed=12)`.
 `apply` cannot be called twice on one state, so it is measured as
@@ -18,10 +20,13 @@ CPU time is the process's own, so the figures hold on a busy machine
 better than a wall clock would; compare rows of one run.
 """
 
+import gc
 import os
 import random
 import sys
 import time
+import timeit
+from types import SimpleNamespace
 
 import whistle_engine as we
 
@@ -34,20 +39,28 @@ SEED = 11
 STEPS = 20
 
 
-def cpu_ns(run, n):
-    """The best of five runs of `run(n)`, in CPU ns a call."""
-    best = None
-    for _ in range(5):
-        start = time.process_time_ns()
-        run(n)
-        per_call = (time.process_time_ns() - start) / n
-        best = per_call if best is None else min(best, per_call)
-    return best
+def cpu_ns(stmt, n, **names):
+    """The best of five runs of `stmt` n times, in CPU ns a run: `names`
+    are the loop's locals, `steps` one more (0)."""
+    setup = "gc.enable(); steps = 0; " + "; ".join(f"{k} = _names[{k!r}]" for k in names)
+    timer = timeit.Timer(stmt, setup, timer=time.process_time_ns, globals={"_names": names, "gc": gc})
+    return min(timer.repeat(5, n)) / n
 
 
-def empty(n):
-    for _ in range(n):
-        pass
+def rows(n, probes, applies, **names):
+    """The rows of one engine: each of `probes` (a row's name, its
+    statement), `legal_actions()`, then each of `applies` (a row's name, a
+    statement that lists a clone `c`'s legal actions and applies one;
+    `None` for a row the engine has not) less a clone and its legal
+    actions, then the clones of `dealt` and of `s`."""
+    base = cpu_ns("c = s.clone(); c.legal_actions()", n, **names)
+    out = [(name, cpu_ns(stmt, n, **names)) for name, stmt in probes]
+    out.append(("legal_actions()", cpu_ns("s.legal_actions()", n, **names)))
+    for name, stmt in applies:
+        out.append((name, stmt and cpu_ns(stmt, n, **names) - base))
+    out.append(("clone(), dealt state", cpu_ns("dealt.clone()", n, **names)))
+    out.append(("clone(), mid-hand", cpu_ns("s.clone()", n, **names)))
+    return out
 
 
 def whistle_rows(n):
@@ -57,61 +70,16 @@ def whistle_rows(n):
     for _ in range(STEPS):
         legal = s.legal_actions()
         s.apply(rng.randrange(len(legal)))
-    seat = s.to_act()[0]
-
-    def is_over(n, s=s):
-        for _ in range(n):
-            s.is_over()
-
-    def to_act(n, s=s):
-        for _ in range(n):
-            s.to_act()
-
-    def legal_actions(n, s=s):
-        for _ in range(n):
-            s.legal_actions()
-
-    def clone_dealt(n, s=dealt):
-        for _ in range(n):
-            s.clone()
-
-    def clone(n, s=s):
-        for _ in range(n):
-            s.clone()
-
-    def clone_legal(n, s=s):
-        for _ in range(n):
-            c = s.clone()
-            c.legal_actions()
-
-    def clone_legal_apply(n, s=s):
-        for _ in range(n):
-            c = s.clone()
-            c.legal_actions()
-            c.apply(0)
-
-    def clone_legal_apply_seat(n, s=s, seat=seat):
-        for _ in range(n):
-            c = s.clone()
-            c.legal_actions(seat)
-            c.apply(0, seat=seat)
-
-    def clone_legal_apply_text(n, s=s):
-        for _ in range(n):
-            c = s.clone()
-            c.apply(c.legal_actions()[0])
-
-    base = cpu_ns(clone_legal, n)
-    return [
-        ("is_over()", cpu_ns(is_over, n)),
-        ("to_act()", cpu_ns(to_act, n)),
-        ("legal_actions()", cpu_ns(legal_actions, n)),
-        ("apply(index)", cpu_ns(clone_legal_apply, n) - base),
-        ("apply(index, seat=seat)", cpu_ns(clone_legal_apply_seat, n) - base),
-        ("apply(text from legal_actions)", cpu_ns(clone_legal_apply_text, n) - base),
-        ("clone(), dealt state", cpu_ns(clone_dealt, n)),
-        ("clone(), mid-hand", cpu_ns(clone, n)),
+    probes = [
+        ("is_over()", "s.is_over()"),
+        ("to_act()", "s.to_act()"),
     ]
+    applies = [
+        ("apply(index)", "c = s.clone(); c.legal_actions(); c.apply(0)"),
+        ("apply(index, seat=seat)", "c = s.clone(); c.legal_actions(seat); c.apply(0, seat=seat)"),
+        ("apply(text from legal_actions)", "c = s.clone(); c.apply(c.legal_actions()[0])"),
+    ]
+    return rows(n, probes, applies, s=s, dealt=dealt, seat=s.to_act()[0])
 
 
 def spiel_rows(n):
@@ -126,48 +94,16 @@ def spiel_rows(n):
     for _ in range(STEPS):
         legal = s.legal_actions()
         s.apply_action(legal[rng.randrange(len(legal))])
-
-    def is_terminal(n, s=s):
-        for _ in range(n):
-            s.is_terminal()
-
-    def current_player(n, s=s):
-        for _ in range(n):
-            s.current_player()
-
-    def legal_actions(n, s=s):
-        for _ in range(n):
-            s.legal_actions()
-
-    def clone_dealt(n, s=dealt):
-        for _ in range(n):
-            s.clone()
-
-    def clone(n, s=s):
-        for _ in range(n):
-            s.clone()
-
-    def clone_legal(n, s=s):
-        for _ in range(n):
-            c = s.clone()
-            c.legal_actions()
-
-    def clone_legal_apply(n, s=s):
-        for _ in range(n):
-            c = s.clone()
-            c.apply_action(c.legal_actions()[0])
-
-    base = cpu_ns(clone_legal, n)
-    return [
-        ("is_terminal()", cpu_ns(is_terminal, n)),
-        ("current_player()", cpu_ns(current_player, n)),
-        ("legal_actions()", cpu_ns(legal_actions, n)),
-        ("apply_action(legal[0])", cpu_ns(clone_legal_apply, n) - base),
-        (None, None),
-        (None, None),
-        ("clone(), dealt state", cpu_ns(clone_dealt, n)),
-        ("clone(), mid-hand", cpu_ns(clone, n)),
+    probes = [
+        ("is_terminal()", "s.is_terminal()"),
+        ("current_player()", "s.current_player()"),
     ]
+    applies = [
+        ("apply_action(legal[0])", "c = s.clone(); c.apply_action(c.legal_actions()[0])"),
+        (None, None),
+        (None, None),
+    ]
+    return rows(n, probes, applies, s=s, dealt=dealt)
 
 
 def interpreter_rows(n):
@@ -175,43 +111,24 @@ def interpreter_rows(n):
     the loop with callees that cost next to nothing (a stand-in whose
     `is_over` is `bool`, `legal_actions` a 13-item list's `copy` and `apply`
     `abs`), with and without the `randrange`."""
-    from types import SimpleNamespace
-
     legal = list(range(13))
-    stand_in = SimpleNamespace(is_over=bool, legal_actions=legal.copy, apply=abs)
-
-    def randrange(n, rng=random.Random(1)):
-        for _ in range(n):
-            rng.randrange(13)
-
-    def turn(n, s=stand_in, rng=random.Random(1)):
-        steps = 0
-        for _ in range(n):
-            if s.is_over():
-                break
-            legal = s.legal_actions()
-            s.apply(rng.randrange(len(legal)))
-            steps += 1
-
-    def turn_without_randrange(n, s=stand_in):
-        steps = 0
-        for _ in range(n):
-            if s.is_over():
-                break
-            legal = s.legal_actions()
-            s.apply(len(legal))
-            steps += 1
-
+    s = SimpleNamespace(is_over=bool, legal_actions=legal.copy, apply=abs)
+    # The loop's `if s.is_over(): break`, never taken (`timeit` compiles a
+    # statement alone, where `break` is refused; the test costs the same).
+    turn = "if s.is_over(): raise StopIteration\nlegal = s.legal_actions()\ns.apply({})\nsteps += 1"
     return [
-        ("random.randrange(13)", cpu_ns(randrange, n)),
-        ("a decision, free callees", cpu_ns(turn, n)),
-        ("the same without randrange", cpu_ns(turn_without_randrange, n)),
+        ("random.randrange(13)", cpu_ns("rng.randrange(13)", n, rng=random.Random(1))),
+        (
+            "a decision, free callees",
+            cpu_ns(turn.format("rng.randrange(len(legal))"), n, s=s, rng=random.Random(1)),
+        ),
+        ("the same without randrange", cpu_ns(turn.format("len(legal)"), n, s=s)),
     ]
 
 
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
-    base = cpu_ns(empty, n)
+    base = cpu_ns("pass", n)
     ours = [(name, ns - base) for name, ns in whistle_rows(n)]
     theirs = [(name, ns and ns - base) for name, ns in spiel_rows(n)] if pyspiel else [(None, None)] * len(ours)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -209,6 +209,11 @@ struct Registry {
     /// `Subscribe` with one is told the bot is retired, not that its token
     /// is unknown (one entry a token a bot ever had: bounded by the bots).
     retired_tokens: HashMap<String, String>,
+    /// The hashes of dismissed bots' tokens, with the bot's name: a
+    /// `Subscribe` with one comes from a bot whose event is over (a stdio
+    /// bot's bridge that began once its bot read its stdin), refused as an
+    /// unknown token but not warned of (bounded as `retired_tokens`).
+    dismissed_tokens: HashMap<String, String>,
     bots: HashMap<String, BotQueue>,
     /// Bots out of the event, with the reason: their seats forfeit.
     withdrawn: HashMap<String, String>,
@@ -570,6 +575,7 @@ impl Referee {
     pub fn register_bot_hash(&self, bot_name: &str, hash: &str) {
         let mut reg = self.registry();
         reg.retired_tokens.remove(hash);
+        reg.dismissed_tokens.remove(hash);
         reg.bot_tokens
             .insert(hash.to_string(), bot_name.to_string());
         reg.bots.entry(bot_name.to_string()).or_default();
@@ -620,9 +626,12 @@ impl Referee {
             .collect();
         for h in &revoked {
             reg.bot_tokens.remove(h);
-            if at_once {
-                reg.retired_tokens.insert(h.clone(), bot_name.to_string());
-            }
+            let kept = if at_once {
+                &mut reg.retired_tokens
+            } else {
+                &mut reg.dismissed_tokens
+            };
+            kept.insert(h.clone(), bot_name.to_string());
         }
         let known = !revoked.is_empty();
         let queue = reg.bots.remove(bot_name);
@@ -1199,6 +1208,10 @@ impl pb::encoded::referee_server::Referee for BotService {
             return Err(Status::unauthenticated(RETIRED));
         }
         let Some(name) = reg.bot_tokens.get(&hash).cloned() else {
+            if let Some(name) = reg.dismissed_tokens.get(&hash) {
+                info!(%peer, bot = %name, "subscribe refused: the bot's event is over");
+                return Err(Status::unauthenticated("unknown token"));
+            }
             warn!(%peer, token = %token_hint(&req.token), bot = %echo(&req.bot_name), "subscribe refused: unknown token");
             return Err(Status::unauthenticated("unknown token"));
         };

@@ -68,7 +68,8 @@ pub const BOTS_FILE: &str = "bots.json";
 pub const BOTS_FORMAT: &str = "whistle-bots";
 
 /// `bots.json`: how many times each bot's process ended during the event,
-/// and the bots out of the event, in the order they went out, with why.
+/// the bots out of the event, in the order they went out, with why, and
+/// the sandbox limits that stopped its processes.
 /// Written whole (a temporary file renamed over it) each time that changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotsState {
@@ -77,12 +78,18 @@ pub struct BotsState {
     /// Version 1.
     pub version: u32,
     /// By bot name: how many times its process ended (the restart allowance
-    /// used: see `procs::MAX_RESTARTS`).
+    /// used: see `procs::MAX_RESTARTS`; in fresh-instance mode, where each
+    /// instance has its own, its instances' ends, kept as each match ends).
     #[serde(default)]
     pub ended: std::collections::BTreeMap<String, u32>,
     /// The bots out of the event, in the order they went out.
     #[serde(default)]
     pub out: Vec<OutBot>,
+    /// By bot name: the sandbox limits that stopped its processes (in
+    /// fresh-instance mode, its instances), in words, one a time: the
+    /// results' `limit` notes of the runs so far. Absent when none did.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub limits: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// A bot out of the event, in [`BotsState`].
@@ -101,6 +108,7 @@ impl Default for BotsState {
             version: 1,
             ended: Default::default(),
             out: Vec::new(),
+            limits: Default::default(),
         }
     }
 }

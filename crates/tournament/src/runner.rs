@@ -460,7 +460,9 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
     };
     let shared = opts.referee.is_some();
     let fair = prepare_bots(t, opts, &out, &all, &referee, &address).await?;
-    let mut procs = Vec::new();
+    // The bots' processes, shared with their supervisors' `on_end`: a
+    // process's verdicts hold the limit that ended it by then.
+    let procs: Arc<std::sync::Mutex<Vec<BotProcess>>> = Arc::default();
     // What an earlier run of this folder learnt of its bots (none on a
     // fresh start: `prepare` removed it): a bot out of the event stays out,
     // and one whose process ended keeps the restarts it has left.
@@ -515,15 +517,23 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                     continue;
                 }
                 let on_out = out_of_event(&referee, &withdrawn, &opts.reporter, &ledger);
-                let l = ledger.clone();
+                let (l, running) = (ledger.clone(), procs.clone());
                 let p = BotProcess::start_counted(
                     fair.launch(&b.name, token, &out, false),
                     Some(on_out),
                     ledger.ended(&b.name),
-                    Some(Box::new(move |name: &str, n: u32| l.record_end(name, n))),
+                    Some(Box::new(move |name: &str, n: u32| {
+                        let limits = running
+                            .lock()
+                            .expect("bot processes")
+                            .iter()
+                            .find(|p| p.name() == name)
+                            .map(BotProcess::verdicts);
+                        l.record_end(name, n, limits.as_deref());
+                    })),
                 )
                 .map_err(|e| fair.start_error(&b.name, e))?;
-                procs.push(p);
+                procs.lock().expect("bot processes").push(p);
             }
         }
     }
@@ -589,6 +599,7 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
                 taken: a.start(t, &p),
                 done: instances.clone(),
                 stoppers: stoppers.clone(),
+                ledger: ledger.clone(),
             });
             ready.push_back((p, held, seats));
         }
@@ -662,10 +673,13 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
         referee.drain(opts.drain).await;
     }
 
+    let procs = std::mem::take(&mut *procs.lock().expect("bot processes"));
     let (crashed, limits, withdrawn) = stop_bots(
         t, &referee, shared, server, &fair, procs, &instances, &stoppers, &withdrawn,
     )
     .await;
+    // This run's limits after the earlier runs' of the folder.
+    let limits = ledger.all_limits(&limits);
     // The bots whose process ended in this event, this run or an earlier
     // one of the folder, in file order.
     let crashed: Vec<String> = t
@@ -961,20 +975,35 @@ fn out_of_event(
 }
 
 /// What the run learns of its bots as it goes (their processes' ends, who
-/// is out of the event), kept in the output folder's [`BOTS_FILE`], written
-/// whole at each change, so that a resumed run grades them as one run
-/// would have.
+/// is out of the event, the sandbox limits that stopped them), kept in the
+/// output folder's [`BOTS_FILE`], written whole at each change, so that a
+/// resumed run grades them as one run would have.
 struct Ledger {
     path: PathBuf,
     state: std::sync::Mutex<BotsState>,
+    /// The limits that stopped the bots in the earlier runs of the folder.
+    earlier_limits: std::collections::BTreeMap<String, Vec<String>>,
+    /// How many times the bots' processes ended in the earlier runs.
+    earlier_ended: std::collections::BTreeMap<String, u32>,
+    /// This run's fresh instances by seat token: the bot, its ends and
+    /// limits (an instance recorded again replaces what it said before).
+    instances: std::sync::Mutex<std::collections::BTreeMap<String, InstanceRecord>>,
 }
+
+/// A fresh instance as the [`Ledger`] keeps it: its bot, how many times its
+/// process ended, the limits that stopped it.
+type InstanceRecord = (String, u32, Vec<String>);
 
 impl Ledger {
     /// The ledger of `out`, with what an earlier run left there.
     fn open(out: &Path) -> Result<Ledger, RunError> {
+        let state = BotsState::read(out)?;
         Ok(Ledger {
             path: out.join(BOTS_FILE),
-            state: std::sync::Mutex::new(BotsState::read(out)?),
+            earlier_limits: state.limits.clone(),
+            earlier_ended: state.ended.clone(),
+            instances: Default::default(),
+            state: std::sync::Mutex::new(state),
         })
     }
 
@@ -997,14 +1026,72 @@ impl Ledger {
         state.ended.get(bot).copied().unwrap_or(0)
     }
 
-    /// `bot`'s process ended, the `n`th time in the event.
-    fn record_end(&self, bot: &str, n: u32) {
+    /// `bot`'s process ended, the `n`th time in the event; `limits`, the
+    /// limits that stopped its processes in this run so far, if known.
+    fn record_end(&self, bot: &str, n: u32, limits: Option<&[String]>) {
         let mut state = self.state.lock().expect("bots state");
         let e = state.ended.entry(bot.to_string()).or_default();
-        if *e < n {
-            *e = n;
+        let mut changed = *e < n;
+        *e = (*e).max(n);
+        if let Some(this_run) = limits.filter(|l| !l.is_empty()) {
+            let mut all = self.earlier_limits.get(bot).cloned().unwrap_or_default();
+            all.extend_from_slice(this_run);
+            let kept = state.limits.entry(bot.to_string()).or_default();
+            changed |= *kept != all;
+            *kept = all;
+        }
+        if changed {
             self.save(&state);
         }
+    }
+
+    /// A fresh instance of `bot` (its seat token `token`), its process
+    /// ended `ends` times during its match, stopped by `limits`. The bot's
+    /// ends are its earlier runs' and its instances' in this run (each has
+    /// its own restart allowance: the count says that its processes ended,
+    /// as a resumed run reports), its limits likewise.
+    fn record_instance(&self, token: &str, bot: &str, ends: u32, limits: Vec<String>) {
+        if ends == 0 && limits.is_empty() {
+            return;
+        }
+        let mut instances = self.instances.lock().expect("instances");
+        instances.insert(token.to_string(), (bot.to_string(), ends, limits));
+        let mut ended = self.earlier_ended.get(bot).copied().unwrap_or(0);
+        let mut all = self.earlier_limits.get(bot).cloned().unwrap_or_default();
+        for (_, e, l) in instances.values().filter(|(b, _, _)| b == bot) {
+            ended += e;
+            all.extend_from_slice(l);
+        }
+        let mut state = self.state.lock().expect("bots state");
+        let mut changed = false;
+        if ended > 0 {
+            changed |= state.ended.insert(bot.to_string(), ended) != Some(ended);
+        }
+        if !all.is_empty() {
+            changed |= state.limits.insert(bot.to_string(), all.clone()) != Some(all);
+        }
+        if changed {
+            self.save(&state);
+        }
+    }
+
+    /// Every limit that stopped a bot in the event, `(bot, verdict)`: the
+    /// earlier runs' of the folder, then `this_run`'s (the run's processes
+    /// know theirs, also those that came as they were stopped); kept as
+    /// the event's whole list.
+    fn all_limits(&self, this_run: &[(String, String)]) -> Vec<(String, String)> {
+        let mut all = self.earlier_limits.clone();
+        for (bot, v) in this_run {
+            all.entry(bot.clone()).or_default().push(v.clone());
+        }
+        let mut state = self.state.lock().expect("bots state");
+        if state.limits != all {
+            state.limits = all.clone();
+            self.save(&state);
+        }
+        all.into_iter()
+            .flat_map(|(bot, vs)| vs.into_iter().map(move |v| (bot.clone(), v)))
+            .collect()
     }
 
     /// `bot` is out of the event.
@@ -1038,6 +1125,20 @@ struct SeatInstances {
     done: Arc<std::sync::Mutex<Vec<BotProcess>>>,
     /// The tasks stopping the instances of finished matches.
     stoppers: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+    /// Where a finished instance's ends and limits are kept for a resumed
+    /// run (its match is in its log by then).
+    ledger: Arc<Ledger>,
+}
+
+impl SeatInstances {
+    /// Keeps each instance's ends and limits so far in the [`Ledger`].
+    fn keep(&self) {
+        for i in self.taken.iter().flatten() {
+            let p = &i.process;
+            self.ledger
+                .record_instance(&i.token, p.name(), p.restarts(), p.verdicts());
+        }
+    }
 }
 
 /// Completes when `stop` turns true; never without one.
@@ -1185,7 +1286,13 @@ async fn play_match(
     }
     let mut table = referee.create_table(spec).map_err(RunError::Table)?;
     record_table(&mut table, &mut writer, p.match_seed, || {
-        progress.report(RunEvent::Hand)
+        progress.report(RunEvent::Hand);
+        // What its instances went through is kept with each hand logged,
+        // before the match's end line: a run killed once it is written
+        // resumes knowing it.
+        if let Some(si) = seats {
+            si.keep();
+        }
     })
     .await
 }
@@ -1198,16 +1305,20 @@ async fn play_match(
 /// these bots see them (`held`, the match's deals, is given back then).
 fn end_instances(referee: &Referee, si: SeatInstances, held: confine::Held) {
     let mut started = Vec::new();
+    si.keep();
+    let ledger = si.ledger.clone();
     for i in si.taken.into_iter().flatten() {
         referee.release_seat_token(&i.token);
         i.process.finishing();
-        started.push(i.process);
+        started.push((i.token, i.process));
     }
     let done = si.done.clone();
     let stopper = tokio::spawn(async move {
         let mut finished = Vec::new();
-        for mut p in started {
+        for (token, mut p) in started {
             p.stop_and_wait().await;
+            // And what came as it was stopped.
+            ledger.record_instance(&token, p.name(), p.restarts(), p.verdicts());
             finished.push(p);
         }
         drop(held);

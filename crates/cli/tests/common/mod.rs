@@ -434,6 +434,16 @@ pub fn whistle_with_ca(s: &Scratch, args: &[&str], ca: Option<&Path>) -> std::pr
     output_within(&mut c, Duration::from_secs(120))
 }
 
+/// `name`'s entry among the bots of `results` (a results.json).
+pub fn bot_stats<'a>(results: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    results["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == name)
+        .unwrap_or_else(|| panic!("no bot {name} in {results}"))
+}
+
 /// A match log's text, whether it is still `X.jsonl` or, its round closed,
 /// compressed to `X.jsonl.gz` (either path may be given).
 pub fn read_log(path: &Path) -> String {
