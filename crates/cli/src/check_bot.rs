@@ -277,8 +277,9 @@ fn stdio_hint(
     // whistle_bot) is the cause, not the way it was started.
     if at_once && errored {
         return "; it exited at once with an error on its stderr: the error below is the \
-                cause (a kit bot that cannot import whistle_bot: install the kit, \
-                bots/python/README.md)"
+                cause (a kit bot that cannot import whistle_bot: the Python that runs it \
+                lacks the kit; install it there, bots/python/README.md, or, for an upload \
+                to a league, ship the kit in the upload or ask the league's organiser)"
             .to_string();
     }
     let seen = stdout
