@@ -185,7 +185,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             })
         }
         LeagueCommand::Standings { json, dir } => {
-            let (file, store) = open(&dir.dir)?;
+            let (file, store) = open_read_only(&dir.dir)?;
             let rows = store.standings()?;
             Ok(if *json {
                 serde_json::to_string_pretty(&rows)? + "\n"
@@ -194,7 +194,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             })
         }
         LeagueCommand::History { bot, json, dir } => {
-            let (_, store) = open(&dir.dir)?;
+            let (_, store) = open_read_only(&dir.dir)?;
             let rows = store.history(bot).map_err(refused)?;
             if *json {
                 return Ok(serde_json::to_string_pretty(&rows)? + "\n");
@@ -221,6 +221,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             Ok(out)
         }
         LeagueCommand::Import { folder, dir } => {
+            let _writer = writer(&dir.dir, "league import")?;
             let (file, mut store) = open(&dir.dir)?;
             let done = import::import_dir(
                 &mut store,
@@ -451,6 +452,27 @@ fn open(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {
     round::open(dir).map_err(refused)
 }
 
+/// The league in `dir`, its store opened read-only (the commands that only
+/// read: they work beside a serving league and in a folder nobody can
+/// write, and say so on stderr when it is such a folder).
+fn open_read_only(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {
+    let (file, store) = round::open_read_only(dir).map_err(refused)?;
+    if store.frozen() {
+        eprintln!(
+            "note: {} cannot be written: its store is read as it is on disk",
+            dir.display()
+        );
+    }
+    Ok((file, store))
+}
+
+/// The league folder's writer's lock for `command` (see
+/// `whistle_league::lock`): a second writer is refused at once.
+fn writer(dir: &Path, command: &str) -> anyhow::Result<whistle_league::lock::Writer> {
+    round::holds_league(dir).map_err(refused)?;
+    whistle_league::lock::acquire(dir, command).map_err(refused)
+}
+
 fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
     let league = LeagueFile::load(file).map_err(refused)?;
     let target = dir.join(LEAGUE_FILE);
@@ -458,6 +480,10 @@ fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
         return Err(usage(format!("{} already holds a league", dir.display())));
     }
     std::fs::create_dir_all(dir)?;
+    let _writer = whistle_league::lock::acquire(dir, "league init").map_err(refused)?;
+    if target.exists() || dir.join(STORE_FILE).exists() {
+        return Err(usage(format!("{} already holds a league", dir.display())));
+    }
     std::fs::copy(file, &target)?;
     let mut store = Store::open(&dir.join(STORE_FILE))?;
     store.set_meta("name", &league.name)?;
@@ -519,6 +545,7 @@ fn add_bot(
 
 fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<String> {
     crate::serve::init_logging(&run.log);
+    let _writer = writer(dir, "league round")?;
     round::compress_closed(dir).map_err(refused)?;
     let prepared = round::prepare(dir).map_err(refused)?;
     if let Some(why) = &prepared.tournament.seed_warning {

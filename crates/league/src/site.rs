@@ -59,7 +59,8 @@ type Sample = (Instant, Vec<TableSnapshot>);
 
 impl Site {
     fn store(&self) -> Result<Store, Box<Response>> {
-        Store::open(&self.league.join(STORE_FILE)).map_err(|e| Box::new(error(&e.to_string())))
+        Store::open_read_only(&self.league.join(STORE_FILE))
+            .map_err(|e| Box::new(error(&e.to_string())))
     }
 
     /// The newest table states at least `delay` old.
@@ -229,7 +230,90 @@ async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Re
     let Ok(Some(log_path)) = store.match_log(id) else {
         return not_found("such match");
     };
-    viewer_of(resolve(&site.league, &log_path)).await
+    let path = resolve(&site.league, &log_path);
+    let open = open_round_of(&site.league, &store, &path);
+    let link = match open {
+        None => format!(
+            "<p id=\"log\"><a href=\"/matches/{id}/log\" download>the match log (.jsonl)</a>: \
+             check it with <code>whistle replay verify LOG --seed SEED</code>, the round's seed \
+             from <a href=\"/rounds\">rounds and seeds</a></p>"
+        ),
+        Some(round) => format!(
+            "<p id=\"log\">The match log can be downloaded once round {round} is closed \
+             (with its seed, on <a href=\"/rounds\">rounds and seeds</a>).</p>"
+        ),
+    };
+    match tokio::task::spawn_blocking(move || viewer_page_of(&path, false)).await {
+        // The link goes above the verdict: the page's own markup, the
+        // viewer's script untouched.
+        Ok(Ok(p)) => Html(p.replacen(
+            "<p id=\"verdict\">",
+            &format!("{link}<p id=\"verdict\">"),
+            1,
+        ))
+        .into_response(),
+        other => respond(other),
+    }
+}
+
+/// The open round whose folder holds the log at `path`, if one does: its
+/// logs are not published (they show every hand's cards, and a duplicate
+/// round deals the same cards at tables still playing) until it closes.
+fn open_round_of(league: &Path, store: &Store, path: &Path) -> Option<u64> {
+    // A store that cannot say which round is open publishes nothing.
+    let Ok((open, _)) = store.rounds() else {
+        return Some(0);
+    };
+    let (number, _) = open?;
+    let dir = crate::round::round_dir(league, number);
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    canon(path).starts_with(canon(&dir)).then_some(number)
+}
+
+/// A recorded match's log, the exact bytes the store's hash is of (a
+/// closed round's compressed log uncompressed), for `whistle replay
+/// verify`; refused while its round is open.
+async fn match_log(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Response {
+    let store = match site.store() {
+        Ok(s) => s,
+        Err(r) => return *r,
+    };
+    let Ok(Some(log_path)) = store.match_log(id) else {
+        return not_found("such match");
+    };
+    let path = resolve(&site.league, &log_path);
+    if let Some(round) = open_round_of(&site.league, &store, &path) {
+        return (
+            StatusCode::FORBIDDEN,
+            format!(
+                "round {round} is still open: its logs show every hand's cards, and are \
+                 published with its seed once it is closed\n"
+            ),
+        )
+            .into_response();
+    }
+    let name = match header_of(&path) {
+        Some(h) => format!("{}-m{:05}.jsonl", h.tournament, h.match_index),
+        None => format!("match-{id}.jsonl"),
+    };
+    match tokio::task::spawn_blocking(move || whistle_replay::read_log_bytes(&path)).await {
+        Ok(Ok(bytes)) => (
+            [
+                (
+                    axum::http::header::CONTENT_TYPE,
+                    "application/x-ndjson".to_string(),
+                ),
+                (
+                    axum::http::header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{name}\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Ok(Err(e)) => error(&e.to_string()),
+        Err(e) => error(&e.to_string()),
+    }
 }
 
 /// A table being played: in the viewer, the hands no spectator can use
@@ -408,11 +492,6 @@ fn expected_tables(dir: &Path, header: &Header) -> usize {
         .map_or_else(|| header.seats.len(), |t| t.len())
 }
 
-/// The hand viewer page of the log at `path`.
-async fn viewer_of(path: PathBuf) -> Response {
-    respond(tokio::task::spawn_blocking(move || viewer_page_of(&path, false)).await)
-}
-
 /// A recorded log path: relative ones lie in the league folder.
 fn resolve(league: &Path, log_path: &str) -> PathBuf {
     let p = Path::new(log_path);
@@ -507,6 +586,7 @@ pub async fn spawn(
         .route("/", get(standings))
         .route("/bots/{name}", get(bot))
         .route("/matches/{id}", get(match_viewer))
+        .route("/matches/{id}/log", get(match_log))
         .route("/live", get(live))
         .route("/rounds", get(rounds))
         .route("/live/{table}", get(live_table))

@@ -1141,7 +1141,7 @@ pub fn versions_by_token(
     league: &Path,
     token: &str,
 ) -> Result<(String, Vec<Version>), LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let (id, name) = owner(&store, token)?;
     Ok((name, versions_of(&store, id)?))
 }
@@ -1151,7 +1151,7 @@ pub fn versions_by_token(
 /// # Errors
 /// An unknown bot; store errors.
 pub fn versions(league: &Path, name: &str) -> Result<Vec<Version>, LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let id = owner_id(&store, name)?;
     versions_of(&store, id)
 }
@@ -1230,7 +1230,7 @@ fn stop(store: &mut Store, bot: i64, status: &str) -> Result<(), LeagueError> {
 /// # Errors
 /// No such version; IO errors.
 pub fn download(league: &Path, name: &str, number: u32, out: &Path) -> Result<String, LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let id = owner_id(&store, name)?;
     let dir: Option<String> = store
         .conn()
@@ -1278,7 +1278,7 @@ pub fn stderr(
     rounds: usize,
     bytes: u64,
 ) -> Result<String, LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let (id, name) = owner(&store, token)?;
     let mut names: Vec<String> = versions_of(&store, id)?
         .into_iter()

@@ -130,7 +130,7 @@ impl Owners {
         {
             tracing::warn!(error = %e, "site: cannot empty the upload inbox");
         }
-        let archive_bytes = crate::round::open(league)
+        let archive_bytes = crate::round::open_read_only(league)
             .ok()
             .and_then(|(f, _)| Rules::of(&f).ok())
             .unwrap_or_default()
@@ -366,7 +366,7 @@ enum FormError {
 async fn bot_of(league: &Path, token: &str) -> Result<String, FormError> {
     let (league, token) = (league.to_path_buf(), token.to_string());
     match tokio::task::spawn_blocking(move || {
-        Store::open(&league.join(STORE_FILE)).and_then(|s| s.bot_by_token(&token))
+        Store::open_read_only(&league.join(STORE_FILE)).and_then(|s| s.bot_by_token(&token))
     })
     .await
     {
