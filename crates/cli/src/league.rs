@@ -73,8 +73,12 @@ enum LeagueCommand {
     Standings {
         /// As JSON: a list of rows with `bot`, `rating`, `uncertainty`,
         /// `matches`, ...
-        #[arg(long)]
+        #[arg(long, conflicts_with = "csv")]
         json: bool,
+        /// As CSV, one row a bot (the bots that played ranked first), for a
+        /// spreadsheet: `rank,bot,rating,sigma,low,high,matches,hands,...`.
+        #[arg(long)]
+        csv: bool,
         #[command(flatten)]
         dir: DirArg,
     },
@@ -184,11 +188,13 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
                 format!("bot {name} was already retired\n")
             })
         }
-        LeagueCommand::Standings { json, dir } => {
+        LeagueCommand::Standings { json, csv, dir } => {
             let (file, store) = open_read_only(&dir.dir)?;
             let rows = store.standings()?;
             Ok(if *json {
                 serde_json::to_string_pretty(&rows)? + "\n"
+            } else if *csv {
+                standings_csv(&rows)
             } else {
                 standings_text(&file, &rows)
             })
@@ -599,6 +605,54 @@ fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<S
     );
     out.push_str(&standings_text(&file, &store.standings()?));
     Ok(out)
+}
+
+/// The league's standings as CSV: the bots that played, ranked, then those
+/// that did not (no rank). Numbers as the JSON has them; empty cells where
+/// it has `null`.
+fn standings_csv(rows: &[Standing]) -> String {
+    // Names are valid bot names (no comma, quote or newline); a cell is
+    // quoted all the same if it ever holds one.
+    let cell = |t: String| {
+        if t.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", t.replace('"', "\"\""))
+        } else {
+            t
+        }
+    };
+    let mut out = String::from(
+        "rank,bot,rating,sigma,low,high,matches,hands,points_per_hand,points_low,points_high,\
+         faults,last_seen,retired,played\n",
+    );
+    let ranked = rows
+        .iter()
+        .filter(|r| r.played)
+        .enumerate()
+        .map(|(i, r)| (Some(i + 1), r));
+    let idle = rows.iter().filter(|r| !r.played).map(|r| (None, r));
+    for (rank, r) in ranked.chain(idle) {
+        let opt = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
+        let fields = [
+            rank.map_or_else(String::new, |n| n.to_string()),
+            cell(r.bot.clone()),
+            r.rating.to_string(),
+            r.uncertainty.to_string(),
+            r.interval[0].to_string(),
+            r.interval[1].to_string(),
+            r.matches.to_string(),
+            r.hands.to_string(),
+            opt(r.points_per_hand),
+            opt(r.points_interval.map(|i| i[0])),
+            opt(r.points_interval.map(|i| i[1])),
+            r.faults.to_string(),
+            cell(r.last_seen.clone().unwrap_or_default()),
+            r.retired.to_string(),
+            r.played.to_string(),
+        ];
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
 }
 
 fn standings_text(file: &LeagueFile, rows: &[Standing]) -> String {

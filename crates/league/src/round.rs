@@ -544,13 +544,92 @@ pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> 
         && (imported.recorded + imported.known) as usize + imported.refused.len()
             == round.plan.len();
     if complete {
+        mark_round_files(&round.dir, round.number)?;
         store.finish_round(round.number)?;
+        prune_stderr(league, round.number, file.keep_stderr_rounds)?;
         // A closed round's logs are kept compressed (every reader takes
         // them so); a log left uncompressed by a kill is compressed by the
         // next `compress_closed`.
         compress_logs(&round.dir)?;
     }
     Ok(Finished { imported, complete })
+}
+
+/// The note a round's `results.json` (`notes`, kind [`ROUND_NOTE`]) and
+/// `standings.md` (its first lines) carry: they rate the round alone.
+pub fn round_note(number: u64) -> String {
+    format!(
+        "these standings rate round {number}'s matches alone, every bot from scratch; the \
+         league's ratings, carried over every round, are `whistle league standings` (and the \
+         league site's front page)"
+    )
+}
+
+/// The kind of the note of [`round_note`] in a round's `results.json`.
+pub const ROUND_NOTE: &str = "league round";
+
+/// Says in the round's `results.json` and `standings.md` (written by the
+/// tournament runner, which knows nothing of leagues) that they rate the
+/// round alone and where the league's ratings are. Done once.
+fn mark_round_files(dir: &Path, number: u64) -> Result<(), LeagueError> {
+    let path = dir.join("results.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        // No results (a round of nothing but refused logs): nothing to say.
+        return Ok(());
+    };
+    let mut results: whistle_tournament::Results = serde_json::from_str(&text)
+        .map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
+    if results.notes.iter().any(|n| n.kind == ROUND_NOTE) {
+        return Ok(());
+    }
+    let note = round_note(number);
+    results.notes.insert(
+        0,
+        whistle_tournament::stats::Note {
+            bot: String::new(),
+            kind: ROUND_NOTE.into(),
+            detail: note.clone(),
+        },
+    );
+    whistle_tournament::report::write_all(dir, &results)
+        .map_err(|e| LeagueError::Io(dir.into(), e))?;
+    let md = dir.join("standings.md");
+    let body = std::fs::read_to_string(&md).map_err(|e| LeagueError::Io(md.clone(), e))?;
+    let mut first = note;
+    if let Some(c) = first.get_mut(..1) {
+        c.make_ascii_uppercase();
+    }
+    std::fs::write(&md, format!("> League round {number}: {first}.\n\n{body}"))
+        .map_err(|e| LeagueError::Io(md, e))
+}
+
+/// Deletes the bots' stderr logs (`logs/*.stderr.log`) of the rounds
+/// before the last `keep` up to round `last` (`keep` 0: none is deleted).
+/// The match logs, the evidence, stay.
+///
+/// # Errors
+/// [`LeagueError::Io`] if a log cannot be deleted.
+pub fn prune_stderr(league: &Path, last: u64, keep: u64) -> Result<(), LeagueError> {
+    if keep == 0 {
+        return Ok(());
+    }
+    for n in 1..=last.saturating_sub(keep) {
+        let logs = round_dir(league, n).join("logs");
+        let Ok(entries) = std::fs::read_dir(&logs) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(".stderr.log"))
+            {
+                std::fs::remove_file(&path).map_err(|e| LeagueError::Io(path.clone(), e))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Compresses every uncompressed match log of a round's folder.
@@ -716,6 +795,36 @@ mod tests {
             note.contains("`fill = true` lets reference bots fill"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn only_the_last_rounds_keep_their_bots_stderr() {
+        let tmp = tempfile::tempdir().unwrap();
+        let league = tmp.path();
+        for n in 1..=5 {
+            let dir = round_dir(league, n);
+            std::fs::create_dir_all(dir.join("logs")).unwrap();
+            std::fs::create_dir_all(dir.join("matches")).unwrap();
+            std::fs::write(dir.join("logs/a.stderr.log"), "chatter").unwrap();
+            std::fs::write(dir.join("matches/m00000.jsonl.gz"), "evidence").unwrap();
+        }
+        let kept = |n: u64| round_dir(league, n).join("logs/a.stderr.log").exists();
+        prune_stderr(league, 5, 0).unwrap();
+        assert!((1..=5).all(kept), "0 keeps every round's");
+        prune_stderr(league, 5, 2).unwrap();
+        assert_eq!(
+            (1..=5).map(kept).collect::<Vec<_>>(),
+            [false, false, false, true, true]
+        );
+        assert!(
+            (1..=5).all(|n| round_dir(league, n)
+                .join("matches/m00000.jsonl.gz")
+                .exists()),
+            "match logs stay"
+        );
+        // A round with no logs folder (never played) is passed over.
+        prune_stderr(league, 9, 2).unwrap();
+        assert!(!kept(5));
     }
 
     #[test]

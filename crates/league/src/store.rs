@@ -264,6 +264,9 @@ pub struct HistoryRow {
     pub rating: f64,
     /// Its uncertainty.
     pub uncertainty: f64,
+    /// The match's id in the store (the site's `/matches/ID`), if a match.
+    #[serde(skip)]
+    pub match_id: Option<i64>,
 }
 
 /// One seat of a finished match, as recorded.
@@ -1039,7 +1042,7 @@ impl Store {
         let id = bot_id(&self.conn, name)?
             .ok_or_else(|| LeagueError::Refused(format!("no bot named `{name}`")))?;
         let mut q = self.conn.prepare(
-            "SELECT r.at, m.tournament, m.match_index, r.mu, r.sigma
+            "SELECT r.at, m.tournament, m.match_index, r.mu, r.sigma, m.id
              FROM ratings r LEFT JOIN matches m ON m.id = r.match_id
              WHERE r.bot_id = ?1 ORDER BY r.id",
         )?;
@@ -1051,6 +1054,7 @@ impl Store {
                 r#match: t.zip(i).map(|(t, i)| format!("{t}#{i}")),
                 rating: r.get(3)?,
                 uncertainty: r.get(4)?,
+                match_id: r.get(5)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
