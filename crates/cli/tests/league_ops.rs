@@ -372,3 +372,184 @@ fn a_client_trickling_its_headers_is_dropped_within_seconds() {
     assert_eq!(code, 200);
     common::stop_all(&mut serve, &mut []);
 }
+
+/// One POST to the site at `addr` with `body` of `content_type`: the
+/// status line's code and the body.
+fn post(addr: &str, path: &str, content_type: &str, body: &[u8]) -> (u16, String) {
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        c,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: {content_type}\r\n\
+         Content-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    c.write_all(body).unwrap();
+    let mut raw = Vec::new();
+    let _ = c.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    (text[9..12].parse().unwrap(), text)
+}
+
+/// The site's upload form posted: `token` and an archive of `bytes`.
+fn upload(addr: &str, token: &str, bytes: &[u8]) -> (u16, String) {
+    let mut body = format!(
+        "--XB\r\nContent-Disposition: form-data; name=\"token\"\r\n\r\n{token}\r\n--XB\r\n\
+         Content-Disposition: form-data; name=\"archive\"; filename=\"bot.zip\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(b"\r\n--XB--\r\n");
+    post(addr, "/upload", "multipart/form-data; boundary=XB", &body)
+}
+
+#[test]
+fn a_second_upload_is_refused_at_once_and_the_uploads_outcomes_outlive_a_restart() {
+    let s = Scratch::new("league-uploads");
+    s.write("l.toml", &slow_reference_league("ups", 1, "1ms"));
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    let token = common::add_league_bots(&s, "lg", &["alice"]).remove(0);
+    let (mut serve, lines) = common::spawn_serve(
+        &s,
+        "lg",
+        &["--http", "127.0.0.1:0"],
+        &["listening on ", "site on "],
+    );
+    let site = lines[1]["site on http://".len()..]
+        .trim_end_matches('/')
+        .to_string();
+    // Not an archive: taken (202), refused by its check later.
+    let (code, body) = upload(&site, &token, b"not an archive at all");
+    assert_eq!(code, 202, "{body}");
+    // A second one while the first waits: refused at once, in the 202's
+    // place, as the docs say.
+    let (code, body) = upload(&site, &token, b"not an archive either");
+    assert_eq!(code, 503, "{body}");
+    assert!(
+        body.contains("an upload of `alice` is waiting to be checked already"),
+        "{body}"
+    );
+    // Killed at once: the first upload's check ended, or it never will.
+    let _ = serve.kill();
+    let _ = serve.wait();
+    let (mut serve, lines) = common::spawn_serve(
+        &s,
+        "lg",
+        &["--http", "127.0.0.1:0"],
+        &["listening on ", "site on "],
+    );
+    let site = lines[1]["site on http://".len()..]
+        .trim_end_matches('/')
+        .to_string();
+    // The restarted site still lists the upload, with what it came to.
+    let (code, page) = post(
+        &site,
+        "/owner",
+        "application/x-www-form-urlencoded",
+        format!("token={token}").as_bytes(),
+    );
+    assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains("dropped: the league stopped before this upload&#39;s check ended")
+            || page.contains("dropped: the league stopped before this upload's check ended")
+            || page.contains("refused: "),
+        "{page}"
+    );
+    assert!(!page.contains("None yet"), "{page}");
+    common::stop_all(&mut serve, &mut []);
+}
+
+#[test]
+fn round_files_say_what_they_rate_old_stderr_goes_and_a_read_only_folder_reads() {
+    let s = Scratch::new("league-files");
+    // One table of four (no deal held by another table: no matchpoints),
+    // stderr kept for the last round only.
+    let file = slow_reference_league("files", 1, "1ms").replacen(
+        "fill = true\n",
+        "fill = true\nkeep_stderr_rounds = 1\n",
+        1,
+    );
+    s.write("l.toml", &file);
+    ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    for _ in 0..2 {
+        ok(
+            &s,
+            &["league", "round", "--dir", "lg", "--progress", "quiet"],
+        );
+    }
+    // Each round's files rate it alone, and say where the league's are.
+    let md = std::fs::read_to_string(s.path("lg/rounds/0002/standings.md")).unwrap();
+    assert!(
+        md.starts_with("> League round 2: These standings rate round 2's matches alone"),
+        "{md}"
+    );
+    assert!(md.contains("`whistle league standings`"), "{md}");
+    let results: Value = serde_json::from_str(
+        &std::fs::read_to_string(s.path("lg/rounds/0002/results.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(results["notes"][0]["kind"], "league round", "{results}");
+    // One table compared no seat on the same cards (no matchpoints):
+    // ranked by rating, every bot with its grade.
+    assert_eq!(results["grade"], "rating", "{results}");
+    assert!(
+        results["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["grade"].is_object()),
+        "{results}"
+    );
+    // Only the last round keeps its bots' stderr.
+    let stderr_logs = |r: &str| {
+        std::fs::read_dir(s.path(&format!("lg/rounds/{r}/logs")))
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| e.file_name().to_string_lossy().ends_with(".stderr.log"))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    assert_eq!(stderr_logs("0001"), 0);
+    assert!(stderr_logs("0002") > 0);
+    // The league's standings as CSV: a header, one row a bot.
+    let csv = ok(&s, &["league", "standings", "--csv", "--dir", "lg"]).stdout;
+    let mut rows = csv.lines();
+    assert!(
+        rows.next()
+            .unwrap()
+            .starts_with("rank,bot,rating,sigma,low,high,matches,hands,"),
+        "{csv}"
+    );
+    let first: Vec<&str> = rows.next().unwrap().split(',').collect();
+    assert_eq!(first[0], "1", "{csv}");
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+    // A read-only folder (a read-only bind mount in a mount namespace of
+    // its own): every reader works, and says the folder cannot be written.
+    let lg = s.path("lg").display().to_string();
+    let script = format!(
+        "mount --bind {lg} {lg} && mount -o remount,ro,bind {lg} {lg} && \
+         touch {lg}/x 2>/dev/null && exit 9; \
+         \"$0\" league standings --dir {lg} && \"$0\" league rounds --dir {lg} && \
+         \"$0\" league history r1 --dir {lg} && \"$0\" league versions r1 --dir {lg}"
+    );
+    let out = common::output_within(
+        Command::new("unshare").args(["-m", "sh", "-c", &script, WHISTLE]),
+        Duration::from_secs(60),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && stderr.contains("mount") {
+        eprintln!("SKIPPED the read-only part: no mount namespace here: {stderr}");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("r1"), "{stdout}");
+    assert!(
+        stderr.contains("cannot be written: its store is read as it is on disk"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("unable to open"), "{stderr}");
+}

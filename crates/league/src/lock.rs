@@ -29,7 +29,7 @@ pub const LOCK_FILE: &str = ".lock";
 /// the latest, until the process ends).
 #[derive(Debug)]
 pub struct Writer {
-    _file: File,
+    _lock: nix::fcntl::Flock<File>,
 }
 
 /// Takes the writer's lock on the league folder `league` for `command`
@@ -43,7 +43,7 @@ pub struct Writer {
 pub fn acquire(league: &Path, command: &str) -> Result<Writer, LeagueError> {
     let path = league.join(LOCK_FILE);
     // Never truncated on open: a refused writer leaves the holder's words.
-    let mut file = {
+    let file = {
         use std::os::unix::fs::OpenOptionsExt;
         std::fs::OpenOptions::new()
             .read(true)
@@ -54,9 +54,10 @@ pub fn acquire(league: &Path, command: &str) -> Result<Writer, LeagueError> {
             .open(&path)
             .map_err(|e| LeagueError::Io(path.clone(), e))?
     };
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
+    let mut lock = match nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+    {
+        Ok(lock) => lock,
+        Err((_, nix::errno::Errno::EWOULDBLOCK)) => {
             let holder = std::fs::read_to_string(&path).unwrap_or_default();
             let holder = holder.trim();
             return Err(LeagueError::Refused(format!(
@@ -71,8 +72,8 @@ pub fn acquire(league: &Path, command: &str) -> Result<Writer, LeagueError> {
                 }
             )));
         }
-        Err(std::fs::TryLockError::Error(e)) => return Err(LeagueError::Io(path, e)),
-    }
+        Err((_, e)) => return Err(LeagueError::Io(path, e.into())),
+    };
     let words = format!(
         "pid {}, `whistle {command}`, since {}\n",
         std::process::id(),
@@ -80,10 +81,10 @@ pub fn acquire(league: &Path, command: &str) -> Result<Writer, LeagueError> {
     );
     // The words are for people; a lock whose words cannot be written still
     // locks.
-    let _ = file
+    let _ = lock
         .set_len(0)
-        .and_then(|()| file.write_all(words.as_bytes()));
-    Ok(Writer { _file: file })
+        .and_then(|()| lock.write_all(words.as_bytes()));
+    Ok(Writer { _lock: lock })
 }
 
 #[cfg(test)]
