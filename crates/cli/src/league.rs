@@ -463,10 +463,15 @@ fn open(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {
 /// write, and say so on stderr when it is such a folder).
 fn open_read_only(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {
     let (file, store) = round::open_read_only(dir).map_err(refused)?;
-    if store.frozen() {
+    if store.frozen() || whistle_league::store::folder_is_read_only(dir) {
         eprintln!(
-            "note: {} cannot be written: its store is read as it is on disk",
-            dir.display()
+            "note: {} cannot be written: its store is opened read-only{}",
+            dir.display(),
+            if store.frozen() {
+                ", as it is on disk"
+            } else {
+                ""
+            }
         );
     }
     Ok((file, store))

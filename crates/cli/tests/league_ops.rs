@@ -302,6 +302,13 @@ fn a_closed_rounds_logs_download_from_the_site_and_verify_and_an_open_rounds_do_
     );
     let (code, log) = get(&site, "/matches/1/log");
     assert_eq!(code, 200, "{}", String::from_utf8_lossy(&log));
+    // A bot's rating history links each row to its match.
+    let (code, page) = get(&site, "/bots/r1");
+    assert_eq!(code, 200);
+    assert!(
+        String::from_utf8_lossy(&page).contains("<a href=\"/matches/"),
+        "rating-history rows link their matches"
+    );
     common::stop_all(&mut serve, &mut []);
     s.write("m.jsonl", std::str::from_utf8(&log).unwrap());
     let seed = match &rounds(&s)[0]["seed"] {
@@ -473,6 +480,8 @@ fn round_files_say_what_they_rate_old_stderr_goes_and_a_read_only_folder_reads()
     );
     s.write("l.toml", &file);
     ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
+    // A bot that connects by itself: it never plays a round run alone.
+    common::add_league_bots(&s, "lg", &["alice"]);
     for _ in 0..2 {
         ok(
             &s,
@@ -525,7 +534,9 @@ fn round_files_say_what_they_rate_old_stderr_goes_and_a_read_only_folder_reads()
     );
     let first: Vec<&str> = rows.next().unwrap().split(',').collect();
     assert_eq!(first[0], "1", "{csv}");
-    assert_eq!(csv.lines().count(), 5, "{csv}");
+    // Four bots ranked, alice (who did not play) last, with no rank.
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    assert!(csv.lines().last().unwrap().starts_with(",alice,"), "{csv}");
     // A read-only folder (a read-only bind mount in a mount namespace of
     // its own): every reader works, and says the folder cannot be written.
     let lg = s.path("lg").display().to_string();
@@ -533,7 +544,7 @@ fn round_files_say_what_they_rate_old_stderr_goes_and_a_read_only_folder_reads()
         "mount --bind {lg} {lg} && mount -o remount,ro,bind {lg} {lg} && \
          touch {lg}/x 2>/dev/null && exit 9; \
          \"$0\" league standings --dir {lg} && \"$0\" league rounds --dir {lg} && \
-         \"$0\" league history r1 --dir {lg} && \"$0\" league versions r1 --dir {lg}"
+         \"$0\" league history r1 --dir {lg} && \"$0\" league versions alice --dir {lg}"
     );
     let out = common::output_within(
         Command::new("unshare").args(["-m", "sh", "-c", &script, WHISTLE]),
@@ -548,7 +559,7 @@ fn round_files_say_what_they_rate_old_stderr_goes_and_a_read_only_folder_reads()
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("r1"), "{stdout}");
     assert!(
-        stderr.contains("cannot be written: its store is read as it is on disk"),
+        stderr.contains("cannot be written: its store is opened read-only"),
         "{stderr}"
     );
     assert!(!stderr.contains("unable to open"), "{stderr}");

@@ -58,7 +58,16 @@ pub fn acquire(league: &Path, command: &str) -> Result<Writer, LeagueError> {
     {
         Ok(lock) => lock,
         Err((_, nix::errno::Errno::EWOULDBLOCK)) => {
-            let holder = std::fs::read_to_string(&path).unwrap_or_default();
+            // The holder writes who it is right after it locks: a
+            // contender that came at the same instant waits a moment for it.
+            let mut holder = String::new();
+            for _ in 0..50 {
+                holder = std::fs::read_to_string(&path).unwrap_or_default();
+                if !holder.trim().is_empty() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
             let holder = holder.trim();
             return Err(LeagueError::Refused(format!(
                 "{} is in use by another whistle process ({}): one process at a time \
@@ -66,7 +75,7 @@ pub fn acquire(league: &Path, command: &str) -> Result<Writer, LeagueError> {
                  commands `standings`, `rounds`, `history` and `versions` work meanwhile)",
                 league.display(),
                 if holder.is_empty() {
-                    "it is starting"
+                    "one that has not said who it is"
                 } else {
                     holder
                 }

@@ -17,7 +17,7 @@ use crate::error::LeagueError;
 
 /// Whether the folder `dir` cannot be written: a file cannot be made
 /// there (a read-only mount, or no permission).
-fn folder_is_read_only(dir: &Path) -> bool {
+pub fn folder_is_read_only(dir: &Path) -> bool {
     match tempfile::tempfile_in(dir) {
         Ok(_) => false,
         Err(e) => matches!(
