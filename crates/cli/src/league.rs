@@ -450,8 +450,19 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
 fn refused(e: LeagueError) -> anyhow::Error {
     match e {
         LeagueError::Refused(_) | LeagueError::Config(_) => usage(e),
+        // A full disk leaves a defined state: said with what to do.
+        LeagueError::Store(rusqlite_error) if disk_full(&rusqlite_error) => anyhow::anyhow!(
+            "{}; nothing half-recorded: the round stays open and plays on when `serve` or \
+             `round` starts again once there is room (docs/leagues.md, \"What survives a crash\")",
+            LeagueError::Store(rusqlite_error)
+        ),
         other => other.into(),
     }
+}
+
+/// Whether SQLite said the disk is full.
+fn disk_full(e: &whistle_league::store::SqlError) -> bool {
+    e.sqlite_error_code() == Some(whistle_league::store::SqlErrorCode::DiskFull)
 }
 
 fn open(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {

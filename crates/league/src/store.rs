@@ -15,6 +15,9 @@ use skillratings::weng_lin::WengLinRating;
 
 use crate::error::LeagueError;
 
+/// SQLite's error and error code, as [`LeagueError::Store`] carries them.
+pub use rusqlite::{Error as SqlError, ErrorCode as SqlErrorCode};
+
 /// Whether the folder `dir` cannot be written: a file cannot be made
 /// there (a read-only mount, or no permission).
 pub fn folder_is_read_only(dir: &Path) -> bool {
