@@ -73,8 +73,12 @@ enum LeagueCommand {
     Standings {
         /// As JSON: a list of rows with `bot`, `rating`, `uncertainty`,
         /// `matches`, ...
-        #[arg(long)]
+        #[arg(long, conflicts_with = "csv")]
         json: bool,
+        /// As CSV, one row a bot (the bots that played ranked first), for a
+        /// spreadsheet: `rank,bot,rating,sigma,low,high,matches,hands,...`.
+        #[arg(long)]
+        csv: bool,
         #[command(flatten)]
         dir: DirArg,
     },
@@ -184,17 +188,19 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
                 format!("bot {name} was already retired\n")
             })
         }
-        LeagueCommand::Standings { json, dir } => {
-            let (file, store) = open(&dir.dir)?;
+        LeagueCommand::Standings { json, csv, dir } => {
+            let (file, store) = open_read_only(&dir.dir)?;
             let rows = store.standings()?;
             Ok(if *json {
                 serde_json::to_string_pretty(&rows)? + "\n"
+            } else if *csv {
+                standings_csv(&rows)
             } else {
                 standings_text(&file, &rows)
             })
         }
         LeagueCommand::History { bot, json, dir } => {
-            let (_, store) = open(&dir.dir)?;
+            let (_, store) = open_read_only(&dir.dir)?;
             let rows = store.history(bot).map_err(refused)?;
             if *json {
                 return Ok(serde_json::to_string_pretty(&rows)? + "\n");
@@ -221,6 +227,7 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<String> {
             Ok(out)
         }
         LeagueCommand::Import { folder, dir } => {
+            let _writer = writer(&dir.dir, "league import")?;
             let (file, mut store) = open(&dir.dir)?;
             let done = import::import_dir(
                 &mut store,
@@ -443,12 +450,49 @@ fn report_serve(e: &serve::ServeEvent, admin: &str) {
 fn refused(e: LeagueError) -> anyhow::Error {
     match e {
         LeagueError::Refused(_) | LeagueError::Config(_) => usage(e),
+        // A full disk leaves a defined state: said with what to do.
+        LeagueError::Store(rusqlite_error) if disk_full(&rusqlite_error) => anyhow::anyhow!(
+            "{}; nothing half-recorded: the round stays open and plays on when `serve` or \
+             `round` starts again once there is room (docs/leagues.md, \"What survives a crash\")",
+            LeagueError::Store(rusqlite_error)
+        ),
         other => other.into(),
     }
 }
 
+/// Whether SQLite said the disk is full.
+fn disk_full(e: &whistle_league::store::SqlError) -> bool {
+    e.sqlite_error_code() == Some(whistle_league::store::SqlErrorCode::DiskFull)
+}
+
 fn open(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {
     round::open(dir).map_err(refused)
+}
+
+/// The league in `dir`, its store opened read-only (the commands that only
+/// read: they work beside a serving league and in a folder nobody can
+/// write, and say so on stderr when it is such a folder).
+fn open_read_only(dir: &Path) -> anyhow::Result<(LeagueFile, Store)> {
+    let (file, store) = round::open_read_only(dir).map_err(refused)?;
+    if store.frozen() || whistle_league::store::folder_is_read_only(dir) {
+        eprintln!(
+            "note: {} cannot be written: its store is opened read-only{}",
+            dir.display(),
+            if store.frozen() {
+                ", as it is on disk"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok((file, store))
+}
+
+/// The league folder's writer's lock for `command` (see
+/// `whistle_league::lock`): a second writer is refused at once.
+fn writer(dir: &Path, command: &str) -> anyhow::Result<whistle_league::lock::Writer> {
+    round::holds_league(dir).map_err(refused)?;
+    whistle_league::lock::acquire(dir, command).map_err(refused)
 }
 
 fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
@@ -458,6 +502,10 @@ fn init(file: &Path, dir: &Path) -> anyhow::Result<String> {
         return Err(usage(format!("{} already holds a league", dir.display())));
     }
     std::fs::create_dir_all(dir)?;
+    let _writer = whistle_league::lock::acquire(dir, "league init").map_err(refused)?;
+    if target.exists() || dir.join(STORE_FILE).exists() {
+        return Err(usage(format!("{} already holds a league", dir.display())));
+    }
     std::fs::copy(file, &target)?;
     let mut store = Store::open(&dir.join(STORE_FILE))?;
     store.set_meta("name", &league.name)?;
@@ -519,6 +567,7 @@ fn add_bot(
 
 fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<String> {
     crate::serve::init_logging(&run.log);
+    let _writer = writer(dir, "league round")?;
     round::compress_closed(dir).map_err(refused)?;
     let prepared = round::prepare(dir).map_err(refused)?;
     if let Some(why) = &prepared.tournament.seed_warning {
@@ -572,6 +621,54 @@ fn play_round(dir: &Path, run: &crate::tournament::RunFlags) -> anyhow::Result<S
     );
     out.push_str(&standings_text(&file, &store.standings()?));
     Ok(out)
+}
+
+/// The league's standings as CSV: the bots that played, ranked, then those
+/// that did not (no rank). Numbers as the JSON has them; empty cells where
+/// it has `null`.
+fn standings_csv(rows: &[Standing]) -> String {
+    // Names are valid bot names (no comma, quote or newline); a cell is
+    // quoted all the same if it ever holds one.
+    let cell = |t: String| {
+        if t.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", t.replace('"', "\"\""))
+        } else {
+            t
+        }
+    };
+    let mut out = String::from(
+        "rank,bot,rating,sigma,low,high,matches,hands,points_per_hand,points_low,points_high,\
+         faults,last_seen,retired,played\n",
+    );
+    let ranked = rows
+        .iter()
+        .filter(|r| r.played)
+        .enumerate()
+        .map(|(i, r)| (Some(i + 1), r));
+    let idle = rows.iter().filter(|r| !r.played).map(|r| (None, r));
+    for (rank, r) in ranked.chain(idle) {
+        let opt = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
+        let fields = [
+            rank.map_or_else(String::new, |n| n.to_string()),
+            cell(r.bot.clone()),
+            r.rating.to_string(),
+            r.uncertainty.to_string(),
+            r.interval[0].to_string(),
+            r.interval[1].to_string(),
+            r.matches.to_string(),
+            r.hands.to_string(),
+            opt(r.points_per_hand),
+            opt(r.points_interval.map(|i| i[0])),
+            opt(r.points_interval.map(|i| i[1])),
+            r.faults.to_string(),
+            cell(r.last_seen.clone().unwrap_or_default()),
+            r.retired.to_string(),
+            r.played.to_string(),
+        ];
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
 }
 
 fn standings_text(file: &LeagueFile, rows: &[Standing]) -> String {

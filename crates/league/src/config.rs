@@ -123,7 +123,12 @@ struct RawFile {
     reference: Vec<Reference>,
     #[serde(default)]
     submissions: toml::Table,
+    keep_stderr_rounds: Option<u64>,
 }
+
+/// How many closed rounds keep their bots' stderr logs when the league file
+/// does not say ([`LeagueFile::keep_stderr_rounds`]).
+pub const KEEP_STDERR_ROUNDS: u64 = 20;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -173,6 +178,12 @@ pub struct LeagueFile {
     pub limits: whistle_sandbox::Limits,
     /// The league's clock (`[time]`): an upload's check runs on it.
     pub clock: whistle_referee::TimeControl,
+    /// How many of the last closed rounds keep their bots' stderr logs
+    /// (`keep_stderr_rounds`, default [`KEEP_STDERR_ROUNDS`]; `0` keeps
+    /// every round's): older rounds' are deleted as each round closes, so
+    /// that a chatty bot cannot fill the disk over weeks (each round keeps
+    /// at most 1 MiB a bot, the runner's cap).
+    pub keep_stderr_rounds: u64,
     options: toml::Table,
     time: toml::Table,
     faults: toml::Table,
@@ -236,6 +247,7 @@ impl LeagueFile {
             submissions: raw.submissions,
             limits: whistle_sandbox::Limits::default(),
             clock: whistle_referee::TimeControl::default(),
+            keep_stderr_rounds: raw.keep_stderr_rounds.unwrap_or(KEEP_STDERR_ROUNDS),
             base: path
                 .parent()
                 .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))

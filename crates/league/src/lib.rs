@@ -14,6 +14,7 @@
 //!   history.
 //! * [`import`]: a finished tournament's (or round's) logs into the store,
 //!   exactly once per log, in match order, with Weng-Lin updates.
+//! * [`lock`]: one league folder, one writer (`LEAGUE/.lock`).
 //! * [`pairing`]: how a round seats the league's bots (least played first,
 //!   spreading opponents, reference bots filling empty seats).
 //! * [`round`]: one scheduled round: the plan, the tournament runner, the
@@ -29,6 +30,7 @@ pub mod archive;
 pub mod config;
 pub mod error;
 pub mod import;
+pub mod lock;
 pub mod pairing;
 pub mod round;
 pub mod serve;

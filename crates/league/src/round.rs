@@ -60,16 +60,32 @@ pub fn round_dir(league: &Path, number: u64) -> PathBuf {
 /// # Errors
 /// [`LeagueError`] if the folder holds no league.
 pub fn open(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
-    let file_path = league.join(LEAGUE_FILE);
-    if !file_path.exists() {
-        return Err(LeagueError::Refused(format!(
-            "{} holds no league (no {LEAGUE_FILE}); make one with `whistle league init FILE --dir {}`",
-            league.display(),
-            league.display()
-        )));
-    }
-    let mut file = LeagueFile::load(&file_path)?;
+    holds_league(league)?;
+    let file = LeagueFile::load(&league.join(LEAGUE_FILE))?;
     let store = Store::open(&league.join(STORE_FILE))?;
+    with_store(league, file, store)
+}
+
+/// [`open`] to read only ([`Store::open_read_only`]): what the commands
+/// that only read (`standings`, `rounds`, `history`, `versions`, `stderr`,
+/// `download`) and the site's pages use. It creates, migrates and writes
+/// nothing, works beside a serving league and in a folder nobody can write.
+///
+/// # Errors
+/// As [`open`].
+pub fn open_read_only(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
+    holds_league(league)?;
+    let file = LeagueFile::load(&league.join(LEAGUE_FILE))?;
+    let store = Store::open_read_only(&league.join(STORE_FILE))?;
+    with_store(league, file, store)
+}
+
+/// The league file completed from the store: its folder and secret seed.
+fn with_store(
+    league: &Path,
+    mut file: LeagueFile,
+    store: Store,
+) -> Result<(LeagueFile, Store), LeagueError> {
     if let Some(base) = store.meta(BASE_META)? {
         file.set_base(base.into());
     }
@@ -80,6 +96,21 @@ pub fn open(league: &Path) -> Result<(LeagueFile, Store), LeagueError> {
         file.set_seed(seed.seed());
     }
     Ok((file, store))
+}
+
+/// Refuses a folder that holds no league (no league file).
+///
+/// # Errors
+/// [`LeagueError::Refused`], saying how to make one.
+pub fn holds_league(league: &Path) -> Result<(), LeagueError> {
+    if league.join(LEAGUE_FILE).exists() {
+        return Ok(());
+    }
+    Err(LeagueError::Refused(format!(
+        "{} holds no league (no {LEAGUE_FILE}); make one with `whistle league init FILE --dir {}`",
+        league.display(),
+        league.display()
+    )))
 }
 
 /// Whether the league's secret must be drawn anew before its next round: a
@@ -135,7 +166,7 @@ pub struct RoundSeed {
 /// # Errors
 /// The league cannot be opened.
 pub fn round_seeds(league: &Path) -> Result<Vec<RoundSeed>, LeagueError> {
-    let (_, store) = open(league)?;
+    let (_, store) = open_read_only(league)?;
     let (open_round, started) = store.rounds()?;
     (1..=started)
         .map(|round| {
@@ -221,6 +252,28 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
         write_synced(&tables_path, tables.as_bytes()).map_err(io(&tables_path))?;
         store.start_round(number, &dir.display().to_string())?;
     }
+    // A log of the open round that does not read (damaged by a crash of
+    // the machine, or written by two processes at once before the league
+    // folder was locked) would stop every start: it is set aside and its
+    // match played again from the round's seed.
+    let damaged = if resumed {
+        set_aside_damaged(&dir)?
+    } else {
+        Vec::new()
+    };
+    if !damaged.is_empty() {
+        use std::io::Write;
+        let notes_path = dir.join(NOTES_FILE);
+        let mut notes = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&notes_path)
+            .map_err(io(&notes_path))?;
+        for d in &damaged {
+            writeln!(notes, "{d}").map_err(io(&notes_path))?;
+        }
+        notes.sync_all().map_err(io(&notes_path))?;
+    }
     let text = std::fs::read_to_string(&round_path).map_err(io(&round_path))?;
     let mut tournament = Tournament::parse(&round_path, &text)?;
     // The round's own seed is 256 bits, derived; a searchable league seed
@@ -234,7 +287,8 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
     let plan = pairing::plan(&groups, file.duplicate, tournament.seed);
     let note = std::fs::read_to_string(dir.join(NOTES_FILE))
         .ok()
-        .map(|t| t.trim_end().to_string());
+        .map(|t| t.trim_end().to_string())
+        .filter(|t| !t.is_empty());
     Ok(Prepared {
         number,
         dir,
@@ -243,6 +297,74 @@ pub fn prepare_online(league: &Path, online: Option<&[String]>) -> Result<Prepar
         resumed,
         note,
     })
+}
+
+/// The folder of a round's folder where the logs that did not read are
+/// kept (`rounds/NNNN/damaged/`).
+pub const DAMAGED_DIR: &str = "damaged";
+
+/// Sets aside the match logs of the round in `dir` that do not read as a
+/// log of their match (a line that is not JSON, a broken hash chain, a
+/// header of another match): each is moved to `dir/damaged/` (never
+/// deleted: it is evidence) and its match is played again from the round's
+/// seed, as if it had not started. A log cut short at its last line (a
+/// kill) reads, and resumes as before. Returns a line for each log set
+/// aside, saying so.
+///
+/// # Errors
+/// [`LeagueError::Io`] if a damaged log cannot be moved.
+pub fn set_aside_damaged(dir: &Path) -> Result<Vec<String>, LeagueError> {
+    let paths = whistle_tournament::layout::log_paths(dir)
+        .map_err(|e| LeagueError::Config(e.to_string()))?;
+    let mut out = Vec::new();
+    for (index, path) in paths {
+        let why = match whistle_replay::open_log(&path) {
+            // A log with no complete header line yet is started afresh by
+            // the runner itself.
+            Ok(mut r) => {
+                let mut first = Vec::new();
+                if std::io::BufRead::read_until(&mut r, b'\n', &mut first).is_err()
+                    || !first.ends_with(b"\n")
+                {
+                    continue;
+                }
+                match whistle_replay::read(&path) {
+                    Ok(log) if log.header.match_index == index => continue,
+                    Ok(log) => format!("it holds match {}", log.header.match_index),
+                    Err(e) => e.to_string(),
+                }
+            }
+            Err(e) => e.to_string(),
+        };
+        let aside = dir.join(DAMAGED_DIR);
+        std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+            .create(&aside)
+            .map_err(|e| LeagueError::Io(aside.clone(), e))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // A second damage of the same match keeps the first one's file.
+        let mut target = aside.join(&name);
+        let mut n = 1;
+        while target.exists() {
+            target = aside.join(format!("{name}.{n}"));
+            n += 1;
+        }
+        std::fs::rename(&path, &target).map_err(|e| LeagueError::Io(path.clone(), e))?;
+        let shown = target
+            .strip_prefix(dir)
+            .unwrap_or(&target)
+            .display()
+            .to_string();
+        tracing::warn!(match_index = index, log = %shown, error = %why, "a damaged log set aside");
+        out.push(format!(
+            "match {index}'s log did not read ({}); it is kept as {shown} and the match is \
+             played again from the round's seed",
+            why.replace('\n', " ")
+        ));
+    }
+    Ok(out)
 }
 
 /// A round's bots and tables.
@@ -422,13 +544,92 @@ pub fn finish(league: &Path, round: &Prepared) -> Result<Finished, LeagueError> 
         && (imported.recorded + imported.known) as usize + imported.refused.len()
             == round.plan.len();
     if complete {
+        mark_round_files(&round.dir, round.number)?;
         store.finish_round(round.number)?;
+        prune_stderr(league, round.number, file.keep_stderr_rounds)?;
         // A closed round's logs are kept compressed (every reader takes
         // them so); a log left uncompressed by a kill is compressed by the
         // next `compress_closed`.
         compress_logs(&round.dir)?;
     }
     Ok(Finished { imported, complete })
+}
+
+/// The note a round's `results.json` (`notes`, kind [`ROUND_NOTE`]) and
+/// `standings.md` (its first lines) carry: they rate the round alone.
+pub fn round_note(number: u64) -> String {
+    format!(
+        "these standings rate round {number}'s matches alone, every bot from scratch; the \
+         league's ratings, carried over every round, are `whistle league standings` (and the \
+         league site's front page)"
+    )
+}
+
+/// The kind of the note of [`round_note`] in a round's `results.json`.
+pub const ROUND_NOTE: &str = "league round";
+
+/// Says in the round's `results.json` and `standings.md` (written by the
+/// tournament runner, which knows nothing of leagues) that they rate the
+/// round alone and where the league's ratings are. Done once.
+fn mark_round_files(dir: &Path, number: u64) -> Result<(), LeagueError> {
+    let path = dir.join("results.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        // No results (a round of nothing but refused logs): nothing to say.
+        return Ok(());
+    };
+    let mut results: whistle_tournament::Results = serde_json::from_str(&text)
+        .map_err(|e| LeagueError::Config(format!("{}: {e}", path.display())))?;
+    if results.notes.iter().any(|n| n.kind == ROUND_NOTE) {
+        return Ok(());
+    }
+    let note = round_note(number);
+    results.notes.insert(
+        0,
+        whistle_tournament::stats::Note {
+            bot: String::new(),
+            kind: ROUND_NOTE.into(),
+            detail: note.clone(),
+        },
+    );
+    whistle_tournament::report::write_all(dir, &results)
+        .map_err(|e| LeagueError::Io(dir.into(), e))?;
+    let md = dir.join("standings.md");
+    let body = std::fs::read_to_string(&md).map_err(|e| LeagueError::Io(md.clone(), e))?;
+    let mut first = note;
+    if let Some(c) = first.get_mut(..1) {
+        c.make_ascii_uppercase();
+    }
+    std::fs::write(&md, format!("> League round {number}: {first}.\n\n{body}"))
+        .map_err(|e| LeagueError::Io(md, e))
+}
+
+/// Deletes the bots' stderr logs (`logs/*.stderr.log`) of the rounds
+/// before the last `keep` up to round `last` (`keep` 0: none is deleted).
+/// The match logs, the evidence, stay.
+///
+/// # Errors
+/// [`LeagueError::Io`] if a log cannot be deleted.
+pub fn prune_stderr(league: &Path, last: u64, keep: u64) -> Result<(), LeagueError> {
+    if keep == 0 {
+        return Ok(());
+    }
+    for n in 1..=last.saturating_sub(keep) {
+        let logs = round_dir(league, n).join("logs");
+        let Ok(entries) = std::fs::read_dir(&logs) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(".stderr.log"))
+            {
+                std::fs::remove_file(&path).map_err(|e| LeagueError::Io(path.clone(), e))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Compresses every uncompressed match log of a round's folder.
@@ -594,6 +795,36 @@ mod tests {
             note.contains("`fill = true` lets reference bots fill"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn only_the_last_rounds_keep_their_bots_stderr() {
+        let tmp = tempfile::tempdir().unwrap();
+        let league = tmp.path();
+        for n in 1..=5 {
+            let dir = round_dir(league, n);
+            std::fs::create_dir_all(dir.join("logs")).unwrap();
+            std::fs::create_dir_all(dir.join("matches")).unwrap();
+            std::fs::write(dir.join("logs/a.stderr.log"), "chatter").unwrap();
+            std::fs::write(dir.join("matches/m00000.jsonl.gz"), "evidence").unwrap();
+        }
+        let kept = |n: u64| round_dir(league, n).join("logs/a.stderr.log").exists();
+        prune_stderr(league, 5, 0).unwrap();
+        assert!((1..=5).all(kept), "0 keeps every round's");
+        prune_stderr(league, 5, 2).unwrap();
+        assert_eq!(
+            (1..=5).map(kept).collect::<Vec<_>>(),
+            [false, false, false, true, true]
+        );
+        assert!(
+            (1..=5).all(|n| round_dir(league, n)
+                .join("matches/m00000.jsonl.gz")
+                .exists()),
+            "match logs stay"
+        );
+        // A round with no logs folder (never played) is passed over.
+        prune_stderr(league, 9, 2).unwrap();
+        assert!(!kept(5));
     }
 
     #[test]

@@ -181,13 +181,18 @@ pub fn missed_seats(dir: &Path) -> BTreeSet<String> {
 /// played); returns the number of rounds played.
 ///
 /// # Errors
-/// [`LeagueError`] if the league cannot be opened, the address bound, the
-/// TLS identity used, or a round's logs recorded.
+/// [`LeagueError`] if the league cannot be opened, another process writes
+/// it ([`crate::lock`]), the address cannot be bound, the TLS identity
+/// used, or a round's logs recorded.
 pub async fn serve(
     league: &Path,
     opts: ServeOptions,
     mut report: impl FnMut(ServeEvent),
 ) -> Result<u64, LeagueError> {
+    // Nothing of the league is touched (its inbox, its open round) before
+    // this process is its one writer.
+    round::holds_league(league)?;
+    let _writer = crate::lock::acquire(league, "league serve")?;
     let (file, store) = round::open(league)?;
     round::compress_closed(league)?;
     let referee = Referee::with_config(RefereeConfig {

@@ -59,7 +59,8 @@ type Sample = (Instant, Vec<TableSnapshot>);
 
 impl Site {
     fn store(&self) -> Result<Store, Box<Response>> {
-        Store::open(&self.league.join(STORE_FILE)).map_err(|e| Box::new(error(&e.to_string())))
+        Store::open_read_only(&self.league.join(STORE_FILE))
+            .map_err(|e| Box::new(error(&e.to_string())))
     }
 
     /// The newest table states at least `delay` old.
@@ -137,6 +138,7 @@ async fn standings(State(site): State<Site>) -> Response {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => return error(&e.to_string()),
     };
+    let playing_out = playing_out(&site.league, &store);
     site_page(
         &site,
         "Standings",
@@ -151,7 +153,9 @@ async fn standings(State(site): State<Site>) -> Response {
                 tbody { @for (i, r) in rows.iter().filter(|r| r.played).enumerate() {
                     tr.bot data-bot=(r.bot) {
                         td { (i + 1) }
-                        td.name { a href=(format!("/bots/{}", r.bot)) { (r.bot) } @if r.retired { " (retired)" } }
+                        td.name { a href=(format!("/bots/{}", r.bot)) { (r.bot) } @if r.retired {
+                            @if playing_out.contains(&r.bot) { " (replaced: plays this round out)" } @else { " (retired)" }
+                        } }
                         td { (format!("{:.2}", r.rating)) } td { (format!("{:.2}", r.uncertainty)) }
                         td { (format!("[{:.1}, {:.1}]", r.interval[0], r.interval[1])) }
                         td { (r.matches) }
@@ -165,9 +169,14 @@ async fn standings(State(site): State<Site>) -> Response {
                     }
                 } }
             } }
-            @let idle: Vec<String> = rows.iter().filter(|r| !r.played).map(|r| r.did_not_play(&rows)).collect();
+            @let idle: Vec<&crate::store::Standing> = rows.iter().filter(|r| !r.played).collect();
             @if !idle.is_empty() {
-                p #did-not-play { "Did not play (no rated match yet; not ranked): " (idle.join(", ")) }
+                p #did-not-play { "Did not play (no rated match yet; not ranked): "
+                    @for (i, r) in idle.iter().enumerate() {
+                        @if i > 0 { ", " }
+                        a href=(format!("/bots/{}", r.bot)) { (r.did_not_play(&rows)) }
+                    }
+                }
             }
             h2 { "Recent matches" }
             div.scroll { table #recent {
@@ -181,6 +190,26 @@ async fn standings(State(site): State<Site>) -> Response {
         },
     )
     .into_response()
+}
+
+/// The versions their owners replaced or withdrew that still play the
+/// open round (seated when it started, they play it to the end, rated).
+fn playing_out(league: &Path, store: &Store) -> std::collections::BTreeSet<String> {
+    let Ok((Some((number, _)), _)) = store.rounds() else {
+        return Default::default();
+    };
+    let path = crate::round::round_dir(league, number).join("round.toml");
+    let Some(t) = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| whistle_tournament::Tournament::parse(&path, &text).ok())
+    else {
+        return Default::default();
+    };
+    t.bots
+        .into_iter()
+        .map(|b| b.name)
+        .filter(|b| store.stopped_by_owner(b).unwrap_or(false))
+        .collect()
 }
 
 async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Response {
@@ -197,6 +226,14 @@ async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Respon
         .map(|(i, h)| (i as u64, h.rating, h.uncertainty))
         .collect();
     let (before, after) = store.lineage(&name).unwrap_or_default();
+    // A student who uploads plays through versions (`NAME.v1`, ...), not
+    // under the name: their pages hold the ratings.
+    let rows = store.standings().unwrap_or_default();
+    let versions: Vec<String> = rows
+        .iter()
+        .find(|r| r.bot == name)
+        .map(|r| r.versions(&rows).into_iter().map(str::to_string).collect())
+        .unwrap_or_default();
     let svg = plot::ratings_svg(&[(name.clone(), points)], 900, 320);
     site_page(
         &site,
@@ -207,11 +244,22 @@ async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Respon
                 @if let Some(b) = &before { "A new version of " a href=(format!("/bots/{b}")) { (b) } ". " }
                 @if let Some(a) = &after { "Replaced by " a href=(format!("/bots/{a}")) { (a) } "." }
             } }
+            @if !versions.is_empty() { p #versions {
+                (name) " plays through its uploaded versions, each rated on its own page: "
+                @for (i, v) in versions.iter().enumerate() {
+                    @if i > 0 { ", " }
+                    a href=(format!("/bots/{v}")) { (v) }
+                }
+                "."
+            } }
             div.chart #history-plot { (PreEscaped(svg)) }
             div.scroll { table #history {
                 thead { tr { th { "after" } th { "rating" } th { "σ" } th { "when" } } }
                 tbody { @for h in history.iter().rev() { tr {
-                    td { (h.r#match.as_deref().unwrap_or("(start)")) }
+                    td { @match (&h.r#match, h.match_id) {
+                        (Some(m), Some(id)) => a href=(format!("/matches/{id}")) { (m) },
+                        (m, _) => (m.as_deref().unwrap_or("(start)")),
+                    } }
                     td { (format!("{:.2}", h.rating)) } td { (format!("{:.2}", h.uncertainty)) }
                     td { (h.at) }
                 } } }
@@ -229,7 +277,90 @@ async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Re
     let Ok(Some(log_path)) = store.match_log(id) else {
         return not_found("such match");
     };
-    viewer_of(resolve(&site.league, &log_path)).await
+    let path = resolve(&site.league, &log_path);
+    let open = open_round_of(&site.league, &store, &path);
+    let link = match open {
+        None => format!(
+            "<p id=\"log\"><a href=\"/matches/{id}/log\" download>the match log (.jsonl)</a>: \
+             check it with <code>whistle replay verify LOG --seed SEED</code>, the round's seed \
+             from <a href=\"/rounds\">rounds and seeds</a></p>"
+        ),
+        Some(round) => format!(
+            "<p id=\"log\">The match log can be downloaded once round {round} is closed \
+             (with its seed, on <a href=\"/rounds\">rounds and seeds</a>).</p>"
+        ),
+    };
+    match tokio::task::spawn_blocking(move || viewer_page_of(&path, false)).await {
+        // The link goes above the verdict: the page's own markup, the
+        // viewer's script untouched.
+        Ok(Ok(p)) => Html(p.replacen(
+            "<p id=\"verdict\">",
+            &format!("{link}<p id=\"verdict\">"),
+            1,
+        ))
+        .into_response(),
+        other => respond(other),
+    }
+}
+
+/// The open round whose folder holds the log at `path`, if one does: its
+/// logs are not published (they show every hand's cards, and a duplicate
+/// round deals the same cards at tables still playing) until it closes.
+fn open_round_of(league: &Path, store: &Store, path: &Path) -> Option<u64> {
+    // A store that cannot say which round is open publishes nothing.
+    let Ok((open, _)) = store.rounds() else {
+        return Some(0);
+    };
+    let (number, _) = open?;
+    let dir = crate::round::round_dir(league, number);
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    canon(path).starts_with(canon(&dir)).then_some(number)
+}
+
+/// A recorded match's log, the exact bytes the store's hash is of (a
+/// closed round's compressed log uncompressed), for `whistle replay
+/// verify`; refused while its round is open.
+async fn match_log(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Response {
+    let store = match site.store() {
+        Ok(s) => s,
+        Err(r) => return *r,
+    };
+    let Ok(Some(log_path)) = store.match_log(id) else {
+        return not_found("such match");
+    };
+    let path = resolve(&site.league, &log_path);
+    if let Some(round) = open_round_of(&site.league, &store, &path) {
+        return (
+            StatusCode::FORBIDDEN,
+            format!(
+                "round {round} is still open: its logs show every hand's cards, and are \
+                 published with its seed once it is closed\n"
+            ),
+        )
+            .into_response();
+    }
+    let name = match header_of(&path) {
+        Some(h) => format!("{}-m{:05}.jsonl", h.tournament, h.match_index),
+        None => format!("match-{id}.jsonl"),
+    };
+    match tokio::task::spawn_blocking(move || whistle_replay::read_log_bytes(&path)).await {
+        Ok(Ok(bytes)) => (
+            [
+                (
+                    axum::http::header::CONTENT_TYPE,
+                    "application/x-ndjson".to_string(),
+                ),
+                (
+                    axum::http::header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{name}\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Ok(Err(e)) => error(&e.to_string()),
+        Err(e) => error(&e.to_string()),
+    }
 }
 
 /// A table being played: in the viewer, the hands no spectator can use
@@ -256,15 +387,33 @@ async fn live_table(State(site): State<Site>, UrlPath(table): UrlPath<String>) -
     }
     let delayed = site.delayed().map(|(_, t)| t).unwrap_or_default();
     let delay = site.delay;
-    respond(
-        tokio::task::spawn_blocking(move || -> Result<String, String> {
-            let shown = public_prefix(&dir, &path, &delayed, delay)?;
-            let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
-            std::fs::write(file.path(), shown).map_err(|e| e.to_string())?;
-            viewer_page_of(file.path(), true)
-        })
-        .await,
-    )
+    let page = tokio::task::spawn_blocking(move || -> Result<Option<String>, String> {
+        let shown = public_prefix(&dir, &path, &delayed, delay)?;
+        // The header alone: no hand to show yet.
+        if shown.lines().count() < 2 {
+            return Ok(None);
+        }
+        let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
+        std::fs::write(file.path(), shown).map_err(|e| e.to_string())?;
+        viewer_page_of(file.path(), true).map(Some)
+    })
+    .await;
+    match page {
+        Ok(Ok(None)) => site_page(
+            &site,
+            &table,
+            true,
+            html! {
+                p #waiting { "Waiting for the first hand: a hand shows here once it has been \
+                             finished " (site.delay.as_secs()) " s ago at every table dealt its \
+                             cards. This page reloads itself." }
+            },
+        )
+        .into_response(),
+        Ok(Ok(Some(p))) => Html(p).into_response(),
+        Ok(Err(e)) => error(&e),
+        Err(e) => error(&e.to_string()),
+    }
 }
 
 /// The hand viewer page of the log at `path`, linking back to the site;
@@ -408,11 +557,6 @@ fn expected_tables(dir: &Path, header: &Header) -> usize {
         .map_or_else(|| header.seats.len(), |t| t.len())
 }
 
-/// The hand viewer page of the log at `path`.
-async fn viewer_of(path: PathBuf) -> Response {
-    respond(tokio::task::spawn_blocking(move || viewer_page_of(&path, false)).await)
-}
-
 /// A recorded log path: relative ones lie in the league folder.
 fn resolve(league: &Path, log_path: &str) -> PathBuf {
     let p = Path::new(log_path);
@@ -507,6 +651,7 @@ pub async fn spawn(
         .route("/", get(standings))
         .route("/bots/{name}", get(bot))
         .route("/matches/{id}", get(match_viewer))
+        .route("/matches/{id}/log", get(match_log))
         .route("/live", get(live))
         .route("/rounds", get(rounds))
         .route("/live/{table}", get(live_table))
@@ -538,8 +683,9 @@ pub const MAX_CONNECTIONS: usize = 256;
 /// opens many and sends nothing (slowloris) holds no more than this many of
 /// the [`MAX_CONNECTIONS`], and every other client is served.
 pub const MAX_PER_CLIENT: usize = 16;
-/// How long a client has to send a request's headers.
-pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client has to send a request's headers (from the moment it
+/// connects): a half-sent request (slowloris) holds its slot no longer.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long one connection (one request: no keep-alive) may last in all.
 pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -586,9 +732,26 @@ where
         .await
 }
 
-/// The connections each client address has open.
+/// The connections each client has open: a client is an IPv4 address, or
+/// an IPv6 /64 (one host commonly holds a whole /64, and could otherwise
+/// open [`MAX_PER_CLIENT`] from each of its addresses).
 #[derive(Default)]
 struct PerClient(std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>);
+
+/// The client an address counts as: an IPv4 address (an IPv4-mapped IPv6
+/// one as that address), or an IPv6 address's /64.
+fn client_of(ip: std::net::IpAddr) -> std::net::IpAddr {
+    match ip {
+        std::net::IpAddr::V4(_) => ip,
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => std::net::IpAddr::V4(v4),
+            None => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                std::net::IpAddr::V6(std::net::Ipv6Addr::from(bits))
+            }
+        },
+    }
+}
 
 /// One connection of a client, counted while it lives.
 struct ClientSlot {
@@ -652,7 +815,7 @@ async fn serve(
                 continue;
             }
         };
-        let Some(slot) = clients.take(peer.ip()) else {
+        let Some(slot) = clients.take(client_of(peer.ip())) else {
             crowding += 1;
             if crowding.is_power_of_two() {
                 tracing::warn!(%peer, crowding, max = MAX_PER_CLIENT, "site: too many connections from one client; closed");
@@ -753,6 +916,35 @@ mod tests {
         let path = whistle_tournament::layout::match_path(dir, index);
         let text = public_prefix(dir, &path, delayed, delay).unwrap();
         text.lines().filter(|l| l.contains("\"deck\"")).count()
+    }
+
+    #[test]
+    fn an_ipv6_client_is_its_64_and_an_ipv4_one_its_address() {
+        let ip = |t: &str| t.parse::<std::net::IpAddr>().unwrap();
+        assert_eq!(client_of(ip("2001:db8:1:2:aaaa::1")), ip("2001:db8:1:2::"));
+        assert_eq!(
+            client_of(ip("2001:db8:1:2:ffff:ffff:ffff:ffff")),
+            client_of(ip("2001:db8:1:2::7"))
+        );
+        assert_ne!(
+            client_of(ip("2001:db8:1:3::1")),
+            client_of(ip("2001:db8:1:2::1"))
+        );
+        assert_eq!(client_of(ip("192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(client_of(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
+        // The cap counts a /64 as one client.
+        let clients = Arc::new(PerClient::default());
+        let slots: Vec<ClientSlot> = (0..MAX_PER_CLIENT)
+            .map(|i| {
+                clients
+                    .take(client_of(ip(&format!("2001:db8::{:x}", i + 1))))
+                    .unwrap()
+            })
+            .collect();
+        assert!(clients.take(client_of(ip("2001:db8::ffff"))).is_none());
+        assert!(clients.take(client_of(ip("2001:db8:0:1::1"))).is_some());
+        drop(slots);
+        assert!(clients.take(client_of(ip("2001:db8::ffff"))).is_some());
     }
 
     #[test]

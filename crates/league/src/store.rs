@@ -15,6 +15,37 @@ use skillratings::weng_lin::WengLinRating;
 
 use crate::error::LeagueError;
 
+/// SQLite's error and error code, as [`LeagueError::Store`] carries them.
+pub use rusqlite::{Error as SqlError, ErrorCode as SqlErrorCode};
+
+/// Whether the folder `dir` cannot be written: a file cannot be made
+/// there (a read-only mount, or no permission).
+pub fn folder_is_read_only(dir: &Path) -> bool {
+    match tempfile::tempfile_in(dir) {
+        Ok(_) => false,
+        Err(e) => matches!(
+            e.kind(),
+            std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
+        ),
+    }
+}
+
+/// The `file:` URI of the store at `path`, read as it is on disk.
+fn immutable_uri(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut uri = String::from("file:");
+    for c in abs.display().to_string().chars() {
+        match c {
+            '%' => uri.push_str("%25"),
+            '?' => uri.push_str("%3f"),
+            '#' => uri.push_str("%23"),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
+}
+
 /// The schema, one migration per version; `user_version` says how many
 /// have been applied.
 const MIGRATIONS: &[&str] = &[
@@ -236,6 +267,9 @@ pub struct HistoryRow {
     pub rating: f64,
     /// Its uncertainty.
     pub uncertainty: f64,
+    /// The match's id in the store (the site's `/matches/ID`), if a match.
+    #[serde(skip)]
+    pub match_id: Option<i64>,
 }
 
 /// One seat of a finished match, as recorded.
@@ -289,6 +323,9 @@ pub struct Meetings {
 #[derive(Debug)]
 pub struct Store {
     conn: Connection,
+    /// Opened read-only from a folder nobody can write (the store taken as
+    /// it is on disk, `immutable`).
+    frozen: bool,
 }
 
 impl Store {
@@ -316,9 +353,74 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        let mut store = Store { conn };
+        let mut store = Store {
+            conn,
+            frozen: false,
+        };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Opens the store at `path` to read only: nothing is created, migrated
+    /// or written, so a league folder on read-only media (a snapshot, a
+    /// read-only mount) or one a serving league writes meanwhile can be
+    /// read. In a folder that cannot be written, where SQLite cannot make
+    /// the files a WAL store's readers share, the store is read as it is on
+    /// disk (SQLite's `immutable`): nothing can change it there.
+    ///
+    /// # Errors
+    /// [`LeagueError::Refused`] if there is no store or its schema is not
+    /// this program's (a writing command brings an older one up to date);
+    /// [`LeagueError::Store`] if SQLite cannot read it.
+    pub fn open_read_only(path: &Path) -> Result<Store, LeagueError> {
+        use rusqlite::OpenFlags;
+        if !path.exists() {
+            return Err(LeagueError::Refused(format!(
+                "{}: no store",
+                path.display()
+            )));
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let readable = |conn: &Connection| {
+            conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        };
+        let conn = Connection::open_with_flags(path, flags)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let (conn, frozen) = match readable(&conn) {
+            Ok(_) => (conn, false),
+            Err(first) => {
+                // Only where nobody can write: a folder we may write holds
+                // a store we must not take as frozen.
+                let folder = path.parent().unwrap_or(Path::new("."));
+                if !folder_is_read_only(folder) {
+                    return Err(first.into());
+                }
+                let conn = Connection::open_with_flags(immutable_uri(path), flags)?;
+                readable(&conn)?;
+                (conn, true)
+            }
+        };
+        let store = Store { conn, frozen };
+        let version = store.schema_version()?;
+        if version != MIGRATIONS.len() as i64 {
+            return Err(LeagueError::Refused(format!(
+                "the store has schema version {version}; this whistle reads version {} (a \
+                 command that writes the league, e.g. `whistle league round`, brings an older \
+                 one up to date)",
+                MIGRATIONS.len()
+            )));
+        }
+        Ok(store)
+    }
+
+    /// Whether the store was opened read-only from a folder nobody can
+    /// write, and read as it is on disk ([`Store::open_read_only`]).
+    pub fn frozen(&self) -> bool {
+        self.frozen
     }
 
     /// The connection, for the modules that keep tables of their own
@@ -943,7 +1045,7 @@ impl Store {
         let id = bot_id(&self.conn, name)?
             .ok_or_else(|| LeagueError::Refused(format!("no bot named `{name}`")))?;
         let mut q = self.conn.prepare(
-            "SELECT r.at, m.tournament, m.match_index, r.mu, r.sigma
+            "SELECT r.at, m.tournament, m.match_index, r.mu, r.sigma, m.id
              FROM ratings r LEFT JOIN matches m ON m.id = r.match_id
              WHERE r.bot_id = ?1 ORDER BY r.id",
         )?;
@@ -955,6 +1057,7 @@ impl Store {
                 r#match: t.zip(i).map(|(t, i)| format!("{t}#{i}")),
                 rating: r.get(3)?,
                 uncertainty: r.get(4)?,
+                match_id: r.get(5)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

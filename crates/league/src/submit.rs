@@ -258,6 +258,49 @@ fn alive(pid: i64) -> bool {
     )
 }
 
+/// Why an upload of `owner` would be refused before it queues, if it would:
+/// the hourly bound reached, or an upload of the bot waiting already (from
+/// the command line or the site). The site asks before it answers 202, so
+/// that such a refusal is the answer, not a later surprise. Read only; a
+/// store or queue that cannot be read says nothing (the check decides).
+pub fn refused_before_queue(league: &Path, owner: &str) -> Option<String> {
+    let (file, store) = round::open_read_only(league).ok()?;
+    let rules = Rules::of(&file).ok()?;
+    let owner_id = owner_id(&store, owner).ok()?;
+    let recent: u32 = store
+        .conn()
+        .query_row(
+            "SELECT COUNT(*) FROM versions WHERE owner_id = ?1 AND submitted_unix > ?2",
+            params![owner_id, unix_now() - 3600],
+            |r| r.get(0),
+        )
+        .ok()?;
+    if recent >= rules.uploads_per_hour {
+        return Some(format!(
+            "refused: {recent} uploads of `{owner}` in the last hour; the league takes {} an hour",
+            rules.uploads_per_hour
+        ));
+    }
+    let queue = league.join(SUBMISSIONS).join(QUEUE_FILE);
+    if !queue.exists() {
+        return None;
+    }
+    let q =
+        rusqlite::Connection::open_with_flags(&queue, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()?;
+    let pid: i64 = q
+        .query_row("SELECT pid FROM waiting WHERE bot = ?1", [owner], |r| {
+            r.get(0)
+        })
+        .ok()?;
+    alive(pid).then(|| {
+        format!(
+            "refused: an upload of `{owner}` is waiting to be checked already (a bot has one \
+             upload waiting at a time); upload again once it is checked"
+        )
+    })
+}
+
 /// Takes the upload lock for `owner`'s upload, in its turn: uploads wait in
 /// a queue shared by every process that uploads (the command line's, the
 /// site's), one upload a bot, and the lock goes round by bot: to the
@@ -1141,7 +1184,7 @@ pub fn versions_by_token(
     league: &Path,
     token: &str,
 ) -> Result<(String, Vec<Version>), LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let (id, name) = owner(&store, token)?;
     Ok((name, versions_of(&store, id)?))
 }
@@ -1151,7 +1194,7 @@ pub fn versions_by_token(
 /// # Errors
 /// An unknown bot; store errors.
 pub fn versions(league: &Path, name: &str) -> Result<Vec<Version>, LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let id = owner_id(&store, name)?;
     versions_of(&store, id)
 }
@@ -1230,7 +1273,7 @@ fn stop(store: &mut Store, bot: i64, status: &str) -> Result<(), LeagueError> {
 /// # Errors
 /// No such version; IO errors.
 pub fn download(league: &Path, name: &str, number: u32, out: &Path) -> Result<String, LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let id = owner_id(&store, name)?;
     let dir: Option<String> = store
         .conn()
@@ -1278,7 +1321,7 @@ pub fn stderr(
     rounds: usize,
     bytes: u64,
 ) -> Result<String, LeagueError> {
-    let (_, store) = round::open(league)?;
+    let (_, store) = round::open_read_only(league)?;
     let (id, name) = owner(&store, token)?;
     let mut names: Vec<String> = versions_of(&store, id)?
         .into_iter()

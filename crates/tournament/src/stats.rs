@@ -694,7 +694,12 @@ impl Tally {
         };
         // The grade: on the same cards where the event compares seats so
         // (the cards' luck cancels out), else the rating, else the points.
-        let grade = if duplicate.is_some() {
+        // A duplicate event whose deals were held by no one else (one
+        // table) compared no seat: it is graded as a round robin.
+        let compared = duplicate
+            .as_ref()
+            .is_some_and(|d| d.matchpoints.iter().any(|(_, i)| i.n > 0));
+        let grade = if compared {
             "matchpoints"
         } else if kind == Sides::Cooperative {
             "team points"

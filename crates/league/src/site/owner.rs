@@ -45,8 +45,16 @@ const FIELD_BYTES: usize = 1024;
 const FORM_SLACK: u64 = 64 << 10;
 /// Uploads from the site being checked or waiting, all bots together.
 pub const MAX_WAITING: usize = 64;
-/// Uploads of one bot being checked or waiting at once.
-pub const MAX_WAITING_PER_BOT: usize = 2;
+/// Uploads of one bot being checked or waiting at once: one, as the upload
+/// queue holds (a second is refused at once, in place of the 202).
+pub const MAX_WAITING_PER_BOT: usize = 1;
+/// The file of `submissions/` that keeps the site's uploads and their
+/// outcomes across restarts (the owner's page lists them).
+pub const UPLOADS_FILE: &str = "site-uploads.json";
+/// What an upload still being checked when the site stopped came to: its
+/// check never ended, nothing of it was recorded.
+pub const DROPPED: &str = "dropped: the league stopped before this upload's check ended; \
+                           nothing of it was recorded: upload it again";
 /// Uploads remembered per bot for its page (the versions table keeps
 /// every outcome for good).
 const REMEMBERED: usize = 20;
@@ -56,7 +64,7 @@ const STDERR_ROUNDS: usize = 3;
 const STDERR_BYTES: u64 = 8 << 10;
 
 /// An upload made from the site.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, Deserialize)]
 struct Upload {
     /// Its number among the site's uploads.
     id: u64,
@@ -75,6 +83,49 @@ struct Upload {
 pub struct Uploads(VecDeque<Upload>);
 
 impl Uploads {
+    /// The uploads an earlier run of the site kept in `league`'s
+    /// [`UPLOADS_FILE`]; one it left unchecked is [`DROPPED`].
+    fn load(league: &Path) -> Uploads {
+        let path = league.join(SUBMISSIONS).join(UPLOADS_FILE);
+        let mut list: VecDeque<Upload> = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        for u in &mut list {
+            if u.outcome.is_none() {
+                u.outcome = Some(DROPPED.into());
+            }
+        }
+        Uploads(list)
+    }
+
+    /// Keeps the uploads in `league`'s [`UPLOADS_FILE`] (written beside
+    /// and renamed into place: a kill leaves the old list or the new).
+    fn save(&self, league: &Path) {
+        let dir = league.join(SUBMISSIONS);
+        let path = dir.join(UPLOADS_FILE);
+        let write = || -> std::io::Result<()> {
+            use std::{io::Write, os::unix::fs::OpenOptionsExt};
+            let tmp = dir.join(format!("{UPLOADS_FILE}.new"));
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&tmp)?;
+            f.write_all(
+                serde_json::to_string(&self.0)
+                    .map_err(std::io::Error::other)?
+                    .as_bytes(),
+            )?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, &path)
+        };
+        if let Err(e) = write() {
+            tracing::warn!(error = %e, path = %path.display(), "site: cannot keep the uploads' outcomes");
+        }
+    }
+
     fn waiting(&self) -> usize {
         self.0.iter().filter(|u| u.outcome.is_none()).count()
     }
@@ -130,7 +181,7 @@ impl Owners {
         {
             tracing::warn!(error = %e, "site: cannot empty the upload inbox");
         }
-        let archive_bytes = crate::round::open(league)
+        let archive_bytes = crate::round::open_read_only(league)
             .ok()
             .and_then(|(f, _)| Rules::of(&f).ok())
             .unwrap_or_default()
@@ -139,9 +190,17 @@ impl Owners {
         Owners {
             whistle: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("whistle")),
             archive_bytes,
-            uploads: Arc::default(),
+            uploads: Arc::new(Mutex::new(Uploads::load(league))),
             tls,
-            next: Arc::default(),
+            // Past the numbers kept: a new upload is never taken for an old.
+            next: Arc::new(std::sync::atomic::AtomicU64::new(
+                Uploads::load(league)
+                    .0
+                    .iter()
+                    .map(|u| u.id + 1)
+                    .max()
+                    .unwrap_or(0),
+            )),
         }
     }
 
@@ -294,9 +353,14 @@ pub async fn upload(State(site): State<Site>, req: Request) -> Response {
         let mut uploads = site.owners.uploads.lock().expect("uploads lock");
         let full = if uploads.waiting_of(&owner) >= MAX_WAITING_PER_BOT {
             Some(format!(
-                "refused: {MAX_WAITING_PER_BOT} uploads of this bot are still being checked; \
-                 see their outcome on your bot's page, then upload again"
+                "refused: an upload of `{owner}` is waiting to be checked already (a bot has one \
+                 upload waiting at a time); see its outcome on your bot's page, then upload again"
             ))
+        } else if let Some(why) = submit::refused_before_queue(&site.league, &owner) {
+            // What the check would refuse at once (the hourly bound, an
+            // upload of the bot waiting from the command line) is said
+            // now, in the 202's place.
+            Some(why)
         } else if uploads.waiting() >= MAX_WAITING {
             Some(
                 "refused: the league is checking too many uploads; try again in a few minutes"
@@ -317,6 +381,7 @@ pub async fn upload(State(site): State<Site>, req: Request) -> Response {
             bytes,
             outcome: None,
         });
+        uploads.save(&site.league);
     }
     tracing::info!(bot = %owner, bytes, "site: upload received");
     let (league, whistle, uploads) = (
@@ -337,6 +402,7 @@ pub async fn upload(State(site): State<Site>, req: Request) -> Response {
         if let Some(up) = u.0.iter_mut().find(|x| x.id == n) {
             up.outcome = Some(outcome);
         }
+        u.save(&league);
     });
     let page = site_page(
         &site,
@@ -366,7 +432,7 @@ enum FormError {
 async fn bot_of(league: &Path, token: &str) -> Result<String, FormError> {
     let (league, token) = (league.to_path_buf(), token.to_string());
     match tokio::task::spawn_blocking(move || {
-        Store::open(&league.join(STORE_FILE)).and_then(|s| s.bot_by_token(&token))
+        Store::open_read_only(&league.join(STORE_FILE)).and_then(|s| s.bot_by_token(&token))
     })
     .await
     {
@@ -543,7 +609,7 @@ pub async fn owner(State(site): State<Site>, Form(form): Form<TokenForm>) -> Res
             html! {
                 h2 { "Uploads from this site" }
                 @if uploads.is_empty() {
-                    p { "None since the league started serving (every outcome is also under versions below)." }
+                    p { "None yet (every checked outcome is also under versions below)." }
                 } @else {
                     div.scroll { table #uploads {
                         thead { tr { th { "received" } th { "bytes" } th { "state" } } }
