@@ -59,8 +59,35 @@ _RESUMABLE = {
 }
 
 #: The start of the UNAVAILABLE message that ends every stream when the
-#: referee shuts down: final, never reconnected.
+#: referee shuts down: a seat's stream is not reconnected (its table is
+#: gone); a lasting bot subscribes again once the referee is back.
 SHUTTING_DOWN = "the referee is shutting down"
+
+#: The response header of a ``Subscribe`` whose bot outlives the referee's
+#: process (a league's bot), with the value ``1``: when the referee goes away
+#: (shuts down, or is killed) the kit subscribes again with the bot token
+#: until it is back, and stops only when the assignments end (``OK``: the
+#: event is over) or the token is refused (the bot is retired).
+LASTING = "whistle-lasting"
+
+#: How long a bot token the referee does not know (yet) is tried again: a
+#: league admits a bot added while it serves at its next look.
+UNKNOWN_TOKEN_RETRY_S = 15.0
+
+#: A lasting bot whose referee is away subscribes again every second for
+#: this long (a restart takes seconds; a resumed round waits only the grace
+#: period for its bots), then backs off up to every ``AWAY_BACKOFF_MAX_S``.
+AWAY_EAGER_S = 60.0
+AWAY_BACKOFF_MAX_S = 30.0
+
+# Status codes of a Subscribe after which a lasting bot waits for the
+# referee to come back.
+_AWAY = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.INTERNAL,
+    grpc.StatusCode.CANCELLED,
+}
 
 
 class WhistleError(Exception):
@@ -378,7 +405,11 @@ class _Seat:
             # Keep trying while the referee may still hold the seat.
             shutdown = code == grpc.StatusCode.UNAVAILABLE and (details or "").startswith(SHUTTING_DOWN)
             if code in _RESUMABLE and not shutdown and now - self.cut_at < max(self.grace_s, 10.0) + 5.0:
-                log.warning("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
+                # Once per cut, not per attempt.
+                if delay == 0.1:
+                    log.warning("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
+                else:
+                    log.debug("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
                 time.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
@@ -593,28 +624,96 @@ def play(
     seats: List[_Seat] = []
     threads: List[threading.Thread] = []
     results: List[SeatOutcome] = []
-    subscription = None
-    try:
-        subscription = stub.Subscribe(pb.SubscribeRequest(token=launch.token, bot_name=launch.bot_name))
+    # The seats being played: a newer Subscribe gives a lasting bot its
+    # seats in play again, which this process is playing already.
+    playing: set = set()
+    lock = threading.Lock()
+
+    def seat_thread(seat: _Seat, key: Any) -> None:
         try:
-            for a in subscription:
-                log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
-                seat = _Seat(stub, a, make_bot(), launch, quiet, compact, binary)
-                t = threading.Thread(
-                    target=seat.run_into,
-                    args=(results,),
-                    name=f"whistle-seat-{a.table_id}-{a.seat}",
-                    daemon=True,
-                )
-                seats.append(seat)
-                threads.append(t)
-                t.start()
-        except grpc.RpcError as e:
-            if e.code() == grpc.StatusCode.UNAUTHENTICATED:
-                raise WhistleError(f"the referee refused the token: {e.details()}") from None
-            if not seats:
-                raise WhistleError(f"Subscribe failed: {e.code().name}: {e.details()}") from None
-            log.error("the subscription ended: %s: %s", e.code().name, e.details())
+            seat.run_into(results)
+        finally:
+            with lock:
+                playing.discard(key)
+
+    subscription = None
+    lasting = False
+    away_since: Optional[float] = None
+    pause = 1.0
+    unknown_since: Optional[float] = None
+    unknown_pause = 0.25
+    try:
+        while True:
+            subscription = stub.Subscribe(pb.SubscribeRequest(token=launch.token, bot_name=launch.bot_name))
+            try:
+                metadata = subscription.initial_metadata() or ()
+                if any(k == LASTING and v == "1" for k, v in metadata):
+                    # Accepted (a refusal carries no such header).
+                    lasting = True
+                    unknown_since, unknown_pause = None, 0.25
+                    if away_since is not None:
+                        log.info(
+                            "subscribed again: the referee is back after %d s",
+                            time.monotonic() - away_since,
+                        )
+                        away_since = None
+                for a in subscription:
+                    unknown_since, unknown_pause = None, 0.25
+                    key = (a.table_id, a.seat)
+                    with lock:
+                        if key in playing:
+                            continue  # already played here
+                        playing.add(key)
+                    log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
+                    seat = _Seat(stub, a, make_bot(), launch, quiet, compact, binary)
+                    t = threading.Thread(
+                        target=seat_thread,
+                        args=(seat, key),
+                        name=f"whistle-seat-{a.table_id}-{a.seat}",
+                        daemon=True,
+                    )
+                    # A process that plays for weeks keeps only the live seats.
+                    live = [(s, th) for s, th in zip(seats, threads) if th.is_alive()]
+                    seats = [s for s, _ in live] + [seat]
+                    threads = [th for _, th in live] + [t]
+                    t.start()
+                break  # OK: the bot's event is over
+            except grpc.RpcError as e:
+                code, details = e.code(), e.details() or ""
+                now = time.monotonic()
+                if code == grpc.StatusCode.UNAUTHENTICATED and "unknown token" in details:
+                    if unknown_since is None:
+                        unknown_since = now
+                        log.info("the referee does not know the token (yet); trying again for %d s", UNKNOWN_TOKEN_RETRY_S)
+                    if now - unknown_since < UNKNOWN_TOKEN_RETRY_S:
+                        time.sleep(unknown_pause)
+                        unknown_pause = min(unknown_pause * 2, 4.0)
+                        continue
+                    raise WhistleError(
+                        f"the referee at {launch.address} does not know this token: check the token "
+                        "(the one `whistle league add-bot` printed, whole), that the address is this "
+                        "league's, and that the bot is not retired"
+                    ) from None
+                if code == grpc.StatusCode.UNAUTHENTICATED:
+                    raise WhistleError(f"the referee refused the token: {details}") from None
+                if lasting and code in _AWAY:
+                    if away_since is None:
+                        away_since, pause = now, 1.0
+                        log.warning(
+                            "the referee is away (%s: %s); subscribing again with the bot token, "
+                            "backing off up to every %d s",
+                            code.name,
+                            details,
+                            AWAY_BACKOFF_MAX_S,
+                        )
+                    time.sleep(pause)
+                    if now - away_since >= AWAY_EAGER_S:
+                        pause = min(pause * 2, AWAY_BACKOFF_MAX_S)
+                    continue
+                if not seats:
+                    raise WhistleError(f"Subscribe failed: {code.name}: {details}") from None
+                log.error("the subscription ended: %s: %s", code.name, details)
+                break
         for t in threads:
             while t.is_alive():
                 t.join(0.25)
