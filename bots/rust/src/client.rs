@@ -294,7 +294,8 @@ where
             Ok(sub) => {
                 lasting |= sub.lasting;
                 if let Some((since, _)) = away.take() {
-                    info!(
+                    // Said at the level "away" was, so both show.
+                    warn!(
                         after_s = since.elapsed().as_secs(),
                         "subscribed again: the referee is back"
                     );

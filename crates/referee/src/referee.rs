@@ -1814,6 +1814,61 @@ mod tests {
 
     /// A one-hand Israeli table no bot joins: it starts at once, every seat
     /// forfeits at once, and fallbacks play the hand out.
+    /// A lasting bot's (a league's) newer `Subscribe` is given again the
+    /// seats the bot holds at tables still playing, with the `LASTING`
+    /// header; a launched bot's newer `Subscribe` gets only new seats.
+    #[tokio::test]
+    async fn a_lasting_bots_newer_subscribe_takes_back_its_seats_in_play() {
+        use pb::encoded::referee_server::Referee as _;
+        use tokio_stream::StreamExt as _;
+        let referee = Referee::new(None);
+        let service = BotService(referee.clone());
+        referee.register_bot_hash("a", &token_hash("league-a"));
+        referee.register_bot("b", Some("bot-b".into()));
+        let subscribe = |token: &str| {
+            service.subscribe(Request::new(pb::SubscribeRequest {
+                token: token.to_string(),
+                bot_name: "x".into(),
+            }))
+        };
+        let first_a = subscribe("league-a").await.unwrap();
+        assert_eq!(
+            first_a.metadata().get(LASTING).map(|v| v.to_str().unwrap()),
+            Some("1")
+        );
+        let mut first_a = first_a.into_inner();
+        let first_b = subscribe("bot-b").await.unwrap();
+        assert!(first_b.metadata().get(LASTING).is_none());
+        let mut first_b = first_b.into_inner();
+        let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(1), &["a", "b", "a", "c"]);
+        spec.table_id = Some("t1".into());
+        let handle = referee.create_table(spec).unwrap();
+        let got: Vec<u32> = [first_a.next().await, first_a.next().await]
+            .into_iter()
+            .map(|a| a.unwrap().unwrap().seat)
+            .collect();
+        assert_eq!(got, [0, 2]);
+        assert_eq!(first_b.next().await.unwrap().unwrap().seat, 1);
+        // The process holding a's seats is gone; a new one subscribes.
+        drop(first_a);
+        let mut again = subscribe("league-a").await.unwrap().into_inner();
+        for seat in [0, 2] {
+            let a = again.next().await.unwrap().unwrap();
+            assert_eq!(
+                (a.table_id.as_str(), a.seat, a.seat_token.as_str()),
+                ("t1", seat, handle.tokens[seat as usize].as_str())
+            );
+        }
+        drop(first_b);
+        let mut again_b = subscribe("bot-b").await.unwrap().into_inner();
+        let nothing =
+            tokio::time::timeout(std::time::Duration::from_millis(50), again_b.next()).await;
+        assert!(nothing.is_err(), "a launched bot's seats stay its own");
+        let nothing =
+            tokio::time::timeout(std::time::Duration::from_millis(50), again.next()).await;
+        assert!(nothing.is_err(), "each held seat once");
+    }
+
     fn unattended(seed: u64) -> TableSpec {
         let mut spec = TableSpec::new(
             Variant::Israeli,
