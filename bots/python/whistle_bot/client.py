@@ -690,7 +690,8 @@ def play(
                         unknown_pause = min(unknown_pause * 2, 4.0)
                         continue
                     raise WhistleError(
-                        f"the referee at {launch.address} does not know this token: check the token "
+                        f"the referee at {launch.address} refused the token: unknown token (tried for "
+                        f"{UNKNOWN_TOKEN_RETRY_S:.0f} s): check the token "
                         "(the one `whistle league add-bot` printed, whole), that the address is this "
                         "league's, and that the bot is not retired"
                     ) from None

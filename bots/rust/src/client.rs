@@ -11,7 +11,10 @@
 //! Bots see over the wire exactly the [`Observation`](whistle_rules::Observation)
 //! they would see in-process: the request's observation is decoded into the
 //! engine's type. A stream cut by the network is resumed with the same seat
-//! token (the referee allows a grace period); a refusal is final.
+//! token (the referee allows a grace period); a refusal is final. A league's
+//! bot (its `Subscribe` carries [`whistle_protocol::LASTING`]) outlives the
+//! referee's restarts: while the referee is away it subscribes again, backing
+//! off, and ends only when its assignments end or its token is refused.
 //!
 //! The stream itself, its reconnection and resumption, is the
 //! [`transport`] layer's; this module plugs a [`Bot`] into it.
@@ -284,8 +287,7 @@ where
     let mut outcomes = Vec::new();
     // The seats being played: a newer `Subscribe` gives a lasting bot its
     // seats in play again, which this process is playing already.
-    let playing: Arc<std::sync::Mutex<std::collections::HashSet<(String, u32)>>> =
-        Arc::default();
+    let playing: Arc<std::sync::Mutex<std::collections::HashSet<(String, u32)>>> = Arc::default();
     let mut lasting = false;
     // Since when the referee has been away, and the next pause.
     let mut away: Option<(tokio::time::Instant, Duration)> = None;
@@ -303,7 +305,10 @@ where
                 let mut assignments = sub.assignments;
                 let play = |a: pb::SeatAssignment| {
                     let key = (a.table_id.clone(), a.seat);
-                    let fresh = playing.lock().map(|mut p| p.insert(key.clone())).unwrap_or(true);
+                    let fresh = playing
+                        .lock()
+                        .map(|mut p| p.insert(key.clone()))
+                        .unwrap_or(true);
                     let bot = fresh.then(|| make_bot(&a));
                     if fresh {
                         info!(table = %a.table_id, seat = a.seat, "assigned a seat");
@@ -685,8 +690,9 @@ pub fn seat_key(table_id: &str, seat: u32) -> u64 {
 }
 
 /// Runs a bundled bot process to the end: 0 when the referee ends the
-/// assignments or shuts down, 1 when it cannot be reached, 2 for a bad
-/// command line, [`EXIT_REFUSED`] when it refuses the token.
+/// assignments or shuts down (a league's bot waits for a referee that shuts
+/// down to come back), 1 when it cannot be reached, 2 for a bad command
+/// line, [`EXIT_REFUSED`] when it refuses the token (a retired bot).
 pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     use std::process::ExitCode;
     let _ = tracing_subscriber::fmt()

@@ -169,8 +169,8 @@ fn a_kit_bot_killed_mid_match_and_started_again_within_the_grace_keeps_its_seats
     );
     // The league's name, and the Hello's only as what the bot says.
     assert!(
-        log.lines().any(|l| l.contains("seat connected")
-            && l.contains("bot=b2 says=\"sampler:20ms\"")),
+        log.lines()
+            .any(|l| l.contains("seat connected") && l.contains("bot=b2 says=\"sampler:20ms\"")),
         "{log}"
     );
     let logs = s.path("lg/rounds/0001/matches");
@@ -238,7 +238,10 @@ fn restart_with(
     signal: &str,
     bots: &mut [(Killed, String, &str)],
 ) -> Killed {
-    let before: Vec<u64> = bots.iter().map(|(_, _, name)| matches_of(s, name)).collect();
+    let before: Vec<u64> = bots
+        .iter()
+        .map(|(_, _, name)| matches_of(s, name))
+        .collect();
     let _ = Command::new("kill")
         .args([signal, &league.id().to_string()])
         .status();
@@ -259,7 +262,9 @@ fn restart_with(
         alive(p, s, file);
         let text = said(s, file);
         let away = text.matches("the referee is away").count();
-        let back = text.matches("subscribed again: the referee is back").count();
+        let back = text
+            .matches("subscribed again: the referee is back")
+            .count();
         assert_eq!(away, n as usize - 1, "one line per outage: {text}");
         assert_eq!(back, n as usize - 1, "one line per return: {text}");
     }
@@ -289,7 +294,10 @@ fn kit_bots_stay_across_a_league_restart_by_sigterm_and_by_sigkill() {
         let file = format!("{name}.stderr");
         let p = match (&python, *name) {
             (Some(py), "p1") => Command::new(py)
-                .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/examples/random_bot.py"))
+                .arg(
+                    Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("../../bots/python/examples/random_bot.py"),
+                )
                 .args([
                     "--address",
                     &format!("127.0.0.1:{port}"),

@@ -1280,8 +1280,7 @@ impl pb::encoded::referee_server::Referee for BotService {
         let q = reg.bots.entry(name.clone()).or_default();
         let mut taken = 0usize;
         for a in held {
-            if q
-                .backlog
+            if q.backlog
                 .iter()
                 .any(|b| b.table_id == a.table_id && b.seat == a.seat)
             {
