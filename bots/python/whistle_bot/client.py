@@ -624,8 +624,9 @@ def play(
     seats: List[_Seat] = []
     threads: List[threading.Thread] = []
     results: List[SeatOutcome] = []
-    # The seats being played: a newer Subscribe gives a lasting bot its
-    # seats in play again, which this process is playing already.
+    # The seat tokens being played: a newer Subscribe gives a lasting bot
+    # its seats in play again, which this process is playing already (a
+    # restarted referee's seats have new tokens, whatever their table ids).
     playing: set = set()
     lock = threading.Lock()
 
@@ -659,7 +660,7 @@ def play(
                         away_since = None
                 for a in subscription:
                     unknown_since, unknown_pause = None, 0.25
-                    key = (a.table_id, a.seat)
+                    key = a.seat_token
                     with lock:
                         if key in playing:
                             continue  # already played here

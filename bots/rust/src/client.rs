@@ -285,9 +285,10 @@ where
     let channel = channel(&launch.address).await?;
     let mut seats = tokio::task::JoinSet::new();
     let mut outcomes = Vec::new();
-    // The seats being played: a newer `Subscribe` gives a lasting bot its
-    // seats in play again, which this process is playing already.
-    let playing: Arc<std::sync::Mutex<std::collections::HashSet<(String, u32)>>> = Arc::default();
+    // The seat tokens being played: a newer `Subscribe` gives a lasting bot
+    // its seats in play again, which this process is playing already (a
+    // restarted referee's seats have new tokens, whatever their table ids).
+    let playing: Arc<std::sync::Mutex<std::collections::HashSet<String>>> = Arc::default();
     let mut lasting = false;
     // Since when the referee has been away, and the next pause.
     let mut away: Option<(tokio::time::Instant, Duration)> = None;
@@ -304,7 +305,7 @@ where
                 }
                 let mut assignments = sub.assignments;
                 let play = |a: pb::SeatAssignment| {
-                    let key = (a.table_id.clone(), a.seat);
+                    let key = a.seat_token.clone();
                     let fresh = playing
                         .lock()
                         .map(|mut p| p.insert(key.clone()))
