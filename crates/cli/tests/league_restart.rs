@@ -238,19 +238,34 @@ fn restart_with(
     signal: &str,
     bots: &mut [(Killed, String, &str)],
 ) -> Killed {
-    let before: Vec<u64> = bots
-        .iter()
-        .map(|(_, _, name)| matches_of(s, name))
-        .collect();
     let _ = Command::new("kill")
         .args([signal, &league.id().to_string()])
         .status();
     let _ = league.wait();
+    // Counted once the league is down: a SIGTERM lets the hand in progress
+    // (here a match's last) finish and be recorded.
+    let before: Vec<u64> = bots
+        .iter()
+        .map(|(_, _, name)| matches_of(s, name))
+        .collect();
     std::thread::sleep(Duration::from_secs(2));
     for (p, file, _) in bots.iter_mut() {
         alive(p, s, file);
     }
     let again = serve(s, port, n);
+    let outages = n as usize - 1;
+    let backs = |file: &str| {
+        said(s, file)
+            .matches("subscribed again: the referee is back")
+            .count()
+    };
+    for (_, file, name) in bots.iter() {
+        until(
+            Duration::from_secs(60),
+            &format!("{name} back after the restart ({signal})"),
+            || backs(file) >= outages,
+        );
+    }
     for (i, (_, _, name)) in bots.iter().enumerate() {
         until(
             Duration::from_secs(180),
@@ -262,11 +277,8 @@ fn restart_with(
         alive(p, s, file);
         let text = said(s, file);
         let away = text.matches("the referee is away").count();
-        let back = text
-            .matches("subscribed again: the referee is back")
-            .count();
-        assert_eq!(away, n as usize - 1, "one line per outage: {text}");
-        assert_eq!(back, n as usize - 1, "one line per return: {text}");
+        assert_eq!(away, outages, "one line per outage: {text}");
+        assert_eq!(backs(file), outages, "one line per return: {text}");
     }
     again
 }
