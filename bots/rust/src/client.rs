@@ -540,10 +540,7 @@ impl SeatHandler for BotSeat {
     async fn on_fault(&mut self, f: &pb::Fault) -> Result<Step, ClientError> {
         self.outcome.faults = f.faults;
         self.outcome.forfeited |= f.forfeited;
-        let kind = whistle_protocol::FaultKind::ALL
-            .get((f.kind as usize).wrapping_sub(1))
-            .map_or("unknown", |k| k.name());
-        warn!(kind, detail = %f.detail, fallback = %f.fallback, "fault");
+        warn!(kind = fault_name(f.kind), detail = %f.detail, fallback = %f.fallback, "fault");
         Ok(Step::Next)
     }
 
@@ -564,6 +561,15 @@ impl SeatHandler for BotSeat {
             debug!(error = %status, retries, "stream cut; reconnecting");
         }
     }
+}
+
+/// A `Fault.Kind`'s name in logs (`absent`, `late`, ...), not its number.
+fn fault_name(kind: i32) -> &'static str {
+    usize::try_from(kind)
+        .ok()
+        .and_then(|k| k.checked_sub(1))
+        .and_then(|k| whistle_protocol::FaultKind::ALL.get(k))
+        .map_or("unknown", |k| k.name())
 }
 
 /// Arguments of a bundled-bot process (`whistle-bot`, `whistle bot`).
@@ -785,6 +791,15 @@ pub const EXIT_REFUSED: u8 = 3;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fault_is_logged_by_its_kinds_name() {
+        assert_eq!(fault_name(pb::fault::Kind::Absent as i32), "absent");
+        assert_eq!(fault_name(pb::fault::Kind::Late as i32), "late");
+        assert_eq!(fault_name(pb::fault::Kind::Flood as i32), "flood");
+        assert_eq!(fault_name(0), "unknown");
+        assert_eq!(fault_name(99), "unknown");
+    }
 
     #[test]
     fn crash_after_admits_exactly_n_decisions_across_clones() {
