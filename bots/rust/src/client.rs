@@ -390,6 +390,10 @@ fn collect(joined: Result<SeatEnd, tokio::task::JoinError>, outcomes: &mut Vec<S
     };
     match outcome {
         Ok(o) => outcomes.push(o),
+        // Said once already, by the seat.
+        Err(ClientError::Status(s)) if shutting_down(&s) => {
+            debug!(table = %a.table_id, seat = a.seat, "seat ended: the referee shut down")
+        }
         Err(e) => {
             warn!(table = %a.table_id, seat = a.seat, error = %e, "seat ended with an error")
         }
