@@ -62,8 +62,35 @@ _RESUMABLE = {
 }
 
 #: The start of the UNAVAILABLE message that ends every stream when the
-#: referee shuts down: final, never reconnected.
+#: referee shuts down: a seat's stream is not reconnected (its table is
+#: gone); a lasting bot subscribes again once the referee is back.
 SHUTTING_DOWN = "the referee is shutting down"
+
+#: The response header of a ``Subscribe`` whose bot outlives the referee's
+#: process (a league's bot), with the value ``1``: when the referee goes away
+#: (shuts down, or is killed) the kit subscribes again with the bot token
+#: until it is back, and stops only when the assignments end (``OK``: the
+#: event is over) or the token is refused (the bot is retired).
+LASTING = "whistle-lasting"
+
+#: How long a bot token the referee does not know (yet) is tried again: a
+#: league admits a bot added while it serves at its next look.
+UNKNOWN_TOKEN_RETRY_S = 15.0
+
+#: A lasting bot whose referee is away subscribes again every second for
+#: this long (a restart takes seconds; a resumed round waits only the grace
+#: period for its bots), then backs off up to every ``AWAY_BACKOFF_MAX_S``.
+AWAY_EAGER_S = 60.0
+AWAY_BACKOFF_MAX_S = 30.0
+
+# Status codes of a Subscribe after which a lasting bot waits for the
+# referee to come back.
+_AWAY = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.INTERNAL,
+    grpc.StatusCode.CANCELLED,
+}
 
 
 class WhistleError(Exception):
@@ -443,7 +470,11 @@ class _Seat:
             # Keep trying while the referee may still hold the seat.
             shutdown = code == grpc.StatusCode.UNAVAILABLE and (details or "").startswith(SHUTTING_DOWN)
             if code in _RESUMABLE and not shutdown and now - self.cut_at < max(self.grace_s, 10.0) + 5.0:
-                log.warning("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
+                # Once per cut, not per attempt.
+                if delay == 0.1:
+                    log.warning("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
+                else:
+                    log.debug("%s: stream cut (%s: %s); reconnecting", self.tag, code.name, details)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
@@ -684,19 +715,91 @@ class _Session:
             stub = pb_grpc.RefereeStub(ch)
             results: List[SeatOutcome] = []
             tasks = []
-            self.subscription = stub.Subscribe(pb.SubscribeRequest(token=launch.token, bot_name=launch.bot_name))
-            try:
-                async for a in self.subscription:
-                    log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
-                    seat = _Seat(stub, a, self.make_bot(), launch, self.quiet, self.compact, self.binary)
-                    self.seats.append(seat)
-                    tasks.append(asyncio.ensure_future(seat.run_into(results)))
-            except grpc.RpcError as e:
-                if e.code() == grpc.StatusCode.UNAUTHENTICATED:
-                    raise WhistleError(f"the referee refused the token: {e.details()}") from None
-                if not self.seats:
-                    raise WhistleError(f"Subscribe failed: {e.code().name}: {e.details()}") from None
-                log.error("the subscription ended: %s: %s", e.code().name, e.details())
+            # The seat tokens being played: a newer Subscribe gives a lasting
+            # bot its seats in play again, which this process is playing
+            # already (a restarted referee's seats have new tokens, whatever
+            # their table ids).
+            playing: set = set()
+            lasting = False
+            away_since: Optional[float] = None
+            pause = 1.0
+            unknown_since: Optional[float] = None
+            unknown_pause = 0.25
+
+            async def run_seat(seat: _Seat, key: Any) -> None:
+                try:
+                    await seat.run_into(results)
+                finally:
+                    playing.discard(key)
+
+            while True:
+                self.subscription = stub.Subscribe(pb.SubscribeRequest(token=launch.token, bot_name=launch.bot_name))
+                try:
+                    metadata = await self.subscription.initial_metadata() or ()
+                    if any(k == LASTING and v == "1" for k, v in metadata):
+                        # Accepted (a refusal carries no such header).
+                        lasting = True
+                        unknown_since, unknown_pause = None, 0.25
+                        if away_since is not None:
+                            log.info(
+                                "subscribed again: the referee is back after %d s",
+                                time.monotonic() - away_since,
+                            )
+                            away_since = None
+                    async for a in self.subscription:
+                        unknown_since, unknown_pause = None, 0.25
+                        key = a.seat_token
+                        if key in playing:
+                            continue  # already played here
+                        playing.add(key)
+                        log.info("assigned seat %d of table %s (%s)", a.seat, a.table_id, a.game)
+                        seat = _Seat(stub, a, self.make_bot(), launch, self.quiet, self.compact, self.binary)
+                        task = asyncio.ensure_future(run_seat(seat, key))
+                        # A process that plays for weeks keeps only the live seats.
+                        live = [(s, t) for s, t in zip(self.seats, tasks) if not t.done()]
+                        self.seats = [s for s, _ in live] + [seat]
+                        tasks = [t for _, t in live] + [task]
+                    break  # OK: the bot's event is over
+                except grpc.RpcError as e:
+                    code, details = e.code(), e.details() or ""
+                    now = time.monotonic()
+                    if code == grpc.StatusCode.UNAUTHENTICATED and "unknown token" in details:
+                        if unknown_since is None:
+                            unknown_since = now
+                            log.info(
+                                "the referee does not know the token (yet); trying again for %d s",
+                                UNKNOWN_TOKEN_RETRY_S,
+                            )
+                        if now - unknown_since < UNKNOWN_TOKEN_RETRY_S:
+                            await asyncio.sleep(unknown_pause)
+                            unknown_pause = min(unknown_pause * 2, 4.0)
+                            continue
+                        raise WhistleError(
+                            f"the referee at {launch.address} refused the token: unknown token (tried for "
+                            f"{UNKNOWN_TOKEN_RETRY_S:.0f} s): check the token "
+                            "(the one `whistle league add-bot` printed, whole), that the address is this "
+                            "league's, and that the bot is not retired"
+                        ) from None
+                    if code == grpc.StatusCode.UNAUTHENTICATED:
+                        raise WhistleError(f"the referee refused the token: {details}") from None
+                    if lasting and code in _AWAY:
+                        if away_since is None:
+                            away_since, pause = now, 1.0
+                            log.warning(
+                                "the referee is away (%s: %s); subscribing again with the bot token, "
+                                "backing off up to every %d s",
+                                code.name,
+                                details,
+                                AWAY_BACKOFF_MAX_S,
+                            )
+                        await asyncio.sleep(pause)
+                        if now - away_since >= AWAY_EAGER_S:
+                            pause = min(pause * 2, AWAY_BACKOFF_MAX_S)
+                        continue
+                    if not self.seats:
+                        raise WhistleError(f"Subscribe failed: {code.name}: {details}") from None
+                    log.error("the subscription ended: %s: %s", code.name, details)
+                    break
             if tasks:
                 await asyncio.wait(tasks)
             return results

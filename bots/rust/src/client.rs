@@ -11,7 +11,10 @@
 //! Bots see over the wire exactly the [`Observation`](whistle_rules::Observation)
 //! they would see in-process: the request's observation is decoded into the
 //! engine's type. A stream cut by the network is resumed with the same seat
-//! token (the referee allows a grace period); a refusal is final.
+//! token (the referee allows a grace period); a refusal is final. A league's
+//! bot (its `Subscribe` carries [`whistle_protocol::LASTING`]) outlives the
+//! referee's restarts: while the referee is away it subscribes again, backing
+//! off, and ends only when its assignments end or its token is refused.
 //!
 //! The stream itself, its reconnection and resumption, is the
 //! [`transport`] layer's; this module plugs a [`Bot`] into it.
@@ -182,12 +185,32 @@ pub fn causes(e: &dyn std::error::Error) -> String {
 }
 
 /// How long a bot token the referee does not know yet is tried again: a
-/// league admits a bot added while it serves at its next look.
-const UNKNOWN_TOKEN_RETRY: Duration = Duration::from_secs(10);
+/// league admits a bot added while it serves at its next look, and a league
+/// restarting admits its bots again.
+const UNKNOWN_TOKEN_RETRY: Duration = Duration::from_secs(15);
 
-/// Calls `Subscribe` with the bot token, trying again for a while when the
-/// referee does not know the token yet (a league admits a bot added while
-/// it serves at its next look).
+/// The longest wait between two `Subscribe`s of a lasting bot while the
+/// referee is away.
+const AWAY_BACKOFF_MAX: Duration = Duration::from_secs(30);
+
+/// How long a lasting bot tries again every second before backing off: a
+/// restart takes seconds, and a resumed round waits only the grace period
+/// for its bots.
+const AWAY_EAGER: Duration = Duration::from_secs(60);
+
+/// A `Subscribe`'s stream, and whether the referee marked the bot lasting
+/// ([`whistle_protocol::LASTING`]): it subscribes again across the referee's
+/// restarts.
+pub struct Subscription {
+    /// The seats assigned, one by one.
+    pub assignments: tonic::Streaming<pb::SeatAssignment>,
+    /// The bot outlives the referee's process (a league's bot).
+    pub lasting: bool,
+}
+
+/// Calls `Subscribe` with the bot token, trying again with a growing pause
+/// (for 15 s in all) when the referee does not know the token yet (a league
+/// admits a bot added while it serves at its next look).
 ///
 /// # Errors
 /// The status of the refusal.
@@ -195,9 +218,10 @@ pub async fn subscribe(
     channel: Channel,
     token: &str,
     bot_name: &str,
-) -> Result<tonic::Streaming<pb::SeatAssignment>, tonic::Status> {
+) -> Result<Subscription, tonic::Status> {
     let mut client = pb::referee_client::RefereeClient::new(channel);
     let started = tokio::time::Instant::now();
+    let mut pause = Duration::from_millis(250);
     loop {
         let subscribed = client
             .subscribe(pb::SubscribeRequest {
@@ -206,22 +230,50 @@ pub async fn subscribe(
             })
             .await;
         match subscribed {
-            Ok(s) => return Ok(s.into_inner()),
-            Err(s)
-                if s.code() == Code::Unauthenticated
-                    && s.message().contains("unknown token")
-                    && started.elapsed() < UNKNOWN_TOKEN_RETRY =>
-            {
-                info!("the referee does not know the token yet; trying again");
-                tokio::time::sleep(Duration::from_millis(500)).await;
+            Ok(s) => {
+                let lasting = s
+                    .metadata()
+                    .get(whistle_protocol::LASTING)
+                    .is_some_and(|v| v == "1");
+                return Ok(Subscription {
+                    assignments: s.into_inner(),
+                    lasting,
+                });
+            }
+            Err(s) if unknown_token(&s) && started.elapsed() < UNKNOWN_TOKEN_RETRY => {
+                if pause == Duration::from_millis(250) {
+                    info!("the referee does not know the token (yet); trying again for 15 s");
+                }
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(4));
             }
             Err(s) => return Err(s),
         }
     }
 }
 
+/// Whether `s` refuses a token the referee does not know.
+fn unknown_token(s: &tonic::Status) -> bool {
+    s.code() == Code::Unauthenticated && s.message().contains("unknown token")
+}
+
+/// Whether a lasting bot whose `Subscribe` ended with `s` waits for the
+/// referee to come back: the referee shutting down or out of reach, not a
+/// refusal.
+fn referee_away(s: &tonic::Status) -> bool {
+    matches!(
+        s.code(),
+        Code::Unavailable | Code::Unknown | Code::Internal | Code::Cancelled
+    )
+}
+
 /// Plays every seat the launch token is assigned, each with a fresh bot from
 /// `make_bot(seat assignment)`, until the referee ends the assignments.
+/// A lasting bot (a league's: [`whistle_protocol::LASTING`]) whose referee
+/// goes away (shuts down, or is killed) subscribes again with its bot token,
+/// every second for a minute and then backing off up to every 30 s, saying
+/// so once when the referee goes and once when it is back; it stops when
+/// its assignments end (`OK`) or its token is refused.
 ///
 /// # Errors
 /// [`ClientError`] if the referee cannot be reached or refuses the token.
@@ -231,30 +283,98 @@ where
     F: Fn(&pb::SeatAssignment) -> Box<dyn Bot> + Send + Sync + 'static,
 {
     let channel = channel(&launch.address).await?;
-    let mut assignments = subscribe(channel.clone(), &launch.token, &launch.bot_name)
-        .await
-        .map_err(status_error)?;
     let mut seats = tokio::task::JoinSet::new();
     let mut outcomes = Vec::new();
-    let play = |a: pb::SeatAssignment| {
-        info!(table = %a.table_id, seat = a.seat, "assigned a seat");
-        let bot = make_bot(&a);
-        let channel = channel.clone();
-        let name = launch.bot_name.clone();
-        async move {
-            let outcome = play_seat(channel, &a.seat_token, &name, bot).await;
-            (a, outcome)
+    // The seat tokens being played: a newer `Subscribe` gives a lasting bot
+    // its seats in play again, which this process is playing already (a
+    // restarted referee's seats have new tokens, whatever their table ids).
+    let playing: Arc<std::sync::Mutex<std::collections::HashSet<String>>> = Arc::default();
+    let mut lasting = false;
+    // Since when the referee has been away, and the next pause.
+    let mut away: Option<(tokio::time::Instant, Duration)> = None;
+    loop {
+        let ended = match subscribe(channel.clone(), &launch.token, &launch.bot_name).await {
+            Ok(sub) => {
+                lasting |= sub.lasting;
+                if let Some((since, _)) = away.take() {
+                    // Said at the level "away" was, so both show.
+                    warn!(
+                        after_s = since.elapsed().as_secs(),
+                        "subscribed again: the referee is back"
+                    );
+                }
+                let mut assignments = sub.assignments;
+                let play = |a: pb::SeatAssignment| {
+                    let key = a.seat_token.clone();
+                    let fresh = playing
+                        .lock()
+                        .map(|mut p| p.insert(key.clone()))
+                        .unwrap_or(true);
+                    let bot = fresh.then(|| make_bot(&a));
+                    if fresh {
+                        info!(table = %a.table_id, seat = a.seat, "assigned a seat");
+                    }
+                    let channel = channel.clone();
+                    let name = launch.bot_name.clone();
+                    let playing = playing.clone();
+                    async move {
+                        let outcome = match bot {
+                            Some(bot) => {
+                                let o = play_seat(channel, &a.seat_token, &name, bot).await;
+                                if let Ok(mut p) = playing.lock() {
+                                    p.remove(&key);
+                                }
+                                Some(o)
+                            }
+                            // Already played here.
+                            None => None,
+                        };
+                        (a, outcome)
+                    }
+                };
+                transport::play_assignments(&mut assignments, &mut seats, play, |joined| {
+                    collect(joined, &mut outcomes)
+                })
+                .await
+            }
+            Err(s) if lasting && referee_away(&s) => Err(s),
+            // A refusal (an unknown token tried for a while already, a
+            // retired bot), or no referee at the first try.
+            Err(s) => return Err(status_error(s)),
+        };
+        match ended {
+            // The event is over for this bot.
+            Ok(()) => break,
+            Err(s) if lasting && referee_away(&s) => {
+                let (since, pause) = away.get_or_insert_with(|| {
+                    warn!(
+                        error = %s.message(),
+                        "the referee is away; subscribing again with the bot token, backing off up to every 30 s"
+                    );
+                    (tokio::time::Instant::now(), Duration::from_secs(1))
+                });
+                let wait = *pause;
+                if since.elapsed() >= AWAY_EAGER {
+                    *pause = (*pause * 2).min(AWAY_BACKOFF_MAX);
+                }
+                let until = tokio::time::Instant::now() + wait;
+                // Seats still playing end meanwhile.
+                loop {
+                    tokio::select! {
+                        () = tokio::time::sleep_until(until) => break,
+                        Some(joined) = seats.join_next(), if !seats.is_empty() => {
+                            collect(joined, &mut outcomes);
+                        }
+                    }
+                }
+            }
+            // The referee stops: the seats finish, then the bot does.
+            Err(s) if shutting_down(&s) => {
+                info!("the referee is shutting down");
+                break;
+            }
+            Err(s) => return Err(status_error(s)),
         }
-    };
-    let ended = transport::play_assignments(&mut assignments, &mut seats, play, |joined| {
-        collect(joined, &mut outcomes)
-    })
-    .await;
-    match ended {
-        Ok(()) => {}
-        // The referee stops: the seats finish, then the bot does.
-        Err(s) if shutting_down(&s) => info!("the referee is shutting down"),
-        Err(s) => return Err(status_error(s)),
     }
     while let Some(joined) = seats.join_next().await {
         collect(joined, &mut outcomes);
@@ -262,12 +382,18 @@ where
     Ok(outcomes)
 }
 
-type SeatEnd = (pb::SeatAssignment, Result<SeatOutcome, ClientError>);
+type SeatEnd = (pb::SeatAssignment, Option<Result<SeatOutcome, ClientError>>);
 
 fn collect(joined: Result<SeatEnd, tokio::task::JoinError>, outcomes: &mut Vec<SeatOutcome>) {
-    let Ok((a, outcome)) = joined else { return };
+    let Ok((a, Some(outcome))) = joined else {
+        return;
+    };
     match outcome {
         Ok(o) => outcomes.push(o),
+        // Said once already, by the seat.
+        Err(ClientError::Status(s)) if shutting_down(&s) => {
+            debug!(table = %a.table_id, seat = a.seat, "seat ended: the referee shut down")
+        }
         Err(e) => {
             warn!(table = %a.table_id, seat = a.seat, error = %e, "seat ended with an error")
         }
@@ -418,7 +544,7 @@ impl SeatHandler for BotSeat {
     async fn on_fault(&mut self, f: &pb::Fault) -> Result<Step, ClientError> {
         self.outcome.faults = f.faults;
         self.outcome.forfeited |= f.forfeited;
-        warn!(kind = f.kind, detail = %f.detail, fallback = %f.fallback, "fault");
+        warn!(kind = fault_name(f.kind), detail = %f.detail, fallback = %f.fallback, "fault");
         Ok(Step::Next)
     }
 
@@ -432,8 +558,22 @@ impl SeatHandler for BotSeat {
     }
 
     fn reconnecting(&mut self, status: &tonic::Status, retries: u32) {
-        warn!(error = %status, retries, "stream cut; reconnecting");
+        // Once per cut, not per attempt.
+        if retries == 1 {
+            warn!(error = %status, "stream cut; reconnecting");
+        } else {
+            debug!(error = %status, retries, "stream cut; reconnecting");
+        }
     }
+}
+
+/// A `Fault.Kind`'s name in logs (`absent`, `late`, ...), not its number.
+fn fault_name(kind: i32) -> &'static str {
+    usize::try_from(kind)
+        .ok()
+        .and_then(|k| k.checked_sub(1))
+        .and_then(|k| whistle_protocol::FaultKind::ALL.get(k))
+        .map_or("unknown", |k| k.name())
 }
 
 /// Arguments of a bundled-bot process (`whistle-bot`, `whistle bot`).
@@ -561,8 +701,9 @@ pub fn seat_key(table_id: &str, seat: u32) -> u64 {
 }
 
 /// Runs a bundled bot process to the end: 0 when the referee ends the
-/// assignments or shuts down, 1 when it cannot be reached, 2 for a bad
-/// command line, [`EXIT_REFUSED`] when it refuses the token.
+/// assignments or shuts down (a league's bot waits for a referee that shuts
+/// down to come back), 1 when it cannot be reached, 2 for a bad command
+/// line, [`EXIT_REFUSED`] when it refuses the token (a retired bot).
 pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     use std::process::ExitCode;
     let _ = tracing_subscriber::fmt()
@@ -631,6 +772,12 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
             eprintln!("error: {e}");
             match e {
                 ClientError::Status(s) if s.code() == Code::Unauthenticated => {
+                    if unknown_token(&s) {
+                        eprintln!(
+                            "the referee at {} does not know this token: check the token (the one `whistle league add-bot` printed, whole), that the address is this league's, and that the bot is not retired",
+                            launch.address
+                        );
+                    }
                     ExitCode::from(EXIT_REFUSED)
                 }
                 _ => ExitCode::FAILURE,
@@ -648,6 +795,15 @@ pub const EXIT_REFUSED: u8 = 3;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fault_is_logged_by_its_kinds_name() {
+        assert_eq!(fault_name(pb::fault::Kind::Absent as i32), "absent");
+        assert_eq!(fault_name(pb::fault::Kind::Late as i32), "late");
+        assert_eq!(fault_name(pb::fault::Kind::Flood as i32), "flood");
+        assert_eq!(fault_name(0), "unknown");
+        assert_eq!(fault_name(99), "unknown");
+    }
 
     #[test]
     fn crash_after_admits_exactly_n_decisions_across_clones() {

@@ -1236,18 +1236,22 @@ fn the_kit_waits_for_a_bot_just_added_says_certificate_and_tells_its_ends_apart(
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // The league shuts down: a clean end for the waiting bot.
+    // The league shuts down: not the bot's end (a league's bot waits for
+    // it to come back, crates/cli/tests/league_restart.rs); retired, it is
+    // done: `whistle league retire-bot` is its clean end.
     let _ = Command::new("kill")
         .args(["-TERM", &serve.id().to_string()])
         .status();
     let _ = serve.wait();
-    let out = fresh.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(
+        fresh.try_wait().unwrap().is_none(),
+        "the league's bot left when the league stopped"
     );
+    let _ = fresh.kill();
+    let out = fresh.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("the referee is away"), "{said}");
 }
 
 #[test]

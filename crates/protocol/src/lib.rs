@@ -46,6 +46,17 @@ pub mod pb {
 pub const PROTOCOL: &str = "whistle.v1";
 
 /// The start of the message of the UNAVAILABLE status that ends every stream
-/// when the referee shuts down. A stream ended so is final: a bot does not
-/// reconnect (docs/protocol.md).
+/// when the referee shuts down. A stream ended so is final, unless its
+/// `Subscribe` carried the [`LASTING`] header: a bot does not reconnect its
+/// seats (their tables are gone), and a lasting bot subscribes again once
+/// the referee is back (docs/protocol.md).
 pub const SHUTTING_DOWN: &str = "the referee is shutting down";
+
+/// The response header (initial metadata) of a `Subscribe` whose bot
+/// outlives the referee's process (a league's bot), with the value `1`: when
+/// its stream ends with `UNAVAILABLE` (the referee shutting down, or gone)
+/// the bot subscribes again with its bot token, backing off, until the
+/// referee is back; it stops only when the stream ends with `OK` (its event
+/// is over) or `UNAUTHENTICATED` (it is retired). Without the header a
+/// referee going away ends the bot (a tournament's launched bots).
+pub const LASTING: &str = "whistle-lasting";

@@ -18,7 +18,7 @@ mod table;
 pub use config::{Fallback, FaultPolicy, Resume, SeatSpec, TableSpec, TimeControl};
 pub use record::{FaultKind, FaultRecord, TableRecord};
 pub use referee::{
-    AdminService, BotService, CreateError, HANDSHAKE_TIMEOUT, KEEP_FINISHED, RETIRED, Referee,
-    RefereeConfig, ServerHandle, TableHandle, TlsIdentity, new_token, token_hash,
+    AdminService, BotService, CreateError, HANDSHAKE_TIMEOUT, KEEP_FINISHED, LASTING, RETIRED,
+    Referee, RefereeConfig, ServerHandle, TableHandle, TlsIdentity, new_token, token_hash,
 };
 pub use table::{TableSnapshot, TableState};

@@ -41,6 +41,9 @@ use crate::{
 pub const RETIRED: &str = "the bot is retired";
 /// The status message of a `Subscribe` stream a newer one replaced.
 pub const SUPERSEDED: &str = "superseded by a newer Subscribe for the same bot";
+
+/// The response header of a lasting bot's `Subscribe`.
+pub use whistle_protocol::LASTING;
 /// How long a new Play stream may take to send its Hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Concurrent streams on one HTTP/2 connection (a bot token's bot holds one
@@ -130,6 +133,9 @@ struct Live {
     cmd: mpsc::Sender<TableCmd>,
     watch: Watch,
     seats: Vec<String>,
+    /// Each seat's assignment, given again to a lasting bot's newer
+    /// `Subscribe` while the table plays (see [`BotQueue::lasting`]).
+    assignments: Vec<pb::SeatAssignment>,
 }
 
 #[derive(Default)]
@@ -138,6 +144,13 @@ struct BotQueue {
     /// The bot's one `Subscribe` stream (one token, one bot: a newer one
     /// replaces it).
     subscriber: Option<Subscriber>,
+    /// A bot its owner runs (a league's, [`Referee::register_bot_hash`]),
+    /// not a process the event launched and restarts itself: a newer
+    /// `Subscribe` of it is also given again the seats it holds in tables
+    /// still playing (a process restarted within the grace takes them
+    /// back), and every `Subscribe` of it carries the [`LASTING`] header
+    /// (it comes back across the referee's restarts).
+    lasting: bool,
 }
 
 /// An open `Subscribe` stream.
@@ -496,6 +509,24 @@ impl Referee {
                     }));
                 }
             }
+            let assignments: Vec<pb::SeatAssignment> = tokens
+                .iter()
+                .enumerate()
+                .map(|(i, t)| pb::SeatAssignment {
+                    table_id: id.clone(),
+                    seat: i as u32,
+                    seat_token: t.clone(),
+                    game: spec.game.name().to_string(),
+                })
+                .collect();
+            for (seat, assignment) in spec.seats.iter().zip(&assignments) {
+                if reg.bot_tokens.values().any(|n| n == &seat.bot_name) {
+                    deliver(
+                        reg.bots.entry(seat.bot_name.clone()).or_default(),
+                        assignment.clone(),
+                    );
+                }
+            }
             reg.tables.insert(
                 id.clone(),
                 TableEntry {
@@ -503,25 +534,12 @@ impl Referee {
                         cmd: cmd_tx,
                         watch: watch.clone(),
                         seats: spec.seats.iter().map(|s| s.bot_name.clone()).collect(),
+                        assignments,
                     }),
                     snapshot: snapshot.clone(),
                     max_faults: spec.faults.max_faults,
                 },
             );
-            for (i, seat) in spec.seats.iter().enumerate() {
-                let assignment = pb::SeatAssignment {
-                    table_id: id.clone(),
-                    seat: i as u32,
-                    seat_token: tokens[i].clone(),
-                    game: spec.game.name().to_string(),
-                };
-                if reg.bot_tokens.values().any(|n| n == &seat.bot_name) {
-                    deliver(
-                        reg.bots.entry(seat.bot_name.clone()).or_default(),
-                        assignment,
-                    );
-                }
-            }
         }
         let table = Table::new(id.clone(), spec, driver, rec_tx, watch, snapshot);
         let weak = Arc::downgrade(&self.inner);
@@ -565,20 +583,28 @@ impl Referee {
     /// for `bot_name` from now on. Returns the token.
     pub fn register_bot(&self, bot_name: &str, token: Option<String>) -> String {
         let token = token.unwrap_or_else(|| new_token("bot"));
-        self.register_bot_hash(bot_name, &token_hash(&token));
+        self.register(bot_name, &token_hash(&token), false);
         token
     }
 
     /// Registers a bot token by its SHA-256 (hex, as [`token_hash`] gives
     /// it): a `Subscribe` with the token receives every seat created for
-    /// `bot_name` from now on. A league registers the hashes it keeps.
+    /// `bot_name` from now on. A league registers the hashes it keeps; its
+    /// bots are lasting: run by their owners, they come back across the
+    /// referee's restarts, and a newer `Subscribe` takes over the seats
+    /// the bot holds in tables still playing ([`LASTING`]).
     pub fn register_bot_hash(&self, bot_name: &str, hash: &str) {
+        self.register(bot_name, hash, true);
+    }
+
+    fn register(&self, bot_name: &str, hash: &str, lasting: bool) {
         let mut reg = self.registry();
         reg.retired_tokens.remove(hash);
         reg.dismissed_tokens.remove(hash);
         reg.bot_tokens
             .insert(hash.to_string(), bot_name.to_string());
-        reg.bots.entry(bot_name.to_string()).or_default();
+        let q = reg.bots.entry(bot_name.to_string()).or_default();
+        q.lasting |= lasting;
     }
 
     /// The bots with a `Subscribe` stream open now (connected and waiting
@@ -1073,6 +1099,24 @@ fn handshaking(
     ReceiverStream::new(rx)
 }
 
+/// The seats of `bot` in tables still playing, by table id.
+fn held_seats(reg: &Registry, bot: &str) -> Vec<pb::SeatAssignment> {
+    let mut held: Vec<pb::SeatAssignment> = reg
+        .tables
+        .values()
+        .filter_map(|t| t.live.as_ref())
+        .flat_map(|l| {
+            l.seats
+                .iter()
+                .zip(&l.assignments)
+                .filter(|(n, _)| *n == bot)
+                .map(|(_, a)| a.clone())
+        })
+        .collect();
+    held.sort_by(|a, b| (&a.table_id, a.seat).cmp(&(&b.table_id, b.seat)));
+    held
+}
+
 fn forget(reg: &mut Registry, table_id: &str) -> bool {
     reg.seat_tokens.retain(|_, (t, _, _)| t != table_id);
     for q in reg.bots.values_mut() {
@@ -1236,7 +1280,30 @@ impl pb::encoded::referee_server::Referee for BotService {
         }
         let (tx, rx) = mpsc::channel(STREAM_BUFFER);
         let (end_tx, end_rx) = oneshot::channel();
+        let lasting = reg.bots.get(&name).is_some_and(|q| q.lasting);
+        // A lasting bot's seats in tables still playing, given to an older
+        // stream (the process that held them may be gone): the newer
+        // process takes them back within their grace, the matches in
+        // progress first.
+        let held: Vec<pb::SeatAssignment> = if lasting {
+            held_seats(&reg, &name)
+        } else {
+            Vec::new()
+        };
         let q = reg.bots.entry(name.clone()).or_default();
+        let mut taken = 0usize;
+        for a in held {
+            if q.backlog
+                .iter()
+                .any(|b| b.table_id == a.table_id && b.seat == a.seat)
+            {
+                continue;
+            }
+            if tx.try_send(Ok(a)).is_err() {
+                break;
+            }
+            taken += 1;
+        }
         while let Some(a) = q.backlog.pop_front() {
             if tx.try_send(Ok(a)).is_err() {
                 break;
@@ -1248,6 +1315,9 @@ impl pb::encoded::referee_server::Referee for BotService {
             peer: peer.clone(),
         });
         drop(reg);
+        if taken > 0 {
+            info!(bot = %name, %peer, seats = taken, "seats of matches in progress given to the newer Subscribe");
+        }
         // One token, one bot: the newer stream takes over.
         if let Some(old) = older.filter(Subscriber::is_open) {
             warn!(
@@ -1259,11 +1329,17 @@ impl pb::encoded::referee_server::Referee for BotService {
             let _ = old.end.send(Status::aborted(SUPERSEDED));
         }
         info!(bot = %name, %peer, "bot subscribed");
-        Ok(Response::new(Box::pin(Assignments {
+        let mut response: Response<Self::SubscribeStream> = Response::new(Box::pin(Assignments {
             rx,
             end: Some(end_rx),
             done: false,
-        })))
+        }));
+        if lasting {
+            response
+                .metadata_mut()
+                .insert(LASTING, tonic::metadata::MetadataValue::from_static("1"));
+        }
+        Ok(response)
     }
 
     async fn play(
@@ -1750,6 +1826,61 @@ mod tests {
 
     /// A one-hand Israeli table no bot joins: it starts at once, every seat
     /// forfeits at once, and fallbacks play the hand out.
+    /// A lasting bot's (a league's) newer `Subscribe` is given again the
+    /// seats the bot holds at tables still playing, with the `LASTING`
+    /// header; a launched bot's newer `Subscribe` gets only new seats.
+    #[tokio::test]
+    async fn a_lasting_bots_newer_subscribe_takes_back_its_seats_in_play() {
+        use pb::encoded::referee_server::Referee as _;
+        use tokio_stream::StreamExt as _;
+        let referee = Referee::new(None);
+        let service = BotService(referee.clone());
+        referee.register_bot_hash("a", &token_hash("league-a"));
+        referee.register_bot("b", Some("bot-b".into()));
+        let subscribe = |token: &str| {
+            service.subscribe(Request::new(pb::SubscribeRequest {
+                token: token.to_string(),
+                bot_name: "x".into(),
+            }))
+        };
+        let first_a = subscribe("league-a").await.unwrap();
+        assert_eq!(
+            first_a.metadata().get(LASTING).map(|v| v.to_str().unwrap()),
+            Some("1")
+        );
+        let mut first_a = first_a.into_inner();
+        let first_b = subscribe("bot-b").await.unwrap();
+        assert!(first_b.metadata().get(LASTING).is_none());
+        let mut first_b = first_b.into_inner();
+        let mut spec = TableSpec::new(Variant::Israeli, Seed::from_u64(1), &["a", "b", "a", "c"]);
+        spec.table_id = Some("t1".into());
+        let handle = referee.create_table(spec).unwrap();
+        let got: Vec<u32> = [first_a.next().await, first_a.next().await]
+            .into_iter()
+            .map(|a| a.unwrap().unwrap().seat)
+            .collect();
+        assert_eq!(got, [0, 2]);
+        assert_eq!(first_b.next().await.unwrap().unwrap().seat, 1);
+        // The process holding a's seats is gone; a new one subscribes.
+        drop(first_a);
+        let mut again = subscribe("league-a").await.unwrap().into_inner();
+        for seat in [0, 2] {
+            let a = again.next().await.unwrap().unwrap();
+            assert_eq!(
+                (a.table_id.as_str(), a.seat, a.seat_token.as_str()),
+                ("t1", seat, handle.tokens[seat as usize].as_str())
+            );
+        }
+        drop(first_b);
+        let mut again_b = subscribe("bot-b").await.unwrap().into_inner();
+        let nothing =
+            tokio::time::timeout(std::time::Duration::from_millis(50), again_b.next()).await;
+        assert!(nothing.is_err(), "a launched bot's seats stay its own");
+        let nothing =
+            tokio::time::timeout(std::time::Duration::from_millis(50), again.next()).await;
+        assert!(nothing.is_err(), "each held seat once");
+    }
+
     fn unattended(seed: u64) -> TableSpec {
         let mut spec = TableSpec::new(
             Variant::Israeli,

@@ -583,7 +583,9 @@ impl Table {
         let resumed = s.ever_connected;
         s.ever_connected = true;
         s.disconnected_at = None;
-        info!(table = %self.id, seat = seat.index(), bot = %conn.bot_name, resumed, "seat connected");
+        // The seat's bot is the table's (a league's name); what the Hello
+        // says is only the bot's word, quoted.
+        info!(table = %self.id, seat = seat.index(), bot = %self.spec.seats[seat.index()].bot_name, says = ?conn.bot_name, resumed, "seat connected");
         let game = self.driver.game();
         let welcome = messages::welcome(&messages::Welcome {
             table_id: &self.id,
