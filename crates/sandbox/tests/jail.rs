@@ -170,7 +170,10 @@ fn the_machines_counts_in_a_bots_proc_are_hidden_or_constant() {
     assert!(cpus >= 1, "{stat}");
     assert!(stat.contains("\nprocesses 0\n"), "{stat}");
     assert!(stat.contains("\nctxt 0\n"), "{stat}");
-    assert!(out.contains("refused"), "a bot wrote its /proc/meminfo:\n{out}");
+    assert!(
+        out.contains("refused"),
+        "a bot wrote its /proc/meminfo:\n{out}"
+    );
 }
 
 /// One bot locks memory in 100 ms slots while another, alive at the same
@@ -229,7 +232,9 @@ fn a_bot_that_locks_memory_moves_no_count_another_bot_reads() {
         assert!(read.status.success(), "{mode:?}: {}", text(&read));
         // Every lock refused (EPERM): nothing was locked.
         assert!(
-            sent_text.contains("(-1, 1)") && !sent_text.contains("(0,") && !sent_text.contains(", 0,"),
+            sent_text.contains("(-1, 1)")
+                && !sent_text.contains("(0,")
+                && !sent_text.contains(", 0,"),
             "{mode:?}: a sandboxed bot locked memory: {sent_text}"
         );
         assert!(
@@ -306,9 +311,18 @@ fn a_bot_cannot_drop_a_file_of_its_folder_from_the_page_cache() {
         let out = String::from_utf8_lossy(&o.stdout).into_owned();
         assert!(o.status.success(), "{mode:?}: {}", text(&o));
         assert!(out.contains("fadvise ok"), "{mode:?}: {out}");
-        assert!(out.contains("madvise 20 0") && out.contains("madvise 21 0"), "{mode:?}: {out}");
-        assert!(out.contains("mincore -1 38"), "{mode:?}: mincore answered: {out}");
-        assert!(out.contains("cachestat -1 38"), "{mode:?}: cachestat answered: {out}");
+        assert!(
+            out.contains("madvise 20 0") && out.contains("madvise 21 0"),
+            "{mode:?}: {out}"
+        );
+        assert!(
+            out.contains("mincore -1 38"),
+            "{mode:?}: mincore answered: {out}"
+        );
+        assert!(
+            out.contains("cachestat -1 38"),
+            "{mode:?}: cachestat answered: {out}"
+        );
         let after = cached(&file).unwrap();
         assert!(
             after >= before * 9 / 10,
