@@ -288,13 +288,11 @@ fn a_bot_cannot_drop_a_file_of_its_folder_from_the_page_cache() {
         let script = "import ctypes, mmap, os, sys\n\
             libc = ctypes.CDLL(None, use_errno=True)\n\
             f = sys.argv[1]; fd = os.open(f, os.O_RDONLY); n = os.fstat(fd).st_size\n\
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)\n\
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_NOREUSE)\n\
-            print('fadvise ok')\n\
             m = mmap.mmap(fd, n, prot=mmap.PROT_READ)\n\
             print('touched', sum(m[i] for i in range(0, n, 4096)) >= 0)\n\
             for advice in (4, 20, 21):\n\
             \x20   print('madvise', advice, m.madvise(advice) or 0)\n\
+            m.close()\n\
             vec = ctypes.create_string_buffer(n // 4096)\n\
             libc.mmap.restype = ctypes.c_void_p\n\
             base = libc.mmap(None, ctypes.c_size_t(n), 1, 1, fd, ctypes.c_long(0))\n\
@@ -302,7 +300,10 @@ fn a_bot_cannot_drop_a_file_of_its_folder_from_the_page_cache() {
             print('mincore', r, ctypes.get_errno())\n\
             st = ctypes.create_string_buffer(64); rng = (ctypes.c_uint64 * 2)(0, 0)\n\
             r = libc.syscall(451, fd, rng, st, 0)\n\
-            print('cachestat', r, ctypes.get_errno())\n";
+            print('cachestat', r, ctypes.get_errno())\n\
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)\n\
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_NOREUSE)\n\
+            print('fadvise ok')\n";
         let s = spec(
             mode,
             &b,
