@@ -101,7 +101,7 @@ fn the_machines_counts_in_a_bots_proc_are_hidden_or_constant() {
     let files = "loadavg uptime vmstat meminfo stat zoneinfo buddyinfo pagetypeinfo diskstats \
                  interrupts softirqs schedstat swaps pressure/cpu pressure/memory pressure/io \
                  sys/fs/file-nr sys/fs/inode-nr sys/fs/inode-state sys/fs/dentry-state \
-                 sys/fs/aio-nr";
+                 sys/fs/aio-nr sys/kernel/random/entropy_avail";
     let script = format!(
         "for f in {files}; do printf '== %s ' $f; if [ -e /proc/$f ]; then \
          printf '%s' \"$(cat /proc/$f 2>&1 | md5sum | cut -c1-8)\"; \
@@ -277,7 +277,9 @@ fn a_bot_cannot_drop_a_file_of_its_folder_from_the_page_cache() {
         let b = bot();
         let file = b.dir.join("chan.bin");
         let size: usize = 8 << 20;
-        let bytes: Vec<u8> = (0..size).map(|i| (i * 2_654_435_761 >> 13) as u8).collect();
+        let bytes: Vec<u8> = (0..size)
+            .map(|i| ((i * 2_654_435_761) >> 13) as u8)
+            .collect();
         std::fs::write(&file, &bytes).unwrap();
         let _ = Command::new("chmod").arg("644").arg(&file).status();
         // In the page cache, all of it.

@@ -256,8 +256,9 @@ fn dev(spec: &Spec) -> Result<(), String> {
 /// the other through `nr_mlock` in `vmstat` (4 of 4 hands). The others are
 /// the same kind of count: memory by zone and order, the disks' operations,
 /// interrupts, the scheduler's and the idle time (`uptime`'s second field),
-/// swap in use.
-const MASKED_PROC: [&str; 11] = [
+/// swap in use, and the entropy the kernel counts (interrupts add to it
+/// before Linux 5.18; constant after).
+const MASKED_PROC: [&str; 12] = [
     "loadavg",
     "uptime",
     "vmstat",
@@ -269,6 +270,7 @@ const MASKED_PROC: [&str; 11] = [
     "softirqs",
     "schedstat",
     "swaps",
+    "sys/kernel/random/entropy_avail",
 ];
 
 /// Folders of `/proc` hidden whole under an empty folder: the file system
