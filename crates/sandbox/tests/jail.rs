@@ -111,6 +111,8 @@ fn the_machines_counts_in_a_bots_proc_are_hidden_or_constant() {
          printf '%s' \"$(cat /proc/$f 2>&1 | md5sum | cut -c1-8)\"; \
          [ -s /proc/$f ] || printf ' empty'; else printf absent; fi; echo; done; \
          echo MEMINFO; cat /proc/meminfo; echo STAT; cat /proc/stat; \
+         for f in vmstat loadavg uptime sys/fs/file-nr pressure/cpu; do \
+         cat /proc/$f >/dev/null 2>&1 && echo READ-$f; done; \
          echo WRITE; echo 1 > /proc/meminfo 2>&1 || echo refused"
     );
     let s = spec(Mode::Namespaces, &b, "/bin/sh", &["-c", &script]);
@@ -173,6 +175,10 @@ fn the_machines_counts_in_a_bots_proc_are_hidden_or_constant() {
     assert!(
         out.contains("refused"),
         "a bot wrote its /proc/meminfo:\n{out}"
+    );
+    assert!(
+        !out.contains("READ-"),
+        "a hidden count could be opened:\n{out}"
     );
 }
 

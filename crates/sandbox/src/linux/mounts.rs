@@ -15,7 +15,7 @@
 
 use std::{
     fs,
-    os::unix::fs::{DirBuilderExt, symlink},
+    os::unix::fs::{DirBuilderExt, PermissionsExt, symlink},
     path::{Component, Path, PathBuf},
 };
 
@@ -249,7 +249,9 @@ fn dev(spec: &Spec) -> Result<(), String> {
 }
 
 /// Files of `/proc` that show counts of the whole machine which any bot can
-/// move at will, each hidden under an empty file. Two bots read and wrote 25
+/// move at will, each hidden under a file nobody may open (`EACCES`, as a
+/// device node on `/proc`'s `nodev` mount answered when `/dev/null` hid
+/// them). Two bots read and wrote 25
 /// of 25 bits in 150 ms slots through the load and the machine's counts of
 /// open files and inodes (`/proc/sys/fs`, hidden whole: [`MASKED_PROC_DIRS`]);
 /// one bot holding two seats of a table passed its hand from one instance to
@@ -273,7 +275,8 @@ const MASKED_PROC: [&str; 12] = [
     "sys/kernel/random/entropy_avail",
 ];
 
-/// Folders of `/proc` hidden whole under an empty folder: the file system
+/// Folders of `/proc` hidden whole under an empty folder nobody may open or
+/// search (what they held answers `EACCES`): the file system
 /// counts (open files, inodes, dentries, asynchronous I/O contexts, quota),
 /// pressure stall information and the interrupts' own counts.
 const MASKED_PROC_DIRS: [&str; 3] = ["sys/fs", "pressure", "irq"];
@@ -363,8 +366,8 @@ fn boot_time() -> u64 {
 }
 
 /// Makes the hiding files in a small read-only `tmpfs` at [`MASKS`]: an
-/// empty file, an empty folder, `meminfo` and `stat`. A bind of a read-only
-/// mount is read-only, so each hiding is one mount.
+/// empty file and an empty folder of mode 000, `meminfo` and `stat`. A bind
+/// of a read-only mount is read-only, so each hiding is one mount.
 fn masks(spec: &Spec) -> Result<PathBuf, String> {
     let at = Path::new(MASKS);
     mkdirs(at)?;
@@ -377,9 +380,15 @@ fn masks(spec: &Spec) -> Result<PathBuf, String> {
         fs::write(at.join(name), text).map_err(|e| format!("making {MASKS}/{name}: {e}"))
     };
     write("empty", "")?;
+    let closed = |name: &str| {
+        fs::set_permissions(at.join(name), fs::Permissions::from_mode(0))
+            .map_err(|e| format!("closing {MASKS}/{name}: {e}"))
+    };
+    closed("empty")?;
     write("meminfo", &meminfo(spec.limits.memory_mib))?;
     write("stat", &stat(&cpus(), boot_time()))?;
     mkdirs(&at.join("none"))?;
+    closed("none")?;
     mount::<str, Path, str, str>(
         None,
         at,
@@ -397,8 +406,8 @@ fn masks(spec: &Spec) -> Result<PathBuf, String> {
 }
 
 /// Hides the machine's counts in the private `/proc` at `proc_at`: the
-/// files of [`MASKED_PROC`] under an empty file, the folders of
-/// [`MASKED_PROC_DIRS`] under an empty folder, `meminfo` and `stat` under
+/// files of [`MASKED_PROC`] under a closed empty file, the folders of
+/// [`MASKED_PROC_DIRS`] under a closed empty folder, `meminfo` and `stat` under
 /// constant ones. Each is one bind of a read-only file or folder (a
 /// missing one, on an older kernel, is skipped).
 fn mask_proc(proc_at: &Path, masks: &Path) -> Result<(), String> {
