@@ -381,7 +381,7 @@ fn masks(spec: &Spec) -> Result<PathBuf, String> {
     };
     write("empty", "")?;
     let closed = |name: &str| {
-        fs::set_permissions(at.join(name), fs::Permissions::from_mode(0))
+        fs::set_permissions(at.join(name), fs::Permissions::from_mode(0o000))
             .map_err(|e| format!("closing {MASKS}/{name}: {e}"))
     };
     closed("empty")?;
