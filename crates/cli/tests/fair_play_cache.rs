@@ -118,7 +118,11 @@ time_bank_ms = 20000
     // Four rotations: four instances, each read the whole file.
     assert_eq!(log.matches("read\n").count(), 4, "{log}");
     // The last instance read it, and it is out of the cache again.
-    assert_eq!(cached(&chan), Some(0), "the folder stayed cached after the event");
+    assert_eq!(
+        cached(&chan),
+        Some(0),
+        "the folder stayed cached after the event"
+    );
     let drops = states.windows(2).filter(|w| w[0] && !w[1]).count();
     assert!(
         drops >= 3,
