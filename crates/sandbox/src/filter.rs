@@ -25,7 +25,14 @@
 //!   them; taking one succeeds and places nothing, so nothing is ever locked,
 //!   and runtimes and libraries that lock their own files (SQLite, `dbm`)
 //!   work as in one process; asking whether a file is locked (`F_GETLK`,
-//!   `F_OFD_GETLK`) is refused.
+//!   `F_OFD_GETLK`) is refused;
+//! - success without effect, too, for advice that would drop pages of the
+//!   page cache (`fadvise64`, `madvise` `MADV_COLD` and `MADV_PAGEOUT`), and
+//!   `ENOSYS` for asking what is cached (`mincore`, `cachestat`): fresh
+//!   instances of one bot passed their hands through which pages of a file
+//!   of their folder were cached, one evicting and the next timing its
+//!   reads; locking memory (`mlock`, `mlock2`, `mlockall`) is refused, as
+//!   its count is the machine's.
 //!
 //! The filter is installed with `no_new_privs` at the last step before the
 //! bot starts (by the sandbox's init in [`Mode::Namespaces`], by the
@@ -59,7 +66,8 @@ enum Answer {
     Refused,
     /// `ENOSYS`: as on a kernel without the call (callers fall back).
     Missing,
-    /// Returns 0 without doing anything (taking a lock).
+    /// Returns 0 without doing anything (taking a lock, dropping cached
+    /// pages).
     Pretend,
 }
 
@@ -127,6 +135,12 @@ const NAMESPACE_FLAGS: [u64; 7] = [
     libc::CLONE_NEWNET as u64,
 ];
 const CLONE_NEWTIME: u64 = 0x80;
+/// `madvise` advice that ages pages (`MADV_COLD`) or pages them out
+/// (`MADV_PAGEOUT`), the same numbers on every architecture.
+const MADV_COLD: u64 = 20;
+const MADV_PAGEOUT: u64 = 21;
+/// `cachestat` (Linux 6.5), the same number on every architecture.
+const SYS_CACHESTAT: i64 = 451;
 
 /// What the socket rule of a bot is: which sockets it may open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,7 +233,32 @@ fn refusals(spec: &Spec) -> Result<Vec<Refusal>, String> {
     io_priority.push(rule(vec![cond(0, Len::Dword, Op::Ne, 1)?])?);
     add(libc::SYS_ioprio_set, io_priority, Refused);
 
+    // The page cache: what one instance of a bot leaves cached in a file
+    // (its own folder's, a system library's) the next instance finds by
+    // timing its reads. Evicting is advice the bot may not give: dropping
+    // pages (`posix_fadvise` `DONTNEED`, `NOREUSE`) succeeds and drops
+    // nothing, and so does asking for pages of its mappings to be paged out
+    // or aged (`MADV_PAGEOUT`, `MADV_COLD`; the kernel allows them, like
+    // `mincore` and `cachestat`, on files the bot owns, which a bot run by
+    // an ordinary user does: its folder is that user's). Asking what is
+    // cached (`mincore`, `cachestat`) is refused as on a kernel without the
+    // calls.
+    add(libc::SYS_fadvise64, always(), Pretend);
+    add(
+        libc::SYS_madvise,
+        any_of(2, &[MADV_COLD, MADV_PAGEOUT])?,
+        Pretend,
+    );
+    add(libc::SYS_mincore, always(), Missing);
+    add(SYS_CACHESTAT, always(), Missing);
+
     let refused_always: &[i64] = &[
+        // Locking memory: `nr_mlock` and `Mlocked`, counts of the whole
+        // machine, carried a hand between two bots alive at once (the
+        // bot's `RLIMIT_MEMLOCK` is 0 too).
+        libc::SYS_mlock,
+        libc::SYS_mlock2,
+        libc::SYS_mlockall,
         // Watching files and folders (names of files it cannot read).
         libc::SYS_inotify_init1,
         libc::SYS_inotify_add_watch,

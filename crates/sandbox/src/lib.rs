@@ -309,8 +309,9 @@ impl Mode {
 /// the reasons: docs/fair-play.md; the filter: `filter.rs`).
 pub const REFUSED_CALLS: &str = "file locks (taking one locks nothing), inotify, SysV IPC and \
     message queues, memfd, keyrings, ptrace, other processes' limits and priorities, perf, \
-    bpf, io_uring, mounts and namespaces, the machine's counts (sysinfo), typing into a \
-    terminal, modules and kexec";
+    bpf, io_uring, mounts and namespaces, the machine's counts (sysinfo), locking memory, \
+    evicting or probing the page cache (fadvise does nothing; mincore, cachestat), typing into \
+    a terminal, modules and kexec";
 
 /// What this machine offers, as the launcher found it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

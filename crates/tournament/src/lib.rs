@@ -16,6 +16,7 @@ pub mod confine;
 pub mod error;
 mod fair_play;
 pub mod layout;
+pub mod page_cache;
 mod pool;
 pub mod procs;
 pub mod report;

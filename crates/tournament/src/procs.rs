@@ -506,6 +506,7 @@ impl BotProcess {
                     }
                 }
             }
+            crate::page_cache::after_instance(&l).await;
         });
         info!(bot = %name, "bot process started");
         Ok(BotProcess {

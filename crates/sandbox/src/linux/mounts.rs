@@ -6,7 +6,8 @@
 //! `/newroot`: read-only binds of the system's runtimes, the bot's folder,
 //! its `read` paths and the launcher (the intermediate folders of each made
 //! in the new tree, mode 0755, so an unprivileged bot can reach them), the
-//! scratch `tmpfs`, a private `/proc`, a minimal `/dev` (binds of `null`,
+//! scratch `tmpfs`, a private `/proc` (the machine's counts in it hidden,
+//! `meminfo` and `stat` constant: [`MASKED_PROC`]), a minimal `/dev` (binds of `null`,
 //! `zero`, `full`, `random`, `urandom`, `tty`) with its own small
 //! `/dev/shm`, and the referee's socket for a gRPC bot. Then the old root is
 //! detached, `/newroot` becomes `/` and is made read-only. Nothing else of
@@ -14,7 +15,7 @@
 
 use std::{
     fs,
-    os::unix::fs::{DirBuilderExt, symlink},
+    os::unix::fs::{DirBuilderExt, PermissionsExt, symlink},
     path::{Component, Path, PathBuf},
 };
 
@@ -248,26 +249,185 @@ fn dev(spec: &Spec) -> Result<(), String> {
 }
 
 /// Files of `/proc` that show counts of the whole machine which any bot can
-/// move at will (open files, inodes, tasks and the load): two bots read and
-/// wrote 25 of 25 bits through each in 150 ms slots. Each is hidden under
-/// an empty file (`/dev/null`, read-only).
-const MASKED_PROC: [&str; 5] = [
-    "sys/fs/file-nr",
-    "sys/fs/inode-nr",
-    "sys/fs/inode-state",
-    "sys/fs/dentry-state",
+/// move at will, each hidden under a file nobody may open (`EACCES`, as a
+/// device node on `/proc`'s `nodev` mount answered when `/dev/null` hid
+/// them). Two bots read and wrote 25
+/// of 25 bits in 150 ms slots through the load and the machine's counts of
+/// open files and inodes (`/proc/sys/fs`, hidden whole: [`MASKED_PROC_DIRS`]);
+/// one bot holding two seats of a table passed its hand from one instance to
+/// the other through `nr_mlock` in `vmstat` (4 of 4 hands). The others are
+/// the same kind of count: memory by zone and order, the disks' operations,
+/// interrupts, the scheduler's and the idle time (`uptime`'s second field),
+/// swap in use, and the entropy the kernel counts (interrupts add to it
+/// before Linux 5.18; constant after).
+const MASKED_PROC: [&str; 12] = [
     "loadavg",
+    "uptime",
+    "vmstat",
+    "zoneinfo",
+    "buddyinfo",
+    "pagetypeinfo",
+    "diskstats",
+    "interrupts",
+    "softirqs",
+    "schedstat",
+    "swaps",
+    "sys/kernel/random/entropy_avail",
 ];
 
-fn mask_proc(proc_at: &Path, null: &Path) -> Result<(), String> {
-    for name in MASKED_PROC {
+/// Folders of `/proc` hidden whole under an empty folder nobody may open or
+/// search (what they held answers `EACCES`): the file system
+/// counts (open files, inodes, dentries, asynchronous I/O contexts, quota),
+/// pressure stall information and the interrupts' own counts.
+const MASKED_PROC_DIRS: [&str; 3] = ["sys/fs", "pressure", "irq"];
+
+/// Where the hiding files are made, in the first root (detached at the end,
+/// kept alive by the binds of its files).
+const MASKS: &str = "/masks";
+
+/// `/proc/meminfo` as the bot sees it: its own memory limit, all of it free,
+/// whatever the machine does (runtimes size their heaps from it: the JVM,
+/// .NET, Node).
+fn meminfo(memory_mib: u64) -> String {
+    let kib = memory_mib.saturating_mul(1024);
+    let mut out = String::new();
+    for (key, value) in [
+        ("MemTotal", kib),
+        ("MemFree", kib),
+        ("MemAvailable", kib),
+        ("Buffers", 0),
+        ("Cached", 0),
+        ("SwapCached", 0),
+        ("Active", 0),
+        ("Inactive", 0),
+        ("SwapTotal", 0),
+        ("SwapFree", 0),
+        ("Dirty", 0),
+        ("Writeback", 0),
+        ("AnonPages", 0),
+        ("Mapped", 0),
+        ("Shmem", 0),
+        ("Slab", 0),
+        ("SReclaimable", 0),
+        ("SUnreclaim", 0),
+        ("CommitLimit", kib),
+        ("Committed_AS", 0),
+    ] {
+        out.push_str(&format!("{:<16}{value:>8} kB\n", format!("{key}:")));
+    }
+    for key in [
+        "HugePages_Total",
+        "HugePages_Free",
+        "HugePages_Rsvd",
+        "HugePages_Surp",
+    ] {
+        out.push_str(&format!("{:<16}{:>8}\n", format!("{key}:"), 0));
+    }
+    out
+}
+
+/// `/proc/stat` as the bot sees it: a line for each processor it may run on
+/// (glibc and libuv count the processors from these lines where `/sys` is
+/// absent) with no time spent, the boot time, and no other count.
+fn stat(cpus: &[usize], boot_time: u64) -> String {
+    let zeros = " 0 0 0 0 0 0 0 0 0 0";
+    let mut out = format!("cpu {zeros}\n");
+    for c in cpus {
+        out.push_str(&format!("cpu{c}{zeros}\n"));
+    }
+    out.push_str(&format!(
+        "intr 0\nctxt 0\nbtime {boot_time}\nprocesses 0\nprocs_running 1\n\
+         procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n"
+    ));
+    out
+}
+
+/// The processors this process may run on (its affinity), in order.
+fn cpus() -> Vec<usize> {
+    let Ok(set) = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)) else {
+        return vec![0];
+    };
+    let found: Vec<usize> = (0..nix::sched::CpuSet::count())
+        .filter(|&c| set.is_set(c).unwrap_or(false))
+        .collect();
+    if found.is_empty() { vec![0] } else { found }
+}
+
+/// The time the machine booted, in seconds since the epoch (`btime`).
+fn boot_time() -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let up = nix::time::clock_gettime(nix::time::ClockId::CLOCK_BOOTTIME)
+        .map(|t| u64::try_from(t.tv_sec()).unwrap_or(0))
+        .unwrap_or(0);
+    now.saturating_sub(up)
+}
+
+/// Makes the hiding files in a small read-only `tmpfs` at [`MASKS`]: an
+/// empty file and an empty folder of mode 000, `meminfo` and `stat`. A bind
+/// of a read-only mount is read-only, so each hiding is one mount.
+fn masks(spec: &Spec) -> Result<PathBuf, String> {
+    let at = Path::new(MASKS);
+    mkdirs(at)?;
+    tmpfs(
+        at,
+        "size=64k,nr_inodes=16,mode=0755",
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+    )?;
+    let write = |name: &str, text: &str| {
+        fs::write(at.join(name), text).map_err(|e| format!("making {MASKS}/{name}: {e}"))
+    };
+    write("empty", "")?;
+    let closed = |name: &str| {
+        fs::set_permissions(at.join(name), fs::Permissions::from_mode(0o000))
+            .map_err(|e| format!("closing {MASKS}/{name}: {e}"))
+    };
+    closed("empty")?;
+    write("meminfo", &meminfo(spec.limits.memory_mib))?;
+    write("stat", &stat(&cpus(), boot_time()))?;
+    mkdirs(&at.join("none"))?;
+    closed("none")?;
+    mount::<str, Path, str, str>(
+        None,
+        at,
+        None,
+        MsFlags::MS_BIND
+            | MsFlags::MS_REMOUNT
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV
+            | MsFlags::MS_NOEXEC,
+        None,
+    )
+    .map_err(|e| format!("making {MASKS} read-only: {e}"))?;
+    Ok(at.to_path_buf())
+}
+
+/// Hides the machine's counts in the private `/proc` at `proc_at`: the
+/// files of [`MASKED_PROC`] under a closed empty file, the folders of
+/// [`MASKED_PROC_DIRS`] under a closed empty folder, `meminfo` and `stat` under
+/// constant ones. Each is one bind of a read-only file or folder (a
+/// missing one, on an older kernel, is skipped).
+fn mask_proc(proc_at: &Path, masks: &Path) -> Result<(), String> {
+    let bind = |src: &Path, name: &str| -> Result<(), String> {
         let at = proc_at.join(name);
-        if !at.exists() {
-            continue;
+        match mount::<Path, Path, str, str>(Some(src), &at, None, MsFlags::MS_BIND, None) {
+            Ok(()) | Err(nix::errno::Errno::ENOENT) => Ok(()),
+            Err(e) => Err(format!("hiding {}: {e}", at.display())),
         }
-        mount::<Path, Path, str, str>(Some(null), &at, None, MsFlags::MS_BIND, None)
-            .map_err(|e| format!("hiding {}: {e}", at.display()))?;
-        remount_ro(&at)?;
+    };
+    let empty = masks.join("empty");
+    for name in MASKED_PROC {
+        bind(&empty, name)?;
+    }
+    let none = masks.join("none");
+    for name in MASKED_PROC_DIRS {
+        bind(&none, name)?;
+    }
+    for name in ["meminfo", "stat"] {
+        bind(&masks.join(name), name)?;
     }
     Ok(())
 }
@@ -319,7 +479,7 @@ pub(crate) fn private_root(
     // namespace mount a /proc only where one is fully visible).
     let proc_ok = proc(&proc_at).is_ok();
     if proc_ok {
-        mask_proc(&proc_at, &under(NEW, Path::new("/dev/null")))?;
+        mask_proc(&proc_at, &masks(spec)?)?;
     }
     remount_ro(&under(NEW, Path::new("/dev")))?;
 

@@ -30,5 +30,8 @@ pub(crate) fn set(spec: &Spec, tasks_before: Option<u64>) -> Result<(), String> 
     set(Resource::RLIMIT_FSIZE, l.file_mib * mib, l.file_mib * mib)?;
     set(Resource::RLIMIT_NOFILE, l.open_files, l.open_files)?;
     set(Resource::RLIMIT_CORE, 0, 0)?;
+    // No locked memory: the machine's count of it (`nr_mlock`) passed a
+    // hand between two bots alive at once (the filter refuses `mlock` too).
+    set(Resource::RLIMIT_MEMLOCK, 0, 0)?;
     Ok(())
 }
