@@ -437,13 +437,18 @@ fn init(args: &[String]) -> ! {
     } else {
         "nproc=rlimit"
     };
-    let bot = match step(&launcher, "exec")
-        .args(args.iter().take(1))
-        .arg(nproc)
-        .spawn()
-    {
-        Ok(c) => Pid::from_raw(c.id() as i32),
-        Err(e) => fail(&format!("cannot start the bot's process: {e}")),
+    let bot = match ids {
+        // Run as root, the bot's user is a uid of its own: a thread of init
+        // confines itself and starts the bot, with no launcher step between.
+        Some(ids) => spawn_confined(&spec, ids, nproc == "nproc=rlimit"),
+        None => match step(&launcher, "exec")
+            .args(args.iter().take(1))
+            .arg(nproc)
+            .spawn()
+        {
+            Ok(c) => Pid::from_raw(c.id() as i32),
+            Err(e) => fail(&format!("cannot start the bot's process: {e}")),
+        },
     };
     release_stdio();
     let mut watch = Watch::new(
@@ -477,6 +482,44 @@ fn init(args: &[String]) -> ! {
             Ok(_) => {}
             Err(_) => std::process::exit(EXIT_SETUP),
         }
+    }
+}
+
+/// Starts the bot from init when init runs as root (the bot's user is
+/// `ids`, a uid and gid of its own), without starting the launcher's `exec`
+/// step: init sets the bot's limits (they bound init too, which needs
+/// little), then a thread of init confines itself (Landlock, then the
+/// system-call filter: both apply to the calling thread only, and are
+/// inherited by the processes it starts) and starts the bot as `ids`. The
+/// bot's process is init's child, as the `exec` step's is: init itself
+/// stays outside its Landlock domain and filter. `rlimit_nproc`: the
+/// processes are bounded by `RLIMIT_NPROC` (no cgroup bounds them).
+///
+/// Unlike the `exec` step (`setgroups` to the bot's gid), the bot starts
+/// with no supplementary group (the standard library's `setgroups(0)`).
+fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool) -> Pid {
+    if let Err(e) = rlimits::set(spec, rlimit_nproc.then_some(0)) {
+        fail(&e);
+    }
+    let started = std::thread::scope(|s| {
+        s.spawn(|| {
+            landlock::confine_self(spec)?;
+            Command::new(&spec.program)
+                .args(&spec.args)
+                .current_dir(&spec.dir)
+                .env_clear()
+                .envs(spec.env.iter().map(|(k, v)| (k, v)))
+                .uid(ids.0)
+                .gid(ids.1)
+                .spawn()
+                .map_err(|e| format!("cannot start {}: {e}", spec.program.display()))
+        })
+        .join()
+    });
+    match started {
+        Ok(Ok(child)) => Pid::from_raw(child.id() as i32),
+        Ok(Err(e)) => fail(&e),
+        Err(_) => fail("the thread that starts the bot failed"),
     }
 }
 
