@@ -20,7 +20,7 @@ mod rlimits;
 mod watchdog;
 
 use std::{
-    os::unix::process::CommandExt,
+    os::{fd::AsFd, unix::process::CommandExt},
     path::{Path, PathBuf},
     process::Command,
     time::Duration,
@@ -158,11 +158,17 @@ fn probe_init() -> ! {
     }
 }
 
-/// The signals that end a sandbox early, read from a descriptor (the
-/// launcher has no signal handler).
+/// The signals that end a sandbox early, and `SIGCHLD` (a child's end wakes
+/// the launcher at once), read from a descriptor (the launcher has no
+/// signal handler).
 fn stop_signals() -> Option<SignalFd> {
     let mut set = SigSet::empty();
-    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+    for s in [
+        Signal::SIGTERM,
+        Signal::SIGINT,
+        Signal::SIGHUP,
+        Signal::SIGCHLD,
+    ] {
         set.add(s);
     }
     set.thread_block().ok()?;
@@ -170,8 +176,32 @@ fn stop_signals() -> Option<SignalFd> {
 }
 
 /// Whether the launcher was told to stop (a signal) or lost its parent.
+/// Reads every signal waiting (a `SIGCHLD` only wakes it).
 fn told_to_stop(fd: Option<&SignalFd>, parent: Pid) -> bool {
-    fd.is_some_and(|f| matches!(f.read_signal(), Ok(Some(_)))) || getppid() != parent
+    let mut stop = false;
+    if let Some(f) = fd {
+        while let Ok(Some(info)) = f.read_signal() {
+            stop |= info.ssi_signo != Signal::SIGCHLD as u32;
+        }
+    }
+    stop || getppid() != parent
+}
+
+/// How often the launcher looks whether its parent is gone when nothing
+/// else wakes it (no watchdog to run; its child's end and the signals that
+/// stop it wake it at once).
+const PARENT_CHECK: Duration = Duration::from_millis(100);
+
+/// Waits up to `tick` for a signal of [`stop_signals`] (a child's end
+/// among them).
+fn pause(fd: Option<&SignalFd>, tick: Duration) {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    let Some(f) = fd else {
+        std::thread::sleep(tick.min(Duration::from_millis(5)));
+        return;
+    };
+    let timeout = PollTimeout::try_from(tick).unwrap_or(PollTimeout::MAX);
+    let _ = poll(&mut [PollFd::new(f.as_fd(), PollFlags::POLLIN)], timeout);
 }
 
 /// Lets go of the bot's stdin and stdout once it is started (their copies
@@ -279,7 +309,17 @@ fn run() -> ! {
         }),
         _ => None,
     };
+    // With a watchdog to run (Landlock alone), every 5 ms; else the
+    // launcher sleeps until its child ends or it is told to stop, and looks
+    // at its parent now and then.
+    let tick = if watch.is_some() {
+        Duration::from_millis(5)
+    } else {
+        PARENT_CHECK
+    };
     let verdict = loop {
+        // Read first: a child that ends from now on wakes the pause below.
+        let stop = told_to_stop(signals.as_ref(), parent);
         // The child's end, and orphans (Landlock alone) as they come.
         let mut over = None;
         loop {
@@ -309,12 +349,12 @@ fn run() -> ! {
                 break v;
             }
         }
-        if told_to_stop(signals.as_ref(), parent) {
+        if stop {
             let _ = kill(child, Signal::SIGKILL);
             end_all(cgroup.as_ref(), child);
             break Verdict::Signal(Signal::SIGKILL as i32);
         }
-        std::thread::sleep(Duration::from_millis(5));
+        pause(signals.as_ref(), tick);
     };
     // The cgroup refused forks at its task limit and the bot did not end
     // cleanly: the process limit stopped it.
@@ -356,9 +396,9 @@ fn run() -> ! {
 fn end_all(cgroup: Option<&Cgroup>, child: Pid) {
     let me = getpid();
     for _ in 0..400 {
-        if let Some(g) = cgroup {
-            g.kill_all(me, 1);
-        }
+        // Empty now: nothing can join it again (no process of it is left
+        // to start one).
+        let emptied = cgroup.is_none_or(|g| g.kill_all(me, 1));
         let left = watchdog::descendant_pids();
         for p in &left {
             let _ = kill(*p, Signal::SIGKILL);
@@ -368,7 +408,10 @@ fn end_all(cgroup: Option<&Cgroup>, child: Pid) {
         while let Ok(WaitStatus::Exited(..) | WaitStatus::Signaled(..)) =
             waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG))
         {}
-        let in_group = cgroup.map_or(0, |g| g.procs().iter().filter(|p| **p != me).count());
+        let in_group = match cgroup {
+            Some(g) if !emptied => g.procs().iter().filter(|p| **p != me).count(),
+            _ => 0,
+        };
         if left.is_empty() && in_group == 0 {
             return;
         }
