@@ -541,6 +541,11 @@ fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool) -> Pid {
     let started = std::thread::scope(|s| {
         s.spawn(|| {
             landlock::confine_self(spec)?;
+            // The launcher's blocked signals reach init (and this thread):
+            // the bot starts with none blocked, as the `exec` step's does.
+            SigSet::empty()
+                .thread_set_mask()
+                .map_err(|e| format!("cannot unblock the bot's signals: {e}"))?;
             Command::new(&spec.program)
                 .args(&spec.args)
                 .current_dir(&spec.dir)
