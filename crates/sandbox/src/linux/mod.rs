@@ -474,11 +474,13 @@ fn init(args: &[String]) -> ! {
     } else {
         "nproc=rlimit"
     };
+    // Whether init will watch anything (else a cgroup keeps every limit).
+    let watches = proc_ok && duties.contains("=true");
     let bot = match ids {
         // Run as root, the bot's user is a uid of its own: a thread of init
         // confines itself and starts the bot, with no launcher step between.
-        Some(ids) => spawn_confined(&spec, ids, nproc == "nproc=rlimit"),
-        None => match step(&launcher, "exec")
+        Some(ids) if !watches => spawn_confined(&spec, ids, nproc == "nproc=rlimit"),
+        _ => match step(&launcher, "exec")
             .args(args.iter().take(1))
             .arg(nproc)
             .spawn()
@@ -523,14 +525,16 @@ fn init(args: &[String]) -> ! {
 }
 
 /// Starts the bot from init when init runs as root (the bot's user is
-/// `ids`, a uid and gid of its own), without starting the launcher's `exec`
-/// step: init sets the bot's limits (they bound init too, which needs
-/// little), then a thread of init confines itself (Landlock, then the
-/// system-call filter: both apply to the calling thread only, and are
-/// inherited by the processes it starts) and starts the bot as `ids`. The
-/// bot's process is init's child, as the `exec` step's is: init itself
-/// stays outside its Landlock domain and filter. `rlimit_nproc`: the
-/// processes are bounded by `RLIMIT_NPROC` (no cgroup bounds them).
+/// `ids`, a uid and gid of its own) and has nothing to watch (a cgroup keeps
+/// every limit: init only waits), without starting the launcher's `exec`
+/// step: init sets the bot's limits (a process's own: they bound init too,
+/// which from now on only waits), then a thread of init confines itself
+/// (Landlock, then the system-call filter: both apply to the calling thread
+/// only, and are inherited by the processes it starts) and starts the bot
+/// as `ids`. The bot's process is init's child, as the `exec` step's is:
+/// init itself stays outside its Landlock domain and filter.
+/// `rlimit_nproc`: the processes are bounded by `RLIMIT_NPROC` (no cgroup
+/// bounds them).
 ///
 /// Unlike the `exec` step (`setgroups` to the bot's gid), the bot starts
 /// with no supplementary group (the standard library's `setgroups(0)`).
