@@ -7,7 +7,10 @@
 //!   `exec` as a child subreaper and watches ([`watchdog`]). Either way it
 //!   exits only once every process of the sandbox is gone;
 //! - `init` (namespaces): PID 1 of the sandbox, undumpable. It builds the
-//!   private root ([`mounts`]), starts `exec`, reaps orphans and watches;
+//!   private root ([`mounts`]), starts `exec`, reaps orphans and watches.
+//!   Run as root with nothing to watch (a cgroup keeps every limit), it
+//!   starts the bot itself from a thread that confines itself as `exec`
+//!   would ([`spawn_confined`]): one process start fewer;
 //! - `exec`: the bot's own process. It becomes the bot's user
 //!   ([`namespaces::become_bot`], namespaces), sets its limits ([`rlimits`]),
 //!   confines itself ([`landlock::confine_self`]) and runs the bot.
