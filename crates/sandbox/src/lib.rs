@@ -52,7 +52,9 @@
 //! so that the launcher and init stay outside its Landlock domain.
 //!
 //! Each of those steps is a fresh start of the launcher program, three per
-//! sandbox: `whistle` itself can be it, but a small program that does
+//! sandbox (two where init runs as root and a cgroup keeps every limit:
+//! then a thread of init confines itself and starts the bot, and init only
+//! waits): `whistle` itself can be it, but a small program that does
 //! nothing else ([`LAUNCHER_BIN`], built and installed beside `whistle`)
 //! loads in a fraction of the time; [`launcher_for`] picks it when it is of
 //! the same build ([`BUILD`]) and confines as well here.

@@ -29,6 +29,9 @@ pub(crate) struct Cgroup {
     dirs: Vec<(&'static str, PathBuf)>,
     /// Where the launcher was in each hierarchy (to go back to).
     home: Vec<PathBuf>,
+    /// Whether the launcher is in the group (it joins to start the
+    /// sandbox's first process there, then leaves).
+    joined: std::cell::Cell<bool>,
 }
 
 /// A mounted cgroup hierarchy: its mount point, the root of the mount
@@ -181,6 +184,7 @@ impl Cgroup {
                         v2: true,
                         dirs: CONTROLLERS.iter().map(|c| (*c, dir.clone())).collect(),
                         home: vec![here.clone()],
+                        joined: false.into(),
                     });
                 }
                 Err(e) => tried.push(format!("making {}: {e}", dir.display())),
@@ -234,6 +238,7 @@ impl Cgroup {
             v2: false,
             dirs,
             home,
+            joined: false.into(),
         })
     }
 
@@ -326,14 +331,20 @@ impl Cgroup {
 
     /// Moves process `pid` into the group (every hierarchy).
     pub(crate) fn join(&self, pid: Pid) -> Result<(), String> {
+        self.joined.set(true);
         for d in self.folders() {
             write(d, "cgroup.procs", &pid.to_string())?;
         }
         Ok(())
     }
 
-    /// Moves process `pid` back where the launcher was.
+    /// Moves process `pid` (the launcher) back where it was, if it joined
+    /// (each move is costly: a cgroup v1 move waits for the kernel's
+    /// read-copy-update).
     pub(crate) fn leave(&self, pid: Pid) {
+        if !self.joined.replace(false) {
+            return;
+        }
         for h in &self.home {
             let _ = write(h, "cgroup.procs", &pid.to_string());
         }
