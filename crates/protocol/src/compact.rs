@@ -169,15 +169,16 @@ impl DeltaEncoder {
         r.request_id = request_id;
         r.deadline_ms = millis(deadline);
         r.time_bank_ms = millis(time_bank);
-        r.legal.clear();
         r.legal_ids.clear();
         match form {
-            Form::Text => r
-                .legal
-                .extend(legal.iter().map(|&a| convert::action_text(a))),
-            Form::Binary => r
-                .legal_ids
-                .extend(legal.iter().map(|&a| crate::ids::action_id(a))),
+            Form::Text => convert::refill(&mut r.legal, legal.iter(), |w, &a| {
+                convert::action_text_into(a, w);
+            }),
+            Form::Binary => {
+                r.legal.clear();
+                r.legal_ids
+                    .extend(legal.iter().map(|&a| crate::ids::action_id(a)));
+            }
         }
         let msg = pb::RefereeMessage {
             msg: Some(pb::referee_message::Msg::Request(r)),
@@ -455,6 +456,21 @@ mod tests {
                 expected.encode_to_vec(),
                 "{variant} seed {seed} request {requests}: the reused request's bytes"
             );
+            #[cfg(feature = "grpc")]
+            {
+                // The referee writes requests itself: prost's bytes.
+                let mut buffer = crate::codec::EncodeBuffer::new();
+                assert_eq!(
+                    buffer.encode_referee(&msg).0.as_ref(),
+                    msg.encode_to_vec().as_slice(),
+                    "{variant} seed {seed} request {requests}: written by the codec"
+                );
+                assert_eq!(
+                    buffer.encode_referee(&full).0.as_ref(),
+                    full.encode_to_vec().as_slice(),
+                    "{variant} seed {seed} request {requests}: a whole one, by the codec"
+                );
+            }
             whole += full.encoded_len();
             compact += msg.encoded_len();
             let msg = pb::RefereeMessage::decode(msg.encode_to_vec().as_slice()).expect("decode");

@@ -98,7 +98,7 @@ impl Conn {
     /// Encodes `msg` and queues it on the stream; `false` if the stream's
     /// buffer is full or the stream is gone.
     fn send(&mut self, msg: &pb::RefereeMessage) -> bool {
-        let encoded = self.out.encode(msg);
+        let encoded = self.out.encode_referee(msg);
         self.tx.try_send(Ok(encoded)).is_ok()
     }
 }
@@ -751,7 +751,7 @@ impl Table {
                     &p.legal,
                     deadline,
                     bank,
-                    |msg| tx.try_send(Ok(out.encode(msg))).is_ok(),
+                    |msg| tx.try_send(Ok(out.encode_referee(msg))).is_ok(),
                 )
             }
             None => conn.send(&messages::request_in(
