@@ -42,7 +42,14 @@ pub struct DeltaEncoder {
     /// fields had not changed), kept with their items' buffers for the
     /// next request that changes them.
     unused: Unused,
+    /// Events delivered, kept (up to [`SPENT_EVENTS`]) to be written over
+    /// by the next ones ([`DeltaEncoder::hold_event`]).
+    spent: Vec<pb::Event>,
 }
+
+/// Delivered events a stream keeps for reuse: about a trick's worth of
+/// requests, a little memory per stream.
+const SPENT_EVENTS: usize = 32;
 
 /// See [`DeltaEncoder::unused`].
 #[derive(Debug, Default)]
@@ -80,6 +87,20 @@ impl DeltaEncoder {
             self.spare = self.prev.take();
         }
         self.events.push(event);
+    }
+
+    /// [`DeltaEncoder::push_event`] of `event` in this stream's form,
+    /// written over an event delivered before when there is one (an
+    /// action's text refilled in place).
+    pub fn hold_event(&mut self, event: &Event, results: &[HandResult]) {
+        let held = match self.spent.pop() {
+            Some(mut w) => {
+                convert::event_into(&mut w, event, results, self.form);
+                w
+            }
+            None => convert::event_in(event, results, self.form),
+        };
+        self.push_event(held);
     }
 
     /// The next request carries the whole observation (`Resync`).
@@ -186,8 +207,10 @@ impl DeltaEncoder {
         let out = send(&msg);
         if let Some(pb::referee_message::Msg::Request(mut r)) = msg.msg {
             if let Some(mut d) = r.delta.take() {
-                // The delivered events go; the vector comes back empty.
-                d.events.clear();
+                // The delivered events are kept for reuse (or go); the
+                // vector comes back empty.
+                let room = SPENT_EVENTS.saturating_sub(self.spent.len());
+                self.spent.extend(d.events.drain(..).take(room));
                 std::mem::swap(&mut d.events, &mut self.events);
                 self.delta = d;
             }
@@ -412,11 +435,8 @@ mod tests {
             for seat in Seat::all(seats) {
                 for entry in &game.log()[pushed.0..] {
                     if let Some(ev) = entry.seen_by(seat) {
-                        encoders[seat.index()].push_event(convert::event_in(
-                            &ev,
-                            game.hand_results(),
-                            form,
-                        ));
+                        // As the referee holds them: over delivered ones.
+                        encoders[seat.index()].hold_event(&ev, game.hand_results());
                     }
                 }
             }

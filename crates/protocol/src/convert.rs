@@ -352,6 +352,19 @@ pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
     event_in(e, results, Form::Text)
 }
 
+/// [`event_in`] written over `w`: an action over an action refills its
+/// text in place.
+pub(crate) fn event_into(w: &mut pb::Event, e: &Event, results: &[HandResult], form: Form) {
+    use pb::event::Kind;
+    match (e, &mut w.kind) {
+        (&Event::Action { seat: s, action }, Some(Kind::Action(a))) => {
+            a.seat = seat(s);
+            form.action_into(Some(action), &mut a.action, &mut a.action_id);
+        }
+        _ => *w = event_in(e, results, form),
+    }
+}
+
 /// An event as a wire message in `form`.
 pub fn event_in(e: &Event, results: &[HandResult], form: Form) -> pb::Event {
     use pb::event::Kind;

@@ -1187,8 +1187,7 @@ impl Table {
             if let Some(encoder) = &mut conn.compact {
                 for entry in &log[self.pushed..] {
                     if let Some(ev) = entry.seen_by(seat) {
-                        let form = encoder.form();
-                        encoder.push_event(whistle_protocol::convert::event_in(&ev, results, form));
+                        encoder.hold_event(&ev, results);
                     }
                 }
                 continue;
