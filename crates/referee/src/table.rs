@@ -21,7 +21,7 @@ use std::{
     collections::HashSet,
     pin::Pin,
     sync::{
-        Arc, Mutex, PoisonError,
+        Arc, Mutex, PoisonError, RwLock,
         atomic::{AtomicU64, Ordering},
     },
     task::{Context, Poll, Wake as WakeTask, Waker},
@@ -127,8 +127,10 @@ impl std::fmt::Debug for Conn {
 struct Readiness {
     /// Bit `i`: seat `i`'s stream was woken (or newly attached).
     marked: AtomicU64,
-    /// The table's task, woken with any seat.
-    task: Mutex<Option<Waker>>,
+    /// The table's task, woken with any seat: read by every wake-up (the
+    /// connections' tasks, on any worker), written when the table's task
+    /// polls with another waker (in practice once).
+    task: RwLock<Option<Waker>>,
 }
 
 /// The waker a seat's stream is polled with.
@@ -147,7 +149,7 @@ impl WakeTask for SeatWaker {
         let task = self
             .readiness
             .task
-            .lock()
+            .read()
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(task) = task.as_ref() {
             task.wake_by_ref();
@@ -415,7 +417,7 @@ impl Table {
         *self
             .readiness
             .task
-            .lock()
+            .write()
             .unwrap_or_else(PoisonError::into_inner) = None;
         // Dropping the table closes its record channel (which tells the
         // creator that the record is complete) and every seat's stream. Its
@@ -442,15 +444,19 @@ impl Table {
         if !closed && let Poll::Ready(cmd) = rx.poll_recv(cx) {
             return Poll::Ready(Wake::Cmd(cmd));
         }
-        {
-            let mut task = self
+        let known = self
+            .readiness
+            .task
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|t| t.will_wake(cx.waker()));
+        if !known {
+            *self
                 .readiness
                 .task
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if !task.as_ref().is_some_and(|t| t.will_wake(cx.waker())) {
-                *task = Some(cx.waker().clone());
-            }
+                .write()
+                .unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
         }
         // Only the streams marked since the last look are read; one that
         // gives a message stays marked (it may hold more), and so do the
