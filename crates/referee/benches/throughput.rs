@@ -46,7 +46,12 @@
 //! `--only 'TEXT|TEXT'` (cases whose name contains one of them; `TEXT$`:
 //! whose name ends with it, to tell `binary$` from `binary, rebuilt`) change the
 //! defaults. `--wait-idle S` waits before each case, up to S seconds, until
-//! the machine's CPUs have been 90 % idle for a second.
+//! the machine's CPUs have been 90 % idle for a second. `--ops N` ends each
+//! window after N operations instead of S seconds: under
+//! `valgrind --tool=callgrind`, the difference of two runs' instruction
+//! totals (say `--ops 500` and `--ops 2500`, `--warmup 0 --rounds 1` and one
+//! case) over the difference of their actions is the instructions an
+//! action, set-up left out. `--help` lists the options.
 //!
 //! `allocs each`: heap allocations in the whole process (server, clients,
 //! tonic, hyper and h2) per round trip or action over the window, counted
