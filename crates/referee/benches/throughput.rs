@@ -50,8 +50,10 @@
 //! window after N operations instead of S seconds: under
 //! `valgrind --tool=callgrind`, the difference of two runs' instruction
 //! totals (say `--ops 500` and `--ops 2500`, `--warmup 0 --rounds 1` and one
-//! case) over the difference of their actions is the instructions an
-//! action, set-up left out. `--help` lists the options.
+//! case) over the difference of the actions they played (the calls of
+//! `whistle_rules::judge::judge` callgrind counts: actions played while
+//! the tables connect vary from run to run) is the instructions an action,
+//! set-up left out. `--help` lists the options.
 //!
 //! `allocs each`: heap allocations in the whole process (server, clients,
 //! tonic, hyper and h2) per round trip or action over the window, counted
