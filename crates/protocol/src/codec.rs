@@ -48,6 +48,9 @@ pub struct EncodeBuffer {
     /// writes inline (a `BytesMut` makes a call of each), and the message
     /// is then copied into `buf` whole.
     scratch: Vec<u8>,
+    /// A request's observation (whole, or a delta's values), written
+    /// before the request around it (`write_request`).
+    body: Vec<u8>,
 }
 
 /// What the buffer asks for when it must grow: room for many compact
@@ -68,11 +71,14 @@ impl EncodeBuffer {
     }
 
     /// A `RefereeMessage` encoded: the same bytes as [`EncodeBuffer::encode`]
-    /// writes, a decision request's in one pass (see [`write_request`]).
+    /// writes, a decision request's by `write_request`, with no nested message
+    /// measured more than twice.
     pub fn encode_referee(&mut self, msg: &pb::RefereeMessage) -> Encoded {
         self.scratch.clear();
         match &msg.msg {
-            Some(pb::referee_message::Msg::Request(r)) => write_request(r, &mut self.scratch),
+            Some(pb::referee_message::Msg::Request(r)) => {
+                write_request(r, &mut self.scratch, &mut self.body);
+            }
             _ => msg.encode_raw(&mut self.scratch),
         }
         self.split()
@@ -90,23 +96,40 @@ impl EncodeBuffer {
 }
 
 /// `RefereeMessage { msg: Request(r) }` written to `out`, byte for byte what
-/// prost writes, with each nested message's length computed once. prost
-/// computes the length of a nested message at every level it is nested
-/// under, so that a request's seat views, tricks and events (four and five
-/// levels down) were measured four and five times over; here the request,
-/// its delta and their observations are written field by field in tag
-/// order (as prost's derive writes them), and only the messages inside
-/// those are left to prost. `write_request_is_prosts_encoding` checks it
-/// against prost on every request of every game.
-pub fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>) {
+/// prost writes, with no nested message measured more than twice. prost
+/// measures a nested message at every level it is nested under, so that a
+/// request's seat views, tricks and events (four and five levels down) were
+/// measured four and five times over. Here the request's observation
+/// (whole, or its delta's values) is written first, into `body`, which
+/// gives its length; the request and its delta are then written field by
+/// field in tag order (as prost's derive writes them), the observation
+/// copied in, and only the messages inside it and the events are left to
+/// prost. The compact tests check it against prost on every request of
+/// every game, whole and delta, text and binary.
+fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>) {
     use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
     /// A length-delimited field's size: key, length and body.
     fn nested(tag: u32, len: usize) -> usize {
         key_len(tag) + encoded_len_varint(len as u64) + len
     }
-    let observation = r.observation.as_ref().map(Message::encoded_len);
+    /// A length-delimited field written: key, length, then `bytes`.
+    fn put_nested(tag: u32, bytes: &[u8], out: &mut Vec<u8>) {
+        encode_key(tag, WireType::LengthDelimited, out);
+        encode_varint(bytes.len() as u64, out);
+        out.extend_from_slice(bytes);
+    }
+    body.clear();
+    if let Some(o) = &r.observation {
+        o.encode_raw(body);
+    }
+    let observation = r.observation.as_ref().map(|_| body.len());
+    let values = r.delta.as_ref().and_then(|d| d.values.as_ref()).map(|v| {
+        let at = body.len();
+        v.encode_raw(body);
+        at
+    });
+    let (observation_bytes, values_bytes) = body.split_at(values.unwrap_or(body.len()));
     let delta = r.delta.as_ref().map(|d| {
-        let values = d.values.as_ref().map(Message::encoded_len);
         let events: usize = d
             .events
             .iter()
@@ -118,13 +141,13 @@ pub fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>) {
         let len = key_len(1) * d.events.len()
             + events
             + prost::encoding::uint32::encoded_len_packed(2, &d.changed)
-            + values.map_or(0, |v| nested(3, v))
+            + values.map_or(0, |_| nested(3, values_bytes.len()))
             + if d.tricks_kept != 0 {
                 prost::encoding::uint32::encoded_len(4, &d.tricks_kept)
             } else {
                 0
             };
-        (d, values, len)
+        (d, len)
     });
     let len = if r.request_id != 0 {
         prost::encoding::uint64::encoded_len(1, &r.request_id)
@@ -142,7 +165,7 @@ pub fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>) {
         } else {
             0
         }
-        + delta.as_ref().map_or(0, |&(_, _, len)| nested(6, len))
+        + delta.as_ref().map_or(0, |&(_, len)| nested(6, len))
         + prost::encoding::uint32::encoded_len_packed(7, &r.legal_ids);
     out.reserve(nested(2, len));
     // `RefereeMessage.request` is field 2.
@@ -151,10 +174,8 @@ pub fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>) {
     if r.request_id != 0 {
         prost::encoding::uint64::encode(1, &r.request_id, out);
     }
-    if let (Some(o), Some(len)) = (&r.observation, observation) {
-        encode_key(2, WireType::LengthDelimited, out);
-        encode_varint(len as u64, out);
-        o.encode_raw(out);
+    if observation.is_some() {
+        put_nested(2, observation_bytes, out);
     }
     prost::encoding::string::encode_repeated(3, &r.legal, out);
     if r.deadline_ms != 0 {
@@ -163,7 +184,7 @@ pub fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>) {
     if r.time_bank_ms != 0 {
         prost::encoding::uint64::encode(5, &r.time_bank_ms, out);
     }
-    if let Some((d, values, len)) = delta {
+    if let Some((d, len)) = delta {
         encode_key(6, WireType::LengthDelimited, out);
         encode_varint(len as u64, out);
         for e in &d.events {
@@ -172,10 +193,8 @@ pub fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>) {
             e.encode_raw(out);
         }
         prost::encoding::uint32::encode_packed(2, &d.changed, out);
-        if let (Some(v), Some(len)) = (&d.values, values) {
-            encode_key(3, WireType::LengthDelimited, out);
-            encode_varint(len as u64, out);
-            v.encode_raw(out);
+        if values.is_some() {
+            put_nested(3, values_bytes, out);
         }
         if d.tricks_kept != 0 {
             prost::encoding::uint32::encode(4, &d.tricks_kept, out);
