@@ -54,6 +54,7 @@ const SPENT_EVENTS: usize = 32;
 /// See [`DeltaEncoder::unused`].
 #[derive(Debug, Default)]
 struct Unused {
+    hand: Vec<String>,
     players: Vec<pb::SeatView>,
     trick: Option<pb::Trick>,
     notes: Vec<pb::Note>,
@@ -240,11 +241,17 @@ fn delta_into(
     // Every field not changed goes back to its default (as a new message
     // has it); the lists about to be refilled keep their items.
     let changes = |f: u32| mask & (1 << f) != 0;
+    let hand = std::mem::take(&mut values.hand);
     let players = std::mem::take(&mut values.players);
     let trick = values.trick.take();
     let notes = std::mem::take(&mut values.notes);
     let tricks = std::mem::take(&mut values.tricks);
     prost::Message::clear(values);
+    if changes(field::HAND) {
+        values.hand = longer(hand, &mut unused.hand);
+    } else if hand.len() > unused.hand.len() {
+        unused.hand = hand;
+    }
     if changes(field::PLAYERS) {
         values.players = longer(players, &mut unused.players);
     } else if players.len() > unused.players.len() {
