@@ -42,11 +42,19 @@ pub struct DeltaEncoder {
     /// fields had not changed), kept with their items' buffers for the
     /// next request that changes them.
     unused: Unused,
+    /// Events delivered, kept (up to [`SPENT_EVENTS`]) to be written over
+    /// by the next ones ([`DeltaEncoder::hold_event`]).
+    spent: Vec<pb::Event>,
 }
+
+/// Delivered events a stream keeps for reuse: about a trick's worth of
+/// requests, a little memory per stream.
+const SPENT_EVENTS: usize = 32;
 
 /// See [`DeltaEncoder::unused`].
 #[derive(Debug, Default)]
 struct Unused {
+    hand: Vec<String>,
     players: Vec<pb::SeatView>,
     trick: Option<pb::Trick>,
     notes: Vec<pb::Note>,
@@ -80,6 +88,20 @@ impl DeltaEncoder {
             self.spare = self.prev.take();
         }
         self.events.push(event);
+    }
+
+    /// [`DeltaEncoder::push_event`] of `event` in this stream's form,
+    /// written over an event delivered before when there is one (an
+    /// action's text refilled in place).
+    pub fn hold_event(&mut self, event: &Event, results: &[HandResult]) {
+        let held = match self.spent.pop() {
+            Some(mut w) => {
+                convert::event_into(&mut w, event, results, self.form);
+                w
+            }
+            None => convert::event_in(event, results, self.form),
+        };
+        self.push_event(held);
     }
 
     /// The next request carries the whole observation (`Resync`).
@@ -169,15 +191,16 @@ impl DeltaEncoder {
         r.request_id = request_id;
         r.deadline_ms = millis(deadline);
         r.time_bank_ms = millis(time_bank);
-        r.legal.clear();
         r.legal_ids.clear();
         match form {
-            Form::Text => r
-                .legal
-                .extend(legal.iter().map(|&a| convert::action_text(a))),
-            Form::Binary => r
-                .legal_ids
-                .extend(legal.iter().map(|&a| crate::ids::action_id(a))),
+            Form::Text => convert::refill(&mut r.legal, legal.iter(), |w, &a| {
+                convert::action_text_into(a, w);
+            }),
+            Form::Binary => {
+                r.legal.clear();
+                r.legal_ids
+                    .extend(legal.iter().map(|&a| crate::ids::action_id(a)));
+            }
         }
         let msg = pb::RefereeMessage {
             msg: Some(pb::referee_message::Msg::Request(r)),
@@ -185,8 +208,10 @@ impl DeltaEncoder {
         let out = send(&msg);
         if let Some(pb::referee_message::Msg::Request(mut r)) = msg.msg {
             if let Some(mut d) = r.delta.take() {
-                // The delivered events go; the vector comes back empty.
-                d.events.clear();
+                // The delivered events are kept for reuse (or go); the
+                // vector comes back empty.
+                let room = SPENT_EVENTS.saturating_sub(self.spent.len());
+                self.spent.extend(d.events.drain(..).take(room));
                 std::mem::swap(&mut d.events, &mut self.events);
                 self.delta = d;
             }
@@ -216,11 +241,17 @@ fn delta_into(
     // Every field not changed goes back to its default (as a new message
     // has it); the lists about to be refilled keep their items.
     let changes = |f: u32| mask & (1 << f) != 0;
+    let hand = std::mem::take(&mut values.hand);
     let players = std::mem::take(&mut values.players);
     let trick = values.trick.take();
     let notes = std::mem::take(&mut values.notes);
     let tricks = std::mem::take(&mut values.tricks);
     prost::Message::clear(values);
+    if changes(field::HAND) {
+        values.hand = longer(hand, &mut unused.hand);
+    } else if hand.len() > unused.hand.len() {
+        unused.hand = hand;
+    }
     if changes(field::PLAYERS) {
         values.players = longer(players, &mut unused.players);
     } else if players.len() > unused.players.len() {
@@ -411,11 +442,8 @@ mod tests {
             for seat in Seat::all(seats) {
                 for entry in &game.log()[pushed.0..] {
                     if let Some(ev) = entry.seen_by(seat) {
-                        encoders[seat.index()].push_event(convert::event_in(
-                            &ev,
-                            game.hand_results(),
-                            form,
-                        ));
+                        // As the referee holds them: over delivered ones.
+                        encoders[seat.index()].hold_event(&ev, game.hand_results());
                     }
                 }
             }
@@ -455,6 +483,21 @@ mod tests {
                 expected.encode_to_vec(),
                 "{variant} seed {seed} request {requests}: the reused request's bytes"
             );
+            #[cfg(feature = "grpc")]
+            {
+                // The referee writes requests itself: prost's bytes.
+                let mut buffer = crate::codec::EncodeBuffer::new();
+                assert_eq!(
+                    buffer.encode_referee(&msg).0.as_ref(),
+                    msg.encode_to_vec().as_slice(),
+                    "{variant} seed {seed} request {requests}: written by the codec"
+                );
+                assert_eq!(
+                    buffer.encode_referee(&full).0.as_ref(),
+                    full.encode_to_vec().as_slice(),
+                    "{variant} seed {seed} request {requests}: a whole one, by the codec"
+                );
+            }
             whole += full.encoded_len();
             compact += msg.encoded_len();
             let msg = pb::RefereeMessage::decode(msg.encode_to_vec().as_slice()).expect("decode");

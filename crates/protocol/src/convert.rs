@@ -55,13 +55,49 @@ impl Form {
         }
     }
 
-    /// [`Form::cards`] into `texts` and `ids`, refilled in place.
+    /// [`Form::cards`] into `texts` and `ids`, refilled in place (the
+    /// texts' strings are written over, not made anew).
     fn cards_into(self, set: CardSet, texts: &mut Vec<String>, ids: &mut Vec<u32>) {
-        texts.clear();
         ids.clear();
         match self {
-            Form::Text => texts.extend(set.iter().map(card_text)),
-            Form::Binary => ids.extend(set.iter().map(ids::card_id)),
+            Form::Text => refill(texts, set.iter(), |w, c| set_text(w, c.text())),
+            Form::Binary => {
+                texts.clear();
+                ids.extend(set.iter().map(ids::card_id));
+            }
+        }
+    }
+
+    /// [`Form::card`] written over `text` and `id`.
+    fn card_into(self, c: Card, text: &mut String, id: &mut u32) {
+        match self {
+            Form::Text => {
+                set_text(text, c.text());
+                *id = 0;
+            }
+            Form::Binary => {
+                text.clear();
+                *id = ids::card_id(c);
+            }
+        }
+    }
+
+    /// [`Form::action`] of `a`, if any, written over `text` and `id`
+    /// (empty and 0 for none).
+    fn action_into(self, a: Option<Action>, text: &mut String, id: &mut u32) {
+        match (self, a) {
+            (Form::Text, Some(a)) => {
+                action_text_into(a, text);
+                *id = 0;
+            }
+            (Form::Binary, Some(a)) => {
+                text.clear();
+                *id = ids::action_id(a);
+            }
+            (_, None) => {
+                text.clear();
+                *id = 0;
+            }
         }
     }
 }
@@ -127,6 +163,18 @@ pub(crate) fn action_text(a: Action) -> String {
     match a {
         Action::Play(c) => card_text(c),
         a => a.to_string(),
+    }
+}
+
+/// [`action_text`] written over `out`.
+pub(crate) fn action_text_into(a: Action, out: &mut String) {
+    match a {
+        Action::Play(c) => set_text(out, c.text()),
+        a => {
+            use std::fmt::Write;
+            out.clear();
+            let _ = write!(out, "{a}");
+        }
     }
 }
 
@@ -214,7 +262,8 @@ fn seat_view_into(w: &mut pb::SeatView, v: &SeatView, form: Form) {
         std::mem::take(&mut w.known_ids),
     );
     form.cards_into(v.known, &mut known, &mut known_ids);
-    let (bid, bid_id) = v.bid.map(|b| form.action(b)).unwrap_or_default();
+    let (mut bid, mut bid_id) = (std::mem::take(&mut w.bid), 0);
+    form.action_into(v.bid, &mut bid, &mut bid_id);
     *w = pb::SeatView {
         seat: seat(v.seat),
         held: v.held as u32,
@@ -253,13 +302,9 @@ pub(crate) fn trick_into(w: &mut pb::Trick, t: &TrickView, form: Form) {
     let mut cards = std::mem::take(&mut w.cards);
     refill(&mut cards, t.cards.iter(), |w, &(p, c)| {
         let (dummy, seat) = player(p);
-        let (card, card_id) = form.card(c);
-        *w = pb::TrickCard {
-            dummy,
-            seat,
-            card,
-            card_id,
-        };
+        w.dummy = dummy;
+        w.seat = seat;
+        form.card_into(c, &mut w.card, &mut w.card_id);
     });
     *w = pb::Trick {
         cards,
@@ -305,6 +350,19 @@ pub fn match_result(r: &MatchResult, forfeited: &[Seat]) -> pb::MatchResult {
 /// which a `HandEnd` takes its result.
 pub fn event(e: &Event, results: &[HandResult]) -> pb::Event {
     event_in(e, results, Form::Text)
+}
+
+/// [`event_in`] written over `w`: an action over an action refills its
+/// text in place.
+pub(crate) fn event_into(w: &mut pb::Event, e: &Event, results: &[HandResult], form: Form) {
+    use pb::event::Kind;
+    match (e, &mut w.kind) {
+        (&Event::Action { seat: s, action }, Some(Kind::Action(a))) => {
+            a.seat = seat(s);
+            form.action_into(Some(action), &mut a.action, &mut a.action_id);
+        }
+        _ => *w = event_in(e, results, form),
+    }
 }
 
 /// An event as a wire message in `form`.

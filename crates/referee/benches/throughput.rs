@@ -46,7 +46,14 @@
 //! `--only 'TEXT|TEXT'` (cases whose name contains one of them; `TEXT$`:
 //! whose name ends with it, to tell `binary$` from `binary, rebuilt`) change the
 //! defaults. `--wait-idle S` waits before each case, up to S seconds, until
-//! the machine's CPUs have been 90 % idle for a second.
+//! the machine's CPUs have been 90 % idle for a second. `--ops N` ends each
+//! window after N operations instead of S seconds: under
+//! `valgrind --tool=callgrind`, the difference of two runs' instruction
+//! totals (say `--ops 500` and `--ops 2500`, `--warmup 0 --rounds 1` and one
+//! case) over the difference of the actions they played (the calls of
+//! `whistle_rules::judge::judge` callgrind counts: actions played while
+//! the tables connect vary from run to run) is the instructions an action,
+//! set-up left out. `--help` lists the options.
 //!
 //! `allocs each`: heap allocations in the whole process (server, clients,
 //! tonic, hyper and h2) per round trip or action over the window, counted
@@ -102,6 +109,10 @@ struct Settings {
     only: Option<Vec<String>>,
     /// Before each case, wait up to this long for the machine to be idle.
     wait_idle: Duration,
+    /// End each window after this many operations instead of after
+    /// `window` (for instruction counts under valgrind: the difference of
+    /// two runs with different counts is the cost of the operations alone).
+    ops: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -308,6 +319,7 @@ fn parse_args() -> Settings {
         tables: 64,
         only: None,
         wait_idle: Duration::ZERO,
+        ops: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -327,12 +339,29 @@ fn parse_args() -> Settings {
                     .map(|o| o.split('|').map(String::from).collect())
             }
             "--wait-idle" => s.wait_idle = Duration::from_secs_f64(value("--wait-idle")),
+            "--ops" => s.ops = Some(value("--ops").max(1.0) as u64),
+            "--help" | "-h" => {
+                println!("{HELP}");
+                std::process::exit(0);
+            }
             // `cargo bench` passes `--bench`; ignore it and filters.
             _ => {}
         }
     }
     s
 }
+
+const HELP: &str = "\
+throughput [OPTIONS]: referee throughput against raw tonic ping-pong, same process
+  --rounds N      rounds, each running every case once (default 5)
+  --secs S        the measurement window of each case (default 3)
+  --warmup S      played before each window (default 0.7)
+  --tables N      the larger table and stream count (default 64)
+  --only 'A|B$'   only the cases whose name contains A or ends with B
+  --wait-idle S   before each case, wait up to S seconds for idle CPUs
+  --ops N         end each window after N operations instead (for callgrind:
+                  instructions an operation = the difference of two runs'
+                  totals over the difference of their operation counts)";
 
 /// Whether a case's label is picked by one `--only` entry: contains it,
 /// or ends with it when it ends with `$`.
@@ -416,7 +445,14 @@ async fn measure(counter: &AtomicU64, s: &Settings) -> Sample {
     tokio::time::sleep(s.warmup).await;
     let (c0, t0, cpu0) = (counter.load(Ordering::Relaxed), Instant::now(), cpu_time());
     let a0 = GLOBAL.stats().allocations;
-    tokio::time::sleep(s.window).await;
+    match s.ops {
+        None => tokio::time::sleep(s.window).await,
+        Some(ops) => {
+            while counter.load(Ordering::Relaxed) < c0 + ops {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    }
     let (c1, t1, cpu1) = (counter.load(Ordering::Relaxed), Instant::now(), cpu_time());
     let a1 = GLOBAL.stats().allocations;
     let n = (c1 - c0) as f64;

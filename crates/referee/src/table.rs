@@ -20,8 +20,11 @@
 use std::{
     collections::HashSet,
     pin::Pin,
-    sync::{Arc, Mutex},
-    task::{Context, Poll},
+    sync::{
+        Arc, Mutex, PoisonError, RwLock,
+        atomic::{AtomicU64, Ordering},
+    },
+    task::{Context, Poll, Wake as WakeTask, Waker},
     time::Duration,
 };
 
@@ -98,7 +101,7 @@ impl Conn {
     /// Encodes `msg` and queues it on the stream; `false` if the stream's
     /// buffer is full or the stream is gone.
     fn send(&mut self, msg: &pb::RefereeMessage) -> bool {
-        let encoded = self.out.encode(msg);
+        let encoded = self.out.encode_referee(msg);
         self.tx.try_send(Ok(encoded)).is_ok()
     }
 }
@@ -112,6 +115,45 @@ impl std::fmt::Debug for Conn {
             .field("form", &self.form)
             .field("bot_name", &self.bot_name)
             .finish_non_exhaustive()
+    }
+}
+
+/// Which seats' streams may have a message to read. Each seat's stream is
+/// polled with a waker of its own ([`SeatWaker`]) that marks the seat and
+/// wakes the table's task, so that a wake-up reads the streams that
+/// signalled rather than every seat's (a poll of an idle stream takes the
+/// connection's lock in h2 and registers a waker again).
+#[derive(Debug, Default)]
+struct Readiness {
+    /// Bit `i`: seat `i`'s stream was woken (or newly attached).
+    marked: AtomicU64,
+    /// The table's task, woken with any seat: read by every wake-up (the
+    /// connections' tasks, on any worker), written when the table's task
+    /// polls with another waker (in practice once).
+    task: RwLock<Option<Waker>>,
+}
+
+/// The waker a seat's stream is polled with.
+struct SeatWaker {
+    readiness: Arc<Readiness>,
+    bit: u64,
+}
+
+impl WakeTask for SeatWaker {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.readiness.marked.fetch_or(self.bit, Ordering::AcqRel);
+        let task = self
+            .readiness
+            .task
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(task) = task.as_ref() {
+            task.wake_by_ref();
+        }
     }
 }
 
@@ -207,6 +249,10 @@ pub(crate) struct Table {
     /// The driver's events being recorded, a buffer swapped with the
     /// driver's after every action.
     events: Vec<MatchEvent>,
+    /// The seats whose streams have something to read, and the waker each
+    /// seat's stream is polled with.
+    readiness: Arc<Readiness>,
+    seat_wakers: Vec<Waker>,
 }
 
 /// The channel that feeds `WatchTable`, made by the first watcher: a table
@@ -259,6 +305,15 @@ impl Table {
             }
         }
         let (pushed, pushed_deals) = (driver.game().log().len(), driver.game().deals());
+        let readiness = Arc::new(Readiness::default());
+        let seat_wakers = (0..seats.len())
+            .map(|i| {
+                Waker::from(Arc::new(SeatWaker {
+                    readiness: readiness.clone(),
+                    bit: 1 << i,
+                }))
+            })
+            .collect();
         Table {
             id,
             spec,
@@ -276,6 +331,8 @@ impl Table {
             draining: None,
             withdrawn,
             events: Vec::new(),
+            readiness,
+            seat_wakers,
         }
     }
 
@@ -355,6 +412,13 @@ impl Table {
             }
         }
         self.update_snapshot();
+        // The streams' wakers may outlive the table in h2 for a while: they
+        // no longer hold its task.
+        *self
+            .readiness
+            .task
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = None;
         // Dropping the table closes its record channel (which tells the
         // creator that the record is complete) and every seat's stream. Its
         // command channel closes too: messages still in flight fail at once
@@ -380,15 +444,42 @@ impl Table {
         if !closed && let Poll::Ready(cmd) = rx.poll_recv(cx) {
             return Poll::Ready(Wake::Cmd(cmd));
         }
+        let known = self
+            .readiness
+            .task
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|t| t.will_wake(cx.waker()));
+        if !known {
+            *self
+                .readiness
+                .task
+                .write()
+                .unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
+        }
+        // Only the streams marked since the last look are read; one that
+        // gives a message stays marked (it may hold more), and so do the
+        // marked ones not read yet.
+        let marked = self.readiness.marked.swap(0, Ordering::AcqRel);
         let n = self.seats.len();
+        let mut pending = 0;
         for k in 0..n {
             let i = (*first + k) % n;
-            if let Some(conn) = &mut self.seats[i].conn
-                && let Poll::Ready(item) = conn.inbound.as_mut().poll_next(cx)
-            {
-                *first = (i + 1) % n;
-                return Poll::Ready(Wake::Inbound(Seat::new(i), item));
+            if marked & (1 << i) == 0 {
+                continue;
             }
+            if let Some(conn) = &mut self.seats[i].conn {
+                let mut seat_cx = Context::from_waker(&self.seat_wakers[i]);
+                if let Poll::Ready(item) = conn.inbound.as_mut().poll_next(&mut seat_cx) {
+                    *first = (i + 1) % n;
+                    self.readiness
+                        .marked
+                        .fetch_or(marked & !pending, Ordering::AcqRel);
+                    return Poll::Ready(Wake::Inbound(Seat::new(i), item));
+                }
+            }
+            pending |= 1 << i;
         }
         if timed {
             if sleep.poll(cx).is_ready() {
@@ -604,6 +695,10 @@ impl Table {
         });
         conn.send(&welcome);
         s.conn = Some(conn);
+        // A new stream is read at the table's next look.
+        self.readiness
+            .marked
+            .fetch_or(1 << seat.index(), Ordering::AcqRel);
         match self.state {
             TableState::Waiting => {
                 if self.all_seated() {
@@ -753,7 +848,7 @@ impl Table {
                     &p.legal,
                     deadline,
                     bank,
-                    |msg| tx.try_send(Ok(out.encode(msg))).is_ok(),
+                    |msg| tx.try_send(Ok(out.encode_referee(msg))).is_ok(),
                 )
             }
             None => conn.send(&messages::request_in(
@@ -1189,8 +1284,7 @@ impl Table {
             if let Some(encoder) = &mut conn.compact {
                 for entry in &log[self.pushed..] {
                     if let Some(ev) = entry.seen_by(seat) {
-                        let form = encoder.form();
-                        encoder.push_event(whistle_protocol::convert::event_in(&ev, results, form));
+                        encoder.hold_event(&ev, results);
                     }
                 }
                 continue;
