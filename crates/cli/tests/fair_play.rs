@@ -528,9 +528,14 @@ fn http_get(site: &str, path: &str) -> (u16, String) {
     (status, body)
 }
 
-/// The hands a hand-viewer page holds (its packed match data).
+/// The hands a hand-viewer page holds (its packed match data); none on
+/// the page a live table shows before its first hand can be shown.
 fn hands_on_page(page: &str) -> usize {
     use base64::Engine as _;
+    if page.contains("id=\"waiting\"") {
+        assert!(!page.contains("match-data"), "{page}");
+        return 0;
+    }
     let start = page.find("id=\"match-data\"").expect("a viewer page");
     let data = &page[start..];
     let data = &data[data.find('>').unwrap() + 1..];
