@@ -301,6 +301,46 @@ pub fn refused_before_queue(league: &Path, owner: &str) -> Option<String> {
     })
 }
 
+/// Takes the upload lock in `tx` if upload `id` (of `owner`) is at the head
+/// of the queue and the lock is free: the bot's turn recorded and its place
+/// given up. Whether it was taken.
+fn take_turn(
+    tx: &rusqlite::Transaction<'_>,
+    lock: &rusqlite::Connection,
+    id: i64,
+    owner: &str,
+) -> Result<bool, LeagueError> {
+    let head: Option<i64> = tx
+        .query_row(
+            "SELECT w.id FROM waiting w LEFT JOIN served s ON s.bot = w.bot
+             ORDER BY COALESCE(s.turn, 0), w.id LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if head != Some(id) {
+        return Ok(false);
+    }
+    match lock.execute_batch("BEGIN EXCLUSIVE") {
+        Ok(()) => {
+            tx.execute(
+                "INSERT INTO served (bot, turn)
+                 VALUES (?1, (SELECT COALESCE(MAX(turn), 0) + 1 FROM served))
+                 ON CONFLICT(bot) DO UPDATE SET turn = excluded.turn",
+                [owner],
+            )?;
+            tx.execute("DELETE FROM waiting WHERE id = ?1", [id])?;
+            Ok(true)
+        }
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::DatabaseBusy =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Takes the upload lock for `owner`'s upload, in its turn: uploads wait in
 /// a queue shared by every process that uploads (the command line's, the
 /// site's), one upload a bot, and the lock goes round by bot: to the
@@ -336,6 +376,9 @@ fn lock(league: &Path, owner: &str, wait: Duration) -> Result<Lock, LeagueError>
         }
         Ok(())
     };
+    let conn = rusqlite::Connection::open(dir.join(".lock"))?;
+    // Asked, never waited for: the queue says whose turn it is.
+    conn.busy_timeout(Duration::ZERO)?;
     let id = {
         let tx =
             rusqlite::Transaction::new_unchecked(&queue, rusqlite::TransactionBehavior::Immediate)?;
@@ -351,13 +394,17 @@ fn lock(league: &Path, owner: &str, wait: Duration) -> Result<Lock, LeagueError>
             )));
         }
         let id = tx.last_insert_rowid();
+        // Its turn at once when nothing waits before it: taken in the same
+        // transaction, so that the bot's next upload never finds this one
+        // waiting when it is in fact being checked.
+        if take_turn(&tx, &conn, id, owner)? {
+            tx.commit()?;
+            return Ok(Lock { _conn: conn });
+        }
         tx.commit()?;
         id
     };
     let ticket = Ticket { conn: queue, id };
-    let conn = rusqlite::Connection::open(dir.join(".lock"))?;
-    // Asked, never waited for: the queue says whose turn it is.
-    conn.busy_timeout(Duration::ZERO)?;
     let started = Instant::now();
     loop {
         let tx = rusqlite::Transaction::new_unchecked(
@@ -365,31 +412,9 @@ fn lock(league: &Path, owner: &str, wait: Duration) -> Result<Lock, LeagueError>
             rusqlite::TransactionBehavior::Immediate,
         )?;
         clear_dead(&tx)?;
-        let head: Option<i64> = tx
-            .query_row(
-                "SELECT w.id FROM waiting w LEFT JOIN served s ON s.bot = w.bot
-                 ORDER BY COALESCE(s.turn, 0), w.id LIMIT 1",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if head == Some(ticket.id) {
-            match conn.execute_batch("BEGIN EXCLUSIVE") {
-                Ok(()) => {
-                    tx.execute(
-                        "INSERT INTO served (bot, turn)
-                         VALUES (?1, (SELECT COALESCE(MAX(turn), 0) + 1 FROM served))
-                         ON CONFLICT(bot) DO UPDATE SET turn = excluded.turn",
-                        [owner],
-                    )?;
-                    tx.execute("DELETE FROM waiting WHERE id = ?1", [ticket.id])?;
-                    tx.commit()?;
-                    return Ok(Lock { _conn: conn });
-                }
-                Err(rusqlite::Error::SqliteFailure(e, _))
-                    if e.code == rusqlite::ErrorCode::DatabaseBusy => {}
-                Err(e) => return Err(e.into()),
-            }
+        if take_turn(&tx, &conn, ticket.id, owner)? {
+            tx.commit()?;
+            return Ok(Lock { _conn: conn });
         }
         tx.commit()?;
         if started.elapsed() >= wait {
