@@ -30,8 +30,7 @@ fn observe_into_allocates_nothing_refilling_a_kept_observation() {
             let seats = d.game.seats();
             // One observation a seat, kept across the match as the referee
             // keeps one a seat.
-            let mut kept: Vec<Observation> =
-                Seat::all(seats).map(|s| d.game.observe(s)).collect();
+            let mut kept: Vec<Observation> = Seat::all(seats).map(|s| d.game.observe(s)).collect();
             let mut allocs = 0u64;
             while !d.game.is_over() {
                 if d.deal_if_needed() {
