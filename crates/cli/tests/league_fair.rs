@@ -102,8 +102,8 @@ fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
 }
 
 #[test]
-fn fixleague_an_owner_sits_once_and_a_version_replaced_mid_round_plays_it_out_rated() {
-    let s = Scratch::new("fixleague-once");
+fn an_owner_sits_once_and_a_version_replaced_mid_round_plays_it_out_rated() {
+    let s = Scratch::new("league-fair-once");
     init_league(&s);
     let token = add_league_bots(&s, "lg", &["alice"]).remove(0);
     // alice's hosted version 1 is slow (a long round); version 2 is not.
@@ -176,8 +176,8 @@ fn slow_build(s: &Scratch, name: &str, secs: u32) -> String {
 }
 
 #[test]
-fn fixleague_uploads_take_turns_by_bot() {
-    let s = Scratch::new("fixleague-queue");
+fn uploads_take_turns_by_bot() {
+    let s = Scratch::new("league-fair-queue");
     init_league(&s);
     let tokens = add_league_bots(&s, "lg", &["hog", "victim"]);
     let (hog, victim) = (&tokens[0], &tokens[1]);
@@ -238,8 +238,8 @@ fn fixleague_uploads_take_turns_by_bot() {
 }
 
 #[test]
-fn fixleague_a_queue_time_out_does_not_count_against_the_hour() {
-    let s = Scratch::new("fixleague-timeout");
+fn a_queue_time_out_does_not_count_against_the_hour() {
+    let s = Scratch::new("league-fair-timeout");
     league("1", "1", None).init_league(&s, "league.toml", "lg");
     let tokens = add_league_bots(&s, "lg", &["hog", "victim"]);
     slow_build(&s, "hog1", 6);
@@ -278,8 +278,8 @@ fn fixleague_a_queue_time_out_does_not_count_against_the_hour() {
 }
 
 #[test]
-fn fixleague_one_client_cannot_hold_the_site() {
-    let s = Scratch::new("fixleague-site");
+fn one_client_cannot_hold_the_site() {
+    let s = Scratch::new("league-fair-site");
     init_league(&s);
     let (mut serve, lines) = spawn_serve(
         &s,
@@ -340,8 +340,8 @@ time.sleep(30)
 }
 
 #[test]
-fn fixleague_typed_seeds_are_warned_of() {
-    let s = Scratch::new("fixleague-seeds");
+fn typed_seeds_are_warned_of() {
+    let s = Scratch::new("league-fair-seeds");
     for (i, seed) in [format!("{}1", "0".repeat(63)), "1".repeat(64)]
         .iter()
         .enumerate()

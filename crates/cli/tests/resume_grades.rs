@@ -196,7 +196,7 @@ fn is_out(out: &Path, bot: &str) -> bool {
 }
 
 #[test]
-fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
+fn a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
     let s = Scratch::new("resume-grades");
     event(&s);
 
@@ -263,7 +263,7 @@ fn fixresume_a_killed_and_resumed_run_grades_as_an_uninterrupted_one() {
 /// uninterrupted run and by one killed and resumed (their ends and limits
 /// kept in bots.json as each match ends).
 #[test]
-fn fixresume_fresh_instances_stopped_by_a_limit_are_named_after_a_resume() {
+fn fresh_instances_stopped_by_a_limit_are_named_after_a_resume() {
     let s = Scratch::new("resume-instances");
     std::fs::create_dir_all(s.path("bots/hog")).unwrap();
     s.write("bots/hog/bot.py", HOG);
