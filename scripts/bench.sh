@@ -139,7 +139,7 @@ row_verify() {
     [ $quick = 1 ] && runs=1
     scripts/verify-bench.sh "$runs" > "$raw/verify.txt" 2>&1
     local every floor
-    every="$(grep -E '\(every core\)' "$raw/verify.txt" | awk -F'|' '{ print $3 }' | tr ' ' '\n' | grep -E '^[0-9]+$' | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')"
+    every="$(grep -E '\(every core\)' "$raw/verify.txt" | awk -F'|' '{ print $(NF - 1) }' | tr ' ' '\n' | grep -E '^[0-9]+$' | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')"
     floor="$(grep -m1 'SHA-256 of every line alone' "$raw/verify.txt" | sed -E 's/.*, ([0-9]+) hands\/s at most.*/\1/')"
     if [ -z "$every" ]; then
         na "whistle replay verify, 10,000 hands" "scripts/verify-bench.sh printed no figure: $raw/verify.txt" ">= 150,000 hands/s on 2 cores"
@@ -184,9 +184,10 @@ python_playouts() {
 }
 
 # A row of the Python playouts script whose name matches `$1`: prints
-# "playouts/s decisions".
+# "playouts/s decisions" (its first two numbers: hands a CPU second and
+# decisions a hand; the columns after them are derived).
 playouts_row() {
-    grep -E "$1" "$raw/python.txt" | head -1 | awk '{ n = 0; for (i = NF; i >= 1; i--) if ($i ~ /^[0-9.]+x?$/) { v[++n] = $i } } n >= 3 { print v[3], v[2] }'
+    grep -E "$1" "$raw/python.txt" | head -1 | awk '{ n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+$/) { v[++n] = $i } } n >= 2 { print v[1], v[2] }'
 }
 
 row_python() {
@@ -217,18 +218,20 @@ row_batch() {
         return
     fi
     python_playouts
-    local line
-    line="$(grep -iE '^whistle_engine.*batch' "$raw/python.txt" | head -1)"
+    local rrate rsteps hrate hsteps trate tsteps
+    read -r rrate rsteps <<< "$(playouts_row '^whistle_engine.*playouts\([0-9]+, random\)')"
+    read -r hrate hsteps <<< "$(playouts_row '^whistle_engine.*playouts\([0-9]+, heuristic\)')"
     read -r trate tsteps <<< "$(playouts_row '^OpenSpiel oh_hell')"
-    if [ -z "$line" ] || [ -z "${trate:-}" ]; then
-        na "Python: many playouts in one call (random, heuristic)" "playouts.py prints no batch row yet" ">= 20x"
+    if [ -z "${rrate:-}" ] || [ -z "${hrate:-}" ] || [ -z "${trate:-}" ]; then
+        na "Python: many playouts in one call (random, heuristic)" "playouts.py printed no batch rows to read: $raw/python.txt" ">= 20x"
         return
     fi
-    read -r brate bsteps <<< "$(playouts_row '^whistle_engine.*[Bb]atch')"
-    put "Python: many playouts in one call" \
-        "$(num "$brate") hands/s" \
+    local theirs
+    theirs="$(awk -v r="$trate" -v s="$tsteps" 'BEGIN { print r * s }')"
+    put "Python: many playouts in one call (random, heuristic)" \
+        "$(num "$rrate") / $(num "$hrate") hands/s" \
         "OpenSpiel's Python loop $(num "$trate") hands/s" \
-        "$(ratio "$(awk -v r="$brate" -v s="$bsteps" 'BEGIN { print r * s }')" "$(awk -v r="$trate" -v s="$tsteps" 'BEGIN { print r * s }')" 1)x per decision" \
+        "$(ratio "$(awk -v r="$rrate" -v s="$rsteps" 'BEGIN { print r * s }')" "$theirs" 1)x / $(ratio "$(awk -v r="$hrate" -v s="$hsteps" 'BEGIN { print r * s }')" "$theirs" 1)x per decision" \
         ">= 20x"
 }
 
