@@ -270,14 +270,10 @@ async fn bot(State(site): State<Site>, UrlPath(name): UrlPath<String>) -> Respon
 }
 
 async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Response {
-    let store = match site.store() {
-        Ok(s) => s,
+    let (store, path) = match recorded_log(&site, id) {
+        Ok(found) => found,
         Err(r) => return *r,
     };
-    let Ok(Some(log_path)) = store.match_log(id) else {
-        return not_found("such match");
-    };
-    let path = resolve(&site.league, &log_path);
     let open = open_round_of(&site.league, &store, &path);
     let link = match open {
         None => format!(
@@ -303,6 +299,17 @@ async fn match_viewer(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Re
     }
 }
 
+/// The store and the log file of recorded match `id`, or the page saying
+/// why not.
+fn recorded_log(site: &Site, id: i64) -> Result<(Store, PathBuf), Box<Response>> {
+    let store = site.store()?;
+    let Ok(Some(log_path)) = store.match_log(id) else {
+        return Err(Box::new(not_found("such match")));
+    };
+    let path = resolve(&site.league, &log_path);
+    Ok((store, path))
+}
+
 /// The open round whose folder holds the log at `path`, if one does: its
 /// logs are not published (they show every hand's cards, and a duplicate
 /// round deals the same cards at tables still playing) until it closes.
@@ -321,14 +328,10 @@ fn open_round_of(league: &Path, store: &Store, path: &Path) -> Option<u64> {
 /// closed round's compressed log uncompressed), for `whistle replay
 /// verify`; refused while its round is open.
 async fn match_log(State(site): State<Site>, UrlPath(id): UrlPath<i64>) -> Response {
-    let store = match site.store() {
-        Ok(s) => s,
+    let (store, path) = match recorded_log(&site, id) {
+        Ok(found) => found,
         Err(r) => return *r,
     };
-    let Ok(Some(log_path)) = store.match_log(id) else {
-        return not_found("such match");
-    };
-    let path = resolve(&site.league, &log_path);
     if let Some(round) = open_round_of(&site.league, &store, &path) {
         return (
             StatusCode::FORBIDDEN,
