@@ -694,9 +694,7 @@ fn half_sent_requests_to_the_site_neither_take_it_down_nor_the_bots_port() {
         Some(512),
     );
     let grpc = common::listening_address(&lines[0]);
-    let site = lines[1]["site on http://".len()..]
-        .trim_end_matches('/')
-        .to_string();
+    let site = common::site_address(&lines[1]);
     // 600 requests that never finish their headers.
     let mut idle = Vec::new();
     for _ in 0..600 {

@@ -19,7 +19,7 @@ use std::{
 use common::{
     Event, Scratch, SpawnKilled, WHISTLE, add_league_bots,
     builder_ext::{EventExt, league_head, submit},
-    listening_address, spawn_remote_bot, spawn_serve, stop_all, whistle_ok,
+    listening_address, serve_with_site, spawn_remote_bot, spawn_serve, stop_all, whistle_ok,
 };
 
 fn root() -> &'static Path {
@@ -281,15 +281,7 @@ fn a_queue_time_out_does_not_count_against_the_hour() {
 fn one_client_cannot_hold_the_site() {
     let s = Scratch::new("league-fair-site");
     init_league(&s);
-    let (mut serve, lines) = spawn_serve(
-        &s,
-        "lg",
-        &["--http", "127.0.0.1:0"],
-        &["listening on ", "site on "],
-    );
-    let site = lines[1]["site on http://".len()..]
-        .trim_end_matches('/')
-        .to_string();
+    let (mut serve, site) = serve_with_site(&s, "lg");
     let (host, port) = site.rsplit_once(':').unwrap();
     // One client (127.0.0.2) opens 300 connections and sends half a request
     // on each, reopening what the site closes.

@@ -263,15 +263,7 @@ fn a_closed_rounds_logs_download_from_the_site_and_verify_and_an_open_rounds_do_
     );
     // Served, the league plays round 1 on; meanwhile its recorded matches'
     // logs are refused (they show every hand's cards).
-    let (mut serve, lines) = common::spawn_serve(
-        &s,
-        "lg",
-        &["--http", "127.0.0.1:0"],
-        &["listening on ", "site on "],
-    );
-    let site = lines[1]["site on http://".len()..]
-        .trim_end_matches('/')
-        .to_string();
+    let (mut serve, site) = common::serve_with_site(&s, "lg");
     let (code, body) = get(&site, "/matches/1/log");
     if rounds(&s)[0]["closed"] == false {
         assert_eq!(code, 403, "{}", String::from_utf8_lossy(&body));
@@ -337,15 +329,7 @@ fn a_client_trickling_its_headers_is_dropped_within_seconds() {
     let s = Scratch::new("league-slow-client");
     s.write("l.toml", &slow_reference_league("slow", 1, "1ms"));
     ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
-    let (mut serve, lines) = common::spawn_serve(
-        &s,
-        "lg",
-        &["--http", "127.0.0.1:0"],
-        &["listening on ", "site on "],
-    );
-    let site = lines[1]["site on http://".len()..]
-        .trim_end_matches('/')
-        .to_string();
+    let (mut serve, site) = common::serve_with_site(&s, "lg");
     // One byte of a header every 200 ms: never a whole request.
     let mut c = std::net::TcpStream::connect(&site).unwrap();
     c.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
@@ -418,15 +402,7 @@ fn a_second_upload_is_refused_at_once_and_the_uploads_outcomes_outlive_a_restart
     s.write("l.toml", &slow_reference_league("ups", 1, "1ms"));
     ok(&s, &["league", "init", "l.toml", "--dir", "lg"]);
     let token = common::add_league_bots(&s, "lg", &["alice"]).remove(0);
-    let (mut serve, lines) = common::spawn_serve(
-        &s,
-        "lg",
-        &["--http", "127.0.0.1:0"],
-        &["listening on ", "site on "],
-    );
-    let site = lines[1]["site on http://".len()..]
-        .trim_end_matches('/')
-        .to_string();
+    let (mut serve, site) = common::serve_with_site(&s, "lg");
     // Not an archive: taken (202), refused by its check later.
     let (code, body) = upload(&site, &token, b"not an archive at all");
     assert_eq!(code, 202, "{body}");
@@ -441,15 +417,7 @@ fn a_second_upload_is_refused_at_once_and_the_uploads_outcomes_outlive_a_restart
     // Killed at once: the first upload's check ended, or it never will.
     let _ = serve.kill();
     let _ = serve.wait();
-    let (mut serve, lines) = common::spawn_serve(
-        &s,
-        "lg",
-        &["--http", "127.0.0.1:0"],
-        &["listening on ", "site on "],
-    );
-    let site = lines[1]["site on http://".len()..]
-        .trim_end_matches('/')
-        .to_string();
+    let (mut serve, site) = common::serve_with_site(&s, "lg");
     // The restarted site still lists the upload, with what it came to.
     let (code, page) = post(
         &site,

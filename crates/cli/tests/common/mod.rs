@@ -358,6 +358,26 @@ pub fn spawn_serve(
     spawn_serve_limited(s, dir, extra, wait_for, None)
 }
 
+/// `league serve` of `dir` with its site on a free loopback port, once it
+/// listens: the process and the site's `host:port`.
+pub fn serve_with_site(s: &Scratch, dir: &str) -> (Killed, String) {
+    let (serve, lines) = spawn_serve(
+        s,
+        dir,
+        &["--http", "127.0.0.1:0"],
+        &["listening on ", "site on "],
+    );
+    let site = site_address(&lines[1]);
+    (serve, site)
+}
+
+/// The site's `host:port` from serve's `site on http://…/` line.
+pub fn site_address(line: &str) -> String {
+    line["site on http://".len()..]
+        .trim_end_matches('/')
+        .to_string()
+}
+
 /// [`spawn_serve`] with the process's limit on open files (soft and hard)
 /// set to `open_files` first.
 pub fn spawn_serve_limited(
