@@ -165,7 +165,7 @@ impl Reporter for Progress {
                 }
                 self.line(false);
             }
-            RunEvent::Match => {
+            RunEvent::Match { .. } => {
                 let m = self.matches.fetch_add(1, Relaxed) + 1;
                 let total = self.total_matches.load(Relaxed);
                 if let Some(bar) = &*self.bar.lock().expect("progress lock") {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use whistle_rules::dealing::WrittenSeed;
-use whistle_tournament::{RunOptions, Shard, Tournament, report};
+use whistle_tournament::{Reporter, RunEvent, RunOptions, Shard, Tournament, report};
 
 use crate::{
     progress::{Mode, Progress},
@@ -102,12 +102,25 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
         .map(Shard::parse)
         .transpose()
         .map_err(usage)?;
+    // Each finished match's viewer page is written while the others play
+    // (not for a resumed run, whose seed may be the folder's).
+    let ahead = (!args.resume).then(|| {
+        Arc::new(PagesAhead {
+            progress: Progress::new(args.run.progress),
+            pages: std::sync::Mutex::new(None),
+            seed: t.seed,
+        })
+    });
+    let reporter: Arc<dyn Reporter> = match &ahead {
+        Some(a) => a.clone(),
+        None => Arc::new(Progress::new(args.run.progress)),
+    };
     let opts = RunOptions {
         out: args.out.clone(),
         resume: args.resume,
         overwrite: args.overwrite,
         shard,
-        reporter: Arc::new(Progress::new(args.run.progress)),
+        reporter,
         stop: None,
         drain: std::time::Duration::from_millis(args.run.drain_ms),
         plan: None,
@@ -168,7 +181,12 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<String> {
             summary.crashed.join(", ")
         ));
     }
-    whistle_pages::report::write(&summary.out).map_err(|e| anyhow::anyhow!("report: {e}"))?;
+    let written = ahead
+        .and_then(|a| a.pages.lock().ok()?.take())
+        .map(whistle_pages::report::Ahead::finish)
+        .unwrap_or_default();
+    whistle_pages::report::write_with(&summary.out, written)
+        .map_err(|e| anyhow::anyhow!("report: {e}"))?;
     out.push_str(&format!(
         "written to {} (report.html, results.json, standings.md, standings.csv, matches/, viewer/, logs/)\n",
         summary.out.display()
@@ -198,6 +216,30 @@ pub struct MergeArgs {
     /// Where to write the merged logs and results.
     #[arg(long)]
     out: PathBuf,
+}
+
+/// The run's progress, and each finished match's viewer page written at
+/// once on a thread of its own ([`whistle_pages::report::Ahead`]), so that
+/// the end of the run writes only the report.
+struct PagesAhead {
+    progress: Progress,
+    /// Started at the first finished match, in the folder its log is in.
+    pages: std::sync::Mutex<Option<whistle_pages::report::Ahead>>,
+    seed: whistle_rules::dealing::Seed,
+}
+
+impl Reporter for PagesAhead {
+    fn report(&self, event: RunEvent) {
+        if let RunEvent::Match { index, log } = &event
+            && let Some(out) = log.parent().and_then(std::path::Path::parent)
+            && let Ok(mut pages) = self.pages.lock()
+        {
+            pages
+                .get_or_insert_with(|| whistle_pages::report::Ahead::start(out, self.seed))
+                .finished(*index, log);
+        }
+        self.progress.report(event);
+    }
 }
 
 /// Merges shard folders into one set of results.

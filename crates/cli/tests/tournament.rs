@@ -556,7 +556,9 @@ fn resume_restarts_logs_without_a_complete_header_and_starts_a_fresh_folder() {
 /// `--shard 0/3`, `1/3` and `2/3` run disjoint slices of the schedule;
 /// `whistle merge` of the three folders gives the results, logs and
 /// manifest of one unsharded run (a duplicate event, so the paired
-/// per-deal comparisons are merged too).
+/// per-deal comparisons are merged too). The whole run's report and
+/// viewer pages, each page written as soon as its match finished, are
+/// those a merge of its folder writes at its end.
 #[test]
 fn three_shards_merged_equal_one_run() {
     let s = Scratch::new("tournament-shards");
@@ -615,6 +617,29 @@ fn three_shards_merged_equal_one_run() {
     assert_eq!(
         read_json(&merged.join("tournament.json")),
         read_json(&whole.join("tournament.json"))
+    );
+    let pages = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join("viewer"))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().into_string().unwrap();
+                (name, std::fs::read(e.path()).unwrap())
+            })
+            .collect();
+        files.sort();
+        files.push((
+            "report.html".into(),
+            std::fs::read(dir.join("report.html")).unwrap(),
+        ));
+        files
+    };
+    whistle_ok(&s, &["merge", "whole", "--out", "rewritten"]);
+    let (w, r) = (pages(&whole), pages(&s.path("rewritten")));
+    assert_eq!(w.len(), 9, "8 viewer pages and the report");
+    assert!(
+        w == r,
+        "the pages written during the run differ from the merge's"
     );
 }
 

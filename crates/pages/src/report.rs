@@ -37,6 +37,85 @@ struct Row {
 /// A folder without `results.json`, an unreadable log, or a file that
 /// cannot be written.
 pub fn write(out: &Path) -> Result<PathBuf, String> {
+    write_with(out, Written::default())
+}
+
+/// Viewer pages written while a tournament plays: each match's page as soon
+/// as its log is finished, on a thread of its own, so that the run's end
+/// writes only the pages of matches it did not see finish and the report.
+/// A finished log never changes, so its page is the one [`write`] would
+/// write. Only for a run that deals from `tournament_seed` (the page says
+/// whether each deal follows from it).
+pub struct Ahead {
+    queue: Option<std::sync::mpsc::Sender<(u64, PathBuf)>>,
+    worker: Option<std::thread::JoinHandle<Written>>,
+}
+
+/// The pages [`Ahead`] wrote: by match index, the log each was written
+/// from and the report's row, or why it could not be.
+#[derive(Default)]
+pub struct Written {
+    rows: std::collections::HashMap<u64, (PathBuf, Result<Option<Row>, String>)>,
+}
+
+impl Ahead {
+    /// A worker writing pages into `out/viewer/` for matches dealt from
+    /// `tournament_seed`.
+    #[must_use]
+    pub fn start(out: &Path, tournament_seed: whistle_rules::dealing::Seed) -> Ahead {
+        let (queue, jobs) = std::sync::mpsc::channel::<(u64, PathBuf)>();
+        let viewer_dir = out.join("viewer");
+        let ctx = Context {
+            tournament_seed: Some(tournament_seed),
+        };
+        let worker = std::thread::Builder::new()
+            .name("viewer-pages".into())
+            .spawn(move || {
+                let mut written = Written::default();
+                if std::fs::create_dir_all(&viewer_dir).is_err() {
+                    // `write` makes the folder again and says why it cannot.
+                    return written;
+                }
+                for (index, log) in jobs {
+                    let row = viewer_row(index, &log, ctx, &viewer_dir);
+                    written.rows.insert(index, (log, row));
+                }
+                written
+            })
+            .ok();
+        Ahead {
+            queue: worker.is_some().then_some(queue),
+            worker,
+        }
+    }
+
+    /// Match `index` finished: its log `log` is complete.
+    pub fn finished(&self, index: u64, log: &Path) {
+        if let Some(q) = &self.queue {
+            let _ = q.send((index, log.to_path_buf()));
+        }
+    }
+
+    /// Waits for the pages queued so far and returns them.
+    #[must_use]
+    pub fn finish(mut self) -> Written {
+        drop(self.queue.take());
+        self.worker
+            .take()
+            .and_then(|w| w.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+/// A match's index and its row (none for an unfinished log).
+type IndexedRow = (u64, Option<Row>);
+
+/// [`write`], taking the pages in `written` as they are (the log each was
+/// written from must still be the match's log) and writing the others.
+///
+/// # Errors
+/// As [`write`].
+pub fn write_with(out: &Path, mut written: Written) -> Result<PathBuf, String> {
     let results_path = out.join("results.json");
     let text = std::fs::read_to_string(&results_path)
         .map_err(|e| format!("{}: {e}", results_path.display()))?;
@@ -48,16 +127,28 @@ pub fn write(out: &Path) -> Result<PathBuf, String> {
         tournament_seed: results.seed.map(whistle_rules::dealing::WrittenSeed::seed),
     };
     let logs = layout::log_paths(out).map_err(|e| e.to_string())?;
+    let mut ready = std::collections::HashMap::new();
+    let mut todo = Vec::with_capacity(logs.len());
+    for (i, p) in logs {
+        match written.rows.remove(&i) {
+            // The same file (the runner and `out` may spell the folder
+            // differently).
+            Some((log, row)) if log.file_name() == p.file_name() => {
+                ready.insert(i, row);
+            }
+            _ => todo.push((i, p)),
+        }
+    }
     // Every match's viewer page is independent: one worker a core.
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    let chunk = logs.len().div_ceil(workers).max(1);
-    let done: Vec<Result<Vec<Row>, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = logs
+    let chunk = todo.len().div_ceil(workers).max(1);
+    let done: Vec<Result<Vec<IndexedRow>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = todo
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(|| {
                     part.iter()
-                        .filter_map(|(i, p)| viewer_row(*i, p, ctx, &viewer_dir).transpose())
+                        .map(|(i, p)| Ok((*i, viewer_row(*i, p, ctx, &viewer_dir)?)))
                         .collect()
                 })
             })
@@ -70,9 +161,19 @@ pub fn write(out: &Path) -> Result<PathBuf, String> {
             })
             .collect()
     });
-    let mut rows = Vec::with_capacity(logs.len());
     for part in done {
-        rows.extend(part?);
+        for (i, row) in part? {
+            ready.insert(i, Ok(row));
+        }
+    }
+    // In the order of the logs, as the report lists them.
+    let mut order: Vec<u64> = ready.keys().copied().collect();
+    order.sort_unstable();
+    let mut rows = Vec::with_capacity(order.len());
+    for i in order {
+        if let Some(row) = ready.remove(&i).transpose()?.flatten() {
+            rows.push(row);
+        }
     }
     let html = page_html(&results, &rows);
     let path = out.join("report.html");
@@ -94,7 +195,11 @@ fn viewer_row(
     };
     let name = format!("m{index:05}.html");
     let page_path = viewer_dir.join(&name);
-    std::fs::write(&page_path, crate::viewer_page(&m))
+    // Whole or not at all: a run stopped while pages are written leaves
+    // no half page (a resumed run writes them all again).
+    let part = viewer_dir.join(format!("{name}.part"));
+    std::fs::write(&part, crate::viewer_page(&m))
+        .and_then(|()| std::fs::rename(&part, &page_path))
         .map_err(|e| format!("{}: {e}", page_path.display()))?;
     Ok(Some(Row {
         index,

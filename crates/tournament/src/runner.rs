@@ -155,8 +155,13 @@ pub enum RunEvent {
     },
     /// A hand was logged.
     Hand,
-    /// A match finished.
-    Match,
+    /// A match finished: its log is complete and will not change.
+    Match {
+        /// The match's index in the schedule.
+        index: u64,
+        /// Its log.
+        log: PathBuf,
+    },
     /// A stop was asked for: tables finish the hand in progress.
     Stopping {
         /// The drain deadline.
@@ -638,7 +643,10 @@ pub async fn run(t: &Tournament, opts: &RunOptions) -> Result<Summary, RunError>
             referee.forget_table(&table_id(&t, p.index));
             drop(permit);
             if matches!(r, Ok(Recorded::Finished)) {
-                progress.report(RunEvent::Match);
+                progress.report(RunEvent::Match {
+                    index: p.index,
+                    log: path,
+                });
             }
             (p.index, r)
         });
