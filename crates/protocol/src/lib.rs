@@ -18,6 +18,7 @@ pub mod convert;
 pub mod ids;
 pub mod limits;
 pub mod messages;
+pub mod wire;
 
 pub use messages::FaultKind;
 
