@@ -326,7 +326,7 @@ async fn receive<H: SeatHandler>(
 ) -> Result<Step, ClientError> {
     match msg {
         Incoming::Request(r) => handler.on_request_wire(&r).await,
-        Incoming::Message(m) => dispatch(handler, m, welcomed).await,
+        Incoming::Message(m) => dispatch(handler, *m, welcomed).await,
     }
 }
 

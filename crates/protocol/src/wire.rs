@@ -190,8 +190,6 @@ impl Rebuilder {
         }
         obs.tricks.truncate(kept);
         obs.tricks.append(&mut st.tricks);
-        st.piles.truncate(st.piles_len);
-        st.notes.truncate(st.notes_len);
         let mut taken = 0u32;
         for &f in &st.changed {
             if taken & (1 << f) != 0 {
@@ -212,9 +210,16 @@ impl Rebuilder {
                 field::TRUMP => obs.trump = st.trump?,
                 field::CONTRACT => obs.contract = st.contract,
                 field::TABLE => std::mem::swap(&mut obs.table, &mut st.table),
-                field::PILES => std::mem::swap(&mut obs.piles, &mut st.piles),
+                field::PILES => {
+                    // Past the piles read lie the strings of older ones.
+                    st.piles.truncate(st.piles_len);
+                    std::mem::swap(&mut obs.piles, &mut st.piles);
+                }
                 field::TRICK => obs.trick = st.trick.take()?,
-                field::NOTES => std::mem::swap(&mut obs.notes, &mut st.notes),
+                field::NOTES => {
+                    st.notes.truncate(st.notes_len);
+                    std::mem::swap(&mut obs.notes, &mut st.notes);
+                }
                 _ => {}
             }
         }
@@ -514,6 +519,7 @@ fn event(b: &[u8]) -> Option<Event> {
 
 /// Calls `each(field, wire type, reader)` for every field of the message
 /// `b`, which must read or skip the field's value.
+#[inline]
 fn fields<'a>(
     b: &'a [u8],
     mut each: impl FnMut(u32, u8, &mut Reader<'a>) -> Option<()>,
@@ -538,7 +544,19 @@ const VARINT: u8 = 0;
 const LEN: u8 = 2;
 
 impl<'a> Reader<'a> {
+    /// A varint: one byte for most of a request's (field keys, seats, ids
+    /// below 128), read inline.
+    #[inline]
     fn varint(&mut self) -> Option<u64> {
+        let (&b, rest) = self.0.split_first()?;
+        if b < 0x80 {
+            self.0 = rest;
+            return Some(u64::from(b));
+        }
+        self.long_varint()
+    }
+
+    fn long_varint(&mut self) -> Option<u64> {
         let mut v = 0u64;
         for i in 0..10 {
             let b = *self.0.get(i)?;
@@ -623,13 +641,12 @@ impl<'a> Reader<'a> {
 /// over.
 #[cfg(feature = "grpc")]
 #[derive(Debug, Clone)]
-// Handed over once a message, never kept: not worth a box.
-#[allow(clippy::large_enum_variant)]
 pub enum Incoming {
     /// A message that is a lone decision request, not yet decoded.
     Request(WireRequest),
-    /// Any other message, decoded.
-    Message(pb::RefereeMessage),
+    /// Any other message, decoded (boxed: every message is moved a few
+    /// times on its way, and requests are most of them).
+    Message(Box<pb::RefereeMessage>),
 }
 
 /// A `RefereeMessage` holding only a `DecisionRequest`, as its bytes.
@@ -708,7 +725,7 @@ impl tonic::codec::Decoder for BotDecoder {
             return Ok(Some(Incoming::Request(WireRequest { message, start })));
         }
         pb::RefereeMessage::decode(&message[..])
-            .map(|m| Some(Incoming::Message(m)))
+            .map(|m| Some(Incoming::Message(Box::new(m))))
             .map_err(|e| tonic::Status::internal(e.to_string()))
     }
 }
