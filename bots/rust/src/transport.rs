@@ -7,6 +7,11 @@
 //! the referee resumes within its grace period. It logs nothing: what is
 //! worth saying is the handler's to say, in its own module.
 //!
+//! The stream is read with `whistle_protocol::wire::BotCodec`: a message
+//! that is a lone decision request reaches the handler as its bytes
+//! ([`SeatHandler::on_request_wire`], which by default decodes it for
+//! [`SeatHandler::on_request`]), every other message decoded as before.
+//!
 //! The Rust kit's [`Bot`](crate::Bot) adapter (`client`) is one handler; the
 //! stdio bridge of `whistle-tournament`, which puts the requests to a
 //! program on its stdin, is another. [`play_assignments`] plays every seat a
