@@ -30,7 +30,7 @@ use std::{
 
 use tonic::{Code, transport::Channel};
 use tracing::{debug, info, warn};
-use whistle_protocol::{compact::Rebuilder, convert, pb};
+use whistle_protocol::{compact::Rebuilder, convert, pb, wire::WireRequest};
 use whistle_rules::{MatchResult, Options, Seat, Variant};
 
 pub use crate::transport::{ClientError, resumable};
@@ -442,6 +442,8 @@ struct BotSeat {
     outcome: SeatOutcome,
     /// The observation of the stream's last request.
     rebuilder: Rebuilder,
+    /// The legal actions of the request read last in place.
+    legal: Vec<whistle_rules::Action>,
 }
 
 impl BotSeat {
@@ -456,6 +458,7 @@ impl BotSeat {
                 forfeited: false,
             },
             rebuilder: Rebuilder::new(),
+            legal: Vec::new(),
         }
     }
 
@@ -535,6 +538,21 @@ impl SeatHandler for BotSeat {
         let index = self.bot.choose(obs, &legal);
         let choice = pb::answer::Choice::Index(index as u32);
         Ok(Step::Send(transport::answer(r.request_id, choice)))
+    }
+
+    /// A bot that follows no events is asked straight from the request's
+    /// bytes, read into the observation kept (`Rebuilder::update_wire`);
+    /// what that does not read is decoded and goes through `on_request`.
+    async fn on_request_wire(&mut self, w: &WireRequest) -> Result<Step, ClientError> {
+        if !self.bot.wants_events()
+            && let Some((id, obs)) = self.rebuilder.update_wire(w.bytes(), &mut self.legal)
+        {
+            let index = self.bot.choose(obs, &self.legal);
+            let choice = pb::answer::Choice::Index(index as u32);
+            return Ok(Step::Send(transport::answer(id, choice)));
+        }
+        let r = w.decode().map_err(ClientError::Status)?;
+        self.on_request(&r).await
     }
 
     async fn on_event(&mut self, e: &pb::Event) -> Result<Step, ClientError> {

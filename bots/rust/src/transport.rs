@@ -7,6 +7,11 @@
 //! the referee resumes within its grace period. It logs nothing: what is
 //! worth saying is the handler's to say, in its own module.
 //!
+//! The stream is read with `whistle_protocol::wire::BotCodec`: a message
+//! that is a lone decision request reaches the handler as its bytes
+//! ([`SeatHandler::on_request_wire`], which by default decodes it for
+//! [`SeatHandler::on_request`]), every other message decoded as before.
+//!
 //! The Rust kit's [`Bot`](crate::Bot) adapter (`client`) is one handler; the
 //! stdio bridge of `whistle-tournament`, which puts the requests to a
 //! program on its stdin, is another. [`play_assignments`] plays every seat a
@@ -17,7 +22,10 @@ use std::{fmt, future::Future, time::Duration};
 use tokio::{sync::mpsc, task::JoinSet};
 use tokio_stream::{StreamExt, wrappers::ReceiverStream};
 use tonic::{Code, Status, transport::Channel};
-use whistle_protocol::{PROTOCOL, convert, pb};
+use whistle_protocol::{
+    PROTOCOL, convert, pb,
+    wire::{BotCodec, Incoming, WireRequest},
+};
 
 /// Why the connection loop stopped.
 #[derive(Debug)]
@@ -110,6 +118,20 @@ pub trait SeatHandler: Send {
         &mut self,
         request: &pb::DecisionRequest,
     ) -> impl Future<Output = Result<Step, ClientError>> + Send;
+
+    /// A decision as the bytes of its `DecisionRequest` (a message that
+    /// holds that alone). By default it is decoded and handed to
+    /// [`SeatHandler::on_request`]; a message that does not decode ends
+    /// the stream as it would have ended it undecoded.
+    fn on_request_wire(
+        &mut self,
+        request: &WireRequest,
+    ) -> impl Future<Output = Result<Step, ClientError>> + Send {
+        async move {
+            let request = request.decode().map_err(ClientError::Status)?;
+            self.on_request(&request).await
+        }
+    }
 
     /// Something the seat may see happened.
     fn on_event(
@@ -250,12 +272,11 @@ async fn stream<H: SeatHandler>(
     handler: &mut H,
     welcomed: &mut bool,
 ) -> StreamEnd {
-    let mut client = pb::referee_client::RefereeClient::new(channel);
     let (tx, rx) = mpsc::channel(OUTBOX);
     if tx.send(hello).await.is_err() {
         return StreamEnd::Closed;
     }
-    let mut inbound = match client.play(ReceiverStream::new(rx)).await {
+    let mut inbound = match open(channel, ReceiverStream::new(rx)).await {
         Ok(inbound) => inbound.into_inner(),
         Err(s) => return StreamEnd::Failed(ClientError::Status(s)),
     };
@@ -264,7 +285,7 @@ async fn stream<H: SeatHandler>(
             msg = inbound.next() => match msg {
                 None => return StreamEnd::Done,
                 Some(Err(s)) => return StreamEnd::Failed(ClientError::Status(s)),
-                Some(Ok(m)) => dispatch(handler, m, welcomed).await,
+                Some(Ok(m)) => receive(handler, m, welcomed).await,
             },
             Some(out) = handler.answered() => Ok(Step::Send(out)),
         };
@@ -278,6 +299,39 @@ async fn stream<H: SeatHandler>(
             Ok(Step::End) => return StreamEnd::Done,
             Err(e) => return StreamEnd::Failed(e),
         }
+    }
+}
+
+/// Calls `Play` as the generated client's `play` does, with [`BotCodec`]:
+/// the same messages on the wire, a lone decision request handed over as
+/// its bytes.
+async fn open(
+    channel: Channel,
+    outbound: ReceiverStream<pb::BotMessage>,
+) -> Result<tonic::Response<tonic::Streaming<Incoming>>, Status> {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready().await.map_err(|e| {
+        let e: tonic::codegen::StdError = e.into();
+        Status::unknown(format!("Service was not ready: {e}"))
+    })?;
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/whistle.v1.Referee/Play");
+    let mut request = tonic::Request::new(outbound);
+    request
+        .extensions_mut()
+        .insert(tonic::GrpcMethod::new("whistle.v1.Referee", "Play"));
+    grpc.streaming(request, path, BotCodec).await
+}
+
+/// Hands one of the referee's messages to the hook of its kind: a lone
+/// decision request as its bytes.
+async fn receive<H: SeatHandler>(
+    handler: &mut H,
+    msg: Incoming,
+    welcomed: &mut bool,
+) -> Result<Step, ClientError> {
+    match msg {
+        Incoming::Request(r) => handler.on_request_wire(&r).await,
+        Incoming::Message(m) => dispatch(handler, *m, welcomed).await,
     }
 }
 

@@ -336,7 +336,9 @@ fn same(a: &Observation, b: &Observation, f: u32) -> bool {
 /// requests (or simply taken from whole ones).
 #[derive(Debug, Default)]
 pub struct Rebuilder {
-    obs: Option<Observation>,
+    pub(crate) obs: Option<Observation>,
+    /// What [`Rebuilder::update_wire`] reads before it applies it.
+    pub(crate) staged: crate::wire::Staged,
 }
 
 impl Rebuilder {

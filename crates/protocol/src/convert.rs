@@ -603,7 +603,7 @@ fn bad(what: &'static str, value: impl fmt::Display) -> DecodeError {
     }
 }
 
-fn seat_from(i: u32) -> Result<Seat, DecodeError> {
+pub(crate) fn seat_from(i: u32) -> Result<Seat, DecodeError> {
     if (i as usize) < whistle_rules::MAX_SEATS {
         Ok(Seat::new(i as usize))
     } else {
@@ -623,11 +623,11 @@ fn action_from(s: &str) -> Result<Action, DecodeError> {
     s.parse().map_err(|_| bad("action", s))
 }
 
-fn card_of_id(id: u32) -> Result<Card, DecodeError> {
+pub(crate) fn card_of_id(id: u32) -> Result<Card, DecodeError> {
     ids::card_from_id(id).ok_or_else(|| bad("card id", id))
 }
 
-fn action_of_id(id: u32) -> Result<Action, DecodeError> {
+pub(crate) fn action_of_id(id: u32) -> Result<Action, DecodeError> {
     ids::action_from_id(id).ok_or_else(|| bad("action id", id))
 }
 
@@ -670,7 +670,7 @@ fn small(i: u32, what: &'static str) -> Result<u8, DecodeError> {
     u8::try_from(i).map_err(|_| bad(what, i))
 }
 
-fn phase_from(i: i32) -> Result<Phase, DecodeError> {
+pub(crate) fn phase_from(i: i32) -> Result<Phase, DecodeError> {
     Ok(match pb::Phase::try_from(i).map_err(|_| bad("phase", i))? {
         pb::Phase::Deal => Phase::Deal,
         pb::Phase::Auction => Phase::Auction,
@@ -686,19 +686,24 @@ fn phase_from(i: i32) -> Result<Phase, DecodeError> {
 }
 
 fn trump_from(t: Option<&pb::Trump>) -> Result<Trump, DecodeError> {
-    use pb::trump::Kind;
     let t = t.ok_or(DecodeError::Missing("trump"))?;
+    trump_of(t.kind, &t.suit)
+}
+
+/// A `Trump`'s kind and suit as the engine's.
+pub(crate) fn trump_of(kind: i32, suit: &str) -> Result<Trump, DecodeError> {
+    use pb::trump::Kind;
     Ok(
-        match Kind::try_from(t.kind).map_err(|_| bad("trump", t.kind))? {
+        match Kind::try_from(kind).map_err(|_| bad("trump", kind))? {
             Kind::Undecided => Trump::Undecided,
             Kind::Suit => {
-                let c = t.suit.chars().next().unwrap_or(' ');
-                Trump::Suit(whistle_rules::Suit::from_char(c).ok_or_else(|| bad("suit", &t.suit))?)
+                let c = suit.chars().next().unwrap_or(' ');
+                Trump::Suit(whistle_rules::Suit::from_char(c).ok_or_else(|| bad("suit", suit))?)
             }
             Kind::NoTrump => Trump::NoTrump,
             Kind::Nines => Trump::Nines,
             Kind::Jokers => Trump::Jokers,
-            Kind::Unspecified => return Err(bad("trump", t.kind)),
+            Kind::Unspecified => return Err(bad("trump", kind)),
         },
     )
 }

@@ -5,7 +5,9 @@
 //! messages and decodes bot answers (syntax only: legality is the referee's
 //! business, through the engine); `messages` builds what the referee sends on
 //! a Play stream; `compact` encodes and rebuilds compact requests; `ids`
-//! numbers cards and actions for binary requests.
+//! numbers cards and actions for binary requests; `wire` reads a compact
+//! binary request's bytes straight into a bot's observation (and, with
+//! `grpc`, is a bot's `Play` codec).
 //!
 //! Features: `grpc` (default) adds the generated gRPC client and server
 //! (`pb::referee_client`, `pb::referee_server`) and with them tonic; without
@@ -18,6 +20,7 @@ pub mod convert;
 pub mod ids;
 pub mod limits;
 pub mod messages;
+pub mod wire;
 
 pub use messages::FaultKind;
 
