@@ -123,12 +123,32 @@ fn printed_verdict(result: anyhow::Result<(String, bool)>) -> anyhow::Result<Exi
     })
 }
 
+/// The arguments of `whistle bot ...`, the command a tournament starts for
+/// every seat a bundled bot plays, parsed without building the whole
+/// command tree (a fifth of such a process's start); `None` for any other
+/// command, and for anything this parse does not take (help, a bad
+/// argument), which the whole parse then says as ever.
+fn bot_args() -> Option<whistle_bot::client::BotArgs> {
+    use clap::{Args as _, FromArgMatches as _};
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != "bot" {
+        return None;
+    }
+    let matches = whistle_bot::client::BotArgs::augment_args(clap::Command::new("bot"))
+        .try_get_matches_from(std::iter::once("bot".into()).chain(args))
+        .ok()?;
+    whistle_bot::client::BotArgs::from_arg_matches(&matches).ok()
+}
+
 fn main() -> ExitCode {
     // `whistle __sandbox ...`: this process makes a bot's sandbox (it must
     // still be single-threaded) and never returns.
     whistle_sandbox::launcher_main();
     // Servers and tournaments hold many sockets and files at once.
     let _ = whistle_sandbox::raise_open_files();
+    if let Some(args) = bot_args() {
+        return whistle_bot::client::bot_main(args);
+    }
     let cli = Cli::parse();
     let output = match cli.command {
         Command::Games(args) => games::run(&args),
