@@ -250,6 +250,37 @@ fn missing_arguments_are_clap_usage_errors() {
         .stderr(predicate::str::contains("--seed"));
 }
 
+/// `whistle bot` (parsed on a path of its own, since every bundled bot's
+/// instance starts with it) says its help and its usage errors as the other
+/// commands do, and reads its arguments the same way.
+#[test]
+fn bot_help_errors_and_arguments() {
+    let help = whistle().args(["bot", "--help"]).output().unwrap();
+    assert!(help.status.success());
+    let text = String::from_utf8(help.stdout).unwrap();
+    assert!(text.contains("Usage: whistle bot [OPTIONS]"), "{text}");
+    assert!(text.contains("--bot <BOT>"), "{text}");
+    whistle()
+        .args(["bot", "--bogus"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unexpected argument '--bogus'"))
+        .stderr(predicate::str::contains("Usage: whistle bot [OPTIONS]"));
+    whistle()
+        .args(["bot", "--bot", "nosuch"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nosuch"));
+    // Well-formed arguments reach the bot: it tries the address it is given.
+    whistle()
+        .args(["bot", "--bot", "random", "--seed", "3"])
+        .env("WHISTLE_ADDRESS", "unix:/nonexistent/whistle.sock")
+        .env("WHISTLE_TOKEN", "seat-x")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("/nonexistent/whistle.sock"));
+}
+
 /// Misdeals are hands by the rules (I3: "the hand counts as played"): a
 /// match of two misdeals ends "after 2 hands", not "after 0".
 #[test]
