@@ -452,9 +452,9 @@ fn x32_numbers(call: i64) -> Vec<i64> {
         .collect()
 }
 
-/// The filters to install: one per kind of answer (a filter has one action
-/// for the calls it matches; the kernel runs them all, and no call is
-/// matched by two).
+/// One program per kind of answer (a `seccompiler` filter has one action
+/// for the calls it matches; no call is matched by two), joined into the
+/// one filter installed by [`program`].
 fn programs(spec: &Spec) -> Result<Vec<BpfProgram>, String> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|e| format!("no system-call filter for {} ({e})", std::env::consts::ARCH))?;
