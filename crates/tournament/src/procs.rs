@@ -885,6 +885,34 @@ mod tests {
         );
     }
 
+    /// An ended sandbox's network namespace is kept to be handed on only
+    /// when every process of it is gone and it is the one the sandbox ran
+    /// in; one handed and not entered, or of a sandbox not known to be
+    /// gone, is let go of.
+    #[test]
+    fn only_a_gone_sandboxs_own_network_namespace_is_handed_on() {
+        let ns = || std::fs::File::open("/proc/self/ns/net").unwrap();
+        let free = || FREE_NETNS.lock().unwrap().len();
+        let other = std::fs::File::open("/proc/self/ns/mnt").unwrap();
+        let before = free();
+        // Not gone: nothing kept.
+        Networks::ended(Some(ns()), Some(ns()), false);
+        assert_eq!(free(), before);
+        // Handed and entered: the one kept.
+        Networks::ended(Some(ns()), Some(ns()), true);
+        assert_eq!(free(), before + 1);
+        // Handed, not entered (another one seen): the one it ran in kept.
+        Networks::ended(Some(other), Some(ns()), true);
+        assert_eq!(free(), before + 2);
+        // Handed, never seen: let go of.
+        Networks::ended(None, Some(ns()), true);
+        assert_eq!(free(), before + 2);
+        // Made by the sandbox itself: kept.
+        Networks::ended(Some(ns()), None, true);
+        assert_eq!(free(), before + 3);
+        FREE_NETNS.lock().unwrap().truncate(before);
+    }
+
     #[test]
     fn a_process_state_group_and_session_are_read_after_its_name() {
         let stat = "4242 (a (b) c) S 1 4240 4239 0 -1 4194560 99 0 0 0";
