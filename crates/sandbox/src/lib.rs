@@ -99,6 +99,26 @@ pub const MODE_VAR: &str = "WHISTLE_SANDBOX";
 /// (its limits are then kept by the watchdog alone; tests use it).
 pub const CGROUP_VAR: &str = "WHISTLE_SANDBOX_CGROUP";
 
+/// The environment variable that hands a launcher run as root the network
+/// namespace of a sandbox that has ended, to enter rather than make one
+/// ([`held_network`] gives its value). It is entered only when it holds no
+/// socket (else a fresh one is made, as without it); the caller must hand
+/// it only once every process of its last sandbox is gone, and to one
+/// launcher at a time. Making and tearing down a network namespace is the
+/// largest part of a sandbox's start (docs/fair-play.md, "One network
+/// namespace after another").
+pub const NETNS_VAR: &str = "WHISTLE_SANDBOX_NETNS";
+
+/// The value of [`NETNS_VAR`] for the network namespace `ns` (an open
+/// `/proc/PID/ns/net` of an ended sandbox) that this process holds: the
+/// launcher opens it through this process's descriptor, so it must stay
+/// open until the launcher has entered it.
+#[cfg(unix)]
+pub fn held_network(ns: &std::fs::File) -> String {
+    use std::os::fd::AsRawFd;
+    format!("/proc/{}/fd/{}", std::process::id(), ns.as_raw_fd())
+}
+
 /// Exit status of a launcher whose bot was stopped for its memory.
 pub const EXIT_MEMORY: i32 = 251;
 /// Exit status of a launcher whose bot ran out of CPU time.

@@ -145,42 +145,78 @@ struct Started {
     _scratch: Option<tempfile::TempDir>,
     /// A stdio bot's bridge to the referee, stopped with the process.
     _bridge: Option<AbortOnDrop>,
-    /// Its sandbox's network namespace, once seen (namespaces mode): let go
-    /// of with others when the process has ended ([`EndedNetworks`]).
+    /// Its sandbox's network namespace, once seen (namespaces mode): handed
+    /// to a later sandbox or let go of with others once the process has
+    /// ended ([`Networks`]).
     netns: Arc<std::sync::Mutex<Option<std::fs::File>>>,
+    /// The ended sandbox's network namespace its launcher was handed to
+    /// enter (run as root), held until the launcher has entered it and as
+    /// long as the sandbox lives.
+    handed: Option<std::fs::File>,
 }
 
-impl Drop for Started {
-    fn drop(&mut self) {
-        let held = self
+impl Started {
+    /// Once the process has ended and its group has been waited for:
+    /// `gone`, whether every process of it is gone (the group's wait did
+    /// not give up). Only then may its network namespace go to another
+    /// sandbox.
+    fn ended(&mut self, gone: bool) {
+        let seen = self
             .netns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
-        if let Some(ns) = held {
-            EndedNetworks::let_go(ns);
+        Networks::ended(seen, self.handed.take(), gone);
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        // Not known to have ended (its task was stopped): let go of, never
+        // handed on.
+        let seen = self
+            .netns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        for ns in seen.into_iter().chain(self.handed.take()) {
+            Networks::let_go(ns);
         }
     }
 }
 
 /// The network namespaces of sandboxes that ended, each held by a
-/// descriptor and let go of [`NETNS_BATCH`] at a time. The kernel tears a
-/// namespace down in a worker, outside the time of any process of ours,
-/// once its last reference goes, and part of that work (walking the
-/// machine's whole TCP metrics table among it) is done once per batch of
-/// namespaces ended together: let go of one at a time, the demo's 960
-/// cost that worker about 0.6 s of CPU; 16 at a time, about 0.4 s. A
-/// namespace held here holds no process and no socket (every process of
-/// its sandbox is gone) and nothing enters it: it is never shared, only
-/// ended later.
-struct EndedNetworks;
+/// descriptor. Run as root, whistle hands one to each new sandbox's
+/// launcher, which enters it rather than make one when it holds no socket
+/// (`whistle_sandbox::NETNS_VAR`): making a network namespace and tearing
+/// it down were about a sixth of a sandboxed instance's CPU (docs/fair-play.md,
+/// "One network namespace after another", says why a namespace whose
+/// sandbox is gone carries nothing to the next). A namespace is kept for
+/// that only once every process of its sandbox is gone, and handed to one
+/// launcher at a time.
+///
+/// The others (an ordinary user's sandboxes, which cannot enter them; those
+/// past [`NETNS_KEPT`]; those a launcher did not enter) are let go of
+/// [`NETNS_BATCH`] at a time. The kernel tears a namespace down in a
+/// worker, outside the time of any process of ours, once its last
+/// reference goes, and part of that work (walking the machine's whole TCP
+/// metrics table among it) is done once per batch of namespaces ended
+/// together: let go of one at a time, the demo's 960 cost that worker
+/// about 0.6 s of CPU; 16 at a time, about 0.4 s.
+struct Networks;
 
 /// How many ended sandboxes' network namespaces are let go of together.
 const NETNS_BATCH: usize = 16;
+/// How many ended sandboxes' network namespaces are kept to be handed on
+/// (more than the sandboxes that run at once in any usual event).
+const NETNS_KEPT: usize = 64;
 
+/// Namespaces to let go of ([`NETNS_BATCH`] at a time).
 static ENDED_NETNS: std::sync::Mutex<Vec<std::fs::File>> = std::sync::Mutex::new(Vec::new());
+/// Namespaces to hand to new sandboxes (every process of theirs gone).
+static FREE_NETNS: std::sync::Mutex<Vec<std::fs::File>> = std::sync::Mutex::new(Vec::new());
 
-impl EndedNetworks {
+impl Networks {
     fn let_go(ns: std::fs::File) {
         let batch = {
             let mut held = ENDED_NETNS
@@ -193,6 +229,50 @@ impl EndedNetworks {
             std::mem::take(&mut *held)
         };
         drop(batch);
+    }
+
+    /// A namespace to hand to a new sandbox's launcher, where whistle runs
+    /// as root (only root's launcher can enter one).
+    fn take() -> Option<std::fs::File> {
+        if !nix::unistd::geteuid().is_root() {
+            return None;
+        }
+        FREE_NETNS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop()
+    }
+
+    /// A sandbox ended (`gone`: every process of it): the namespace it was
+    /// seen in (`seen`) and the one it was handed (`handed`). The one it
+    /// ran in is kept to be handed on; one it was handed and did not enter
+    /// (it held a socket, say) is let go of.
+    fn ended(seen: Option<std::fs::File>, handed: Option<std::fs::File>, gone: bool) {
+        use std::os::unix::fs::MetadataExt;
+        let id = |f: &std::fs::File| f.metadata().ok().map(|m| (m.dev(), m.ino()));
+        let (keep, drop_too) = match (seen, handed) {
+            (Some(s), Some(h)) if id(&s).is_some() && id(&s) == id(&h) => (Some(h), None),
+            (seen, handed) => (seen, handed),
+        };
+        if let Some(ns) = drop_too {
+            Networks::let_go(ns);
+        }
+        let Some(ns) = keep else {
+            return;
+        };
+        if !gone {
+            Networks::let_go(ns);
+            return;
+        }
+        let mut free = FREE_NETNS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if free.len() < NETNS_KEPT {
+            free.push(ns);
+        } else {
+            drop(free);
+            Networks::let_go(ns);
+        }
     }
 
     /// Holds the network namespace of the sandbox whose launcher is `pid`
@@ -252,6 +332,14 @@ pub fn bridge(child: &mut Child, l: &Launch) -> Option<JoinHandle<()>> {
 
 fn spawn(l: &Launch) -> std::io::Result<Started> {
     let (mut cmd, scratch) = command(l)?;
+    let namespaces = l.sandbox.as_ref().map(|s| s.mode) == Some(Mode::Namespaces);
+    let handed = if namespaces { Networks::take() } else { None };
+    if let Some(ns) = &handed {
+        cmd.env(
+            whistle_sandbox::NETNS_VAR,
+            whistle_sandbox::held_network(ns),
+        );
+    }
     let piped = |on: bool| if on { Stdio::piped() } else { Stdio::null() };
     cmd.stdin(piped(l.stdio))
         .stdout(piped(l.stdio))
@@ -263,8 +351,8 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
     let group = child.id();
     let bridge = bridge(&mut child, l).map(AbortOnDrop);
     let netns = Arc::new(std::sync::Mutex::new(None));
-    if let (Some(pid), Some(Mode::Namespaces)) = (group, l.sandbox.as_ref().map(|s| s.mode)) {
-        EndedNetworks::watch(pid, netns.clone());
+    if let (Some(pid), true) = (group, namespaces) {
+        Networks::watch(pid, netns.clone());
     }
     Ok(Started {
         child,
@@ -272,6 +360,7 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
         _scratch: scratch,
         _bridge: bridge,
         netns,
+        handed,
     })
 }
 
@@ -528,13 +617,15 @@ impl BotProcess {
                         if waited.is_err() {
                             kill_group(ch, l.sandbox.is_some()).await;
                         }
-                        end_group(started.group, &l.name).await;
+                        let gone = end_group(started.group, &l.name).await;
+                        started.ended(gone);
                         break;
                     }
                     status = ch.wait() => {
                         // Whatever the bot left in its group goes with it,
                         // before it is started again or counted as done.
-                        end_group(started.group, &l.name).await;
+                        let gone = end_group(started.group, &l.name).await;
+                        started.ended(gone);
                         if let Some(c) = captured {
                             let _ = c.await;
                         }
@@ -679,16 +770,18 @@ pub async fn kill_group(ch: &mut Child, sandboxed: bool) {
 
 /// Once the leader of process group `group` is reaped: kills what is left
 /// of the group and waits until none of it is alive (see the module doc).
-async fn end_group(group: Option<u32>, name: &str) {
+/// Whether none is (false: some outlived [`GONE_WITHIN`], or the group is
+/// not known).
+async fn end_group(group: Option<u32>, name: &str) -> bool {
     let Some(pgid) = group.and_then(|g| i32::try_from(g).ok()) else {
-        return;
+        return false;
     };
     let deadline = tokio::time::Instant::now() + GONE_WITHIN;
     let mut killed = false;
     while group_alive(pgid) {
         if tokio::time::Instant::now() >= deadline {
             warn!(bot = %name, group = pgid, "processes of the bot outlive SIGKILL; going on");
-            return;
+            return false;
         }
         if !killed {
             info!(bot = %name, group = pgid, "the bot left processes behind; they are killed");
@@ -700,6 +793,7 @@ async fn end_group(group: Option<u32>, name: &str) {
         );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
+    true
 }
 
 /// Whether a process of group `pgid` in this session is alive (running or
@@ -789,6 +883,34 @@ mod tests {
             stderr_log(out, "ok-name_1"),
             Path::new("/data/out/logs/ok-name_1.stderr.log")
         );
+    }
+
+    /// An ended sandbox's network namespace is kept to be handed on only
+    /// when every process of it is gone and it is the one the sandbox ran
+    /// in; one handed and not entered, or of a sandbox not known to be
+    /// gone, is let go of.
+    #[test]
+    fn only_a_gone_sandboxs_own_network_namespace_is_handed_on() {
+        let ns = || std::fs::File::open("/proc/self/ns/net").unwrap();
+        let free = || FREE_NETNS.lock().unwrap().len();
+        let other = std::fs::File::open("/proc/self/ns/mnt").unwrap();
+        let before = free();
+        // Not gone: nothing kept.
+        Networks::ended(Some(ns()), Some(ns()), false);
+        assert_eq!(free(), before);
+        // Handed and entered: the one kept.
+        Networks::ended(Some(ns()), Some(ns()), true);
+        assert_eq!(free(), before + 1);
+        // Handed, not entered (another one seen): the one it ran in kept.
+        Networks::ended(Some(other), Some(ns()), true);
+        assert_eq!(free(), before + 2);
+        // Handed, never seen: let go of.
+        Networks::ended(None, Some(ns()), true);
+        assert_eq!(free(), before + 2);
+        // Made by the sandbox itself: kept.
+        Networks::ended(Some(ns()), None, true);
+        assert_eq!(free(), before + 3);
+        FREE_NETNS.lock().unwrap().truncate(before);
     }
 
     #[test]

@@ -43,7 +43,9 @@ use self::{
     cgroups::Cgroup,
     watchdog::{Duties, Scope, Watch},
 };
-use crate::{CGROUP_VAR, EXIT_SETUP, LAUNCHER_ARG, Limits, Mode, SPEC_VAR, Spec, Support, Verdict};
+use crate::{
+    CGROUP_VAR, EXIT_SETUP, LAUNCHER_ARG, Limits, Mode, NETNS_VAR, SPEC_VAR, Spec, Support, Verdict,
+};
 
 fn fail(what: &str) -> ! {
     eprintln!("whistle sandbox: {what}");
@@ -115,7 +117,7 @@ fn probe() -> ! {
         g.remove();
         d
     });
-    let namespaces = namespaces::enter().and_then(|()| {
+    let namespaces = namespaces::enter(None).and_then(|()| {
         let out = step(&me(), "probe-init")
             .output()
             .map_err(|e| format!("cannot start a process in the namespaces: {e}"))?;
@@ -247,7 +249,8 @@ fn run() -> ! {
             } else {
                 None
             };
-            if let Err(e) = namespaces::enter() {
+            let network = std::env::var_os(NETNS_VAR).map(PathBuf::from);
+            if let Err(e) = namespaces::enter(network.as_deref()) {
                 cleanup(cgroup.as_ref());
                 fail(&format!("cannot enter the namespaces: {e}"));
             }

@@ -12,9 +12,31 @@
 //! namespace (init needs none to mount), and the bot's process becomes an
 //! unprivileged user of its own, [`BOT_IDS`] plus the launcher's pid (no
 //! other process on the machine has it): the bot is never root.
+//!
+//! Run as root, the launcher may also be handed the network namespace of a
+//! sandbox that ended ([`crate::NETNS_VAR`]) and enter it rather than make
+//! one ([`join_network`]): making a network namespace and tearing it down
+//! cost more than the rest of the namespaces together. An ended sandbox's
+//! network namespace carries nothing from one sandbox to the next once it
+//! holds no socket (docs/fair-play.md, "One network namespace after
+//! another"): no process of the old sandbox is left in it (whistle hands
+//! over only the namespaces of sandboxes that are gone, its `procs`), the
+//! bot had no capability in it (its uid is not root, and the namespace
+//! belongs to the machine's user namespace), so it could change none of its
+//! interfaces (the loopback stays down), addresses, routes, firewall or
+//! sysctls, and the filter gave it no socket but Unix ones: what a Unix
+//! socket leaves, a bound abstract name, lives exactly as long as the
+//! socket. The launcher checks that the namespace holds no socket at all
+//! (its `sockstat`) before it keeps it: a socket can outlive its
+//! processes, in flight in a message to the referee that was never read, or
+//! in a cycle of messages the kernel has not collected yet, and then its
+//! name would still be taken. A namespace that holds one is left, and a
+//! fresh one made as before.
+
+use std::{io::Read, os::unix::fs::MetadataExt, path::Path};
 
 use nix::{
-    sched::{CloneFlags, unshare},
+    sched::{CloneFlags, setns, unshare},
     unistd::{Gid, Pid, Uid, getgid, getuid, setgroups, setresgid, setresuid},
 };
 
@@ -36,10 +58,17 @@ fn write_map(file: &str, text: &str) -> Result<(), String> {
 
 /// Enters the sandbox's namespaces (the PID namespace for the processes
 /// started from now on; the mount namespace is entered by init,
-/// [`enter_mounts`]).
-pub(crate) fn enter() -> Result<(), String> {
+/// [`enter_mounts`]). `network`: an ended sandbox's network namespace to
+/// enter rather than make one, where it may be ([`join_network`]).
+pub(crate) fn enter(network: Option<&Path>) -> Result<(), String> {
     if getuid().is_root() {
-        return unshare(NAMESPACES).map_err(|e| format!("unshare: {e}"));
+        let joined = network.is_some_and(join_network);
+        let flags = if joined {
+            NAMESPACES.difference(CloneFlags::CLONE_NEWNET)
+        } else {
+            NAMESPACES
+        };
+        return unshare(flags).map_err(|e| format!("unshare: {e}"));
     }
     let (uid, gid) = (getuid(), getgid());
     unshare(NAMESPACES | CloneFlags::CLONE_NEWUSER).map_err(|e| format!("unshare: {e}"))?;
@@ -47,6 +76,43 @@ pub(crate) fn enter() -> Result<(), String> {
     write_map("uid_map", &format!("0 {uid} 1\n"))?;
     write_map("gid_map", &format!("0 {gid} 1\n"))?;
     Ok(())
+}
+
+/// Enters the network namespace at `path` (run as root: an ended sandbox's,
+/// held open by whistle) when it may carry nothing from its last sandbox to
+/// the next (the module's documentation says why): it is not the
+/// launcher's own and holds no socket. Whether this process is in it now
+/// (else it stays where it was or in a namespace about to be replaced: the
+/// caller makes a fresh one).
+fn join_network(path: &Path) -> bool {
+    let (Ok(ns), Ok(own)) = (
+        std::fs::File::open(path),
+        std::fs::metadata("/proc/thread-self/ns/net"),
+    ) else {
+        return false;
+    };
+    let Ok(theirs) = ns.metadata() else {
+        return false;
+    };
+    if (theirs.dev(), theirs.ino()) == (own.dev(), own.ino()) {
+        return false;
+    }
+    setns(&ns, CloneFlags::CLONE_NEWNET).is_ok() && holds_no_socket()
+}
+
+/// Whether the network namespace of this thread holds no socket: its
+/// `sockstat` counts every socket of the namespace, of every family,
+/// until the kernel frees it (one only in flight in a message included).
+fn holds_no_socket() -> bool {
+    let mut text = String::new();
+    let read = std::fs::File::open("/proc/thread-self/net/sockstat")
+        .and_then(|mut f| f.read_to_string(&mut text));
+    read.is_ok()
+        && text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("sockets: used "))
+            .is_some_and(|n| n.trim() == "0")
 }
 
 /// Enters a mount namespace of this process's own (the sandbox's init,
