@@ -93,7 +93,7 @@ throughput_row() {
 row_referee() {
     # Binary requests are the kits' default (compact and binary in Hello):
     # the row; compact text requests beside it, a second row.
-    local args=(--only 'raw ping-pong, 1 stream|raw ping-pong, 64 streams|compact$|binary$')
+    local args=(--only 'raw ping-pong, 1 stream$|raw ping-pong, 64 streams$|compact$|binary$')
     [ $quick = 1 ] && args+=(--rounds 1 --secs 1 --warmup 0.3)
     cargo bench -q -p whistle-referee --bench throughput -- "${args[@]}" > "$raw/referee.txt" 2>&1
     local b1 b1cpu b64 b64cpu c1 c1cpu c64 c64cpu p1 p1cpu p64 p64cpu
