@@ -26,30 +26,34 @@ pub const MAX_BUFFERED_EVENTS: usize = 4096;
 
 /// The referee's side of one compact stream: the events not yet delivered
 /// and the observation the seat's previous request left it with.
+///
+/// Everything a request is built from stays in place from one request to
+/// the next: the message itself (lent to the caller's `send`), the two
+/// observations (boxed, so that handing one over moves a pointer), and the
+/// held events, written over delivered ones where they lie.
 #[derive(Debug, Default)]
 pub struct DeltaEncoder {
-    prev: Option<Observation>,
+    prev: Option<Box<Observation>>,
     /// An observation no longer needed (the one before `prev`), for the
     /// caller to refill rather than allocate anew ([`DeltaEncoder::take_spare`]).
-    spare: Option<Observation>,
+    spare: Option<Box<Observation>>,
+    /// The events held for the next request are `events[..held]`; the
+    /// ones after them were delivered with an earlier request and are
+    /// written over by the next ones ([`DeltaEncoder::hold_event`]).
     events: Vec<pb::Event>,
+    held: usize,
     form: Form,
-    /// The request last built, kept with its delta (`delta`) for the next
-    /// one: their vectors and strings are refilled, not allocated anew.
-    req: pb::DecisionRequest,
-    delta: pb::ObservationDelta,
+    /// The message last sent: its request's vectors and strings are
+    /// refilled in place for the next one.
+    msg: pb::RefereeMessage,
+    /// The delta's buffers while a whole request is out (its `delta` is
+    /// then `None`).
+    delta: Option<pb::ObservationDelta>,
     /// Lists of the delta's values left out of the last request (their
     /// fields had not changed), kept with their items' buffers for the
     /// next request that changes them.
     unused: Unused,
-    /// Events delivered, kept (up to [`SPENT_EVENTS`]) to be written over
-    /// by the next ones ([`DeltaEncoder::hold_event`]).
-    spent: Vec<pb::Event>,
 }
-
-/// Delivered events a stream keeps for reuse: about a trick's worth of
-/// requests, a little memory per stream.
-const SPENT_EVENTS: usize = 32;
 
 /// See [`DeltaEncoder::unused`].
 #[derive(Debug, Default)]
@@ -81,27 +85,41 @@ impl DeltaEncoder {
         self.form
     }
 
+    /// Makes room for one more held event: once [`MAX_BUFFERED_EVENTS`]
+    /// are held they are dropped, and the next request is whole.
+    fn room(&mut self) {
+        if self.held >= MAX_BUFFERED_EVENTS {
+            self.events = Vec::new();
+            self.held = 0;
+            if let Some(prev) = self.prev.take() {
+                self.spare = Some(prev);
+            }
+        }
+    }
+
     /// Holds an event the seat may see for its next request.
     pub fn push_event(&mut self, event: pb::Event) {
-        if self.events.len() >= MAX_BUFFERED_EVENTS {
-            self.events = Vec::new();
-            self.spare = self.prev.take();
+        self.room();
+        if self.held < self.events.len() {
+            self.events[self.held] = event;
+        } else {
+            self.events.push(event);
         }
-        self.events.push(event);
+        self.held += 1;
     }
 
     /// [`DeltaEncoder::push_event`] of `event` in this stream's form,
     /// written over an event delivered before when there is one (an
     /// action's text refilled in place).
     pub fn hold_event(&mut self, event: &Event, results: &[HandResult]) {
-        let held = match self.spent.pop() {
-            Some(mut w) => {
-                convert::event_into(&mut w, event, results, self.form);
-                w
-            }
-            None => convert::event_in(event, results, self.form),
-        };
-        self.push_event(held);
+        self.room();
+        match self.events.get_mut(self.held) {
+            Some(w) => convert::event_into(w, event, results, self.form),
+            None => self
+                .events
+                .push(convert::event_in(event, results, self.form)),
+        }
+        self.held += 1;
     }
 
     /// The next request carries the whole observation (`Resync`).
@@ -115,7 +133,7 @@ impl DeltaEncoder {
     /// caller may refill it for the next request
     /// (`Game::observe_into`) instead of building a new one, so that a
     /// stream's requests reuse two observations' buffers in turn.
-    pub fn take_spare(&mut self) -> Option<Observation> {
+    pub fn take_spare(&mut self) -> Option<Box<Observation>> {
         self.spare.take()
     }
 
@@ -131,6 +149,8 @@ impl DeltaEncoder {
     /// The events held and not yet delivered (sent as `Event` messages
     /// before `MatchEnd`).
     pub fn take_events(&mut self) -> Vec<pb::Event> {
+        self.events.truncate(self.held);
+        self.held = 0;
         std::mem::take(&mut self.events)
     }
 
@@ -147,7 +167,7 @@ impl DeltaEncoder {
     ) -> pb::RefereeMessage {
         self.with_request(
             request_id,
-            obs,
+            Box::new(obs),
             results,
             legal,
             deadline,
@@ -158,12 +178,12 @@ impl DeltaEncoder {
 
     /// [`DeltaEncoder::request`], built in this encoder's own buffers and
     /// lent to `send` (which encodes it): in a stream's steady state
-    /// nothing is allocated for it but what grew.
+    /// nothing is allocated or moved for it but what grew.
     #[allow(clippy::too_many_arguments)]
     pub fn with_request<R>(
         &mut self,
         request_id: u64,
-        obs: Observation,
+        obs: Box<Observation>,
         results: &[HandResult],
         legal: &[Action],
         deadline: Duration,
@@ -171,20 +191,34 @@ impl DeltaEncoder {
         send: impl FnOnce(&pb::RefereeMessage) -> R,
     ) -> R {
         let form = self.form;
-        let mut r = std::mem::take(&mut self.req);
+        let msg = &mut self.msg.msg;
+        if !matches!(msg, Some(pb::referee_message::Msg::Request(_))) {
+            *msg = Some(pb::referee_message::Msg::Request(Default::default()));
+        }
+        let Some(pb::referee_message::Msg::Request(r)) = msg else {
+            unreachable!("set above");
+        };
         match &self.prev {
             None => {
                 r.observation = Some(convert::observation_in(&obs, results, form));
-                r.delta = None;
-                // Held events are in the whole observation's history.
-                self.events.clear();
+                if let Some(d) = r.delta.take() {
+                    self.delta = Some(d);
+                }
+                // Held events are in the whole observation's history; the
+                // ones in the vector are written over by the next ones.
+                self.held = 0;
             }
             Some(prev) => {
-                let mut d = std::mem::take(&mut self.delta);
-                std::mem::swap(&mut d.events, &mut self.events);
-                delta_into(prev, &obs, &mut d, &mut self.unused, results, form);
                 r.observation = None;
-                r.delta = Some(d);
+                let d = r
+                    .delta
+                    .get_or_insert_with(|| self.delta.take().unwrap_or_default());
+                // The events held go out; the ones delivered last time are
+                // written over by the next ones.
+                self.events.truncate(self.held);
+                self.held = 0;
+                std::mem::swap(&mut d.events, &mut self.events);
+                delta_into(prev, &obs, d, &mut self.unused, results, form);
             }
         }
         self.spare = self.prev.replace(obs);
@@ -202,21 +236,10 @@ impl DeltaEncoder {
                     .extend(legal.iter().map(|&a| crate::ids::action_id(a)));
             }
         }
-        let msg = pb::RefereeMessage {
-            msg: Some(pb::referee_message::Msg::Request(r)),
-        };
-        let out = send(&msg);
-        if let Some(pb::referee_message::Msg::Request(mut r)) = msg.msg {
-            if let Some(mut d) = r.delta.take() {
-                // The delivered events are kept for reuse (or go); the
-                // vector comes back empty.
-                let room = SPENT_EVENTS.saturating_sub(self.spent.len());
-                self.spent.extend(d.events.drain(..).take(room));
-                std::mem::swap(&mut d.events, &mut self.events);
-                self.delta = d;
-            }
+        let out = send(&self.msg);
+        if let Some(pb::referee_message::Msg::Request(r)) = &mut self.msg.msg {
+            // A whole observation is sent once in a long while: not kept.
             r.observation = None;
-            self.req = r;
         }
         out
     }
@@ -463,9 +486,9 @@ mod tests {
             // What a new message built for this request alone holds.
             let encoder = &encoders[seat.index()];
             let expected = fresh_request(
-                encoder.prev.as_ref(),
+                encoder.prev.as_deref(),
                 &obs,
-                encoder.events.clone(),
+                encoder.events[..encoder.held].to_vec(),
                 game.hand_results(),
                 &legal,
                 form,

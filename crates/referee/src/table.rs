@@ -824,22 +824,17 @@ impl Table {
         // A compact delta carries the hand's events, not the observation's
         // history: the history is built only for a whole request. A compact
         // stream refills the observation its encoder no longer needs.
-        let obs = match &mut conn.compact {
+        let sent = match &mut conn.compact {
             Some(encoder) => {
                 let whole = encoder.next_is_whole();
-                match encoder.take_spare() {
+                let obs = match encoder.take_spare() {
                     Some(mut obs) => {
                         game.observe_into(seat, whole, &mut obs);
                         obs
                     }
-                    None if whole => game.observe(seat),
-                    None => game.observe_without_history(seat),
-                }
-            }
-            None => game.observe(seat),
-        };
-        let sent = match &mut conn.compact {
-            Some(encoder) => {
+                    None if whole => Box::new(game.observe(seat)),
+                    None => Box::new(game.observe_without_history(seat)),
+                };
                 let (tx, out) = (&conn.tx, &mut conn.out);
                 encoder.with_request(
                     p.id,
@@ -853,7 +848,7 @@ impl Table {
             }
             None => conn.send(&messages::request_in(
                 p.id,
-                &obs,
+                &game.observe(seat),
                 game.hand_results(),
                 &p.legal,
                 deadline,
