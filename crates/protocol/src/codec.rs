@@ -103,8 +103,9 @@ impl EncodeBuffer {
 /// (whole, or its delta's values) is written first, into `body`, which
 /// gives its length; the request and its delta are then written field by
 /// field in tag order (as prost's derive writes them), the observation
-/// copied in, and only the messages inside it and the events are left to
-/// prost. The compact tests check it against prost on every request of
+/// copied in. The observation's own nested messages (seat views, tricks,
+/// notes) are written in one pass each, never measured
+/// ([`write_observation`]); only the events are left to prost. The compact tests check it against prost on every request of
 /// every game, whole and delta, text and binary.
 fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>) {
     use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
@@ -120,12 +121,12 @@ fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>)
     }
     body.clear();
     if let Some(o) = &r.observation {
-        o.encode_raw(body);
+        write_observation(o, body);
     }
     let observation = r.observation.as_ref().map(|_| body.len());
     let values = r.delta.as_ref().and_then(|d| d.values.as_ref()).map(|v| {
         let at = body.len();
-        v.encode_raw(body);
+        write_observation(v, body);
         at
     });
     let (observation_bytes, values_bytes) = body.split_at(values.unwrap_or(body.len()));
@@ -203,6 +204,192 @@ fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>)
     prost::encoding::uint32::encode_packed(7, &r.legal_ids, out);
 }
 
+/// A length-delimited field: its key, then what `body` writes, preceded
+/// by its length. The length is written after the body, into a byte kept
+/// for it (a body of 128 bytes or more moves over for a longer one), so
+/// that no message is measured before it is written: prost measures a
+/// nested message, then writes it.
+fn put_message(tag: u32, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
+    use prost::encoding::{WireType, encode_key, encode_varint};
+    encode_key(tag, WireType::LengthDelimited, out);
+    let at = out.len();
+    out.push(0);
+    body(out);
+    let len = out.len() - at - 1;
+    if len < 0x80 {
+        out[at] = len as u8;
+    } else {
+        let mut varint = Vec::with_capacity(10);
+        encode_varint(len as u64, &mut varint);
+        out.splice(at..=at, varint);
+    }
+}
+
+/// An `Observation`'s fields, byte for byte what prost's `encode_raw`
+/// writes (fields in tag order, defaults left out), its nested messages
+/// written in one pass ([`put_message`]). The history's events are left
+/// to prost (whole observations only, once in a long while).
+fn write_observation(o: &pb::Observation, out: &mut Vec<u8>) {
+    use prost::encoding::{bool, int32, message, string, uint32};
+    if !o.game.is_empty() {
+        string::encode(1, &o.game, out);
+    }
+    if o.seat != 0 {
+        uint32::encode(2, &o.seat, out);
+    }
+    if o.seats != 0 {
+        uint32::encode(3, &o.seats, out);
+    }
+    if o.deal != 0 {
+        uint32::encode(4, &o.deal, out);
+    }
+    if o.dealer != 0 {
+        uint32::encode(5, &o.dealer, out);
+    }
+    if o.phase != 0 {
+        int32::encode(6, &o.phase, out);
+    }
+    uint32::encode_packed(7, &o.to_act, out);
+    if o.simultaneous {
+        bool::encode(8, &o.simultaneous, out);
+    }
+    string::encode_repeated(9, &o.hand, out);
+    for p in &o.players {
+        put_message(10, out, |out| write_seat_view(p, out));
+    }
+    if let Some(t) = &o.trump {
+        put_message(11, out, |out| {
+            if t.kind != 0 {
+                int32::encode(1, &t.kind, out);
+            }
+            if !t.suit.is_empty() {
+                string::encode(2, &t.suit, out);
+            }
+        });
+    }
+    if let Some(c) = &o.contract {
+        put_message(12, out, |out| {
+            if c.seat != 0 {
+                uint32::encode(1, &c.seat, out);
+            }
+            if !c.action.is_empty() {
+                string::encode(2, &c.action, out);
+            }
+            if c.action_id != 0 {
+                uint32::encode(3, &c.action_id, out);
+            }
+        });
+    }
+    for t in &o.table {
+        put_message(13, out, |out| {
+            if !t.label.is_empty() {
+                string::encode(1, &t.label, out);
+            }
+            if t.has_owner {
+                bool::encode(2, &t.has_owner, out);
+            }
+            if t.owner != 0 {
+                uint32::encode(3, &t.owner, out);
+            }
+            if !t.card.is_empty() {
+                string::encode(4, &t.card, out);
+            }
+            if t.card_id != 0 {
+                uint32::encode(5, &t.card_id, out);
+            }
+        });
+    }
+    for p in &o.piles {
+        put_message(14, out, |out| {
+            if !p.name.is_empty() {
+                string::encode(1, &p.name, out);
+            }
+            if p.count != 0 {
+                uint32::encode(2, &p.count, out);
+            }
+        });
+    }
+    if let Some(t) = &o.trick {
+        put_message(15, out, |out| write_trick(t, out));
+    }
+    for t in &o.tricks {
+        put_message(16, out, |out| write_trick(t, out));
+    }
+    message::encode_repeated(17, &o.history, out);
+    for n in &o.notes {
+        put_message(18, out, |out| {
+            if !n.key.is_empty() {
+                string::encode(1, &n.key, out);
+            }
+            if !n.value.is_empty() {
+                string::encode(2, &n.value, out);
+            }
+        });
+    }
+    uint32::encode_packed(19, &o.hand_ids, out);
+}
+
+/// A `SeatView`'s fields, as prost writes them.
+fn write_seat_view(p: &pb::SeatView, out: &mut Vec<u8>) {
+    use prost::encoding::{bool, int32, string, uint32};
+    if p.seat != 0 {
+        uint32::encode(1, &p.seat, out);
+    }
+    if p.held != 0 {
+        uint32::encode(2, &p.held, out);
+    }
+    string::encode_repeated(3, &p.known, out);
+    if !p.bid.is_empty() {
+        string::encode(4, &p.bid, out);
+    }
+    if p.tricks != 0 {
+        uint32::encode(5, &p.tricks, out);
+    }
+    if p.total != 0 {
+        int32::encode(6, &p.total, out);
+    }
+    if p.team != 0 {
+        uint32::encode(7, &p.team, out);
+    }
+    if p.active {
+        bool::encode(8, &p.active, out);
+    }
+    uint32::encode_packed(9, &p.known_ids, out);
+    if p.bid_id != 0 {
+        uint32::encode(10, &p.bid_id, out);
+    }
+}
+
+/// A `Trick`'s fields, as prost writes them.
+fn write_trick(t: &pb::Trick, out: &mut Vec<u8>) {
+    use prost::encoding::{bool, string, uint32};
+    for c in &t.cards {
+        put_message(1, out, |out| {
+            if c.dummy {
+                bool::encode(1, &c.dummy, out);
+            }
+            if c.seat != 0 {
+                uint32::encode(2, &c.seat, out);
+            }
+            if !c.card.is_empty() {
+                string::encode(3, &c.card, out);
+            }
+            if c.card_id != 0 {
+                uint32::encode(4, &c.card_id, out);
+            }
+        });
+    }
+    if t.complete {
+        bool::encode(2, &t.complete, out);
+    }
+    if t.winner_dummy {
+        bool::encode(3, &t.winner_dummy, out);
+    }
+    if t.winner_seat != 0 {
+        uint32::encode(4, &t.winner_seat, out);
+    }
+}
+
 /// The codec of the referee's `Play` stream: [`Encoded`] messages out,
 /// `BotMessage`s in.
 #[derive(Debug, Clone, Copy, Default)]
@@ -240,6 +427,79 @@ impl Codec for PlayCodec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_observation_with_nested_messages_of_every_length_is_prosts_encoding() {
+        // Nested messages shorter and longer than 128 bytes (a length of
+        // one varint byte and of two), and empty ones.
+        for n in [0usize, 1, 20, 40, 200] {
+            let cards: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+            let o = pb::Observation {
+                game: "israeli".into(),
+                seat: 1,
+                seats: 4,
+                deal: 3,
+                phase: 2,
+                to_act: vec![1],
+                hand: cards.clone(),
+                players: vec![
+                    pb::SeatView::default(),
+                    pb::SeatView {
+                        seat: 1,
+                        held: n as u32,
+                        known: cards.clone(),
+                        bid: "7S".into(),
+                        total: -20,
+                        known_ids: (0..n as u32).collect(),
+                        ..Default::default()
+                    },
+                ],
+                trump: Some(pb::Trump::default()),
+                contract: Some(pb::Contract {
+                    seat: 2,
+                    action: "bid 7S".into(),
+                    action_id: 9,
+                }),
+                table: vec![pb::TableCard {
+                    label: "turn-up".into(),
+                    has_owner: true,
+                    card: "AS".into(),
+                    ..Default::default()
+                }],
+                piles: vec![pb::Pile {
+                    name: "stock".into(),
+                    count: 3,
+                }],
+                trick: Some(pb::Trick {
+                    cards: (0..n)
+                        .map(|i| pb::TrickCard {
+                            seat: i as u32,
+                            card: format!("c{i}"),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }),
+                tricks: vec![
+                    pb::Trick::default(),
+                    pb::Trick {
+                        complete: true,
+                        winner_seat: 3,
+                        ..Default::default()
+                    },
+                ],
+                notes: vec![pb::Note {
+                    key: "k".into(),
+                    value: cards.join(","),
+                }],
+                hand_ids: (0..n as u32).collect(),
+                ..Default::default()
+            };
+            let mut out = Vec::new();
+            write_observation(&o, &mut out);
+            assert_eq!(out, o.encode_to_vec(), "{n} cards");
+        }
+    }
 
     #[test]
     fn an_encoded_message_is_prosts_encoding_and_the_buffer_is_used_again() {
