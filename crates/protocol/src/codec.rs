@@ -96,16 +96,17 @@ impl EncodeBuffer {
 }
 
 /// `RefereeMessage { msg: Request(r) }` written to `out`, byte for byte what
-/// prost writes, with no nested message measured more than twice. prost
+/// prost writes, with only the request and its delta measured. prost
 /// measures a nested message at every level it is nested under, so that a
 /// request's seat views, tricks and events (four and five levels down) were
 /// measured four and five times over. Here the request's observation
-/// (whole, or its delta's values) is written first, into `body`, which
-/// gives its length; the request and its delta are then written field by
-/// field in tag order (as prost's derive writes them), the observation
-/// copied in. The observation's own nested messages (seat views, tricks,
-/// notes) are written in one pass each, never measured
-/// ([`write_observation`]); only the events are left to prost. The compact tests check it against prost on every request of
+/// (whole), or its delta's events and values, are written first, into
+/// `body`, which gives their lengths; their own nested messages (seat
+/// views, tricks, notes, actions) are written in one pass each, never
+/// measured ([`put_message`]), and only events other than actions are
+/// left to prost. The request and its delta are then written field by
+/// field in tag order (as prost's derive writes them), `body`'s parts
+/// copied in. The compact tests check it against prost on every request of
 /// every game, whole and delta, text and binary.
 fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>) {
     use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
@@ -124,25 +125,24 @@ fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>)
         write_observation(o, body);
     }
     let observation = r.observation.as_ref().map(|_| body.len());
-    let values = r.delta.as_ref().and_then(|d| d.values.as_ref()).map(|v| {
-        let at = body.len();
-        write_observation(v, body);
-        at
-    });
-    let (observation_bytes, values_bytes) = body.split_at(values.unwrap_or(body.len()));
+    // Then the delta's events, each a field of its own (`events` is field
+    // 1 of the delta), and its values.
+    let events_at = body.len();
+    for e in r.delta.iter().flat_map(|d| &d.events) {
+        put_message(1, body, |out| write_event(e, out));
+    }
+    let values_at = body.len();
+    let values = r
+        .delta
+        .as_ref()
+        .and_then(|d| d.values.as_ref())
+        .map(|v| write_observation(v, body));
+    let (observation_bytes, rest) = body.split_at(events_at);
+    let (events_bytes, values_bytes) = rest.split_at(values_at - events_at);
     let delta = r.delta.as_ref().map(|d| {
-        let events: usize = d
-            .events
-            .iter()
-            .map(|e| {
-                let len = e.encoded_len();
-                encoded_len_varint(len as u64) + len
-            })
-            .sum();
-        let len = key_len(1) * d.events.len()
-            + events
+        let len = events_bytes.len()
             + prost::encoding::uint32::encoded_len_packed(2, &d.changed)
-            + values.map_or(0, |_| nested(3, values_bytes.len()))
+            + values.map_or(0, |()| nested(3, values_bytes.len()))
             + if d.tricks_kept != 0 {
                 prost::encoding::uint32::encoded_len(4, &d.tricks_kept)
             } else {
@@ -188,11 +188,7 @@ fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>)
     if let Some((d, len)) = delta {
         encode_key(6, WireType::LengthDelimited, out);
         encode_varint(len as u64, out);
-        for e in &d.events {
-            encode_key(1, WireType::LengthDelimited, out);
-            encode_varint(e.encoded_len() as u64, out);
-            e.encode_raw(out);
-        }
+        out.extend_from_slice(events_bytes);
         prost::encoding::uint32::encode_packed(2, &d.changed, out);
         if values.is_some() {
             put_nested(3, values_bytes, out);
@@ -327,6 +323,27 @@ fn write_observation(o: &pb::Observation, out: &mut Vec<u8>) {
         });
     }
     uint32::encode_packed(19, &o.hand_ids, out);
+}
+
+/// An `Event`'s fields, as prost writes them: an action (most events)
+/// written in one pass, the other kinds by prost.
+fn write_event(e: &pb::Event, out: &mut Vec<u8>) {
+    use prost::encoding::{string, uint32};
+    match &e.kind {
+        Some(pb::event::Kind::Action(a)) => put_message(4, out, |out| {
+            if a.seat != 0 {
+                uint32::encode(1, &a.seat, out);
+            }
+            if !a.action.is_empty() {
+                string::encode(2, &a.action, out);
+            }
+            if a.action_id != 0 {
+                uint32::encode(3, &a.action_id, out);
+            }
+        }),
+        Some(kind) => kind.encode(out),
+        None => {}
+    }
 }
 
 /// A `SeatView`'s fields, as prost writes them.
