@@ -209,7 +209,6 @@ impl DeltaEncoder {
                 self.held = 0;
             }
             Some(prev) => {
-                r.observation = None;
                 let d = r
                     .delta
                     .get_or_insert_with(|| self.delta.take().unwrap_or_default());
@@ -237,7 +236,9 @@ impl DeltaEncoder {
             }
         }
         let out = send(&self.msg);
-        if let Some(pb::referee_message::Msg::Request(r)) = &mut self.msg.msg {
+        if let Some(pb::referee_message::Msg::Request(r)) = &mut self.msg.msg
+            && r.observation.is_some()
+        {
             // A whole observation is sent once in a long while: not kept.
             r.observation = None;
         }
