@@ -109,16 +109,14 @@ impl EncodeBuffer {
 /// copied in. The compact tests check it against prost on every request of
 /// every game, whole and delta, text and binary.
 fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>) {
-    use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
+    use prost::encoding::{encoded_len_varint, key_len};
     /// A length-delimited field's size: key, length and body.
     fn nested(tag: u32, len: usize) -> usize {
         key_len(tag) + encoded_len_varint(len as u64) + len
     }
     /// A length-delimited field written: key, length, then `bytes`.
     fn put_nested(tag: u32, bytes: &[u8], out: &mut Vec<u8>) {
-        encode_key(tag, WireType::LengthDelimited, out);
-        encode_varint(bytes.len() as u64, out);
-        out.extend_from_slice(bytes);
+        wire::bytes_field(tag, bytes, out);
     }
     body.clear();
     if let Some(o) = &r.observation {
@@ -170,34 +168,34 @@ fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>)
         + prost::encoding::uint32::encoded_len_packed(7, &r.legal_ids);
     out.reserve(nested(2, len));
     // `RefereeMessage.request` is field 2.
-    encode_key(2, WireType::LengthDelimited, out);
-    encode_varint(len as u64, out);
+    wire::key(2, wire::LEN, out);
+    wire::varint(len as u64, out);
     if r.request_id != 0 {
-        prost::encoding::uint64::encode(1, &r.request_id, out);
+        wire::varint_field(1, r.request_id, out);
     }
     if observation.is_some() {
         put_nested(2, observation_bytes, out);
     }
-    prost::encoding::string::encode_repeated(3, &r.legal, out);
+    wire::strings(3, &r.legal, out);
     if r.deadline_ms != 0 {
-        prost::encoding::uint64::encode(4, &r.deadline_ms, out);
+        wire::varint_field(4, r.deadline_ms, out);
     }
     if r.time_bank_ms != 0 {
-        prost::encoding::uint64::encode(5, &r.time_bank_ms, out);
+        wire::varint_field(5, r.time_bank_ms, out);
     }
     if let Some((d, len)) = delta {
-        encode_key(6, WireType::LengthDelimited, out);
-        encode_varint(len as u64, out);
+        wire::key(6, wire::LEN, out);
+        wire::varint(len as u64, out);
         out.extend_from_slice(events_bytes);
-        prost::encoding::uint32::encode_packed(2, &d.changed, out);
+        wire::packed(2, &d.changed, out);
         if values.is_some() {
             put_nested(3, values_bytes, out);
         }
         if d.tricks_kept != 0 {
-            prost::encoding::uint32::encode(4, &d.tricks_kept, out);
+            wire::varint_field(4, u64::from(d.tricks_kept), out);
         }
     }
-    prost::encoding::uint32::encode_packed(7, &r.legal_ids, out);
+    wire::packed(7, &r.legal_ids, out);
 }
 
 /// A length-delimited field: its key, then what `body` writes, preceded
@@ -206,8 +204,7 @@ fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>)
 /// that no message is measured before it is written: prost measures a
 /// nested message, then writes it.
 fn put_message(tag: u32, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
-    use prost::encoding::{WireType, encode_key, encode_varint};
-    encode_key(tag, WireType::LengthDelimited, out);
+    wire::key(tag, wire::LEN, out);
     let at = out.len();
     out.push(0);
     body(out);
@@ -216,7 +213,7 @@ fn put_message(tag: u32, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
         out[at] = len as u8;
     } else {
         let mut varint = Vec::with_capacity(10);
-        encode_varint(len as u64, &mut varint);
+        wire::varint(len as u64, &mut varint);
         out.splice(at..=at, varint);
     }
 }
@@ -226,82 +223,81 @@ fn put_message(tag: u32, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
 /// written in one pass ([`put_message`]). The history's events are left
 /// to prost (whole observations only, once in a long while).
 fn write_observation(o: &pb::Observation, out: &mut Vec<u8>) {
-    use prost::encoding::{bool, int32, message, string, uint32};
     if !o.game.is_empty() {
-        string::encode(1, &o.game, out);
+        wire::bytes_field(1, o.game.as_bytes(), out);
     }
     if o.seat != 0 {
-        uint32::encode(2, &o.seat, out);
+        wire::varint_field(2, u64::from(o.seat), out);
     }
     if o.seats != 0 {
-        uint32::encode(3, &o.seats, out);
+        wire::varint_field(3, u64::from(o.seats), out);
     }
     if o.deal != 0 {
-        uint32::encode(4, &o.deal, out);
+        wire::varint_field(4, u64::from(o.deal), out);
     }
     if o.dealer != 0 {
-        uint32::encode(5, &o.dealer, out);
+        wire::varint_field(5, u64::from(o.dealer), out);
     }
     if o.phase != 0 {
-        int32::encode(6, &o.phase, out);
+        wire::varint_field(6, i64::from(o.phase) as u64, out);
     }
-    uint32::encode_packed(7, &o.to_act, out);
+    wire::packed(7, &o.to_act, out);
     if o.simultaneous {
-        bool::encode(8, &o.simultaneous, out);
+        wire::varint_field(8, u64::from(o.simultaneous), out);
     }
-    string::encode_repeated(9, &o.hand, out);
+    wire::strings(9, &o.hand, out);
     for p in &o.players {
         put_message(10, out, |out| write_seat_view(p, out));
     }
     if let Some(t) = &o.trump {
         put_message(11, out, |out| {
             if t.kind != 0 {
-                int32::encode(1, &t.kind, out);
+                wire::varint_field(1, i64::from(t.kind) as u64, out);
             }
             if !t.suit.is_empty() {
-                string::encode(2, &t.suit, out);
+                wire::bytes_field(2, t.suit.as_bytes(), out);
             }
         });
     }
     if let Some(c) = &o.contract {
         put_message(12, out, |out| {
             if c.seat != 0 {
-                uint32::encode(1, &c.seat, out);
+                wire::varint_field(1, u64::from(c.seat), out);
             }
             if !c.action.is_empty() {
-                string::encode(2, &c.action, out);
+                wire::bytes_field(2, c.action.as_bytes(), out);
             }
             if c.action_id != 0 {
-                uint32::encode(3, &c.action_id, out);
+                wire::varint_field(3, u64::from(c.action_id), out);
             }
         });
     }
     for t in &o.table {
         put_message(13, out, |out| {
             if !t.label.is_empty() {
-                string::encode(1, &t.label, out);
+                wire::bytes_field(1, t.label.as_bytes(), out);
             }
             if t.has_owner {
-                bool::encode(2, &t.has_owner, out);
+                wire::varint_field(2, u64::from(t.has_owner), out);
             }
             if t.owner != 0 {
-                uint32::encode(3, &t.owner, out);
+                wire::varint_field(3, u64::from(t.owner), out);
             }
             if !t.card.is_empty() {
-                string::encode(4, &t.card, out);
+                wire::bytes_field(4, t.card.as_bytes(), out);
             }
             if t.card_id != 0 {
-                uint32::encode(5, &t.card_id, out);
+                wire::varint_field(5, u64::from(t.card_id), out);
             }
         });
     }
     for p in &o.piles {
         put_message(14, out, |out| {
             if !p.name.is_empty() {
-                string::encode(1, &p.name, out);
+                wire::bytes_field(1, p.name.as_bytes(), out);
             }
             if p.count != 0 {
-                uint32::encode(2, &p.count, out);
+                wire::varint_field(2, u64::from(p.count), out);
             }
         });
     }
@@ -311,34 +307,33 @@ fn write_observation(o: &pb::Observation, out: &mut Vec<u8>) {
     for t in &o.tricks {
         put_message(16, out, |out| write_trick(t, out));
     }
-    message::encode_repeated(17, &o.history, out);
+    prost::encoding::message::encode_repeated(17, &o.history, out);
     for n in &o.notes {
         put_message(18, out, |out| {
             if !n.key.is_empty() {
-                string::encode(1, &n.key, out);
+                wire::bytes_field(1, n.key.as_bytes(), out);
             }
             if !n.value.is_empty() {
-                string::encode(2, &n.value, out);
+                wire::bytes_field(2, n.value.as_bytes(), out);
             }
         });
     }
-    uint32::encode_packed(19, &o.hand_ids, out);
+    wire::packed(19, &o.hand_ids, out);
 }
 
 /// An `Event`'s fields, as prost writes them: an action (most events)
 /// written in one pass, the other kinds by prost.
 fn write_event(e: &pb::Event, out: &mut Vec<u8>) {
-    use prost::encoding::{string, uint32};
     match &e.kind {
         Some(pb::event::Kind::Action(a)) => put_message(4, out, |out| {
             if a.seat != 0 {
-                uint32::encode(1, &a.seat, out);
+                wire::varint_field(1, u64::from(a.seat), out);
             }
             if !a.action.is_empty() {
-                string::encode(2, &a.action, out);
+                wire::bytes_field(2, a.action.as_bytes(), out);
             }
             if a.action_id != 0 {
-                uint32::encode(3, &a.action_id, out);
+                wire::varint_field(3, u64::from(a.action_id), out);
             }
         }),
         Some(kind) => kind.encode(out),
@@ -348,62 +343,122 @@ fn write_event(e: &pb::Event, out: &mut Vec<u8>) {
 
 /// A `SeatView`'s fields, as prost writes them.
 fn write_seat_view(p: &pb::SeatView, out: &mut Vec<u8>) {
-    use prost::encoding::{bool, int32, string, uint32};
     if p.seat != 0 {
-        uint32::encode(1, &p.seat, out);
+        wire::varint_field(1, u64::from(p.seat), out);
     }
     if p.held != 0 {
-        uint32::encode(2, &p.held, out);
+        wire::varint_field(2, u64::from(p.held), out);
     }
-    string::encode_repeated(3, &p.known, out);
+    wire::strings(3, &p.known, out);
     if !p.bid.is_empty() {
-        string::encode(4, &p.bid, out);
+        wire::bytes_field(4, p.bid.as_bytes(), out);
     }
     if p.tricks != 0 {
-        uint32::encode(5, &p.tricks, out);
+        wire::varint_field(5, u64::from(p.tricks), out);
     }
     if p.total != 0 {
-        int32::encode(6, &p.total, out);
+        wire::varint_field(6, i64::from(p.total) as u64, out);
     }
     if p.team != 0 {
-        uint32::encode(7, &p.team, out);
+        wire::varint_field(7, u64::from(p.team), out);
     }
     if p.active {
-        bool::encode(8, &p.active, out);
+        wire::varint_field(8, u64::from(p.active), out);
     }
-    uint32::encode_packed(9, &p.known_ids, out);
+    wire::packed(9, &p.known_ids, out);
     if p.bid_id != 0 {
-        uint32::encode(10, &p.bid_id, out);
+        wire::varint_field(10, u64::from(p.bid_id), out);
     }
 }
 
 /// A `Trick`'s fields, as prost writes them.
 fn write_trick(t: &pb::Trick, out: &mut Vec<u8>) {
-    use prost::encoding::{bool, string, uint32};
     for c in &t.cards {
         put_message(1, out, |out| {
             if c.dummy {
-                bool::encode(1, &c.dummy, out);
+                wire::varint_field(1, u64::from(c.dummy), out);
             }
             if c.seat != 0 {
-                uint32::encode(2, &c.seat, out);
+                wire::varint_field(2, u64::from(c.seat), out);
             }
             if !c.card.is_empty() {
-                string::encode(3, &c.card, out);
+                wire::bytes_field(3, c.card.as_bytes(), out);
             }
             if c.card_id != 0 {
-                uint32::encode(4, &c.card_id, out);
+                wire::varint_field(4, u64::from(c.card_id), out);
             }
         });
     }
     if t.complete {
-        bool::encode(2, &t.complete, out);
+        wire::varint_field(2, u64::from(t.complete), out);
     }
     if t.winner_dummy {
-        bool::encode(3, &t.winner_dummy, out);
+        wire::varint_field(3, u64::from(t.winner_dummy), out);
     }
     if t.winner_seat != 0 {
-        uint32::encode(4, &t.winner_seat, out);
+        wire::varint_field(4, u64::from(t.winner_seat), out);
+    }
+}
+
+/// Protocol buffers' wire format, written inline into a `Vec` (prost's
+/// `encode_varint` writes a byte a call through `BufMut`): the same bytes
+/// as prost's field encoders.
+mod wire {
+    /// The wire type of a length-delimited field.
+    pub(super) const LEN: u32 = 2;
+
+    /// `v` as a varint.
+    #[inline]
+    pub(super) fn varint(mut v: u64, out: &mut Vec<u8>) {
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    /// A field's key.
+    #[inline]
+    pub(super) fn key(tag: u32, wire_type: u32, out: &mut Vec<u8>) {
+        varint(u64::from(tag << 3 | wire_type), out);
+    }
+
+    /// A varint field (`uint32`, `uint64`, `int32` sign-extended, `bool`).
+    #[inline]
+    pub(super) fn varint_field(tag: u32, v: u64, out: &mut Vec<u8>) {
+        key(tag, 0, out);
+        varint(v, out);
+    }
+
+    /// A length-delimited field of `bytes` (a string's).
+    #[inline]
+    pub(super) fn bytes_field(tag: u32, bytes: &[u8], out: &mut Vec<u8>) {
+        key(tag, LEN, out);
+        varint(bytes.len() as u64, out);
+        out.extend_from_slice(bytes);
+    }
+
+    /// A repeated string field: every item, empty ones too.
+    pub(super) fn strings(tag: u32, items: &[String], out: &mut Vec<u8>) {
+        for s in items {
+            bytes_field(tag, s.as_bytes(), out);
+        }
+    }
+
+    /// A packed repeated `uint32` field; nothing when empty.
+    pub(super) fn packed(tag: u32, items: &[u32], out: &mut Vec<u8>) {
+        if items.is_empty() {
+            return;
+        }
+        key(tag, LEN, out);
+        let len: usize = items
+            .iter()
+            .map(|&v| prost::encoding::encoded_len_varint(u64::from(v)))
+            .sum();
+        varint(len as u64, out);
+        for &v in items {
+            varint(u64::from(v), out);
+        }
     }
 }
 
