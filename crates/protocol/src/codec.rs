@@ -15,7 +15,12 @@ use tonic::{
 };
 use tonic_prost::ProstDecoder;
 
-use crate::pb;
+use whistle_rules::{HandResult, Observation, SeatView, TrickView};
+
+use crate::{
+    convert::{self, Form, field},
+    ids, pb,
+};
 
 /// A `RefereeMessage`, encoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +82,29 @@ impl EncodeBuffer {
         self.scratch.clear();
         match &msg.msg {
             Some(pb::referee_message::Msg::Request(r)) => {
-                write_request(r, &mut self.scratch, &mut self.body);
+                write_request(r, &mut self.scratch, &mut self.body, |_| false);
+            }
+            _ => msg.encode_raw(&mut self.scratch),
+        }
+        self.split()
+    }
+
+    /// A `RefereeMessage` holding a decision request encoded, as
+    /// [`EncodeBuffer::encode_referee`] does, except that a delta without
+    /// values has them written by `values` (the bytes of the
+    /// `Observation` they would be): `DeltaEncoder::encode_request`.
+    pub(crate) fn encode_request(
+        &mut self,
+        msg: &pb::RefereeMessage,
+        values: impl FnOnce(&mut Vec<u8>),
+    ) -> Encoded {
+        self.scratch.clear();
+        match &msg.msg {
+            Some(pb::referee_message::Msg::Request(r)) => {
+                write_request(r, &mut self.scratch, &mut self.body, |body| {
+                    values(body);
+                    true
+                });
             }
             _ => msg.encode_raw(&mut self.scratch),
         }
@@ -108,7 +135,15 @@ impl EncodeBuffer {
 /// field in tag order (as prost's derive writes them), `body`'s parts
 /// copied in. The compact tests check it against prost on every request of
 /// every game, whole and delta, text and binary.
-fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>) {
+///
+/// A delta without values has them written by `values` instead, when it
+/// returns `true` (`DeltaEncoder::encode_request`).
+fn write_request(
+    r: &pb::DecisionRequest,
+    out: &mut Vec<u8>,
+    body: &mut Vec<u8>,
+    values: impl FnOnce(&mut Vec<u8>) -> bool,
+) {
     use prost::encoding::{encoded_len_varint, key_len};
     /// A length-delimited field's size: key, length and body.
     fn nested(tag: u32, len: usize) -> usize {
@@ -130,11 +165,14 @@ fn write_request(r: &pb::DecisionRequest, out: &mut Vec<u8>, body: &mut Vec<u8>)
         put_message(1, body, |out| write_event(e, out));
     }
     let values_at = body.len();
-    let values = r
-        .delta
-        .as_ref()
-        .and_then(|d| d.values.as_ref())
-        .map(|v| write_observation(v, body));
+    let values = match r.delta.as_ref().map(|d| &d.values) {
+        Some(Some(v)) => {
+            write_observation(v, body);
+            Some(())
+        }
+        Some(None) => values(body).then_some(()),
+        None => None,
+    };
     let (observation_bytes, rest) = body.split_at(events_at);
     let (events_bytes, values_bytes) = rest.split_at(values_at - events_at);
     let delta = r.delta.as_ref().map(|d| {
@@ -321,6 +359,149 @@ fn write_observation(o: &pb::Observation, out: &mut Vec<u8>) {
     wire::packed(19, &o.hand_ids, out);
 }
 
+/// A delta's values straight from the engine's observation: the fields
+/// of `obs` in `mask` (a bit per field number) and its completed tricks
+/// after the first `kept`, byte for byte what `convert::put_field` builds
+/// and [`write_observation`] writes (checked on every request of every
+/// game). The fields that change with every request (whose turn it is,
+/// the hand, the seats, the trick, the notes) are written in place;
+/// the others, rare, through a message of their own. `text` holds an
+/// action's text while it is written.
+pub(crate) fn write_values(
+    obs: &Observation,
+    mask: u32,
+    kept: usize,
+    results: &[HandResult],
+    form: Form,
+    text: &mut String,
+    out: &mut Vec<u8>,
+) {
+    let changes = |f: u32| mask & (1 << f) != 0;
+    for f in field::ALL.filter(|&f| changes(f) || f == field::TRICKS) {
+        match f {
+            field::TO_ACT => {
+                wire::packed_iter(7, obs.to_act.iter().map(convert::seat), out);
+            }
+            field::HAND => {
+                // Binary: `hand_ids`, field 19, after the others.
+                if form == Form::Text {
+                    for c in obs.hand.iter() {
+                        wire::bytes_field(9, c.text().as_bytes(), out);
+                    }
+                }
+            }
+            field::PLAYERS => {
+                for v in &obs.players {
+                    put_message(10, out, |out| write_seat(v, form, text, out));
+                }
+            }
+            field::TRICK => put_message(15, out, |out| write_trick_view(&obs.trick, form, out)),
+            field::TRICKS => {
+                for t in obs.tricks.iter().skip(kept) {
+                    put_message(16, out, |out| write_trick_view(t, form, out));
+                }
+            }
+            field::NOTES => {
+                for (k, v) in &obs.notes {
+                    put_message(18, out, |out| {
+                        if !k.is_empty() {
+                            wire::bytes_field(1, k.as_bytes(), out);
+                        }
+                        if !v.is_empty() {
+                            wire::bytes_field(2, v.as_bytes(), out);
+                        }
+                    });
+                }
+            }
+            _ => {
+                let mut one = pb::Observation::default();
+                convert::put_field(&mut one, obs, f, results, form);
+                write_observation(&one, out);
+            }
+        }
+    }
+    if form == Form::Binary && changes(field::HAND) {
+        wire::packed_iter(19, obs.hand.iter().map(ids::card_id), out);
+    }
+}
+
+/// A seat's view as `convert`'s `SeatView` message, written.
+fn write_seat(v: &SeatView, form: Form, text: &mut String, out: &mut Vec<u8>) {
+    let seat = convert::seat(v.seat);
+    if seat != 0 {
+        wire::varint_field(1, u64::from(seat), out);
+    }
+    if v.held != 0 {
+        wire::varint_field(2, u64::from(v.held), out);
+    }
+    if form == Form::Text {
+        for c in v.known.iter() {
+            wire::bytes_field(3, c.text().as_bytes(), out);
+        }
+        if let Some(a) = v.bid {
+            convert::action_text_into(a, text);
+            if !text.is_empty() {
+                wire::bytes_field(4, text.as_bytes(), out);
+            }
+        }
+    }
+    if v.tricks != 0 {
+        wire::varint_field(5, u64::from(v.tricks), out);
+    }
+    if v.total != 0 {
+        wire::varint_field(6, i64::from(v.total) as u64, out);
+    }
+    if v.team != 0 {
+        wire::varint_field(7, u64::from(v.team), out);
+    }
+    if v.active {
+        wire::varint_field(8, 1, out);
+    }
+    if form == Form::Binary {
+        wire::packed_iter(9, v.known.iter().map(ids::card_id), out);
+        if let Some(a) = v.bid {
+            let id = ids::action_id(a);
+            if id != 0 {
+                wire::varint_field(10, u64::from(id), out);
+            }
+        }
+    }
+}
+
+/// A trick as `convert`'s `Trick` message, written.
+fn write_trick_view(t: &TrickView, form: Form, out: &mut Vec<u8>) {
+    for &(p, c) in &t.cards {
+        put_message(1, out, |out| {
+            let (dummy, seat) = convert::player(p);
+            if dummy {
+                wire::varint_field(1, 1, out);
+            }
+            if seat != 0 {
+                wire::varint_field(2, u64::from(seat), out);
+            }
+            match form {
+                Form::Text => wire::bytes_field(3, c.text().as_bytes(), out),
+                Form::Binary => {
+                    let id = ids::card_id(c);
+                    if id != 0 {
+                        wire::varint_field(4, u64::from(id), out);
+                    }
+                }
+            }
+        });
+    }
+    if let Some(w) = t.winner {
+        wire::varint_field(2, 1, out);
+        let (dummy, seat) = convert::player(w);
+        if dummy {
+            wire::varint_field(3, 1, out);
+        }
+        if seat != 0 {
+            wire::varint_field(4, u64::from(seat), out);
+        }
+    }
+}
+
 /// An `Event`'s fields, as prost writes them: an action (most events)
 /// written in one pass, the other kinds by prost.
 fn write_event(e: &pb::Event, out: &mut Vec<u8>) {
@@ -442,6 +623,26 @@ mod wire {
     pub(super) fn strings(tag: u32, items: &[String], out: &mut Vec<u8>) {
         for s in items {
             bytes_field(tag, s.as_bytes(), out);
+        }
+    }
+
+    /// [`packed`] of the items `items` yields.
+    pub(super) fn packed_iter(
+        tag: u32,
+        items: impl Iterator<Item = u32> + Clone,
+        out: &mut Vec<u8>,
+    ) {
+        let len: usize = items
+            .clone()
+            .map(|v| prost::encoding::encoded_len_varint(u64::from(v)))
+            .sum();
+        if len == 0 {
+            return;
+        }
+        key(tag, LEN, out);
+        varint(len as u64, out);
+        for v in items {
+            varint(u64::from(v), out);
         }
     }
 

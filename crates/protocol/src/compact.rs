@@ -53,6 +53,9 @@ pub struct DeltaEncoder {
     /// fields had not changed), kept with their items' buffers for the
     /// next request that changes them.
     unused: Unused,
+    /// An action's text, written by `encode_request`'s values.
+    #[cfg_attr(not(feature = "grpc"), allow(dead_code))]
+    text: String,
 }
 
 /// See [`DeltaEncoder::unused`].
@@ -190,6 +193,69 @@ impl DeltaEncoder {
         time_bank: Duration,
         send: impl FnOnce(&pb::RefereeMessage) -> R,
     ) -> R {
+        let request = Request {
+            id: request_id,
+            results,
+            legal,
+            deadline,
+            time_bank,
+        };
+        self.prepare(&obs, &request, false);
+        self.spare = self.prev.replace(obs);
+        let out = send(&self.msg);
+        self.sent();
+        out
+    }
+
+    /// [`DeltaEncoder::request`] encoded into `buffer`: the same bytes as
+    /// [`DeltaEncoder::with_request`] and [`EncodeBuffer::encode_referee`]
+    /// make, a delta's values written straight from `obs`
+    /// (`codec::write_values`) rather than built as a message first.
+    ///
+    /// [`EncodeBuffer::encode_referee`]: crate::codec::EncodeBuffer::encode_referee
+    #[cfg(feature = "grpc")]
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode_request(
+        &mut self,
+        request_id: u64,
+        obs: Box<Observation>,
+        results: &[HandResult],
+        legal: &[Action],
+        deadline: Duration,
+        time_bank: Duration,
+        buffer: &mut crate::codec::EncodeBuffer,
+    ) -> crate::codec::Encoded {
+        let request = Request {
+            id: request_id,
+            results,
+            legal,
+            deadline,
+            time_bank,
+        };
+        let values = self.prepare(&obs, &request, true);
+        let form = self.form;
+        let text = &mut self.text;
+        let encoded = buffer.encode_request(&self.msg, |out| {
+            if let Some((mask, kept)) = values {
+                crate::codec::write_values(&obs, mask, kept, results, form, text, out);
+            }
+        });
+        self.spare = self.prev.replace(obs);
+        self.sent();
+        encoded
+    }
+
+    /// The request for `obs` written over the message kept: whole, or a
+    /// delta from `prev` with the events held. A delta's values are built
+    /// as a message unless `direct`; then they are left out of it, and
+    /// what they hold is returned: the fields changed (a bit each) and
+    /// the completed tricks kept.
+    fn prepare(
+        &mut self,
+        obs: &Observation,
+        q: &Request<'_>,
+        direct: bool,
+    ) -> Option<(u32, usize)> {
         let form = self.form;
         let msg = &mut self.msg.msg;
         if !matches!(msg, Some(pb::referee_message::Msg::Request(_))) {
@@ -198,9 +264,10 @@ impl DeltaEncoder {
         let Some(pb::referee_message::Msg::Request(r)) = msg else {
             unreachable!("set above");
         };
+        let mut values = None;
         match &self.prev {
             None => {
-                r.observation = Some(convert::observation_in(&obs, results, form));
+                r.observation = Some(convert::observation_in(obs, q.results, form));
                 if let Some(d) = r.delta.take() {
                     self.delta = Some(d);
                 }
@@ -217,33 +284,65 @@ impl DeltaEncoder {
                 self.events.truncate(self.held);
                 self.held = 0;
                 std::mem::swap(&mut d.events, &mut self.events);
-                delta_into(prev, &obs, d, &mut self.unused, results, form);
+                if direct {
+                    let mask = changed_fields(prev, obs);
+                    d.changed.clear();
+                    d.changed
+                        .extend(field::ALL.filter(|f| mask & (1 << f) != 0));
+                    let kept = tricks_kept(prev, obs);
+                    d.tricks_kept = kept as u32;
+                    d.values = None;
+                    values = Some((mask, kept));
+                } else {
+                    delta_into(prev, obs, d, &mut self.unused, q.results, form);
+                }
             }
         }
-        self.spare = self.prev.replace(obs);
-        r.request_id = request_id;
-        r.deadline_ms = millis(deadline);
-        r.time_bank_ms = millis(time_bank);
+        r.request_id = q.id;
+        r.deadline_ms = millis(q.deadline);
+        r.time_bank_ms = millis(q.time_bank);
         r.legal_ids.clear();
         match form {
-            Form::Text => convert::refill(&mut r.legal, legal.iter(), |w, &a| {
+            Form::Text => convert::refill(&mut r.legal, q.legal.iter(), |w, &a| {
                 convert::action_text_into(a, w);
             }),
             Form::Binary => {
                 r.legal.clear();
                 r.legal_ids
-                    .extend(legal.iter().map(|&a| crate::ids::action_id(a)));
+                    .extend(q.legal.iter().map(|&a| crate::ids::action_id(a)));
             }
         }
-        let out = send(&self.msg);
+        values
+    }
+
+    /// After a request went out: a whole observation is sent once in a
+    /// long while, and not kept.
+    fn sent(&mut self) {
         if let Some(pb::referee_message::Msg::Request(r)) = &mut self.msg.msg
             && r.observation.is_some()
         {
-            // A whole observation is sent once in a long while: not kept.
             r.observation = None;
         }
-        out
     }
+}
+
+/// What a request says besides its observation.
+struct Request<'a> {
+    id: u64,
+    results: &'a [HandResult],
+    legal: &'a [Action],
+    deadline: Duration,
+    time_bank: Duration,
+}
+
+/// How many of `obs`'s completed tricks `prev` had already: a delta
+/// carries the ones after them.
+fn tricks_kept(prev: &Observation, obs: &Observation) -> usize {
+    prev.tricks
+        .iter()
+        .zip(&obs.tricks)
+        .take_while(|(a, b)| a == b)
+        .count()
 }
 
 /// The delta from `prev` to `obs` written over `d`, whose `events` are
@@ -294,12 +393,7 @@ fn delta_into(
     for &f in &d.changed {
         convert::put_field(values, obs, f, results, form);
     }
-    let kept = prev
-        .tricks
-        .iter()
-        .zip(&obs.tricks)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let kept = tricks_kept(prev, obs);
     if kept < obs.tricks.len() {
         values.tricks = longer(tricks, &mut unused.tricks);
         convert::refill(&mut values.tricks, obs.tricks[kept..].iter(), |w, t| {
@@ -451,6 +545,9 @@ mod tests {
         let mut driver = MatchDriver::new(game, Seed::from_u64(seed), Fallback::First);
         let mut encoders: Vec<DeltaEncoder> =
             (0..seats).map(|_| DeltaEncoder::with_form(form)).collect();
+        // The same streams through `encode_request` (the referee's way).
+        let mut direct: Vec<DeltaEncoder> =
+            (0..seats).map(|_| DeltaEncoder::with_form(form)).collect();
         let mut bots: Vec<Rebuilder> = (0..seats).map(|_| Rebuilder::new()).collect();
         let (mut whole, mut compact) = (0, 0);
         let mut pushed = (0usize, 0u32);
@@ -468,6 +565,7 @@ mod tests {
                     if let Some(ev) = entry.seen_by(seat) {
                         // As the referee holds them: over delivered ones.
                         encoders[seat.index()].hold_event(&ev, game.hand_results());
+                        direct[seat.index()].hold_event(&ev, game.hand_results());
                     }
                 }
             }
@@ -482,6 +580,7 @@ mod tests {
             requests += 1;
             if resync_every > 0 && requests % resync_every == 0 {
                 encoders[seat.index()].resync();
+                direct[seat.index()].resync();
             }
             let full = messages_request(&obs, game.hand_results(), &legal);
             // What a new message built for this request alone holds.
@@ -520,6 +619,21 @@ mod tests {
                     buffer.encode_referee(&full).0.as_ref(),
                     full.encode_to_vec().as_slice(),
                     "{variant} seed {seed} request {requests}: a whole one, by the codec"
+                );
+                // Values written straight from the observation.
+                let encoded = direct[seat.index()].encode_request(
+                    7,
+                    Box::new(obs.clone()),
+                    game.hand_results(),
+                    &legal,
+                    Duration::from_millis(100),
+                    Duration::ZERO,
+                    &mut buffer,
+                );
+                assert_eq!(
+                    encoded.0.as_ref(),
+                    msg.encode_to_vec().as_slice(),
+                    "{variant} seed {seed} request {requests}: encoded directly"
                 );
             }
             whole += full.encoded_len();

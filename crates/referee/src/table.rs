@@ -875,16 +875,16 @@ impl Table {
                     None if whole => Box::new(game.observe(seat)),
                     None => Box::new(game.observe_without_history(seat)),
                 };
-                let (tx, out) = (&conn.tx, &mut conn.out);
-                encoder.with_request(
+                let encoded = encoder.encode_request(
                     p.id,
                     obs,
                     game.hand_results(),
                     &p.legal,
                     deadline,
                     bank,
-                    |msg| tx.try_send(Ok(out.encode_referee(msg))).is_ok(),
-                )
+                    &mut conn.out,
+                );
+                conn.tx.try_send(Ok(encoded)).is_ok()
             }
             None => conn.send(&messages::request_in(
                 p.id,
