@@ -26,30 +26,37 @@ pub const MAX_BUFFERED_EVENTS: usize = 4096;
 
 /// The referee's side of one compact stream: the events not yet delivered
 /// and the observation the seat's previous request left it with.
+///
+/// Everything a request is built from stays in place from one request to
+/// the next: the message itself (lent to the caller's `send`), the two
+/// observations (boxed, so that handing one over moves a pointer), and the
+/// held events, written over delivered ones where they lie.
 #[derive(Debug, Default)]
 pub struct DeltaEncoder {
-    prev: Option<Observation>,
+    prev: Option<Box<Observation>>,
     /// An observation no longer needed (the one before `prev`), for the
     /// caller to refill rather than allocate anew ([`DeltaEncoder::take_spare`]).
-    spare: Option<Observation>,
+    spare: Option<Box<Observation>>,
+    /// The events held for the next request are `events[..held]`; the
+    /// ones after them were delivered with an earlier request and are
+    /// written over by the next ones ([`DeltaEncoder::hold_event`]).
     events: Vec<pb::Event>,
+    held: usize,
     form: Form,
-    /// The request last built, kept with its delta (`delta`) for the next
-    /// one: their vectors and strings are refilled, not allocated anew.
-    req: pb::DecisionRequest,
-    delta: pb::ObservationDelta,
+    /// The message last sent: its request's vectors and strings are
+    /// refilled in place for the next one.
+    msg: pb::RefereeMessage,
+    /// The delta's buffers while a whole request is out (its `delta` is
+    /// then `None`).
+    delta: Option<pb::ObservationDelta>,
     /// Lists of the delta's values left out of the last request (their
     /// fields had not changed), kept with their items' buffers for the
     /// next request that changes them.
     unused: Unused,
-    /// Events delivered, kept (up to [`SPENT_EVENTS`]) to be written over
-    /// by the next ones ([`DeltaEncoder::hold_event`]).
-    spent: Vec<pb::Event>,
+    /// An action's text, written by `encode_request`'s values.
+    #[cfg_attr(not(feature = "grpc"), allow(dead_code))]
+    text: String,
 }
-
-/// Delivered events a stream keeps for reuse: about a trick's worth of
-/// requests, a little memory per stream.
-const SPENT_EVENTS: usize = 32;
 
 /// See [`DeltaEncoder::unused`].
 #[derive(Debug, Default)]
@@ -81,27 +88,41 @@ impl DeltaEncoder {
         self.form
     }
 
+    /// Makes room for one more held event: once [`MAX_BUFFERED_EVENTS`]
+    /// are held they are dropped, and the next request is whole.
+    fn room(&mut self) {
+        if self.held >= MAX_BUFFERED_EVENTS {
+            self.events = Vec::new();
+            self.held = 0;
+            if let Some(prev) = self.prev.take() {
+                self.spare = Some(prev);
+            }
+        }
+    }
+
     /// Holds an event the seat may see for its next request.
     pub fn push_event(&mut self, event: pb::Event) {
-        if self.events.len() >= MAX_BUFFERED_EVENTS {
-            self.events = Vec::new();
-            self.spare = self.prev.take();
+        self.room();
+        if self.held < self.events.len() {
+            self.events[self.held] = event;
+        } else {
+            self.events.push(event);
         }
-        self.events.push(event);
+        self.held += 1;
     }
 
     /// [`DeltaEncoder::push_event`] of `event` in this stream's form,
     /// written over an event delivered before when there is one (an
     /// action's text refilled in place).
     pub fn hold_event(&mut self, event: &Event, results: &[HandResult]) {
-        let held = match self.spent.pop() {
-            Some(mut w) => {
-                convert::event_into(&mut w, event, results, self.form);
-                w
-            }
-            None => convert::event_in(event, results, self.form),
-        };
-        self.push_event(held);
+        self.room();
+        match self.events.get_mut(self.held) {
+            Some(w) => convert::event_into(w, event, results, self.form),
+            None => self
+                .events
+                .push(convert::event_in(event, results, self.form)),
+        }
+        self.held += 1;
     }
 
     /// The next request carries the whole observation (`Resync`).
@@ -115,7 +136,7 @@ impl DeltaEncoder {
     /// caller may refill it for the next request
     /// (`Game::observe_into`) instead of building a new one, so that a
     /// stream's requests reuse two observations' buffers in turn.
-    pub fn take_spare(&mut self) -> Option<Observation> {
+    pub fn take_spare(&mut self) -> Option<Box<Observation>> {
         self.spare.take()
     }
 
@@ -131,6 +152,8 @@ impl DeltaEncoder {
     /// The events held and not yet delivered (sent as `Event` messages
     /// before `MatchEnd`).
     pub fn take_events(&mut self) -> Vec<pb::Event> {
+        self.events.truncate(self.held);
+        self.held = 0;
         std::mem::take(&mut self.events)
     }
 
@@ -147,7 +170,7 @@ impl DeltaEncoder {
     ) -> pb::RefereeMessage {
         self.with_request(
             request_id,
-            obs,
+            Box::new(obs),
             results,
             legal,
             deadline,
@@ -158,68 +181,168 @@ impl DeltaEncoder {
 
     /// [`DeltaEncoder::request`], built in this encoder's own buffers and
     /// lent to `send` (which encodes it): in a stream's steady state
-    /// nothing is allocated for it but what grew.
+    /// nothing is allocated or moved for it but what grew.
     #[allow(clippy::too_many_arguments)]
     pub fn with_request<R>(
         &mut self,
         request_id: u64,
-        obs: Observation,
+        obs: Box<Observation>,
         results: &[HandResult],
         legal: &[Action],
         deadline: Duration,
         time_bank: Duration,
         send: impl FnOnce(&pb::RefereeMessage) -> R,
     ) -> R {
+        let request = Request {
+            id: request_id,
+            results,
+            legal,
+            deadline,
+            time_bank,
+        };
+        self.prepare(&obs, &request, false);
+        self.spare = self.prev.replace(obs);
+        let out = send(&self.msg);
+        self.sent();
+        out
+    }
+
+    /// [`DeltaEncoder::request`] encoded into `buffer`: the same bytes as
+    /// [`DeltaEncoder::with_request`] and [`EncodeBuffer::encode_referee`]
+    /// make, a delta's values written straight from `obs`
+    /// (`codec::write_values`) rather than built as a message first.
+    ///
+    /// [`EncodeBuffer::encode_referee`]: crate::codec::EncodeBuffer::encode_referee
+    #[cfg(feature = "grpc")]
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode_request(
+        &mut self,
+        request_id: u64,
+        obs: Box<Observation>,
+        results: &[HandResult],
+        legal: &[Action],
+        deadline: Duration,
+        time_bank: Duration,
+        buffer: &mut crate::codec::EncodeBuffer,
+    ) -> crate::codec::Encoded {
+        let request = Request {
+            id: request_id,
+            results,
+            legal,
+            deadline,
+            time_bank,
+        };
+        let values = self.prepare(&obs, &request, true);
         let form = self.form;
-        let mut r = std::mem::take(&mut self.req);
+        let text = &mut self.text;
+        let encoded = buffer.encode_request(&self.msg, |out| {
+            if let Some((mask, kept)) = values {
+                crate::codec::write_values(&obs, mask, kept, results, form, text, out);
+            }
+        });
+        self.spare = self.prev.replace(obs);
+        self.sent();
+        encoded
+    }
+
+    /// The request for `obs` written over the message kept: whole, or a
+    /// delta from `prev` with the events held. A delta's values are built
+    /// as a message unless `direct`; then they are left out of it, and
+    /// what they hold is returned: the fields changed (a bit each) and
+    /// the completed tricks kept.
+    fn prepare(
+        &mut self,
+        obs: &Observation,
+        q: &Request<'_>,
+        direct: bool,
+    ) -> Option<(u32, usize)> {
+        let form = self.form;
+        let msg = &mut self.msg.msg;
+        if !matches!(msg, Some(pb::referee_message::Msg::Request(_))) {
+            *msg = Some(pb::referee_message::Msg::Request(Default::default()));
+        }
+        let Some(pb::referee_message::Msg::Request(r)) = msg else {
+            unreachable!("set above");
+        };
+        let mut values = None;
         match &self.prev {
             None => {
-                r.observation = Some(convert::observation_in(&obs, results, form));
-                r.delta = None;
-                // Held events are in the whole observation's history.
-                self.events.clear();
+                r.observation = Some(convert::observation_in(obs, q.results, form));
+                if let Some(d) = r.delta.take() {
+                    self.delta = Some(d);
+                }
+                // Held events are in the whole observation's history; the
+                // ones in the vector are written over by the next ones.
+                self.held = 0;
             }
             Some(prev) => {
-                let mut d = std::mem::take(&mut self.delta);
+                let d = r
+                    .delta
+                    .get_or_insert_with(|| self.delta.take().unwrap_or_default());
+                // The events held go out; the ones delivered last time are
+                // written over by the next ones.
+                self.events.truncate(self.held);
+                self.held = 0;
                 std::mem::swap(&mut d.events, &mut self.events);
-                delta_into(prev, &obs, &mut d, &mut self.unused, results, form);
-                r.observation = None;
-                r.delta = Some(d);
+                if direct {
+                    let mask = changed_fields(prev, obs);
+                    d.changed.clear();
+                    d.changed
+                        .extend(field::ALL.filter(|f| mask & (1 << f) != 0));
+                    let kept = tricks_kept(prev, obs);
+                    d.tricks_kept = kept as u32;
+                    d.values = None;
+                    values = Some((mask, kept));
+                } else {
+                    delta_into(prev, obs, d, &mut self.unused, q.results, form);
+                }
             }
         }
-        self.spare = self.prev.replace(obs);
-        r.request_id = request_id;
-        r.deadline_ms = millis(deadline);
-        r.time_bank_ms = millis(time_bank);
+        r.request_id = q.id;
+        r.deadline_ms = millis(q.deadline);
+        r.time_bank_ms = millis(q.time_bank);
         r.legal_ids.clear();
         match form {
-            Form::Text => convert::refill(&mut r.legal, legal.iter(), |w, &a| {
+            Form::Text => convert::refill(&mut r.legal, q.legal.iter(), |w, &a| {
                 convert::action_text_into(a, w);
             }),
             Form::Binary => {
                 r.legal.clear();
                 r.legal_ids
-                    .extend(legal.iter().map(|&a| crate::ids::action_id(a)));
+                    .extend(q.legal.iter().map(|&a| crate::ids::action_id(a)));
             }
         }
-        let msg = pb::RefereeMessage {
-            msg: Some(pb::referee_message::Msg::Request(r)),
-        };
-        let out = send(&msg);
-        if let Some(pb::referee_message::Msg::Request(mut r)) = msg.msg {
-            if let Some(mut d) = r.delta.take() {
-                // The delivered events are kept for reuse (or go); the
-                // vector comes back empty.
-                let room = SPENT_EVENTS.saturating_sub(self.spent.len());
-                self.spent.extend(d.events.drain(..).take(room));
-                std::mem::swap(&mut d.events, &mut self.events);
-                self.delta = d;
-            }
-            r.observation = None;
-            self.req = r;
-        }
-        out
+        values
     }
+
+    /// After a request went out: a whole observation is sent once in a
+    /// long while, and not kept.
+    fn sent(&mut self) {
+        if let Some(pb::referee_message::Msg::Request(r)) = &mut self.msg.msg
+            && r.observation.is_some()
+        {
+            r.observation = None;
+        }
+    }
+}
+
+/// What a request says besides its observation.
+struct Request<'a> {
+    id: u64,
+    results: &'a [HandResult],
+    legal: &'a [Action],
+    deadline: Duration,
+    time_bank: Duration,
+}
+
+/// How many of `obs`'s completed tricks `prev` had already: a delta
+/// carries the ones after them.
+fn tricks_kept(prev: &Observation, obs: &Observation) -> usize {
+    prev.tricks
+        .iter()
+        .zip(&obs.tricks)
+        .take_while(|(a, b)| a == b)
+        .count()
 }
 
 /// The delta from `prev` to `obs` written over `d`, whose `events` are
@@ -270,12 +393,7 @@ fn delta_into(
     for &f in &d.changed {
         convert::put_field(values, obs, f, results, form);
     }
-    let kept = prev
-        .tricks
-        .iter()
-        .zip(&obs.tricks)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let kept = tricks_kept(prev, obs);
     if kept < obs.tricks.len() {
         values.tricks = longer(tricks, &mut unused.tricks);
         convert::refill(&mut values.tricks, obs.tricks[kept..].iter(), |w, t| {
@@ -429,6 +547,9 @@ mod tests {
         let mut driver = MatchDriver::new(game, Seed::from_u64(seed), Fallback::First);
         let mut encoders: Vec<DeltaEncoder> =
             (0..seats).map(|_| DeltaEncoder::with_form(form)).collect();
+        // The same streams through `encode_request` (the referee's way).
+        let mut direct: Vec<DeltaEncoder> =
+            (0..seats).map(|_| DeltaEncoder::with_form(form)).collect();
         let mut bots: Vec<Rebuilder> = (0..seats).map(|_| Rebuilder::new()).collect();
         let (mut whole, mut compact) = (0, 0);
         let mut pushed = (0usize, 0u32);
@@ -446,6 +567,7 @@ mod tests {
                     if let Some(ev) = entry.seen_by(seat) {
                         // As the referee holds them: over delivered ones.
                         encoders[seat.index()].hold_event(&ev, game.hand_results());
+                        direct[seat.index()].hold_event(&ev, game.hand_results());
                     }
                 }
             }
@@ -460,14 +582,15 @@ mod tests {
             requests += 1;
             if resync_every > 0 && requests % resync_every == 0 {
                 encoders[seat.index()].resync();
+                direct[seat.index()].resync();
             }
             let full = messages_request(&obs, game.hand_results(), &legal);
             // What a new message built for this request alone holds.
             let encoder = &encoders[seat.index()];
             let expected = fresh_request(
-                encoder.prev.as_ref(),
+                encoder.prev.as_deref(),
                 &obs,
-                encoder.events.clone(),
+                encoder.events[..encoder.held].to_vec(),
                 game.hand_results(),
                 &legal,
                 form,
@@ -498,6 +621,21 @@ mod tests {
                     buffer.encode_referee(&full).0.as_ref(),
                     full.encode_to_vec().as_slice(),
                     "{variant} seed {seed} request {requests}: a whole one, by the codec"
+                );
+                // Values written straight from the observation.
+                let encoded = direct[seat.index()].encode_request(
+                    7,
+                    Box::new(obs.clone()),
+                    game.hand_results(),
+                    &legal,
+                    Duration::from_millis(100),
+                    Duration::ZERO,
+                    &mut buffer,
+                );
+                assert_eq!(
+                    encoded.0.as_ref(),
+                    msg.encode_to_vec().as_slice(),
+                    "{variant} seed {seed} request {requests}: encoded directly"
                 );
             }
             whole += full.encoded_len();

@@ -182,7 +182,7 @@ fn cards(set: CardSet) -> Vec<String> {
     set.iter().map(card_text).collect()
 }
 
-fn seat(s: Seat) -> u32 {
+pub(crate) fn seat(s: Seat) -> u32 {
     s.index() as u32
 }
 
@@ -289,7 +289,7 @@ fn table_card(t: &TableCard, form: Form) -> pb::TableCard {
     }
 }
 
-fn player(p: Player) -> (bool, u32) {
+pub(crate) fn player(p: Player) -> (bool, u32) {
     match p {
         Player::Seat(s) => (false, seat(s)),
         Player::Dummy => (true, 0),

@@ -253,6 +253,11 @@ pub(crate) struct Table {
     /// seat's stream is polled with.
     readiness: Arc<Readiness>,
     seat_wakers: Vec<Waker>,
+    /// What the snapshot last published: state, connected seats (a bit
+    /// each), hands completed, whether the match is over; and each
+    /// seat's faults.
+    published: Option<(TableState, u64, u32, bool)>,
+    published_faults: Vec<u32>,
 }
 
 /// The channel that feeds `WatchTable`, made by the first watcher: a table
@@ -333,6 +338,8 @@ impl Table {
             events: Vec::new(),
             readiness,
             seat_wakers,
+            published: None,
+            published_faults: Vec::new(),
         }
     }
 
@@ -566,16 +573,49 @@ impl Table {
     }
 
     fn record(&self, r: TableRecord) {
-        let _ = self.records.send(r.clone());
-        if let Some(w) = self.watch.get() {
-            let _ = w.send(r);
+        match self.watch.get() {
+            Some(w) => {
+                let _ = self.records.send(r.clone());
+                let _ = w.send(r);
+            }
+            None => {
+                let _ = self.records.send(r);
+            }
         }
     }
 
-    fn update_snapshot(&self) {
+    /// Publishes what `GetTable`/`ListTables` show, when it changed since
+    /// it was last published (most actions change none of it).
+    fn update_snapshot(&mut self) {
+        let connected = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.conn.is_some())
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        let game = self.driver.game();
+        let key = (
+            self.state,
+            connected,
+            game.hand_results().len() as u32,
+            game.is_over(),
+        );
+        if self.published == Some(key)
+            && self
+                .seats
+                .iter()
+                .map(|x| x.faults)
+                .eq(self.published_faults.iter().copied())
+        {
+            return;
+        }
+        self.published = Some(key);
+        self.published_faults.clear();
+        self.published_faults
+            .extend(self.seats.iter().map(|x| x.faults));
         let mut s = self.snapshot.lock().expect("snapshot lock");
         s.state = self.state;
-        // In place: the snapshot is updated after every action.
+        // In place, whenever what it shows changed.
         s.connected.clear();
         s.connected
             .extend(self.seats.iter().map(|x| x.conn.is_some()));
@@ -824,36 +864,31 @@ impl Table {
         // A compact delta carries the hand's events, not the observation's
         // history: the history is built only for a whole request. A compact
         // stream refills the observation its encoder no longer needs.
-        let obs = match &mut conn.compact {
+        let sent = match &mut conn.compact {
             Some(encoder) => {
                 let whole = encoder.next_is_whole();
-                match encoder.take_spare() {
+                let obs = match encoder.take_spare() {
                     Some(mut obs) => {
                         game.observe_into(seat, whole, &mut obs);
                         obs
                     }
-                    None if whole => game.observe(seat),
-                    None => game.observe_without_history(seat),
-                }
-            }
-            None => game.observe(seat),
-        };
-        let sent = match &mut conn.compact {
-            Some(encoder) => {
-                let (tx, out) = (&conn.tx, &mut conn.out);
-                encoder.with_request(
+                    None if whole => Box::new(game.observe(seat)),
+                    None => Box::new(game.observe_without_history(seat)),
+                };
+                let encoded = encoder.encode_request(
                     p.id,
                     obs,
                     game.hand_results(),
                     &p.legal,
                     deadline,
                     bank,
-                    |msg| tx.try_send(Ok(out.encode_referee(msg))).is_ok(),
-                )
+                    &mut conn.out,
+                );
+                conn.tx.try_send(Ok(encoded)).is_ok()
             }
             None => conn.send(&messages::request_in(
                 p.id,
-                &obs,
+                &game.observe(seat),
                 game.hand_results(),
                 &p.legal,
                 deadline,
