@@ -32,7 +32,10 @@
 //!   sets `Hello.compact` (deltas, events inside the requests) and decodes
 //!   like the others; `compact, rebuilt` also rebuilds the whole observation
 //!   from every request; `binary` and `binary, rebuilt` the same with
-//!   `Hello.binary` (cards and actions as ids), the kits' default.
+//!   `Hello.binary` (cards and actions as ids), the kits' default; `binary,
+//!   read as the Rust kit` reads a lone request's bytes straight into the
+//!   kept observation, as the Rust kit does (`wire::BotCodec`,
+//!   `Rebuilder::update_wire`; other requests decoded and rebuilt).
 //!
 //! Connections: every stream of the raw ping-pong has its own connection; a
 //! table's four seats share one connection (as four seat tasks of one client
@@ -86,6 +89,7 @@ use whistle_protocol::{
         self, Answer, BotMessage, DecisionRequest, Hello, RefereeMessage, answer::Choice,
         bot_message::Msg as BotMsg, referee_client::RefereeClient, referee_message::Msg,
     },
+    wire::{BotCodec, Incoming},
 };
 use whistle_referee::{Referee, TableHandle, TableRecord, TableSpec};
 use whistle_rules::{
@@ -141,8 +145,14 @@ enum Mode {
     /// Compact binary requests (`Hello.compact` and `Hello.binary`: cards
     /// and actions as ids), decoded like the others.
     Binary,
-    /// Compact binary requests, rebuilt as the kits do (their default).
+    /// Compact binary requests, rebuilt (prost's decoding, then
+    /// `Rebuilder::update`).
     BinaryRebuilt,
+    /// Compact binary requests read as the Rust kit reads them (its
+    /// default): a lone request's bytes straight into the kept observation
+    /// (`whistle_protocol::wire::BotCodec`, `Rebuilder::update_wire`),
+    /// anything else decoded and rebuilt.
+    Kit,
 }
 
 impl Mode {
@@ -154,6 +164,7 @@ impl Mode {
             Mode::Rebuilt => "compact, rebuilt",
             Mode::Binary => "binary",
             Mode::BinaryRebuilt => "binary, rebuilt",
+            Mode::Kit => "binary, read as the Rust kit",
         }
     }
 }
@@ -209,6 +220,10 @@ fn main() {
             mode: Mode::BinaryRebuilt,
         },
         Case::Whistle {
+            tables: 1,
+            mode: Mode::Kit,
+        },
+        Case::Whistle {
             tables: n,
             mode: Mode::Events,
         },
@@ -231,6 +246,10 @@ fn main() {
         Case::Whistle {
             tables: n,
             mode: Mode::BinaryRebuilt,
+        },
+        Case::Whistle {
+            tables: n,
+            mode: Mode::Kit,
         },
     ];
     let cases: Vec<Case> = all
@@ -658,6 +677,9 @@ async fn ping_pong(streams: usize, reply: fn(u64) -> RefereeMessage, s: &Setting
 
 /// One seat: answers every request at once with the last legal index.
 async fn bot(channel: Channel, token: String, mode: Mode) {
+    if mode == Mode::Kit {
+        return kit_bot(channel, token).await;
+    }
     let mut client = RefereeClient::new(channel);
     let (tx, rx) = mpsc::channel(64);
     tx.send(BotMessage {
@@ -701,6 +723,70 @@ async fn bot(channel: Channel, token: String, mode: Mode) {
             Some(Msg::Fault(f)) => panic!("the bench bot faulted: {f:?}"),
             Some(Msg::MatchEnd(_)) => break,
             _ => {}
+        }
+    }
+}
+
+/// [`bot`] reading its requests as the Rust kit does (`bots/rust`'s
+/// `transport::open` and `BotSeat::on_request_wire`): `Play` called with
+/// [`BotCodec`], a lone request's bytes read into the kept observation
+/// ([`Rebuilder::update_wire`]), any other request decoded and rebuilt.
+async fn kit_bot(channel: Channel, token: String) {
+    let (tx, rx) = mpsc::channel(64);
+    tx.send(BotMessage {
+        msg: Some(BotMsg::Hello(Hello {
+            token,
+            bot_name: "last".into(),
+            protocol: whistle_protocol::PROTOCOL.into(),
+            quiet: false,
+            compact: true,
+            binary: true,
+        })),
+    })
+    .await
+    .expect("open");
+    let mut grpc = tonic::client::Grpc::new(channel);
+    if grpc.ready().await.is_err() {
+        return;
+    }
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/whistle.v1.Referee/Play");
+    let Ok(response) = grpc
+        .streaming(Request::new(ReceiverStream::new(rx)), path, BotCodec)
+        .await
+    else {
+        return;
+    };
+    let mut inbound = response.into_inner();
+    let mut rebuilder = Rebuilder::new();
+    let mut legal = Vec::new();
+    while let Ok(Some(m)) = inbound.message().await {
+        let (request_id, count) = match m {
+            Incoming::Request(w) => match rebuilder.update_wire(w.bytes(), &mut legal) {
+                Some((id, _)) => (id, legal.len()),
+                None => {
+                    let r = w.decode().expect("a request that decodes");
+                    rebuilder.update(&r).expect("a request that rebuilds");
+                    (r.request_id, r.legal.len() + r.legal_ids.len())
+                }
+            },
+            Incoming::Message(m) => match m.msg {
+                Some(Msg::Request(r)) => {
+                    rebuilder.update(&r).expect("a request that rebuilds");
+                    (r.request_id, r.legal.len() + r.legal_ids.len())
+                }
+                Some(Msg::Fault(f)) => panic!("the bench bot faulted: {f:?}"),
+                Some(Msg::MatchEnd(_)) => break,
+                _ => continue,
+            },
+        };
+        let answer = BotMessage {
+            msg: Some(BotMsg::Answer(Answer {
+                request_id,
+                choice: Some(Choice::Index(count.saturating_sub(1) as u32)),
+            })),
+        };
+        if tx.send(answer).await.is_err() {
+            break;
         }
     }
 }

@@ -4,8 +4,6 @@
 //! come from the [`MatchCore`](super::MatchCore); a game says only what is
 //! its own through [`Shown`].
 
-use std::fmt::{self, Write as _};
-
 use arrayvec::ArrayVec;
 
 use crate::{
@@ -116,19 +114,112 @@ impl Notes<'_> {
     }
 
     /// The next note, `key`, with `value`'s text.
-    pub fn put(&mut self, key: &'static str, value: impl fmt::Display) {
-        // Writing to a `String` cannot fail.
-        let _ = write!(self.value(key), "{value}");
+    pub fn put(&mut self, key: &'static str, value: impl NoteValue) {
+        value.write_note(self.value(key));
     }
 
     /// The next note, `key`, with `value`'s text, or `none` without one.
-    pub fn put_or(&mut self, key: &'static str, value: Option<impl fmt::Display>, none: &str) {
+    pub fn put_or(&mut self, key: &'static str, value: Option<impl NoteValue>, none: &str) {
         match value {
             Some(v) => self.put(key, v),
             None => self.put(key, none),
         }
     }
 }
+
+/// A value a note can hold, written as its `Display` text. Numbers, texts
+/// and flags are written without `core::fmt` (the referee writes a seat's
+/// notes at every request); anything else through its `Display`.
+pub trait NoteValue {
+    /// Appends the value's text to `out`.
+    fn write_note(&self, out: &mut String);
+}
+
+impl<T: NoteValue + ?Sized> NoteValue for &T {
+    fn write_note(&self, out: &mut String) {
+        (**self).write_note(out);
+    }
+}
+
+impl NoteValue for str {
+    fn write_note(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl NoteValue for String {
+    fn write_note(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl NoteValue for bool {
+    fn write_note(&self, out: &mut String) {
+        out.push_str(if *self { "true" } else { "false" });
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, negative: bool, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push('-');
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+macro_rules! unsigned_note {
+    ($($t:ty),*) => {$(
+        impl NoteValue for $t {
+            fn write_note(&self, out: &mut String) {
+                push_decimal(out, false, u64::from(*self));
+            }
+        }
+    )*};
+}
+unsigned_note!(u8, u16, u32, u64);
+
+macro_rules! signed_note {
+    ($($t:ty),*) => {$(
+        impl NoteValue for $t {
+            fn write_note(&self, out: &mut String) {
+                let n = i64::from(*self);
+                push_decimal(out, n < 0, n.unsigned_abs());
+            }
+        }
+    )*};
+}
+signed_note!(i8, i16, i32, i64);
+
+impl NoteValue for usize {
+    fn write_note(&self, out: &mut String) {
+        push_decimal(out, false, *self as u64);
+    }
+}
+
+/// Types whose note is their `Display` text, through `core::fmt`.
+macro_rules! display_note {
+    ($($t:ty),*) => {$(
+        impl $crate::games::observe::NoteValue for $t {
+            fn write_note(&self, out: &mut String) {
+                // Writing to a `String` cannot fail.
+                let _ = std::fmt::Write::write_fmt(out, format_args!("{self}"));
+            }
+        }
+    )*};
+}
+pub(crate) use display_note;
 
 /// What `seat` may know now, built from what it may see; without the
 /// hand's history unless `with_history`.
@@ -277,6 +368,34 @@ pub(crate) fn observe_into<G: Game>(
 
 #[cfg(test)]
 mod tests {
+    /// A note's text is its value's `Display` text, numbers written
+    /// without `core::fmt` included.
+    #[test]
+    fn note_values_write_their_display_text() {
+        fn text(v: impl NoteValue) -> String {
+            let mut out = String::from("kept");
+            out.clear();
+            v.write_note(&mut out);
+            out
+        }
+        for n in [0u64, 7, 9, 10, 13, 99, 100, 65_535, 1 << 32, u64::MAX] {
+            assert_eq!(text(n), n.to_string());
+        }
+        for n in [0i64, -1, -9, -10, 13, -65_536, i64::MIN, i64::MAX] {
+            assert_eq!(text(n), n.to_string());
+        }
+        assert_eq!(text(u8::MAX), "255");
+        assert_eq!(text(i8::MIN), "-128");
+        assert_eq!(text(usize::MAX), usize::MAX.to_string());
+        assert_eq!(text(true), "true");
+        assert_eq!(text("over"), "over");
+        assert_eq!(text(String::from("nines")), "nines");
+        assert_eq!(
+            text(crate::seat::Seat::new(2)),
+            crate::seat::Seat::new(2).to_string()
+        );
+    }
+
     use super::*;
     use crate::{
         Options,
@@ -361,3 +480,5 @@ mod tests {
         );
     }
 }
+
+display_note!(crate::action::Strain, crate::card::Card, crate::seat::Seat);

@@ -74,6 +74,8 @@ impl Yogi {
 /// built).
 pub(super) struct TrumpText(Option<Card>);
 
+crate::games::observe::display_note!(TrumpText);
+
 impl std::fmt::Display for TrumpText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
