@@ -123,6 +123,7 @@ pub fn write_with(out: &Path, mut written: Written) -> Result<PathBuf, String> {
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", results_path.display()))?;
     let viewer_dir = out.join("viewer");
     std::fs::create_dir_all(&viewer_dir).map_err(|e| format!("{}: {e}", viewer_dir.display()))?;
+    remove_parts(&viewer_dir);
     let ctx = Context {
         tournament_seed: results.seed.map(whistle_rules::dealing::WrittenSeed::seed),
     };
@@ -179,6 +180,22 @@ pub fn write_with(out: &Path, mut written: Written) -> Result<PathBuf, String> {
     let path = out.join("report.html");
     std::fs::write(&path, html).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// Removes the half-written pages (`.part`) a run stopped while writing
+/// pages left in `viewer_dir` (those matches' pages are written again).
+fn remove_parts(viewer_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(viewer_dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if e.file_name()
+            .to_str()
+            .is_some_and(|n| n.ends_with(".html.part"))
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Verifies the finished log of match `index`, writes its viewer page and
@@ -466,4 +483,28 @@ fn page_html(r: &Results, rows: &[Row]) -> String {
         script { (PreEscaped(PICK_JS)) }
     };
     page(&title, REPORT_CSS, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page a stopped run was writing (`.part`) is removed before the
+    /// pages are written; finished pages and other files stay.
+    #[test]
+    fn half_written_pages_are_removed() {
+        let dir = std::env::temp_dir().join(format!("whistle-parts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["m00001.html.part", "m00002.html", "notes.part"] {
+            std::fs::write(dir.join(name), "x").unwrap();
+        }
+        remove_parts(&dir);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(left, ["m00002.html", "notes.part"]);
+    }
 }
