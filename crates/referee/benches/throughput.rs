@@ -675,14 +675,9 @@ async fn ping_pong(streams: usize, reply: fn(u64) -> RefereeMessage, s: &Setting
 // Whistle tables
 // ---------------------------------------------------------------------------
 
-/// One seat: answers every request at once with the last legal index.
-async fn bot(channel: Channel, token: String, mode: Mode) {
-    if mode == Mode::Kit {
-        return kit_bot(channel, token).await;
-    }
-    let mut client = RefereeClient::new(channel);
-    let (tx, rx) = mpsc::channel(64);
-    tx.send(BotMessage {
+/// A bench bot's Hello: the stream `mode` asks for.
+fn hello(token: String, mode: Mode) -> BotMessage {
+    BotMessage {
         msg: Some(BotMsg::Hello(Hello {
             token,
             bot_name: "last".into(),
@@ -690,13 +685,21 @@ async fn bot(channel: Channel, token: String, mode: Mode) {
             quiet: mode == Mode::Quiet,
             compact: matches!(
                 mode,
-                Mode::Compact | Mode::Rebuilt | Mode::Binary | Mode::BinaryRebuilt
+                Mode::Compact | Mode::Rebuilt | Mode::Binary | Mode::BinaryRebuilt | Mode::Kit
             ),
-            binary: matches!(mode, Mode::Binary | Mode::BinaryRebuilt),
+            binary: matches!(mode, Mode::Binary | Mode::BinaryRebuilt | Mode::Kit),
         })),
-    })
-    .await
-    .expect("open");
+    }
+}
+
+/// One seat: answers every request at once with the last legal index.
+async fn bot(channel: Channel, token: String, mode: Mode) {
+    if mode == Mode::Kit {
+        return kit_bot(channel, token).await;
+    }
+    let mut client = RefereeClient::new(channel);
+    let (tx, rx) = mpsc::channel(64);
+    tx.send(hello(token, mode)).await.expect("open");
     let Ok(response) = client.play(ReceiverStream::new(rx)).await else {
         return;
     };
@@ -733,18 +736,7 @@ async fn bot(channel: Channel, token: String, mode: Mode) {
 /// ([`Rebuilder::update_wire`]), any other request decoded and rebuilt.
 async fn kit_bot(channel: Channel, token: String) {
     let (tx, rx) = mpsc::channel(64);
-    tx.send(BotMessage {
-        msg: Some(BotMsg::Hello(Hello {
-            token,
-            bot_name: "last".into(),
-            protocol: whistle_protocol::PROTOCOL.into(),
-            quiet: false,
-            compact: true,
-            binary: true,
-        })),
-    })
-    .await
-    .expect("open");
+    tx.send(hello(token, Mode::Kit)).await.expect("open");
     let mut grpc = tonic::client::Grpc::new(channel);
     if grpc.ready().await.is_err() {
         return;
