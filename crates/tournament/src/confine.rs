@@ -46,6 +46,14 @@ impl Confinement {
             .prefix("whistle-run-")
             .tempdir()
             .map_err(|e| RunError::Sandbox(format!("cannot make a private folder: {e}")))?;
+        if mode == Mode::Namespaces {
+            // Where every sandbox mounts its scratch `tmpfs`
+            // ([`crate::procs::command`]). Made here, empty, so that the path
+            // is there to mount on even when the private folder lies inside
+            // a folder a bot reads (`TMPDIR` in the bot's own folder).
+            std::fs::create_dir(runtime.path().join(crate::procs::SCRATCH))
+                .map_err(|e| RunError::Sandbox(format!("cannot make a private folder: {e}")))?;
+        }
         Ok(Confinement {
             mode,
             support,

@@ -364,9 +364,14 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
     })
 }
 
+/// The path of the run's private folder every sandbox (namespaces) mounts
+/// its scratch `tmpfs` on: an empty folder of the host's, made once a run.
+pub const SCRATCH: &str = "scratch";
+
 /// The command that starts `l` with the launch contract (in its sandbox
-/// when it has one, with a fresh scratch folder that lives as long as the
-/// returned folder), its standard streams left for the caller to set.
+/// when it has one, with a fresh scratch folder: a `tmpfs` of its own in
+/// namespaces, else a folder of the host's that lives as long as the
+/// returned one), its standard streams left for the caller to set.
 ///
 /// # Errors
 /// If the scratch folder cannot be made.
@@ -399,10 +404,25 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
                     format!("no program {}", p.display()),
                 ));
             }
-            let scratch = tempfile::Builder::new()
-                .prefix("scratch-")
-                .tempdir_in(&s.runtime)?;
-            let home = scratch.path().display().to_string();
+            // In namespaces the scratch folder is a `tmpfs` the sandbox
+            // mounts on this path of its own private root: nothing of the
+            // host's is made for an instance (a folder made and removed on
+            // the host's disk for each cost the runner about 0.4 ms of CPU
+            // on ext4). The path is the same for every instance, so it tells
+            // a bot nothing. With Landlock alone it is a fresh folder of the
+            // host's disk, which the launcher watches.
+            let scratch = match s.mode {
+                Mode::Namespaces => None,
+                Mode::Landlock => Some(
+                    tempfile::Builder::new()
+                        .prefix("scratch-")
+                        .tempdir_in(&s.runtime)?,
+                ),
+            };
+            let scratch_path = scratch
+                .as_ref()
+                .map_or_else(|| s.runtime.join(SCRATCH), |d| d.path().to_path_buf());
+            let home = scratch_path.display().to_string();
             let mut env = contract(l);
             env.extend([
                 ("WHISTLE_BOT_NAME".into(), l.name.clone()),
@@ -427,13 +447,13 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
                 dir: l.dir.clone(),
                 env,
                 read: s.read.clone(),
-                scratch: scratch.path().to_path_buf(),
+                scratch: scratch_path,
                 limits: s.limits,
                 // A stdio bot reaches nothing: whistle speaks for it.
                 referee_port: s.referee_port.filter(|_| !l.stdio),
                 stdio: l.stdio,
             };
-            (Command::from(spec.command(&s.launcher)), Some(scratch))
+            (Command::from(spec.command(&s.launcher)), scratch)
         }
     })
 }
