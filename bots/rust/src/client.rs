@@ -804,6 +804,57 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
     }
 }
 
+/// The file name of the small program built and installed beside `whistle`
+/// (`whistle-cli`'s second bot-facing binary): `whistle-bundled-bot ARGS`
+/// runs what `whistle bot ARGS` runs ([`bundled_main`]) without loading the
+/// whole of `whistle`. A tournament starts it for `whistle bot ...` when it
+/// sits beside the running `whistle` and answers the same [`BUILD`].
+pub const BUNDLED_BIN: &str = "whistle-bundled-bot";
+
+/// The build of what [`bot_main`] runs: a digest of the sources of this
+/// kit, the policies, the protocol and the rules (`build.rs`). The bundled
+/// bot binary answers it to [`BUILD_ARG`]; one of another build may play
+/// otherwise.
+pub const BUILD: &str = env!("WHISTLE_BOT_BUILD");
+
+/// The one argument the bundled bot binary answers [`BUILD`] to (no
+/// argument `whistle bot` takes).
+pub const BUILD_ARG: &str = "__build";
+
+/// What `whistle bot` does, as its help says.
+pub const BOT_ABOUT: &str = "Play a bundled bot (random, first, heuristic, sampler) against a \
+                             referee, with the launch contract ($WHISTLE_ADDRESS, $WHISTLE_TOKEN)";
+
+/// The command line of `whistle bot`, as `whistle` parses it: the same
+/// help, usage and errors.
+pub fn bot_command() -> clap::Command {
+    use clap::Args as _;
+    // After the arguments: they bring the doc of `BotArgs` as an about.
+    BotArgs::augment_args(clap::Command::new("bot"))
+        .bin_name("whistle bot")
+        .about(BOT_ABOUT)
+        .long_about(None)
+}
+
+/// The `main` of the bundled bot binary ([`BUNDLED_BIN`]): its arguments
+/// are those of `whistle bot` (the same help, errors and exit statuses),
+/// and it runs [`bot_main`]; to [`BUILD_ARG`] alone it prints [`BUILD`].
+pub fn bundled_main() -> std::process::ExitCode {
+    use clap::FromArgMatches as _;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if let [only] = args.as_slice()
+        && only == BUILD_ARG
+    {
+        println!("{BUILD}");
+        return std::process::ExitCode::SUCCESS;
+    }
+    let matches = bot_command().get_matches_from(std::iter::once("bot".into()).chain(args));
+    match BotArgs::from_arg_matches(&matches) {
+        Ok(args) => bot_main(args),
+        Err(e) => e.exit(),
+    }
+}
+
 /// The exit status of a bot whose token the referee refused (unknown,
 /// retired, used up): 0 is a clean end (the referee ended the assignments
 /// or shut down), 1 a referee that cannot be reached or a stream that

@@ -60,7 +60,9 @@ enum Command {
     /// Check, show and replay match logs: settle disputes from the log alone.
     Replay(replay::ReplayArgs),
     /// Play a bundled bot (random, first, heuristic, sampler) against a referee, with
-    /// the launch contract ($WHISTLE_ADDRESS, $WHISTLE_TOKEN).
+    /// the launch contract ($WHISTLE_ADDRESS, $WHISTLE_TOKEN). The help says
+    /// `BOT_ABOUT`, which the bundled bot binary's says too.
+    #[command(about = whistle_bot::client::BOT_ABOUT, long_about = None)]
     Bot(whistle_bot::client::BotArgs),
     /// Check a bot before it enters an event: start it as the runner does,
     /// play it through every game it plays, and print PASS or FAIL for each

@@ -307,9 +307,14 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
         read.push(r);
     }
     // The running whistle binary (bots and scripts may run `whistle bot`):
-    // a program, no secret.
+    // a program, no secret. So is the bundled bot binary started for
+    // `whistle bot ...` in its stead (`procs::started`).
     if let Ok(me) = std::env::current_exe() {
         read.push(real(&me));
+    }
+    let (started, _) = crate::procs::started(&bot.command, base);
+    if started != program {
+        read.push(real(&started));
     }
     // The runtime the program lives in is a guess: granted only when it
     // exposes nothing.

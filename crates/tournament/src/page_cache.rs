@@ -15,7 +15,8 @@
 //! Not dropped: the bot's `read` paths and the system's files (shared with
 //! every other program; reading a page still caches it there, a channel
 //! only a fresh machine per instance closes), and the folder of a bot that
-//! is whistle itself (`whistle bot`: whistle's own code), lies in the
+//! is whistle itself (`whistle bot`: whistle's own code, and the bundled
+//! bot binary beside it started in its stead), lies in the
 //! system's paths, or runs unsandboxed (trusted, and able to drop pages
 //! itself).
 

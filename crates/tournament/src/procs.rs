@@ -82,7 +82,8 @@ pub struct BotProcess {
 pub struct Launch {
     /// The bot's name.
     pub name: String,
-    /// Program and arguments (`whistle` is the running whistle binary).
+    /// Program and arguments (`whistle` is the running whistle binary), as
+    /// the bot's configuration says them: [`started`] says what is started.
     pub command: Vec<String>,
     /// Working directory.
     pub dir: PathBuf,
@@ -120,7 +121,8 @@ pub struct Sandboxed {
 }
 
 /// The program to start for a command's first word: `whistle` is the
-/// running whistle binary; a relative path with a separator (`bots/my-bot`,
+/// running whistle binary (for `whistle bot ...`, [`started`] starts the
+/// bundled bot binary beside it where there is one); a relative path with a separator (`bots/my-bot`,
 /// `./run.sh`) is taken from the bot's working directory (the tournament
 /// file's folder); a bare name is looked up in `PATH`.
 pub fn program(word: &str, dir: &Path) -> PathBuf {
@@ -134,6 +136,52 @@ pub fn program(word: &str, dir: &Path) -> PathBuf {
         return dir.join(path);
     }
     path.to_path_buf()
+}
+
+/// The bundled bot binary ([`whistle_bot::client::BUNDLED_BIN`]) in the
+/// running `whistle`'s folder, when there is one that answers this very
+/// build ([`whistle_bot::client::BUILD`]): it runs what `whistle bot` runs
+/// and starts in a fraction of the time. Asked once for the life of the
+/// process; `None` (a binary missing, or of another build): `whistle` runs
+/// its bots itself.
+pub fn bundled_bot() -> Option<&'static Path> {
+    static FOUND: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| bundled_bot_beside(&std::env::current_exe().ok()?))
+        .as_deref()
+}
+
+/// The bundled bot binary beside `program` when it answers this build.
+fn bundled_bot_beside(program: &Path) -> Option<PathBuf> {
+    use whistle_bot::client::{BUILD, BUILD_ARG, BUNDLED_BIN};
+    let small = program.parent()?.join(BUNDLED_BIN);
+    if !small.is_file() {
+        return None;
+    }
+    let out = std::process::Command::new(&small)
+        .arg(BUILD_ARG)
+        .env_clear()
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    (out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == BUILD).then_some(small)
+}
+
+/// The program to start for `command` (run in `dir`) and its arguments:
+/// its first word as [`program`] resolves it, except that `whistle bot
+/// ARGS` (the word `whistle` or the running binary's path) is
+/// [`bundled_bot`] with `ARGS` where there is one: the same bot, parsing
+/// the same arguments, with the same environment and limits.
+pub fn started(command: &[String], dir: &Path) -> (PathBuf, Vec<String>) {
+    let p = program(&command[0], dir);
+    if command.get(1).is_some_and(|w| w == "bot")
+        && std::env::current_exe().is_ok_and(|me| me == p)
+        && let Some(small) = bundled_bot()
+    {
+        return (small.to_path_buf(), command[2..].to_vec());
+    }
+    (p, command[1..].to_vec())
 }
 
 /// A started bot process and, when sandboxed, its scratch folder (removed
@@ -378,8 +426,9 @@ pub const SCRATCH: &str = "scratch";
 pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir>)> {
     Ok(match &l.sandbox {
         None => {
-            let mut cmd = Command::new(program(&l.command[0], &l.dir));
-            cmd.args(&l.command[1..])
+            let (program, args) = started(&l.command, &l.dir);
+            let mut cmd = Command::new(program);
+            cmd.args(args)
                 .current_dir(&l.dir)
                 .env("WHISTLE_BOT_NAME", &l.name);
             for (k, v) in contract(l) {
@@ -440,10 +489,11 @@ pub fn command(l: &Launch) -> std::io::Result<(Command, Option<tempfile::TempDir
             if let Ok(tz) = std::env::var("TZ") {
                 env.push(("TZ".into(), tz));
             }
+            let (program, args) = started(&l.command, &l.dir);
             let spec = Spec {
                 mode: s.mode,
-                program: program(&l.command[0], &l.dir),
-                args: l.command[1..].to_vec(),
+                program,
+                args,
                 dir: l.dir.clone(),
                 env,
                 read: s.read.clone(),
