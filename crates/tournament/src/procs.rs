@@ -1005,6 +1005,47 @@ mod tests {
         assert!(!group_alive(pgid));
     }
 
+    /// The bundled bot binary is taken only beside the program, and only
+    /// when it answers this build; the running test binary has none beside
+    /// it, so `whistle bot` is started as it is.
+    #[test]
+    fn the_bundled_bot_is_taken_only_of_this_build() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let me = dir.path().join("whistle");
+        let small = dir.path().join(whistle_bot::client::BUNDLED_BIN);
+        assert_eq!(bundled_bot_beside(&me), None, "missing");
+        let answering = |build: &str| {
+            // Written apart and renamed: a file still open for writing
+            // cannot be run.
+            let tmp = dir.path().join("next");
+            std::fs::write(&tmp, format!("#!/bin/sh\necho '{build}'\n")).unwrap();
+            std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+            std::fs::rename(&tmp, &small).unwrap();
+        };
+        answering("0.0.0-another");
+        assert_eq!(bundled_bot_beside(&me), None, "another build");
+        answering(whistle_bot::client::BUILD);
+        // (A process another test forks in the moment the file is open for
+        // writing holds it until it runs its own program: asked again.)
+        let found = (0..20).find_map(|_| {
+            bundled_bot_beside(&me).or_else(|| {
+                std::thread::sleep(Duration::from_millis(10));
+                None
+            })
+        });
+        assert_eq!(found, Some(small.clone()), "this build");
+        let words = |w: &[&str]| w.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let here = Path::new("/data/tournaments");
+        assert_eq!(
+            started(&words(&["whistle", "bot", "--bot", "first"]), here),
+            (
+                std::env::current_exe().unwrap(),
+                words(&["bot", "--bot", "first"])
+            ),
+        );
+    }
+
     #[test]
     fn programs_resolve_against_the_tournament_folder() {
         let dir = Path::new("/data/tournaments");
