@@ -805,7 +805,7 @@ pub fn bot_main(args: BotArgs) -> std::process::ExitCode {
 }
 
 /// The file name of the small program built and installed beside `whistle`
-/// (`whistle-cli`'s second bot-facing binary): `whistle-bundled-bot ARGS`
+/// (a binary of `whistle-cli`): `whistle-bundled-bot ARGS`
 /// runs what `whistle bot ARGS` runs ([`bundled_main`]) without loading the
 /// whole of `whistle`. A tournament starts it for `whistle bot ...` when it
 /// sits beside the running `whistle` and answers the same [`BUILD`].

@@ -312,9 +312,8 @@ pub fn check_grants(bot: &LocalBot, base: &Path, secrets: &[PathBuf]) -> Result<
     if let Ok(me) = std::env::current_exe() {
         read.push(real(&me));
     }
-    let (started, _) = crate::procs::started(&bot.command, base);
-    if started != program {
-        read.push(real(&started));
+    if let Some(small) = crate::procs::bundled_for(&bot.command, base) {
+        read.push(real(small));
     }
     // The runtime the program lives in is a guess: granted only when it
     // exposes nothing.

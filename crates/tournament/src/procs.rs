@@ -122,9 +122,10 @@ pub struct Sandboxed {
 
 /// The program to start for a command's first word: `whistle` is the
 /// running whistle binary (for `whistle bot ...`, [`started`] starts the
-/// bundled bot binary beside it where there is one); a relative path with a separator (`bots/my-bot`,
-/// `./run.sh`) is taken from the bot's working directory (the tournament
-/// file's folder); a bare name is looked up in `PATH`.
+/// bundled bot binary beside it where there is one); a relative path with a
+/// separator (`bots/my-bot`, `./run.sh`) is taken from the bot's working
+/// directory (the tournament file's folder); a bare name is looked up in
+/// `PATH`.
 pub fn program(word: &str, dir: &Path) -> PathBuf {
     if word == "whistle" {
         if let Ok(me) = std::env::current_exe() {
@@ -168,20 +169,25 @@ fn bundled_bot_beside(program: &Path) -> Option<PathBuf> {
     (out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == BUILD).then_some(small)
 }
 
+/// [`bundled_bot`] when `command` (run in `dir`) is `whistle bot ...`
+/// (its first word `whistle` or the running binary's path) and there is
+/// one: what [`started`] starts in its stead.
+pub fn bundled_for(command: &[String], dir: &Path) -> Option<&'static Path> {
+    let whistle_bot = command.get(1).is_some_and(|w| w == "bot")
+        && std::env::current_exe().is_ok_and(|me| me == program(&command[0], dir));
+    whistle_bot.then(bundled_bot).flatten()
+}
+
 /// The program to start for `command` (run in `dir`) and its arguments:
 /// its first word as [`program`] resolves it, except that `whistle bot
-/// ARGS` (the word `whistle` or the running binary's path) is
-/// [`bundled_bot`] with `ARGS` where there is one: the same bot, parsing
-/// the same arguments, with the same environment and limits.
+/// ARGS` is the bundled bot binary with `ARGS` where there is one
+/// ([`bundled_for`]): the same bot, parsing the same arguments, with the
+/// same environment and limits.
 pub fn started(command: &[String], dir: &Path) -> (PathBuf, Vec<String>) {
-    let p = program(&command[0], dir);
-    if command.get(1).is_some_and(|w| w == "bot")
-        && std::env::current_exe().is_ok_and(|me| me == p)
-        && let Some(small) = bundled_bot()
-    {
-        return (small.to_path_buf(), command[2..].to_vec());
+    match bundled_for(command, dir) {
+        Some(small) => (small.to_path_buf(), command[2..].to_vec()),
+        None => (program(&command[0], dir), command[1..].to_vec()),
     }
-    (p, command[1..].to_vec())
 }
 
 /// A started bot process and, when sandboxed, its scratch folder (removed
