@@ -36,15 +36,94 @@ const PAGE_GZIP_LEVEL: u32 = 4;
 /// (and the views already carry only what changed). Base64 has no `<`, so
 /// nothing can close the element.
 pub fn packed_json(value: &impl serde::Serialize) -> String {
-    use base64::Engine as _;
-    // The JSON goes straight into the compressor: a match's data is
-    // megabytes before compression, never held whole.
-    let mut gz =
-        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(PAGE_GZIP_LEVEL));
-    serde_json::to_writer(std::io::BufWriter::with_capacity(1 << 16, &mut gz), value)
+    let mut packer = Packer::default();
+    packer
+        .pack(|w| serde_json::to_writer(w, value).map_err(std::io::Error::other))
         .expect("page data serializes");
-    let bytes = gz.finish().expect("writing to memory");
-    base64::engine::general_purpose::STANDARD.encode(bytes)
+    packer.base64
+}
+
+/// Packs page data as [`packed_json`] does, keeping its compressor and
+/// buffers from page to page: a caller that writes many pages (a
+/// tournament's) makes the compressor's tables once, not once a page.
+pub struct Packer {
+    /// Raw deflate into a buffer that starts with the gzip header; between
+    /// pages it holds an empty buffer and a fresh state.
+    deflate: flate2::write::DeflateEncoder<Vec<u8>>,
+    /// The buffer the next page's compressed data is written into.
+    spare: Vec<u8>,
+    /// The last page's data in base64.
+    base64: String,
+}
+
+impl Default for Packer {
+    fn default() -> Packer {
+        Packer {
+            deflate: flate2::write::DeflateEncoder::new(
+                Vec::new(),
+                flate2::Compression::new(PAGE_GZIP_LEVEL),
+            ),
+            spare: Vec::new(),
+            base64: String::new(),
+        }
+    }
+}
+
+/// The gzip header `flate2::write::GzEncoder` writes at this level: no
+/// name, no time, no extra flags, an unknown system.
+const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
+
+/// Writes into the compressor and sums what it wrote for the gzip trailer.
+struct Summed<'a> {
+    deflate: &'a mut flate2::write::DeflateEncoder<Vec<u8>>,
+    crc: flate2::Crc,
+}
+
+impl std::io::Write for Summed<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.deflate.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Packer {
+    /// The JSON `write` writes, gzip-compressed (the same bytes as
+    /// `flate2::write::GzEncoder` makes at [`PAGE_GZIP_LEVEL`]), in base64.
+    fn pack(
+        &mut self,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> std::io::Result<&str> {
+        use base64::Engine as _;
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
+        out.extend_from_slice(&GZIP_HEADER);
+        // Finishes the empty stream the encoder held (into the buffer it
+        // held, dropped) and starts afresh into `out`.
+        drop(self.deflate.reset(out)?);
+        let mut summed = Summed {
+            deflate: &mut self.deflate,
+            crc: flate2::Crc::new(),
+        };
+        {
+            // The JSON goes straight into the compressor in large pieces.
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut summed);
+            write(&mut w)?;
+            std::io::Write::flush(&mut w)?;
+        }
+        let crc = summed.crc;
+        let mut out = self.deflate.reset(Vec::new())?;
+        out.extend_from_slice(&crc.sum().to_le_bytes());
+        out.extend_from_slice(&crc.amount().to_le_bytes());
+        self.base64.clear();
+        base64::engine::general_purpose::STANDARD.encode_string(&out, &mut self.base64);
+        self.spare = out;
+        Ok(&self.base64)
+    }
 }
 
 /// A whole page: `title`, its style sheet `css` inline, `body`.
@@ -110,6 +189,14 @@ fn rules_text(game: &str) -> Option<(&'static str, String)> {
 /// The hand viewer for one match: a page that steps through every hand,
 /// drawing the table as the chosen seat saw it at each step.
 pub fn viewer_page(m: &viewer::Match) -> String {
+    viewer_page_with(m, &mut Packer::default())
+}
+
+/// [`viewer_page`] with `packer`'s compressor and buffers.
+pub fn viewer_page_with(m: &viewer::Match, packer: &mut Packer) -> String {
+    let data = packer
+        .pack(|w| m.write_json(w))
+        .expect("page data serializes");
     let title = format!("{} match {} ({})", m.tournament, m.match_index, m.game);
     page(
         &title,
@@ -146,7 +233,7 @@ pub fn viewer_page(m: &viewer::Match) -> String {
                 }
             }
             // Base64 has nothing to escape: written as it is, not scanned.
-            script #match-data type="application/gzip+base64" { (PreEscaped(packed_json(m))) }
+            script #match-data type="application/gzip+base64" { (PreEscaped(data)) }
             script { (PreEscaped(VIEWER_JS)) }
         },
     )
