@@ -30,13 +30,13 @@ use whistle_rules::{
 /// (`end`) is whole.
 #[derive(Debug, Clone, Default)]
 pub struct Hands {
-    json: String,
+    json: Vec<u8>,
     len: usize,
 }
 
 impl Hands {
-    /// The JSON text.
-    pub fn json(&self) -> &str {
+    /// The JSON text (UTF-8).
+    pub fn json(&self) -> &[u8] {
         &self.json
     }
 
@@ -70,7 +70,7 @@ pub struct Scratch {
 impl Scratch {
     /// Takes back the buffer of `m`'s hands, once its page is written.
     pub fn recycle(&mut self, m: Match) {
-        let mut json = m.hands.json.into_bytes();
+        let mut json = m.hands.json;
         json.clear();
         if json.capacity() > self.json.capacity() {
             self.json = json;
@@ -231,7 +231,7 @@ impl Match {
         let mut buf = Vec::with_capacity(256);
         self.head_json(&mut buf).map_err(std::io::Error::other)?;
         w.write_all(&buf)?;
-        w.write_all(self.hands.json.as_bytes())?;
+        w.write_all(&self.hands.json)?;
         buf.clear();
         if let Some(back) = &self.back {
             raw(&mut buf, ",\"back\":");
@@ -514,8 +514,8 @@ pub fn collect_with(log: &MatchLog, report: &Report, s: &mut Scratch) -> Result<
         }
     }
     s.json.push(b']');
+    // UTF-8 as serde_json writes it: not checked again.
     let json = std::mem::take(&mut s.json);
-    let json = String::from_utf8(json).map_err(|e| e.to_string())?;
     Ok(Match {
         game: variant.name().to_string(),
         title: variant.title().to_string(),
