@@ -65,6 +65,11 @@ pub struct Scratch {
     started: bool,
     /// The JSON being written.
     json: Vec<u8>,
+    /// How many of the hand's logged events each seat may see, counted
+    /// over the first `logged` entries of the game's log.
+    seen: Vec<usize>,
+    /// How many entries of the game's log `seen` has counted.
+    logged: usize,
 }
 
 impl Scratch {
@@ -321,6 +326,21 @@ fn views<G: Game>(game: &G, s: &mut Scratch, whole: bool) -> Result<(), String> 
     while s.now.len() < n {
         s.now.push(game.observe_without_history(Seat::new(0)));
     }
+    // A step's view keeps only the length of each seat's history: the
+    // events it may see, counted, not built. Within a hand the log only
+    // grows (a deal starts it again): only its new entries are counted.
+    let log = game.log();
+    if log.len() < s.logged || s.seen.len() != n {
+        s.logged = 0;
+        s.seen.clear();
+        s.seen.resize(n, 0);
+    }
+    for e in &log[s.logged..] {
+        for seat in Seat::all(n) {
+            s.seen[seat.index()] += usize::from(e.seen_by(seat).is_some());
+        }
+    }
+    s.logged = log.len();
     let buf = &mut s.json;
     buf.push(b'[');
     for seat in Seat::all(n) {
@@ -328,13 +348,7 @@ fn views<G: Game>(game: &G, s: &mut Scratch, whole: bool) -> Result<(), String> 
         if i > 0 {
             buf.push(b',');
         }
-        // A step's view keeps only the length of the seat's history: the
-        // events it may see, counted, not built.
-        let history_len = game
-            .log()
-            .iter()
-            .filter(|e| e.seen_by(seat).is_some())
-            .count();
+        let history_len = s.seen[i];
         let now = &mut s.now[i];
         game.observe_into(seat, whole, now);
         let tricks_len = now.tricks.len();
@@ -461,7 +475,10 @@ pub fn collect_with(log: &MatchLog, report: &Report, s: &mut Scratch) -> Result<
         raw(buf, ",\"dealer\":");
         val(buf, &hand.dealer.index())?;
         raw(buf, ",\"steps\":[");
+        // A new deal: no step before, and a new log.
         s.started = false;
+        s.logged = 0;
+        s.seen.clear();
         let mut stopped = false;
         for (i, act) in hand.actions.iter().enumerate() {
             let buf = &mut s.json;
@@ -616,7 +633,7 @@ mod page_data {
     /// The page's data, merged back, is at every step exactly each seat's
     /// observation (what `replay show --seat --step` prints, without its
     /// history and completed tricks, which the page takes from the hand's
-    /// end by length) and legal actions: nothing a seat may not see, and
+    /// end by the lengths it gives) and legal actions: nothing a seat may not see, and
     /// nothing it saw left out. Every game's sample log.
     #[test]
     fn the_page_data_merges_back_into_each_seats_observation() {
@@ -651,6 +668,8 @@ mod page_data {
                         let o = merge(&before[s.index()], view["observation"].as_object().unwrap());
                         let mut want = driver.game().observe_without_history(s);
                         assert_eq!(view["tricks_len"].as_u64(), Some(want.tricks.len() as u64));
+                        let seen = driver.game().observe(s).history.len();
+                        assert_eq!(view["history_len"].as_u64(), Some(seen as u64));
                         want.tricks.clear();
                         let mut want = serde_json::to_value(&want).unwrap();
                         let want = want.as_object_mut().unwrap();
