@@ -63,8 +63,7 @@ fn main() {
     let sources: Vec<(Vec<(u64, PathBuf)>, Seed)> = match std::env::var_os("BENCH_DIR") {
         Some(d) => vec![logs(Path::new(&d))],
         None => {
-            let root =
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../replays/samples");
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../replays/samples");
             ["israeli", "honeymoon", "illustrated", "yogi", "oneonta"]
                 .iter()
                 .map(|g| logs(&root.join(g)))

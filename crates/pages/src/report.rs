@@ -151,9 +151,7 @@ pub fn write_with(out: &Path, mut written: Written) -> Result<PathBuf, String> {
                 scope.spawn(|| {
                     let mut buffers = Buffers::default();
                     part.iter()
-                        .map(|(i, p)| {
-                            Ok((*i, viewer_row(*i, p, ctx, &viewer_dir, &mut buffers)?))
-                        })
+                        .map(|(i, p)| Ok((*i, viewer_row(*i, p, ctx, &viewer_dir, &mut buffers)?)))
                         .collect()
                 })
             })

@@ -179,7 +179,14 @@ fn partial(buf: &mut Vec<u8>, o: &Observation, mask: u32, players_mask: u64) -> 
         TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, TRUMP trump,
         CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
     if mask & (1 << field::PLAYERS) != 0 {
-        raw(buf, if first { "\"players\":" } else { ",\"players\":" });
+        raw(
+            buf,
+            if first {
+                "\"players\":"
+            } else {
+                ",\"players\":"
+            },
+        );
         players(buf, &o.players, players_mask)?;
     }
     buf.push(b'}');
@@ -274,7 +281,8 @@ impl Serialize for Match {
     /// The page's JSON ([`Match::write_json`]) as a value.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut text = Vec::new();
-        self.write_json(&mut text).map_err(serde::ser::Error::custom)?;
+        self.write_json(&mut text)
+            .map_err(serde::ser::Error::custom)?;
         let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
         serde_json::value::RawValue::from_string(text)
             .map_err(serde::ser::Error::custom)?
