@@ -8,7 +8,8 @@ use serde::Serialize;
 use whistle_protocol::convert::field;
 use whistle_replay::{MatchLog, verify::Report};
 use whistle_rules::{
-    Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant, dealing::Seed,
+    Action, Card, Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant,
+    dealing::Seed,
 };
 
 /// The hands of a match as the page's JSON: an array with one object a
@@ -119,8 +120,41 @@ fn seat_changes(a: &SeatView, b: &SeatView) -> u8 {
     .fold(0, |m, (k, &c)| m | u8::from(c) << k)
 }
 
+/// `list` as a JSON array of the cards' texts, as their `Serialize` writes
+/// them (a card's text is two ASCII letters or digits: nothing to escape).
+fn cards(buf: &mut Vec<u8>, list: impl Iterator<Item = Card>) {
+    buf.push(b'[');
+    for (k, c) in list.enumerate() {
+        raw(buf, if k > 0 { ",\"" } else { "\"" });
+        raw(buf, c.text());
+        buf.push(b'"');
+    }
+    buf.push(b']');
+}
+
+/// Legal actions as a JSON array of their texts, as their `Serialize`
+/// writes them (a card played as its text).
+fn actions(buf: &mut Vec<u8>, list: &[Action]) -> Result<(), String> {
+    buf.push(b'[');
+    for (k, a) in list.iter().enumerate() {
+        if k > 0 {
+            buf.push(b',');
+        }
+        match a {
+            Action::Play(c) => {
+                buf.push(b'"');
+                raw(buf, c.text());
+                buf.push(b'"');
+            }
+            a => val(buf, a)?,
+        }
+    }
+    buf.push(b']');
+    Ok(())
+}
+
 /// The fields of `p` in the mask `mask` (bit `k` for the `k`th field of
-/// [`SeatView`]), as an object.
+/// [`SeatView`]), as an object (all of them: as its `Serialize` writes it).
 fn seat_part(buf: &mut Vec<u8>, p: &SeatView, mask: u8) -> Result<(), String> {
     let mut first = true;
     buf.push(b'{');
@@ -134,7 +168,13 @@ fn seat_part(buf: &mut Vec<u8>, p: &SeatView, mask: u8) -> Result<(), String> {
             })*
         };
     }
-    put!(0 seat, 1 held, 2 known, 3 bid, 4 tricks, 5 total, 6 team, 7 active);
+    put!(0 seat, 1 held);
+    if mask & (1 << 2) != 0 {
+        raw(buf, if first { "\"known\":" } else { ",\"known\":" });
+        first = false;
+        cards(buf, p.known.iter());
+    }
+    put!(3 bid, 4 tricks, 5 total, 6 team, 7 active);
     let _ = first;
     buf.push(b'}');
     Ok(())
@@ -151,7 +191,6 @@ fn players(buf: &mut Vec<u8>, list: &[SeatView], mask: u64) -> Result<(), String
         }
         match seat_fields(mask, i) {
             0 => raw(buf, "null"),
-            u8::MAX => val(buf, p)?,
             f => seat_part(buf, p, f)?,
         }
     }
@@ -176,8 +215,13 @@ fn partial(buf: &mut Vec<u8>, o: &Observation, mask: u32, players_mask: u64) -> 
         };
     }
     put!(GAME game, SEAT seat, SEATS seats, DEAL deal, DEALER dealer, PHASE phase,
-        TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, TRUMP trump,
-        CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
+        TO_ACT to_act, SIMULTANEOUS simultaneous);
+    if mask & (1 << field::HAND) != 0 {
+        raw(buf, if first { "\"hand\":" } else { ",\"hand\":" });
+        first = false;
+        cards(buf, o.hand.iter());
+    }
+    put!(TRUMP trump, CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
     if mask & (1 << field::PLAYERS) != 0 {
         raw(
             buf,
@@ -392,7 +436,7 @@ fn views<G: Game>(game: &G, s: &mut Scratch, whole: bool) -> Result<(), String> 
         raw(buf, ",\"tricks_len\":");
         val(buf, &tricks_len)?;
         raw(buf, ",\"legal\":");
-        val(buf, game.legal_actions(seat).as_slice())?;
+        actions(buf, &game.legal_actions(seat))?;
         buf.push(b'}');
     }
     buf.push(b']');
