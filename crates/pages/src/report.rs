@@ -76,8 +76,9 @@ impl Ahead {
                     // `write` makes the folder again and says why it cannot.
                     return written;
                 }
+                let mut buffers = Buffers::default();
                 for (index, log) in jobs {
-                    let row = viewer_row(index, &log, ctx, &viewer_dir);
+                    let row = viewer_row(index, &log, ctx, &viewer_dir, &mut buffers);
                     written.rows.insert(index, (log, row));
                 }
                 written
@@ -148,8 +149,9 @@ pub fn write_with(out: &Path, mut written: Written) -> Result<PathBuf, String> {
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(|| {
+                    let mut buffers = Buffers::default();
                     part.iter()
-                        .map(|(i, p)| Ok((*i, viewer_row(*i, p, ctx, &viewer_dir)?)))
+                        .map(|(i, p)| Ok((*i, viewer_row(*i, p, ctx, &viewer_dir, &mut buffers)?)))
                         .collect()
                 })
             })
@@ -198,6 +200,13 @@ fn remove_parts(viewer_dir: &Path) {
     }
 }
 
+/// What a thread writing pages keeps from page to page.
+#[derive(Default)]
+struct Buffers {
+    scratch: viewer::Scratch,
+    packer: crate::Packer,
+}
+
 /// Verifies the finished log of match `index`, writes its viewer page and
 /// returns its row (none for an unfinished log).
 fn viewer_row(
@@ -205,8 +214,9 @@ fn viewer_row(
     path: &Path,
     ctx: Context,
     viewer_dir: &Path,
+    buffers: &mut Buffers,
 ) -> Result<Option<Row>, String> {
-    let (log, m) = viewer::from_file(path, ctx)?;
+    let (log, m) = viewer::from_file_with(path, ctx, &mut buffers.scratch)?;
     let Some(end) = log.end.as_ref() else {
         return Ok(None);
     };
@@ -215,15 +225,17 @@ fn viewer_row(
     // Whole or not at all: a run stopped while pages are written leaves
     // no half page (a resumed run writes them all again).
     let part = viewer_dir.join(format!("{name}.part"));
-    std::fs::write(&part, crate::viewer_page(&m))
+    std::fs::write(&part, crate::viewer_page_with(&m, &mut buffers.packer))
         .and_then(|()| std::fs::rename(&part, &page_path))
         .map_err(|e| format!("{}: {e}", page_path.display()))?;
+    let verified = m.verified;
+    buffers.scratch.recycle(m);
     Ok(Some(Row {
         index,
         seats: log.header.seats.clone(),
         totals: end.result.totals.clone(),
         hands: log.hands.iter().map(|h| h.deal).collect(),
-        verified: m.verified,
+        verified,
         viewer: format!("viewer/{name}"),
     }))
 }

@@ -4,74 +4,95 @@
 //! --step` prints), the action taken, fallbacks and faults, and the
 //! verifier's verdict.
 
-use serde::{
-    Serialize,
-    ser::{SerializeMap, SerializeSeq},
-};
-use serde_json::value::RawValue;
+use serde::Serialize;
+use whistle_protocol::convert::field;
 use whistle_replay::{MatchLog, verify::Report};
 use whistle_rules::{
-    Action, ActionList, Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant,
+    Action, Card, Fallback, Game, MatchDriver, Observation, Seat, SeatView, Status, Variant,
     dealing::Seed,
 };
 
-/// What every seat saw at one step (or at a hand's end), as the page's
-/// JSON: an array with one view a seat, written as the step is played (a
-/// match's observations are never all held at once).
+/// The hands of a match as the page's JSON: an array with one object a
+/// hand (`deal`, `dealer`, `steps`, `end`, `faults`, `summary`, `points`,
+/// `totals`), each step an object (`seat`, `action`, `fallback`, `faults`,
+/// `views`, and `refused` where the rules refuse it). Written as the match
+/// is played again, straight from each seat's observation into one text:
+/// a match's views are never held as values.
 ///
-/// On the page, a step's view is small: within a hand the history and the
-/// completed tricks only grow, so a step's view gives their lengths
-/// (`history_len`, `tricks_len`) and the page takes that many of the hand's
-/// end view; and of the other fields of the observation it carries only
-/// those that differ from the same seat's view at the step before (all of
-/// them at a hand's first step), and of `players` only the fields of each
-/// seat's entry that differ (an entry without any is `null`). The page
-/// merges them back. A hand's end view is whole.
-#[derive(Debug, Clone)]
-pub struct Views(Box<RawValue>);
+/// A step's `views` is an array with one view a seat (`observation`,
+/// `history_len`, `tricks_len`, `legal`). On the page, a step's view is
+/// small: within a hand the history and the completed tricks only grow, so
+/// a step's view gives their lengths (`history_len`, `tricks_len`) and the
+/// page takes that many of the hand's end view; and of the other fields of
+/// the observation it carries only those that differ from the same seat's
+/// view at the step before (all of them at a hand's first step), and of
+/// `players` only the fields of each seat's entry that differ (an entry
+/// without any is `null`). The page merges them back. A hand's end view
+/// (`end`) is whole.
+#[derive(Debug, Clone, Default)]
+pub struct Hands {
+    json: Vec<u8>,
+    len: usize,
+}
 
-impl Views {
-    /// The JSON text.
-    pub fn json(&self) -> &str {
-        self.0.get()
+impl Hands {
+    /// The JSON text (UTF-8).
+    pub fn json(&self) -> &[u8] {
+        &self.json
+    }
+
+    /// How many hands.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
-impl Serialize for Views {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+/// What playing logs again needs from match to match, kept by a caller
+/// that collects many (the pages of a tournament): the seats' observations
+/// are refilled, not built, and the JSON is written into the same buffer.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// Each seat's observation at the step before (valid when `started`).
+    before: Vec<Observation>,
+    /// Each seat's observation now.
+    now: Vec<Observation>,
+    /// Whether `before` holds the step before's observations (not at a
+    /// hand's first step).
+    started: bool,
+    /// The JSON being written.
+    json: Vec<u8>,
+    /// How many of the hand's logged events each seat may see, counted
+    /// over the first `logged` entries of the game's log.
+    seen: Vec<usize>,
+    /// How many entries of the game's log `seen` has counted.
+    logged: usize,
+}
+
+impl Scratch {
+    /// Takes back the buffer of `m`'s hands, once its page is written.
+    pub fn recycle(&mut self, m: Match) {
+        let mut json = m.hands.json;
+        json.clear();
+        if json.capacity() > self.json.capacity() {
+            self.json = json;
+        }
     }
 }
 
-/// One seat's view as the page gets it.
-struct View {
-    /// Its observation; in a step's view without its history and completed
-    /// tricks (their lengths are kept).
-    observation: Observation,
-    /// How many events of the hand's history the seat had seen.
-    history_len: usize,
-    /// How many tricks of the hand were complete.
-    tricks_len: usize,
-    /// Which fields of the observation the page gets (bit `f` for field
-    /// number `f` of whistle.proto, history and tricks left out), or `None`
-    /// for the whole observation (a hand's end).
-    changed: Option<u32>,
-    /// Which fields of each seat's entry of `players` the page gets when
-    /// `changed` has the `players` field (byte `i` for seat `i`, bit `k`
-    /// for the `k`th field of [`SeatView`]).
-    players_changed: u64,
-    /// Its legal actions (empty when not asked).
-    legal: ActionList,
+/// Appends `text` (JSON punctuation and keys, nothing to escape).
+fn raw(buf: &mut Vec<u8>, text: &str) {
+    buf.extend_from_slice(text.as_bytes());
 }
 
-/// The fields of `.0` in the mask `.1` (bit `f` for field number `f`, as
-/// [`whistle_protocol::compact::changed_fields`] gives it).
-struct Partial<'a>(&'a Observation, u32, u64);
-
-/// The fields of each seat's entry of `players` in its byte of the mask
-/// `.1` (byte `i` for seat `i`, bit `k` for the `k`th field of
-/// [`SeatView`]); an entry with none is `null`.
-struct Players<'a>(&'a [SeatView], u64);
+/// Appends `value` as JSON.
+fn val<T: Serialize + ?Sized>(buf: &mut Vec<u8>, value: &T) -> Result<(), String> {
+    serde_json::to_writer(buf, value).map_err(|e| e.to_string())
+}
 
 /// The byte of `mask` for seat `i` (every field past the eighth seat).
 fn seat_fields(mask: u64, i: usize) -> u8 {
@@ -82,7 +103,7 @@ fn seat_fields(mask: u64, i: usize) -> u8 {
     }
 }
 
-/// What changed in one seat's entry, as [`Players`] reads it.
+/// What changed in one seat's entry, as [`players`] reads it.
 fn seat_changes(a: &SeatView, b: &SeatView) -> u8 {
     [
         a.seat != b.seat,
@@ -99,90 +120,121 @@ fn seat_changes(a: &SeatView, b: &SeatView) -> u8 {
     .fold(0, |m, (k, &c)| m | u8::from(c) << k)
 }
 
-/// The fields of `.0` in the mask `.1`.
-struct SeatPart<'a>(&'a SeatView, u8);
-
-impl Serialize for SeatPart<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (p, mask) = (self.0, self.1);
-        let mut m = s.serialize_map(None)?;
-        macro_rules! put {
-            ($($k:literal $f:ident),*) => {
-                $(if mask & (1 << $k) != 0 {
-                    m.serialize_entry(stringify!($f), &p.$f)?;
-                })*
-            };
-        }
-        put!(0 seat, 1 held, 2 known, 3 bid, 4 tricks, 5 total, 6 team, 7 active);
-        m.end()
+/// `list` as a JSON array of the cards' texts, as their `Serialize` writes
+/// them (a card's text is two ASCII letters or digits: nothing to escape).
+fn cards(buf: &mut Vec<u8>, list: impl Iterator<Item = Card>) {
+    buf.push(b'[');
+    for (k, c) in list.enumerate() {
+        raw(buf, if k > 0 { ",\"" } else { "\"" });
+        raw(buf, c.text());
+        buf.push(b'"');
     }
+    buf.push(b']');
 }
 
-impl Serialize for Players<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.len()))?;
-        for (i, p) in self.0.iter().enumerate() {
-            match seat_fields(self.1, i) {
-                0 => q.serialize_element(&())?,
-                u8::MAX => q.serialize_element(p)?,
-                f => q.serialize_element(&SeatPart(p, f))?,
+/// Legal actions as a JSON array of their texts, as their `Serialize`
+/// writes them (a card played as its text).
+fn actions(buf: &mut Vec<u8>, list: &[Action]) -> Result<(), String> {
+    buf.push(b'[');
+    for (k, a) in list.iter().enumerate() {
+        if k > 0 {
+            buf.push(b',');
+        }
+        match a {
+            Action::Play(c) => {
+                buf.push(b'"');
+                raw(buf, c.text());
+                buf.push(b'"');
             }
+            a => val(buf, a)?,
         }
-        q.end()
     }
+    buf.push(b']');
+    Ok(())
 }
 
-/// Actions in canonical text.
-struct Texts<'a>(&'a [Action]);
-
-impl Serialize for Texts<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.len()))?;
-        for a in self.0 {
-            q.serialize_element(&format_args!("{a}"))?;
-        }
-        q.end()
+/// The fields of `p` in the mask `mask` (bit `k` for the `k`th field of
+/// [`SeatView`]), as an object (all of them: as its `Serialize` writes it).
+fn seat_part(buf: &mut Vec<u8>, p: &SeatView, mask: u8) -> Result<(), String> {
+    let mut first = true;
+    buf.push(b'{');
+    macro_rules! put {
+        ($($k:literal $f:ident),*) => {
+            $(if mask & (1 << $k) != 0 {
+                raw(buf, if first { "" } else { "," });
+                first = false;
+                raw(buf, concat!("\"", stringify!($f), "\":"));
+                val(buf, &p.$f)?;
+            })*
+        };
     }
+    put!(0 seat, 1 held);
+    if mask & (1 << 2) != 0 {
+        raw(buf, if first { "\"known\":" } else { ",\"known\":" });
+        first = false;
+        cards(buf, p.known.iter());
+    }
+    put!(3 bid, 4 tricks, 5 total, 6 team, 7 active);
+    let _ = first;
+    buf.push(b'}');
+    Ok(())
 }
 
-impl Serialize for Partial<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use whistle_protocol::convert::field;
-        let (o, mask) = (self.0, self.1);
-        let players = Players(&o.players, self.2);
-        let mut m = s.serialize_map(None)?;
-        macro_rules! put {
-            ($($bit:ident $f:ident),*) => {
-                $(if mask & (1 << field::$bit) != 0 {
-                    m.serialize_entry(stringify!($f), &o.$f)?;
-                })*
-            };
+/// The fields of each seat's entry of `list` in its byte of the mask `mask`
+/// (byte `i` for seat `i`, bit `k` for the `k`th field of [`SeatView`]);
+/// an entry with none is `null`.
+fn players(buf: &mut Vec<u8>, list: &[SeatView], mask: u64) -> Result<(), String> {
+    buf.push(b'[');
+    for (i, p) in list.iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
         }
-        put!(GAME game, SEAT seat, SEATS seats, DEAL deal, DEALER dealer, PHASE phase,
-            TO_ACT to_act, SIMULTANEOUS simultaneous, HAND hand, TRUMP trump,
-            CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
-        if mask & (1 << field::PLAYERS) != 0 {
-            m.serialize_entry("players", &players)?;
+        match seat_fields(mask, i) {
+            0 => raw(buf, "null"),
+            f => seat_part(buf, p, f)?,
         }
-        m.end()
     }
+    buf.push(b']');
+    Ok(())
 }
 
-impl Serialize for View {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(4))?;
-        match self.changed {
-            Some(mask) => m.serialize_entry(
-                "observation",
-                &Partial(&self.observation, mask, self.players_changed),
-            )?,
-            None => m.serialize_entry("observation", &self.observation)?,
-        }
-        m.serialize_entry("history_len", &self.history_len)?;
-        m.serialize_entry("tricks_len", &self.tricks_len)?;
-        m.serialize_entry("legal", &Texts(&self.legal))?;
-        m.end()
+/// The fields of `o` in the mask `mask` (bit `f` for field number `f`, as
+/// [`whistle_protocol::compact::changed_fields`] gives it), as an object;
+/// `players` with the seats' fields in `players_mask`.
+fn partial(buf: &mut Vec<u8>, o: &Observation, mask: u32, players_mask: u64) -> Result<(), String> {
+    let mut first = true;
+    buf.push(b'{');
+    macro_rules! put {
+        ($($bit:ident $f:ident),*) => {
+            $(if mask & (1 << field::$bit) != 0 {
+                raw(buf, if first { "" } else { "," });
+                first = false;
+                raw(buf, concat!("\"", stringify!($f), "\":"));
+                val(buf, &o.$f)?;
+            })*
+        };
     }
+    put!(GAME game, SEAT seat, SEATS seats, DEAL deal, DEALER dealer, PHASE phase,
+        TO_ACT to_act, SIMULTANEOUS simultaneous);
+    if mask & (1 << field::HAND) != 0 {
+        raw(buf, if first { "\"hand\":" } else { ",\"hand\":" });
+        first = false;
+        cards(buf, o.hand.iter());
+    }
+    put!(TRUMP trump, CONTRACT contract, TABLE table, PILES piles, TRICK trick, NOTES notes);
+    if mask & (1 << field::PLAYERS) != 0 {
+        raw(
+            buf,
+            if first {
+                "\"players\":"
+            } else {
+                ",\"players\":"
+            },
+        );
+        players(buf, &o.players, players_mask)?;
+    }
+    buf.push(b'}');
+    Ok(())
 }
 
 /// A fault, as the viewer marks it.
@@ -198,48 +250,8 @@ pub struct Fault {
     pub forfeited: bool,
 }
 
-/// One decision of a hand.
-#[derive(Debug, Clone, Serialize)]
-pub struct Step {
-    /// Who decided.
-    pub seat: usize,
-    /// What, in canonical text.
-    pub action: String,
-    /// Whether the referee played it for the seat (a fallback).
-    pub fallback: bool,
-    /// Faults just before it.
-    pub faults: Vec<Fault>,
-    /// What each seat saw before it.
-    pub views: Views,
-    /// Why the rules refuse this action, if they do: a disputed log is
-    /// drawn up to here, the refused step marked, and play stops.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refused: Option<String>,
-}
-
-/// One hand.
-#[derive(Debug, Clone, Serialize)]
-pub struct Hand {
-    /// The deal index.
-    pub deal: u32,
-    /// The dealer.
-    pub dealer: usize,
-    /// The decisions.
-    pub steps: Vec<Step>,
-    /// What each seat saw once the hand was over.
-    pub end: Views,
-    /// Faults after the last decision.
-    pub faults: Vec<Fault>,
-    /// The hand's result in one line.
-    pub summary: String,
-    /// Points per seat.
-    pub points: Vec<i32>,
-    /// Totals after the hand.
-    pub totals: Vec<i32>,
-}
-
 /// Everything the viewer page shows.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Match {
     /// The game's name.
     pub game: String,
@@ -256,13 +268,70 @@ pub struct Match {
     /// What the verifier found wrong, one line each.
     pub problems: Vec<String>,
     /// The hands.
-    pub hands: Vec<Hand>,
+    pub hands: Hands,
     /// A page to link back to (a league site's standings), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub back: Option<String>,
     /// Whether the match is being played: the page reloads itself.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub live: bool,
+}
+
+impl Match {
+    /// The page's JSON, written to `w` in pieces: the fields before the
+    /// hands, the hands' text as it is, the fields after. An object with
+    /// the fields above in order (`back` only when set, `live` only when
+    /// true).
+    ///
+    /// # Errors
+    /// Those of `w`.
+    pub fn write_json(&self, w: &mut (impl std::io::Write + ?Sized)) -> std::io::Result<()> {
+        let mut buf = Vec::with_capacity(256);
+        self.head_json(&mut buf).map_err(std::io::Error::other)?;
+        w.write_all(&buf)?;
+        w.write_all(&self.hands.json)?;
+        buf.clear();
+        if let Some(back) = &self.back {
+            raw(&mut buf, ",\"back\":");
+            val(&mut buf, back).map_err(std::io::Error::other)?;
+        }
+        if self.live {
+            raw(&mut buf, ",\"live\":true");
+        }
+        buf.push(b'}');
+        w.write_all(&buf)
+    }
+
+    /// The fields before the hands, and the hands' key.
+    fn head_json(&self, buf: &mut Vec<u8>) -> Result<(), String> {
+        raw(buf, "{\"game\":");
+        val(buf, &self.game)?;
+        raw(buf, ",\"title\":");
+        val(buf, &self.title)?;
+        raw(buf, ",\"tournament\":");
+        val(buf, &self.tournament)?;
+        raw(buf, ",\"match_index\":");
+        val(buf, &self.match_index)?;
+        raw(buf, ",\"seats\":");
+        val(buf, &self.seats)?;
+        raw(buf, ",\"verified\":");
+        val(buf, &self.verified)?;
+        raw(buf, ",\"problems\":");
+        val(buf, &self.problems)?;
+        raw(buf, ",\"hands\":");
+        Ok(())
+    }
+}
+
+impl Serialize for Match {
+    /// The page's JSON ([`Match::write_json`]) as a value.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut text = Vec::new();
+        self.write_json(&mut text)
+            .map_err(serde::ser::Error::custom)?;
+        let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
+        serde_json::value::RawValue::from_string(text)
+            .map_err(serde::ser::Error::custom)?
+            .serialize(s)
+    }
 }
 
 fn faults(game: &str, list: &[whistle_replay::FaultLog], at: impl Fn(usize) -> bool) -> Vec<Fault> {
@@ -300,60 +369,83 @@ pub fn with_rule_id(game: &str, reason: String) -> String {
     }
 }
 
-/// Every seat's view: only what changed since `before` (each seat's
-/// observation at the step before in the same hand, none at a hand's first
-/// step; replaced by this step's), or whole (`whole`: a hand's end).
-fn views<G: Game>(game: &G, before: &mut Vec<Observation>, whole: bool) -> Result<Views, String> {
-    let list: Vec<View> = Seat::all(game.seats())
-        .map(|s| {
-            // A step's view keeps only the length of the seat's history:
-            // the events it may see, counted, not built.
-            let history_len = game.log().iter().filter(|e| e.seen_by(s).is_some()).count();
-            let mut observation = if whole {
-                game.observe(s)
-            } else {
-                game.observe_without_history(s)
-            };
-            let prev = before.get(s.index());
-            let tricks_len = observation.tricks.len();
-            if !whole {
-                observation.tricks = Vec::new();
-            }
+/// Writes every seat's view into `s.json`: only what changed since each
+/// seat's observation at the step before in the same hand (all of it at a
+/// hand's first step), or whole (`whole`: a hand's end). A step's
+/// observations become the step before's of the next.
+fn views<G: Game>(game: &G, s: &mut Scratch, whole: bool) -> Result<(), String> {
+    let n = game.seats();
+    while s.now.len() < n {
+        s.now.push(game.observe_without_history(Seat::new(0)));
+    }
+    // A step's view keeps only the length of each seat's history: the
+    // events it may see, counted, not built. Within a hand the log only
+    // grows (a deal starts it again): only its new entries are counted.
+    let log = game.log();
+    if log.len() < s.logged || s.seen.len() != n {
+        s.logged = 0;
+        s.seen.clear();
+        s.seen.resize(n, 0);
+    }
+    for e in &log[s.logged..] {
+        for seat in Seat::all(n) {
+            s.seen[seat.index()] += usize::from(e.seen_by(seat).is_some());
+        }
+    }
+    s.logged = log.len();
+    let buf = &mut s.json;
+    buf.push(b'[');
+    for seat in Seat::all(n) {
+        let i = seat.index();
+        if i > 0 {
+            buf.push(b',');
+        }
+        let history_len = s.seen[i];
+        let now = &mut s.now[i];
+        game.observe_into(seat, whole, now);
+        let tricks_len = now.tricks.len();
+        raw(buf, "{\"observation\":");
+        if whole {
+            val(buf, now)?;
+        } else {
+            let prev = s.before.get(i).filter(|_| s.started);
             let players_changed = prev.map_or(u64::MAX, |p| {
                 // Seat by seat, field by field; a seat count that changed
                 // sends them all.
-                if p.players.len() != observation.players.len() {
+                if p.players.len() != now.players.len() {
                     return u64::MAX;
                 }
                 p.players
                     .iter()
-                    .zip(&observation.players)
+                    .zip(&now.players)
                     .enumerate()
                     .take(8)
                     .fold(0, |m, (i, (a, b))| {
                         m | u64::from(seat_changes(a, b)) << (8 * i)
                     })
             });
-            View {
-                changed: (!whole).then(|| {
-                    prev.map_or(u32::MAX, |p| {
-                        whistle_protocol::compact::changed_fields(p, &observation)
-                    })
-                }),
-                players_changed,
-                observation,
-                history_len,
-                tricks_len,
-                legal: game.legal_actions(s),
-            }
-        })
-        .collect();
-    let json = serde_json::value::to_raw_value(&list).map_err(|e| e.to_string())?;
-    if !whole {
-        before.clear();
-        before.extend(list.into_iter().map(|v| v.observation));
+            // The completed tricks and history are not compared: the page
+            // takes them by length.
+            let changed = prev.map_or(u32::MAX, |p| {
+                whistle_protocol::compact::changed_fields(p, now)
+            });
+            partial(buf, now, changed, players_changed)?;
+        }
+        raw(buf, ",\"history_len\":");
+        val(buf, &history_len)?;
+        raw(buf, ",\"tricks_len\":");
+        val(buf, &tricks_len)?;
+        raw(buf, ",\"legal\":");
+        actions(buf, &game.legal_actions(seat))?;
+        buf.push(b'}');
     }
-    Ok(Views(json))
+    buf.push(b']');
+    if !whole {
+        s.now.truncate(n);
+        std::mem::swap(&mut s.before, &mut s.now);
+        s.started = true;
+    }
+    Ok(())
 }
 
 /// Reads the match log at `path`, verifies it (with `ctx`) and collects its
@@ -365,10 +457,27 @@ pub fn from_file(
     path: &std::path::Path,
     ctx: whistle_replay::verify::Context,
 ) -> Result<(MatchLog, Match), String> {
+    from_file_with(path, ctx, &mut Scratch::default())
+}
+
+/// [`from_file`] with `scratch`'s buffers. The file is read once: the
+/// verifier and the reader take the same bytes.
+///
+/// # Errors
+/// As [`from_file`].
+pub fn from_file_with(
+    path: &std::path::Path,
+    ctx: whistle_replay::verify::Context,
+    scratch: &mut Scratch,
+) -> Result<(MatchLog, Match), String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let log = whistle_replay::read(path).map_err(|e| at(&e))?;
-    let report = whistle_replay::verify::verify_file(path, ctx).map_err(|e| at(&e))?;
-    let m = collect(&log, &report).map_err(|e| at(&e))?;
+    let bytes = whistle_replay::read_log_bytes(path).map_err(|e| at(&e))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| at(&e))?;
+    let log = whistle_replay::LogReader::new(text.as_bytes(), path)
+        .and_then(whistle_replay::LogReader::into_log)
+        .map_err(|e| at(&e))?;
+    let report = whistle_replay::verify::verify_text(&path.display().to_string(), text, ctx);
+    let m = collect_with(&log, &report, scratch).map_err(|e| at(&e))?;
     Ok((log, m))
 }
 
@@ -378,6 +487,14 @@ pub fn from_file(
 /// A log the rules cannot play (an unknown game, a deck or an action the
 /// game refuses); `report` then says why in more detail.
 pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
+    collect_with(log, report, &mut Scratch::default())
+}
+
+/// [`collect`] with `scratch`'s buffers.
+///
+/// # Errors
+/// As [`collect`].
+pub fn collect_with(log: &MatchLog, report: &Report, s: &mut Scratch) -> Result<Match, String> {
     let variant: Variant = log.header.game.parse().map_err(|e| format!("{e}"))?;
     let game = variant
         .new_game(&log.header.options)
@@ -389,7 +506,10 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
     if let Some(ctx) = log.hands.first().and_then(|h| h.context.as_ref()) {
         driver.start_at(ctx).map_err(|e| format!("context: {e}"))?;
     }
-    let mut hands = Vec::with_capacity(log.hands.len());
+    let name = &log.header.game;
+    s.json.clear();
+    s.json.push(b'[');
+    let mut count = 0;
     for hand in &log.hands {
         if driver.game().status() != Status::Deal {
             // A hand after an incomplete one: the report says so; the page
@@ -397,46 +517,74 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
             break;
         }
         driver.deal_with(&hand.deck).map_err(|e| e.to_string())?;
-        let mut steps = Vec::with_capacity(hand.actions.len());
-        let mut before = Vec::new();
+        let buf = &mut s.json;
+        if count > 0 {
+            buf.push(b',');
+        }
+        count += 1;
+        raw(buf, "{\"deal\":");
+        val(buf, &hand.deal)?;
+        raw(buf, ",\"dealer\":");
+        val(buf, &hand.dealer.index())?;
+        raw(buf, ",\"steps\":[");
+        // A new deal: no step before, and a new log.
+        s.started = false;
+        s.logged = 0;
+        s.seen.clear();
         let mut stopped = false;
         for (i, act) in hand.actions.iter().enumerate() {
-            steps.push(Step {
-                seat: act.seat.index(),
-                action: act.action.to_string(),
-                fallback: act.fallback,
-                faults: faults(&log.header.game, &hand.faults, |at| at == i),
-                views: views(driver.game(), &mut before, false)?,
-                refused: None,
-            });
+            let buf = &mut s.json;
+            if i > 0 {
+                buf.push(b',');
+            }
+            raw(buf, "{\"seat\":");
+            val(buf, &act.seat.index())?;
+            raw(buf, ",\"action\":");
+            val(buf, &act.action)?;
+            raw(buf, ",\"fallback\":");
+            val(buf, &act.fallback)?;
+            raw(buf, ",\"faults\":");
+            val(buf, &faults(name, &hand.faults, |at| at == i))?;
+            raw(buf, ",\"views\":");
+            views(driver.game(), s, false)?;
+            let buf = &mut s.json;
             if let Err(e) = driver.apply(act.seat, act.action, act.fallback) {
-                if let Some(last) = steps.last_mut() {
-                    last.refused = Some(e.to_string());
-                }
+                // Why the rules refuse this action: a disputed log is
+                // drawn up to here, the refused step marked, and play
+                // stops.
+                raw(buf, ",\"refused\":");
+                val(buf, &format_args!("{e}"))?;
+                buf.push(b'}');
                 stopped = true;
                 break;
             }
+            buf.push(b'}');
             driver.take_events();
         }
+        raw(&mut s.json, "],\"end\":");
+        views(driver.game(), s, true)?;
         let n = hand.actions.len();
-        hands.push(Hand {
-            deal: hand.deal,
-            dealer: hand.dealer.index(),
-            steps,
-            end: views(driver.game(), &mut before, true)?,
-            faults: faults(&log.header.game, &hand.faults, |at| at >= n),
-            summary: if stopped {
-                "play stops here: the rules refuse this step".into()
-            } else {
-                hand.result.summary.to_string()
-            },
-            points: hand.result.points.to_vec(),
-            totals: hand.result.totals.to_vec(),
-        });
+        let buf = &mut s.json;
+        raw(buf, ",\"faults\":");
+        val(buf, &faults(name, &hand.faults, |at| at >= n))?;
+        raw(buf, ",\"summary\":");
+        if stopped {
+            val(buf, "play stops here: the rules refuse this step")?;
+        } else {
+            val(buf, &format_args!("{}", hand.result.summary))?;
+        }
+        raw(buf, ",\"points\":");
+        val(buf, hand.result.points.as_slice())?;
+        raw(buf, ",\"totals\":");
+        val(buf, hand.result.totals.as_slice())?;
+        buf.push(b'}');
         if stopped {
             break;
         }
     }
+    s.json.push(b']');
+    // UTF-8 as serde_json writes it: not checked again.
+    let json = std::mem::take(&mut s.json);
     Ok(Match {
         game: variant.name().to_string(),
         title: variant.title().to_string(),
@@ -459,7 +607,7 @@ pub fn collect(log: &MatchLog, report: &Report) -> Result<Match, String> {
                 )
             })
             .collect(),
-        hands,
+        hands: Hands { json, len: count },
         back: None,
         live: false,
     })
@@ -537,7 +685,7 @@ mod page_data {
     /// The page's data, merged back, is at every step exactly each seat's
     /// observation (what `replay show --seat --step` prints, without its
     /// history and completed tricks, which the page takes from the hand's
-    /// end by length) and legal actions: nothing a seat may not see, and
+    /// end by the lengths it gives) and legal actions: nothing a seat may not see, and
     /// nothing it saw left out. Every game's sample log.
     #[test]
     fn the_page_data_merges_back_into_each_seats_observation() {
@@ -572,6 +720,8 @@ mod page_data {
                         let o = merge(&before[s.index()], view["observation"].as_object().unwrap());
                         let mut want = driver.game().observe_without_history(s);
                         assert_eq!(view["tricks_len"].as_u64(), Some(want.tricks.len() as u64));
+                        let seen = driver.game().observe(s).history.len();
+                        assert_eq!(view["history_len"].as_u64(), Some(seen as u64));
                         want.tricks.clear();
                         let mut want = serde_json::to_value(&want).unwrap();
                         let want = want.as_object_mut().unwrap();
