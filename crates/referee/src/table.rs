@@ -1293,7 +1293,7 @@ impl Table {
                     });
                     self.push_events();
                 }
-                MatchEvent::HandEnded(r) => self.record(TableRecord::Hand(r)),
+                MatchEvent::HandEnded(r) => self.record(TableRecord::Hand(Box::new(r))),
                 MatchEvent::Over(_) => {}
             }
         }
@@ -1356,7 +1356,7 @@ impl Table {
             }
         }
         self.record(TableRecord::End {
-            result,
+            result: Box::new(result),
             forfeited,
             faults: self.seats.iter().map(|s| s.faults).collect(),
         });
