@@ -125,9 +125,10 @@ impl std::fmt::Debug for Conn {
 /// wakes the table's task, so that a wake-up reads the streams that
 /// signalled rather than every seat's (a poll of an idle stream takes the
 /// connection's lock in h2 and registers a waker again).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Readiness {
-    /// Bit `i`: seat `i`'s stream was woken (or newly attached).
+    /// Bit `i`: seat `i`'s stream was woken (or newly attached);
+    /// [`COMMANDS`]: the command channel was.
     marked: AtomicU64,
     /// The table's task, woken with any seat: read by every wake-up (the
     /// connections' tasks, on any worker), written when the table's task
@@ -135,7 +136,12 @@ struct Readiness {
     task: RwLock<Option<Waker>>,
 }
 
-/// The waker a seat's stream is polled with.
+/// The bit of [`Readiness::marked`] that says the table's command channel
+/// may have a command (it is polled with a waker that sets it, so that a
+/// wake-up by a seat's stream does not poll the channel too).
+const COMMANDS: u64 = 1 << 63;
+
+/// The waker a seat's stream (or the command channel) is polled with.
 struct SeatWaker {
     readiness: Arc<Readiness>,
     bit: u64,
@@ -255,6 +261,8 @@ pub(crate) struct Table {
     /// seat's stream is polled with.
     readiness: Arc<Readiness>,
     seat_wakers: Vec<Waker>,
+    /// The waker the command channel is polled with.
+    commands_waker: Waker,
     /// What the snapshot last published: state, connected seats (a bit
     /// each), hands completed, whether the match is over; and each
     /// seat's faults.
@@ -312,15 +320,19 @@ impl Table {
             }
         }
         let (pushed, pushed_deals) = (driver.game().log().len(), driver.game().deals());
-        let readiness = Arc::new(Readiness::default());
-        let seat_wakers = (0..seats.len())
-            .map(|i| {
-                Waker::from(Arc::new(SeatWaker {
-                    readiness: readiness.clone(),
-                    bit: 1 << i,
-                }))
-            })
-            .collect();
+        // The command channel is read at the first look.
+        let readiness = Arc::new(Readiness {
+            marked: AtomicU64::new(COMMANDS),
+            task: RwLock::new(None),
+        });
+        let waker = |bit| {
+            Waker::from(Arc::new(SeatWaker {
+                readiness: readiness.clone(),
+                bit,
+            }))
+        };
+        let seat_wakers = (0..seats.len()).map(|i| waker(1 << i)).collect();
+        let commands_waker = waker(COMMANDS);
         Table {
             id,
             spec,
@@ -340,6 +352,7 @@ impl Table {
             events: Vec::new(),
             readiness,
             seat_wakers,
+            commands_waker,
             published: None,
             published_faults: Vec::new(),
         }
@@ -450,9 +463,6 @@ impl Table {
         sleep: Pin<&mut Sleep>,
         first: &mut usize,
     ) -> Poll<Wake> {
-        if !closed && let Poll::Ready(cmd) = rx.poll_recv(cx) {
-            return Poll::Ready(Wake::Cmd(cmd));
-        }
         let known = self
             .readiness
             .task
@@ -467,10 +477,18 @@ impl Table {
                 .write()
                 .unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
         }
-        // Only the streams marked since the last look are read; one that
-        // gives a message stays marked (it may hold more), and so do the
-        // marked ones not read yet.
+        // Only the streams (and the command channel) marked since the
+        // last look are read; one that gives a message stays marked (it
+        // may hold more), and so do the marked ones not read yet.
         let marked = self.readiness.marked.swap(0, Ordering::AcqRel);
+        if !closed && marked & COMMANDS != 0 {
+            let mut commands_cx = Context::from_waker(&self.commands_waker);
+            if let Poll::Ready(cmd) = rx.poll_recv(&mut commands_cx) {
+                self.readiness.marked.fetch_or(marked, Ordering::AcqRel);
+                return Poll::Ready(Wake::Cmd(cmd));
+            }
+        }
+        let marked = marked & !COMMANDS;
         let n = self.seats.len();
         let mut pending = 0;
         for k in 0..n {
