@@ -11,6 +11,7 @@
 
 mod config;
 mod conn;
+mod outbox;
 mod record;
 mod referee;
 mod table;

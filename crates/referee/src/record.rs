@@ -61,12 +61,14 @@ pub enum TableRecord {
     },
     /// A fault.
     Fault(FaultRecord),
-    /// A hand is over.
-    Hand(HandResult),
+    /// A hand is over. (Boxed, as the match's result is: a record moves
+    /// through a channel for every action, and these two would make every
+    /// record several times the size of an action's.)
+    Hand(Box<HandResult>),
     /// The match is over.
     End {
         /// The result.
-        result: MatchResult,
+        result: Box<MatchResult>,
         /// Seats that forfeited.
         forfeited: Vec<Seat>,
         /// Faults per seat.
@@ -133,13 +135,13 @@ impl TableRecord {
                 fallback,
             } => log.action(seat, action, elapsed, fallback),
             TableRecord::Fault(f) => log.fault(f.into()),
-            TableRecord::Hand(result) => log.hand(result)?,
+            TableRecord::Hand(result) => log.hand(*result)?,
             TableRecord::End {
                 result,
                 forfeited,
                 faults,
             } => log
-                .end(result, forfeited, faults, match_seed)
+                .end(*result, forfeited, faults, match_seed)
                 .map_err(RecordError::Log)?,
             TableRecord::Started { .. }
             | TableRecord::Stopped { .. }

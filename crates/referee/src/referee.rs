@@ -1421,7 +1421,7 @@ impl pb::encoded::referee_server::Referee for BotService {
             return Err(refuse(Status::unauthenticated(RETIRED)));
         }
         let conn_id = self.0.inner.next_conn.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = mpsc::channel(STREAM_BUFFER);
+        let (tx, rx) = crate::outbox::outbox(STREAM_BUFFER);
         let (reply_tx, reply_rx) = oneshot::channel();
         let over = || refuse(Status::failed_precondition("the table is over"));
         cmd.send(TableCmd::Attach {
@@ -1444,7 +1444,7 @@ impl pb::encoded::referee_server::Referee for BotService {
         .await
         .map_err(|_| over())?;
         reply_rx.await.map_err(|_| over())?.map_err(refuse)?;
-        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        Ok(Response::new(Box::pin(rx)))
     }
 }
 

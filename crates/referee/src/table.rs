@@ -36,7 +36,7 @@ use tokio_stream::Stream;
 use tonic::Status;
 use tracing::{debug, info, warn};
 use whistle_protocol::{
-    codec::{EncodeBuffer, Encoded},
+    codec::EncodeBuffer,
     compact::DeltaEncoder,
     convert::Form,
     limits::echo,
@@ -50,6 +50,7 @@ use whistle_rules::{
 
 use crate::{
     config::TableSpec,
+    outbox::Outbox,
     record::{FaultKind, FaultRecord, TableRecord},
 };
 
@@ -80,8 +81,9 @@ pub(crate) type Inbound = Pin<Box<dyn Stream<Item = Result<pb::BotMessage, Statu
 /// A seat's stream: both halves.
 pub(crate) struct Conn {
     pub id: u64,
-    /// The stream's messages, encoded by the table (`Conn::send`).
-    pub tx: mpsc::Sender<Result<Encoded, Status>>,
+    /// The stream's messages, encoded by the table (`Conn::send`), and
+    /// the status it ends with.
+    pub tx: Outbox,
     /// Where this stream's messages are encoded: its memory is used again
     /// once the transport has written the earlier ones.
     pub out: EncodeBuffer,
@@ -102,7 +104,7 @@ impl Conn {
     /// buffer is full or the stream is gone.
     fn send(&mut self, msg: &pb::RefereeMessage) -> bool {
         let encoded = self.out.encode_referee(msg);
-        self.tx.try_send(Ok(encoded)).is_ok()
+        self.tx.push(encoded)
     }
 }
 
@@ -123,9 +125,10 @@ impl std::fmt::Debug for Conn {
 /// wakes the table's task, so that a wake-up reads the streams that
 /// signalled rather than every seat's (a poll of an idle stream takes the
 /// connection's lock in h2 and registers a waker again).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Readiness {
-    /// Bit `i`: seat `i`'s stream was woken (or newly attached).
+    /// Bit `i`: seat `i`'s stream was woken (or newly attached);
+    /// [`COMMANDS`]: the command channel was.
     marked: AtomicU64,
     /// The table's task, woken with any seat: read by every wake-up (the
     /// connections' tasks, on any worker), written when the table's task
@@ -133,7 +136,12 @@ struct Readiness {
     task: RwLock<Option<Waker>>,
 }
 
-/// The waker a seat's stream is polled with.
+/// The bit of [`Readiness::marked`] that says the table's command channel
+/// may have a command (it is polled with a waker that sets it, so that a
+/// wake-up by a seat's stream does not poll the channel too).
+const COMMANDS: u64 = 1 << 63;
+
+/// The waker a seat's stream (or the command channel) is polled with.
 struct SeatWaker {
     readiness: Arc<Readiness>,
     bit: u64,
@@ -253,6 +261,8 @@ pub(crate) struct Table {
     /// seat's stream is polled with.
     readiness: Arc<Readiness>,
     seat_wakers: Vec<Waker>,
+    /// The waker the command channel is polled with.
+    commands_waker: Waker,
     /// What the snapshot last published: state, connected seats (a bit
     /// each), hands completed, whether the match is over; and each
     /// seat's faults.
@@ -310,15 +320,19 @@ impl Table {
             }
         }
         let (pushed, pushed_deals) = (driver.game().log().len(), driver.game().deals());
-        let readiness = Arc::new(Readiness::default());
-        let seat_wakers = (0..seats.len())
-            .map(|i| {
-                Waker::from(Arc::new(SeatWaker {
-                    readiness: readiness.clone(),
-                    bit: 1 << i,
-                }))
-            })
-            .collect();
+        // The command channel is read at the first look.
+        let readiness = Arc::new(Readiness {
+            marked: AtomicU64::new(COMMANDS),
+            task: RwLock::new(None),
+        });
+        let waker = |bit| {
+            Waker::from(Arc::new(SeatWaker {
+                readiness: readiness.clone(),
+                bit,
+            }))
+        };
+        let seat_wakers = (0..seats.len()).map(|i| waker(1 << i)).collect();
+        let commands_waker = waker(COMMANDS);
         Table {
             id,
             spec,
@@ -338,6 +352,7 @@ impl Table {
             events: Vec::new(),
             readiness,
             seat_wakers,
+            commands_waker,
             published: None,
             published_faults: Vec::new(),
         }
@@ -448,9 +463,6 @@ impl Table {
         sleep: Pin<&mut Sleep>,
         first: &mut usize,
     ) -> Poll<Wake> {
-        if !closed && let Poll::Ready(cmd) = rx.poll_recv(cx) {
-            return Poll::Ready(Wake::Cmd(cmd));
-        }
         let known = self
             .readiness
             .task
@@ -465,10 +477,18 @@ impl Table {
                 .write()
                 .unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
         }
-        // Only the streams marked since the last look are read; one that
-        // gives a message stays marked (it may hold more), and so do the
-        // marked ones not read yet.
+        // Only the streams (and the command channel) marked since the
+        // last look are read; one that gives a message stays marked (it
+        // may hold more), and so do the marked ones not read yet.
         let marked = self.readiness.marked.swap(0, Ordering::AcqRel);
+        if !closed && marked & COMMANDS != 0 {
+            let mut commands_cx = Context::from_waker(&self.commands_waker);
+            if let Poll::Ready(cmd) = rx.poll_recv(&mut commands_cx) {
+                self.readiness.marked.fetch_or(marked, Ordering::AcqRel);
+                return Poll::Ready(Wake::Cmd(cmd));
+            }
+        }
+        let marked = marked & !COMMANDS;
         let n = self.seats.len();
         let mut pending = 0;
         for k in 0..n {
@@ -528,10 +548,10 @@ impl Table {
         if half_closed {
             // Documented: a bot that closes its side can no longer
             // answer, so the referee ends the call too, and says so.
-            let _ = conn.tx.try_send(Err(Status::aborted(
+            let _ = conn.tx.end(Status::aborted(
                 "the bot closed its side of the stream; the seat is \
                  disconnected and may reconnect within the grace period",
-            )));
+            ));
         }
         if self.state != TableState::Over {
             s.disconnected_at = Some(Instant::now());
@@ -559,9 +579,7 @@ impl Table {
         info!(table = %self.id, hands = self.driver.game().hand_results().len(), mid_hand, "table stopped: {reason}");
         for s in &self.seats {
             if let Some(conn) = &s.conn {
-                let _ = conn
-                    .tx
-                    .try_send(Err(Status::unavailable(reason.to_string())));
+                let _ = conn.tx.end(Status::unavailable(reason.to_string()));
             }
         }
         self.record(TableRecord::Stopped {
@@ -669,9 +687,9 @@ impl Table {
             }
             TableCmd::Cut { seat } => {
                 if let Some(conn) = self.seats[seat.index()].conn.take() {
-                    let _ = conn.tx.try_send(Err(Status::unavailable(
+                    let _ = conn.tx.end(Status::unavailable(
                         "the stream was cut by the referee (a reconnection test)",
-                    )));
+                    ));
                     info!(table = %self.id, seat = seat.index(), "stream cut on request");
                     if self.state != TableState::Over {
                         self.seats[seat.index()].disconnected_at = Some(Instant::now());
@@ -706,9 +724,9 @@ impl Table {
         }
         if let Some(old) = s.conn.take() {
             // Documented: the newer stream takes over; the older one ends.
-            let _ = old.tx.try_send(Err(Status::aborted(
+            let _ = old.tx.end(Status::aborted(
                 "superseded by a newer stream for the same seat",
-            )));
+            ));
             info!(table = %self.id, seat = seat.index(), "seat taken over by a new stream");
         }
         let resumed = s.ever_connected;
@@ -884,7 +902,7 @@ impl Table {
                     bank,
                     &mut conn.out,
                 );
-                conn.tx.try_send(Ok(encoded)).is_ok()
+                conn.tx.push(encoded)
             }
             None => conn.send(&messages::request_in(
                 p.id,
@@ -907,13 +925,13 @@ impl Table {
         let s = &mut self.seats[seat.index()];
         if let Some(conn) = s.conn.take() {
             warn!(table = %self.id, seat = seat.index(), "stream not reading; disconnected");
-            // The buffer is full, so the status waits for room (briefly) in a
-            // task of its own; the table never blocks on a seat.
-            tokio::spawn(async move {
-                let status = Status::resource_exhausted("the stream stopped reading its messages");
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(5), conn.tx.send(Err(status))).await;
-            });
+            // The buffer is full: the status follows what is queued if the
+            // bot reads again within five seconds; the table never blocks
+            // on a seat.
+            conn.tx.end_unless_idle(
+                Status::resource_exhausted("the stream stopped reading its messages"),
+                Duration::from_secs(5),
+            );
             s.disconnected_at = Some(Instant::now());
         }
     }
@@ -926,9 +944,9 @@ impl Table {
         let limit = whistle_protocol::limits::MAX_MESSAGE_BYTES;
         let s = &mut self.seats[seat.index()];
         if let Some(conn) = s.conn.take() {
-            let _ = conn.tx.try_send(Err(Status::out_of_range(format!(
+            let _ = conn.tx.end(Status::out_of_range(format!(
                 "a message larger than {limit} bytes; stream closed"
-            ))));
+            )));
         }
         if self.state != TableState::Over {
             s.disconnected_at = Some(Instant::now());
@@ -1067,9 +1085,9 @@ impl Table {
             return false;
         }
         if let Some(conn) = s.conn.take() {
-            let _ = conn.tx.try_send(Err(Status::resource_exhausted(format!(
+            let _ = conn.tx.end(Status::resource_exhausted(format!(
                 "more than {limit} unsolicited messages in one second"
-            ))));
+            )));
             s.disconnected_at = Some(Instant::now());
             s.unsolicited = (at, 0);
             if !s.forfeited {
@@ -1293,7 +1311,7 @@ impl Table {
                     });
                     self.push_events();
                 }
-                MatchEvent::HandEnded(r) => self.record(TableRecord::Hand(r)),
+                MatchEvent::HandEnded(r) => self.record(TableRecord::Hand(Box::new(r))),
                 MatchEvent::Over(_) => {}
             }
         }
@@ -1356,7 +1374,7 @@ impl Table {
             }
         }
         self.record(TableRecord::End {
-            result,
+            result: Box::new(result),
             forfeited,
             faults: self.seats.iter().map(|s| s.faults).collect(),
         });
@@ -1395,12 +1413,13 @@ fn far_future() -> Instant {
 
 #[cfg(test)]
 mod tests {
+    use tokio_stream::StreamExt;
     use whistle_rules::{Options, Variant, dealing::Seed};
 
     use super::*;
     use crate::config::TableSpec;
 
-    type Stream = mpsc::Receiver<Result<Encoded, Status>>;
+    type Stream = crate::outbox::OutboxStream;
     /// What a seat's bot sends on its stream.
     type Bot = mpsc::Sender<Result<pb::BotMessage, Status>>;
 
@@ -1428,7 +1447,7 @@ mod tests {
         let mut streams = Vec::new();
         let mut bots = Vec::new();
         for i in 0..4 {
-            let (tx, rx) = mpsc::channel(1024);
+            let (tx, rx) = crate::outbox::outbox(1024);
             let (bot, inbound) = mpsc::channel(1024);
             let (reply, ok) = oneshot::channel();
             let conn = Conn {
@@ -1459,7 +1478,7 @@ mod tests {
 
     async fn request(stream: &mut Stream) -> pb::DecisionRequest {
         loop {
-            let msg = stream.recv().await.unwrap().unwrap().decode().unwrap();
+            let msg = stream.next().await.unwrap().unwrap().decode().unwrap();
             if let Some(pb::referee_message::Msg::Request(r)) = msg.msg {
                 return r;
             }

@@ -255,7 +255,7 @@ pub fn check(spec: &TableSpec, records: &[TableRecord]) -> Summary {
                 forfeited,
                 faults: counts,
             } => {
-                if !game.is_over() || game.result().as_ref() != Some(result) {
+                if !game.is_over() || game.result().as_ref() != Some(&**result) {
                     fail(format!("entry {i}: End is not the engine's result"));
                 }
                 if hands != game.hand_results().len() {
@@ -287,7 +287,7 @@ pub fn check(spec: &TableSpec, records: &[TableRecord]) -> Summary {
                         result.totals
                     ));
                 }
-                end = Some((result.clone(), forfeited.clone()));
+                end = Some(((**result).clone(), forfeited.clone()));
             }
             TableRecord::Aborted { reason } => fail(format!("entry {i}: aborted: {reason}")),
             TableRecord::Stopped { reason, .. } => fail(format!("entry {i}: stopped: {reason}")),

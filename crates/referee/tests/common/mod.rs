@@ -175,7 +175,7 @@ pub async fn play_table(
     let result = records
         .iter()
         .find_map(|r| match r {
-            TableRecord::End { result, .. } => Some(result.clone()),
+            TableRecord::End { result, .. } => Some((**result).clone()),
             _ => None,
         })
         .expect("the match ended");
@@ -238,7 +238,7 @@ pub async fn match_over_grpc(
                 assert!(!fallback, "no fallback in a match of well-behaved seats");
                 actions.push((seat, action));
             }
-            TableRecord::Hand(h) => hands.push(h),
+            TableRecord::Hand(h) => hands.push(*h),
             TableRecord::Fault(f) => panic!("unexpected fault {f:?}"),
             _ => {}
         }
