@@ -71,6 +71,8 @@ impl Ahead {
         let worker = std::thread::Builder::new()
             .name("viewer-pages".into())
             .spawn(move || {
+                #[cfg(target_os = "linux")]
+                let _ = rustix::process::setpriority_process(None, 19);
                 let mut written = Written::default();
                 if std::fs::create_dir_all(&viewer_dir).is_err() {
                     // `write` makes the folder again and says why it cannot.

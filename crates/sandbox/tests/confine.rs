@@ -325,3 +325,66 @@ fn nix_root() -> bool {
         .lines()
         .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"))
 }
+
+/// The nice value of process `pid` (the 19th field of its `stat`).
+fn nice_of(pid: u32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, fields) = stat.rsplit_once(')')?;
+    fields.split_whitespace().nth(16)?.parse().ok()
+}
+
+/// Whether this process may raise its priority again (`CAP_SYS_NICE`).
+fn may_raise_priority() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("CapEff:"))
+        .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
+        .is_some_and(|caps| caps & (1 << 23) != 0)
+}
+
+/// The bot runs at its caller's priority, whatever it is; run as root, the
+/// launcher's own work (making and ending the sandbox) runs at the least,
+/// nice 19, so that it never sets back a bot that plays beside it. With
+/// Landlock alone the launcher watches the limits and runs at the caller's.
+#[test]
+fn the_bot_runs_at_its_callers_priority_and_the_launcher_yields() {
+    let yields = nix_root() && may_raise_priority();
+    for mode in modes() {
+        for caller in [0, 5] {
+            let b = folders();
+            let s = spec(mode, &b, "/bin/sh", &["-c", "nice; sleep 1"], None);
+            // `nice` prints its own nice value. A thread's nice value is its own,
+            // and its children's.
+            let (launcher, o) = std::thread::scope(|t| {
+                t.spawn(|| {
+                    rustix::process::setpriority_process(None, caller).unwrap();
+                    let child = s
+                        .command(Path::new(LAUNCHER))
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::piped())
+                        .stderr(Stdio::piped())
+                        .spawn()
+                        .unwrap();
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                    let launcher = nice_of(child.id());
+                    (launcher, child.wait_with_output().unwrap())
+                })
+                .join()
+                .unwrap()
+            });
+            let bot: Option<i32> = String::from_utf8_lossy(&o.stdout).trim().parse().ok();
+            assert_eq!(bot, Some(caller), "{mode:?} caller {caller}: {}", text(&o));
+            let expected = if yields && mode == Mode::Namespaces {
+                19
+            } else {
+                caller
+            };
+            assert_eq!(
+                launcher,
+                Some(expected),
+                "{mode:?} caller {caller}: the launcher's nice value"
+            );
+        }
+    }
+}

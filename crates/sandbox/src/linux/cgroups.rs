@@ -122,8 +122,9 @@ fn write(dir: &Path, file: &str, text: &str) -> Result<(), String> {
 impl Cgroup {
     /// Makes the group of the sandbox whose launcher is `me`, with
     /// `limits`; `None` where the machine gives none (or [`CGROUP_VAR`] is
-    /// `none`), with why.
-    pub(crate) fn make(limits: &Limits, me: Pid) -> Result<Cgroup, String> {
+    /// `none`), with why. `sweep`: also remove the groups launchers killed
+    /// outright left ([`Cgroup::sweep`]).
+    pub(crate) fn make(limits: &Limits, me: Pid, sweep: bool) -> Result<Cgroup, String> {
         if std::env::var(CGROUP_VAR).as_deref() == Ok("none") {
             return Err(format!("{CGROUP_VAR}=none"));
         }
@@ -136,7 +137,9 @@ impl Cgroup {
             Err(e2) => Cgroup::make_v1(&mounts, &own, &name)
                 .map_err(|e1| format!("cgroup v2: {e2}; cgroup v1: {e1}"))?,
         };
-        group.sweep();
+        if sweep {
+            group.sweep();
+        }
         if let Err(e) = group.set(limits) {
             group.remove();
             return Err(e);

@@ -14,6 +14,9 @@
 //! - `exec`: the bot's own process. It becomes the bot's user
 //!   ([`namespaces::become_bot`], namespaces), sets its limits ([`rlimits`]),
 //!   confines itself ([`landlock::confine_self`]) and runs the bot.
+//!
+//! Run as root, the launcher's and init's own work yields to the bots'
+//! ([`yield_to_bots`]): the bot runs at the caller's priority.
 
 mod cgroups;
 mod landlock;
@@ -46,6 +49,68 @@ use self::{
 use crate::{
     CGROUP_VAR, EXIT_SETUP, LAUNCHER_ARG, Limits, Mode, NETNS_VAR, SPEC_VAR, Spec, Support, Verdict,
 };
+
+/// The nice value the bot runs at, where the launcher lowered its own
+/// priority ([`yield_to_bots`]): the caller's.
+const NICE_VAR: &str = "WHISTLE_SANDBOX_NICE";
+
+/// One launcher in this many (by pid) removes the cgroups launchers killed
+/// outright left behind ([`run`]).
+const SWEEP_EVERY: i32 = 16;
+
+/// The nice value of the launcher's and init's own work.
+const SETUP_NICE: i32 = 19;
+
+/// Lowers the priority of this launcher, and so of init, to the least
+/// (nice 19), where the bot can be put back to the caller's own: run as
+/// root with `CAP_SYS_NICE`. Returns the caller's nice value then.
+///
+/// Making and ending a sandbox (its cgroup, namespaces, private root, and
+/// the exit of its processes) costs the machine some milliseconds of CPU,
+/// and a runner makes the next matches' sandboxes while others play: at the
+/// bots' priority that work set back the decisions it ran beside (the
+/// demo's slow decisions, docs/benchmarks.md). At the least priority it
+/// runs when the processor would otherwise wait. The bot itself, and init
+/// or the launcher while they watch a limit, run at the caller's priority
+/// ([`restore_priority`]): a limit is never kept late for it.
+fn yield_to_bots() -> Option<i32> {
+    use rustix::process::{getpriority_process, setpriority_process};
+    if !getuid().is_root() || !may_raise_priority() {
+        return None;
+    }
+    let own = getpriority_process(None).ok()?;
+    if own >= SETUP_NICE {
+        return None;
+    }
+    setpriority_process(None, SETUP_NICE).ok()?;
+    Some(own)
+}
+
+/// Whether this process may raise its priority again (`CAP_SYS_NICE` in
+/// its effective set): else the bot would keep the least.
+fn may_raise_priority() -> bool {
+    const CAP_SYS_NICE: u32 = 23;
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("CapEff:"))
+                .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
+        })
+        .is_some_and(|caps| caps & (1 << CAP_SYS_NICE) != 0)
+}
+
+/// Puts the calling thread back to the caller's priority, where the
+/// launcher lowered it ([`NICE_VAR`]). Fails only where it was lowered and
+/// cannot be put back: the bot must not start at the least priority.
+fn restore_priority() -> Result<(), String> {
+    let Ok(v) = std::env::var(NICE_VAR) else {
+        return Ok(());
+    };
+    let nice: i32 = v.parse().map_err(|_| format!("bad {NICE_VAR} {v:?}"))?;
+    rustix::process::setpriority_process(None, nice)
+        .map_err(|e| format!("cannot put the bot's priority back to {nice}: {e}"))
+}
 
 fn fail(what: &str) -> ! {
     eprintln!("whistle sandbox: {what}");
@@ -102,8 +167,10 @@ fn step(launcher: &Path, name: &str) -> Command {
     cmd.args([LAUNCHER_ARG, name])
         .env_clear()
         .env(SPEC_VAR, std::env::var(SPEC_VAR).unwrap_or_default());
-    if let Ok(v) = std::env::var(CGROUP_VAR) {
-        cmd.env(CGROUP_VAR, v);
+    for var in [CGROUP_VAR, NICE_VAR] {
+        if let Ok(v) = std::env::var(var) {
+            cmd.env(var, v);
+        }
     }
     cmd
 }
@@ -112,7 +179,7 @@ fn probe() -> ! {
     let landlock_abi = landlock::abi();
     let root = getuid().is_root();
     // Before the namespaces, as the launcher does it.
-    let cgroup = Cgroup::make(&Limits::default(), getpid()).map(|g| {
+    let cgroup = Cgroup::make(&Limits::default(), getpid(), true).map(|g| {
         let d = g.describe();
         g.remove();
         d
@@ -231,8 +298,15 @@ fn run() -> ! {
     let parent = getppid();
     let launcher = me();
     let signals = stop_signals();
+    let nice = yield_to_bots();
     // None: the watchdog keeps the limits (the probe says why).
-    let cgroup = Cgroup::make(&spec.limits, getpid()).ok();
+    // Groups are left behind only by a launcher killed outright (SIGKILL):
+    // every probe (each whistle process makes one) and one launcher in
+    // SWEEP_EVERY (by its pid) removes them. A sweep looks at every group
+    // beside this one and at each one's launcher: done at every start it
+    // cost the demo's launchers more than the rest of the group's making.
+    let sweep = getpid().as_raw() % SWEEP_EVERY == 0;
+    let cgroup = Cgroup::make(&spec.limits, getpid(), sweep).ok();
     if let Some(g) = &cgroup {
         // Everything the launcher starts from now on is in the group.
         if let Err(e) = g.join(getpid()) {
@@ -265,7 +339,11 @@ fn run() -> ! {
                 !covered("pids")
             );
             // The first process started now is PID 1 of the new namespace.
-            step(&launcher, "init").args([who, duties]).spawn()
+            let mut init = step(&launcher, "init");
+            if let Some(n) = nice {
+                init.env(NICE_VAR, n.to_string());
+            }
+            init.args([who, duties]).spawn()
         }
         Mode::Landlock => {
             // Orphans of the bot's come back to the launcher, which ends
@@ -279,8 +357,11 @@ fn run() -> ! {
             } else {
                 Some(watchdog::tasks_of_user(getuid().as_raw()))
             };
-            step(&launcher, "exec")
-                .arg(base.map_or("landlock".into(), |b| format!("landlock:{b}")))
+            let mut exec = step(&launcher, "exec");
+            if let Some(n) = nice {
+                exec.env(NICE_VAR, n.to_string());
+            }
+            exec.arg(base.map_or("landlock".into(), |b| format!("landlock:{b}")))
                 .spawn()
         }
     };
@@ -295,6 +376,12 @@ fn run() -> ! {
         g.leave(getpid());
     }
     release_stdio();
+    if spec.mode == Mode::Landlock {
+        // The launcher watches the limits from now on.
+        if let Some(n) = nice {
+            let _ = rustix::process::setpriority_process(None, n);
+        }
+    }
     let mut watch = (spec.mode == Mode::Landlock).then(|| {
         Watch::new(
             spec.limits,
@@ -496,6 +583,10 @@ fn init(args: &[String]) -> ! {
         },
     };
     release_stdio();
+    if watches {
+        // Init watches the limits from now on.
+        let _ = restore_priority();
+    }
     let mut watch = Watch::new(
         spec.limits,
         Duties {
@@ -550,6 +641,8 @@ fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool) -> Pid {
     }
     let started = std::thread::scope(|s| {
         s.spawn(|| {
+            // The bot starts at the caller's priority (a thread's own).
+            restore_priority()?;
             landlock::confine_self(spec)?;
             // The launcher's blocked signals reach init (and this thread):
             // the bot starts with none blocked, as the `exec` step's does.
@@ -589,6 +682,10 @@ fn end(v: Verdict, detail: &str) -> ! {
 /// limits, confines itself and runs the bot.
 fn exec(args: &[String]) -> ! {
     let spec = spec();
+    // Before it gives up its capabilities.
+    if let Err(e) = restore_priority() {
+        fail(&e);
+    }
     if spec.mode == Mode::Namespaces {
         let (ids, outer) = who(args.first().map_or("", String::as_str));
         if let Err(e) = namespaces::become_bot(ids, outer) {
