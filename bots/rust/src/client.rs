@@ -132,7 +132,7 @@ pub async fn channel(address: &str) -> Result<Channel, ClientError> {
                 let path = path.clone();
                 async move {
                     Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(
-                        tokio::net::UnixStream::connect(path).await?,
+                        whistle_protocol::unix::UnixConn::connect(path).await?,
                     ))
                 }
             }))

@@ -20,6 +20,8 @@ pub mod convert;
 pub mod ids;
 pub mod limits;
 pub mod messages;
+#[cfg(all(unix, feature = "grpc"))]
+pub mod unix;
 pub mod wire;
 
 pub use messages::FaultKind;

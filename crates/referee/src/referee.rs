@@ -987,7 +987,10 @@ impl Referee {
         let limit = self.inner.config.handshake_timeout;
         let incoming = tokio_stream::StreamExt::map(
             tokio_stream::wrappers::UnixListenerStream::new(listener),
-            move |s| s.map(|s| crate::conn::Deadline::new(s, None, limit)),
+            move |s| {
+                s.and_then(whistle_protocol::unix::UnixConn::new)
+                    .map(|s| crate::conn::Deadline::new(s, None, limit))
+            },
         );
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let router = self.router(None).map_err(|e| {
