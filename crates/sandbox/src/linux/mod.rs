@@ -259,12 +259,20 @@ fn told_to_stop(fd: Option<&SignalFd>, parent: Pid) -> bool {
     stop || getppid() != parent
 }
 
-/// How long the launcher sleeps between its looks (its child's end and the
-/// signals that stop it wake it sooner). Not longer: launchers that slept
-/// 100 ms at a time while their bots played doubled the bots' decision
-/// times in the demo on a 2-core virtual machine (0.32 to 0.7 ms), and so
-/// nearly doubled its wall time, for no CPU saved that showed.
+/// How long a launcher that watches the limits (Landlock alone: nothing
+/// else keeps them) sleeps between its looks; its child's end and the
+/// signals that stop it wake it sooner.
 const TICK: Duration = Duration::from_millis(5);
+
+/// How long a launcher with nothing to watch (a cgroup keeps every limit)
+/// sleeps between its looks at its parent (whistle gone: the launcher ends
+/// its sandbox); its child's end and the signals that stop it wake it at
+/// once. Every running sandbox has a launcher: at the 5 ms of [`TICK`],
+/// the demo's launchers spent about 0.3 s of CPU on their looks. (Before
+/// the launchers yielded to the bots, [`yield_to_bots`], their looks every
+/// 5 ms kept this 2-core virtual machine's processors awake and the bots'
+/// decisions quick; at the least priority they no longer do.)
+const IDLE_TICK: Duration = Duration::from_millis(100);
 
 /// Waits up to `tick` for a signal of [`stop_signals`] (a child's end
 /// among them).
@@ -441,7 +449,10 @@ fn run() -> ! {
             end_all(cgroup.as_ref(), child);
             break Verdict::Signal(Signal::SIGKILL as i32);
         }
-        pause(signals.as_ref(), TICK);
+        pause(
+            signals.as_ref(),
+            if watch.is_some() { TICK } else { IDLE_TICK },
+        );
     };
     // The cgroup refused forks at its task limit and the bot did not end
     // cleanly: the process limit stopped it.
