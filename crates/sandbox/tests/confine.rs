@@ -13,7 +13,7 @@ use std::{
 use whistle_sandbox::{Limits, Mode, Spec, Verdict};
 
 mod common;
-use common::{LAUNCHER, modes};
+use common::{LAUNCHER, modes, start_piped};
 
 struct Box_ {
     _root: tempfile::TempDir,
@@ -359,13 +359,7 @@ fn the_bot_runs_at_its_callers_priority_and_the_launcher_yields() {
             let (launcher, o) = std::thread::scope(|t| {
                 t.spawn(|| {
                     rustix::process::setpriority_process(None, caller).unwrap();
-                    let child = s
-                        .command(Path::new(LAUNCHER))
-                        .stdin(Stdio::null())
-                        .stdout(Stdio::piped())
-                        .stderr(Stdio::piped())
-                        .spawn()
-                        .unwrap();
+                    let child = start_piped(&s);
                     std::thread::sleep(std::time::Duration::from_millis(500));
                     let launcher = nice_of(child.id());
                     (launcher, child.wait_with_output().unwrap())

@@ -13,7 +13,7 @@ use std::{
 use whistle_sandbox::{Limits, Mode, Spec};
 
 mod common;
-use common::{LAUNCHER, modes};
+use common::{LAUNCHER, modes, start_piped};
 
 const PYTHON: &str = "/usr/bin/python3";
 
@@ -116,13 +116,7 @@ fn the_machines_counts_in_a_bots_proc_are_hidden_or_constant() {
          echo WRITE; echo 1 > /proc/meminfo 2>&1 || echo refused"
     );
     let s = spec(Mode::Namespaces, &b, "/bin/sh", &["-c", &script]);
-    let child = s
-        .command(Path::new(LAUNCHER))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = start_piped(&s);
     // Move the machine's counts meanwhile: processes, memory, the page
     // cache, the disk.
     let stir = std::thread::spawn(|| {
@@ -221,13 +215,7 @@ fn a_bot_that_locks_memory_moves_no_count_another_bot_reads() {
             \x20   seen.add(look()); time.sleep(0.01)\n\
             print('SEEN', len(seen), sorted(seen))\n";
         let rs = spec(mode, &b, PYTHON, &["-c", reader]);
-        let r = rs
-            .command(Path::new(LAUNCHER))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let r = start_piped(&rs);
         std::thread::sleep(Duration::from_millis(300));
         let b2 = bot();
         let sent = run(&spec(mode, &b2, PYTHON, &["-c", sender]));

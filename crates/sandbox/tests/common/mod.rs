@@ -1,9 +1,12 @@
 //! What the sandbox's test files share: the launcher they start and the
 //! modes this machine offers.
 
-use std::path::Path;
+use std::{
+    path::Path,
+    process::{Child, Stdio},
+};
 
-use whistle_sandbox::{Mode, probe};
+use whistle_sandbox::{Mode, Spec, probe};
 
 /// The crate's own launcher binary.
 pub const LAUNCHER: &str = env!("CARGO_BIN_EXE_whistle-sandbox");
@@ -26,4 +29,16 @@ pub fn modes() -> Vec<Mode> {
             Vec::new()
         }
     }
+}
+
+/// `spec` started through the launcher, its stdin empty, its stdout and
+/// stderr piped (read them with `wait_with_output`).
+#[allow(dead_code)]
+pub fn start_piped(spec: &Spec) -> Child {
+    spec.command(Path::new(LAUNCHER))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
 }
