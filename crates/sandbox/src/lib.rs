@@ -54,7 +54,9 @@
 //! Each of those steps is a fresh start of the launcher program, three per
 //! sandbox (two where init runs as root and a cgroup keeps every limit:
 //! then a thread of init confines itself and starts the bot, and init only
-//! waits): `whistle` itself can be it, but a small program that does
+//! waits; one where, also, the caller starts the launcher as PID 1 of a
+//! PID namespace of its own, [`in_own_pid_namespace`]: then the launcher
+//! is the sandbox's init too): `whistle` itself can be it, but a small program that does
 //! nothing else ([`LAUNCHER_BIN`], built and installed beside `whistle`)
 //! loads in a fraction of the time; [`launcher_for`] picks it when it is of
 //! the same build ([`BUILD`]) and confines as well here.
@@ -848,6 +850,23 @@ pub fn says_out_of_memory(text: &str) -> bool {
         "failed to allocate",
     ];
     SIGNS.iter().any(|s| text.contains(s))
+}
+
+/// Runs `start`, which must start exactly one process, the launcher of a
+/// sandbox in [`Mode::Namespaces`] ([`Spec::command`]), so that the
+/// launcher is PID 1 of a PID namespace of its own, where the caller is
+/// root and may make one (else `start` runs as it is, and the launcher
+/// makes the namespace itself). A launcher started so is also its
+/// sandbox's init: one process start fewer for each sandbox. Only the
+/// calling thread is affected, and only while `start` runs.
+///
+/// Such a launcher notices that its parent is gone as any launcher does,
+/// and ends its sandbox.
+pub fn in_own_pid_namespace<T>(start: impl FnOnce() -> T) -> T {
+    #[cfg(target_os = "linux")]
+    return linux::in_own_pid_namespace(start);
+    #[cfg(not(target_os = "linux"))]
+    start()
 }
 
 /// Makes the running program a sandbox launcher when it was started as one

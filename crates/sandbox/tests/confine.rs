@@ -13,7 +13,7 @@ use std::{
 use whistle_sandbox::{Limits, Mode, Spec, Verdict};
 
 mod common;
-use common::{LAUNCHER, modes, start_piped};
+use common::{LAUNCHER, launch, modes, start_piped};
 
 struct Box_ {
     _root: tempfile::TempDir,
@@ -69,10 +69,10 @@ fn sh(mode: Mode, b: &Box_, script: &str) -> Output {
 }
 
 fn sh_with(s: Spec) -> Output {
-    s.command(Path::new(LAUNCHER))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    launch(s.mode, || {
+        s.command(Path::new(LAUNCHER)).stdin(Stdio::null()).output()
+    })
+    .unwrap()
 }
 
 fn text(o: &Output) -> String {

@@ -16,7 +16,7 @@ use std::{
 use whistle_sandbox::{CGROUP_VAR, Cpus, Limits, Mode, Spec, Verdict, probe};
 
 mod common;
-use common::{LAUNCHER, modes};
+use common::{LAUNCHER, launch, modes};
 
 /// Whether sandboxes get a cgroup here (else the watchdog keeps the limits).
 fn cgroups() -> bool {
@@ -104,9 +104,8 @@ fn start(s: &Spec, cgroup: bool) -> Child {
     }
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+        .stderr(Stdio::piped());
+    launch(s.mode, || cmd.spawn()).unwrap()
 }
 
 /// Runs `s` through the launcher, for at most `limit` (then the launcher is
@@ -456,6 +455,91 @@ fn nothing_outlives_the_launcher() {
                 );
             }
         }
+    }
+}
+
+/// A launcher started as PID 1 of its own PID namespace (whistle's runner,
+/// run as root) cannot see its parent across the namespace's edge: when
+/// the parent is killed outright (SIGKILL: whistle killed), the launcher
+/// still ends its sandbox, nothing of the bot left and its cgroup removed.
+/// The parent here is a Python process that makes the namespace and
+/// starts the launcher as the runner does.
+#[test]
+fn a_launcher_that_is_init_ends_its_sandbox_once_its_parent_is_gone() {
+    if !root() || !modes().contains(&Mode::Namespaces) {
+        eprintln!("needs root and namespaces: skipped");
+        return;
+    }
+    for cgroup in cgroup_choices() {
+        let m = marker("orphaned");
+        let f = folders();
+        let script = format!("(sh -c 'sleep 300' {m} &); sh -c 'sleep 300' {m}");
+        let s = spec(Mode::Namespaces, &f, "/bin/sh", &["-c", &script]);
+        let mut cmd = s.command(Path::new(LAUNCHER));
+        if !cgroup {
+            cmd.env(CGROUP_VAR, "none");
+        }
+        let parent_script = format!(
+            "import ctypes, subprocess, sys, time\n\
+             if ctypes.CDLL(None, use_errno=True).unshare(0x20000000) != 0: sys.exit(3)\n\
+             p = subprocess.Popen({launcher:?}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n\
+             print(p.pid, flush=True)\n\
+             time.sleep(300)\n",
+            launcher = [LAUNCHER, "__sandbox", "run"],
+        );
+        // The launcher's environment (its spec) is the parent's, which
+        // Python hands on.
+        let mut parent = Command::new("python3");
+        parent.args(["-c", &parent_script]).env_clear();
+        for (k, v) in cmd.get_envs() {
+            if let Some(v) = v {
+                parent.env(k, v);
+            }
+        }
+        let mut parent = parent
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        {
+            use std::io::BufRead;
+            std::io::BufReader::new(parent.stdout.take().unwrap())
+                .read_line(&mut line)
+                .unwrap();
+        }
+        let launcher: i32 = line.trim().parse().expect("the launcher's pid");
+        let started = Instant::now();
+        while with_marker(&m).len() < 2 {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "cgroup {cgroup}: the bot did not start"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        parent.kill().unwrap();
+        parent.wait().unwrap();
+        let gone = |pid: i32| !Path::new(&format!("/proc/{pid}")).exists();
+        while !gone(launcher) && started.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let left = with_marker(&m);
+        for l in &left {
+            if let Some(pid) = l.split(':').next() {
+                let _ = Command::new("kill").args(["-KILL", pid]).status();
+            }
+        }
+        assert!(
+            gone(launcher),
+            "cgroup {cgroup}: the launcher outlived its parent"
+        );
+        assert!(left.is_empty(), "cgroup {cgroup}: left: {left:?}");
+        let groups = cgroups_named(&format!("whistle-sandbox-{launcher}"));
+        assert!(
+            groups.is_empty(),
+            "the sandbox's cgroup is left: {groups:?}"
+        );
     }
 }
 

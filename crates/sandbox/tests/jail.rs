@@ -13,7 +13,7 @@ use std::{
 use whistle_sandbox::{Limits, Mode, Spec};
 
 mod common;
-use common::{LAUNCHER, modes, start_piped};
+use common::{LAUNCHER, launch, modes, start_piped};
 
 const PYTHON: &str = "/usr/bin/python3";
 
@@ -68,10 +68,10 @@ fn spec(mode: Mode, b: &Bot, program: &str, args: &[&str]) -> Spec {
 }
 
 fn run(s: &Spec) -> Output {
-    s.command(Path::new(LAUNCHER))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    launch(s.mode, || {
+        s.command(Path::new(LAUNCHER)).stdin(Stdio::null()).output()
+    })
+    .unwrap()
 }
 
 fn text(o: &Output) -> String {

@@ -21,7 +21,7 @@ use std::{
 use whistle_sandbox::{Limits, Mode, NETNS_VAR, Spec, Verdict, held_network};
 
 mod common;
-use common::{LAUNCHER, modes};
+use common::{LAUNCHER, launch, modes};
 
 /// What the hostile bot leaves behind, and what it prints of its namespace
 /// first (the loopback's flags, two sysctls, the namespace).
@@ -172,9 +172,8 @@ fn start(s: &Spec, handed: Option<&std::fs::File>) -> Child {
     }
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+        .stderr(Stdio::piped());
+    launch(s.mode, || cmd.spawn()).unwrap()
 }
 
 fn wait(child: &mut Child, limit: Duration) -> Verdict {

@@ -401,7 +401,13 @@ fn spawn(l: &Launch) -> std::io::Result<Started> {
         .kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
-    let mut child = cmd.spawn()?;
+    // In namespaces, run as root, the launcher is started as PID 1 of the
+    // sandbox's PID namespace, and is its init too: one process start fewer.
+    let mut child = if namespaces {
+        whistle_sandbox::in_own_pid_namespace(|| cmd.spawn())?
+    } else {
+        cmd.spawn()?
+    };
     let group = child.id();
     let bridge = bridge(&mut child, l).map(AbortOnDrop);
     let netns = Arc::new(std::sync::Mutex::new(None));

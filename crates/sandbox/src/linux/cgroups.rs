@@ -32,6 +32,9 @@ pub(crate) struct Cgroup {
     /// Whether the launcher is in the group (it joins to start the
     /// sandbox's first process there, then leaves).
     joined: std::cell::Cell<bool>,
+    /// The folders the paths above go through once the group is pinned
+    /// ([`Cgroup::pin`]), held open.
+    held: Vec<std::fs::File>,
 }
 
 /// A mounted cgroup hierarchy: its mount point, the root of the mount
@@ -188,6 +191,7 @@ impl Cgroup {
                         dirs: CONTROLLERS.iter().map(|c| (*c, dir.clone())).collect(),
                         home: vec![here.clone()],
                         joined: false.into(),
+                        held: Vec::new(),
                     });
                 }
                 Err(e) => tried.push(format!("making {}: {e}", dir.display())),
@@ -242,6 +246,7 @@ impl Cgroup {
             dirs,
             home,
             joined: false.into(),
+            held: Vec::new(),
         })
     }
 
@@ -268,6 +273,47 @@ impl Cgroup {
                 }
             }
         }
+    }
+
+    /// Keeps the group within reach of a process that is about to leave
+    /// the host's tree for a private root (the launcher that is its
+    /// sandbox's init, [`super::run_as_init`]): from now on each folder of
+    /// the group is named through a descriptor of its parent, and each
+    /// folder the launcher came from through one of its own, held open
+    /// here (`/proc/self/fd/N/...`: the sandbox's own `/proc` shows this
+    /// process's descriptors). The descriptors are closed on `exec`.
+    pub(crate) fn pin(&mut self) -> Result<(), String> {
+        let mut held: Vec<(PathBuf, std::fs::File)> = Vec::new();
+        let mut through = |dir: &Path| -> Result<PathBuf, String> {
+            use std::os::fd::AsRawFd;
+            let fd = match held.iter().find(|(p, _)| p == dir) {
+                Some((_, f)) => f.as_raw_fd(),
+                None => {
+                    let f = std::fs::File::open(dir)
+                        .map_err(|e| format!("opening {}: {e}", dir.display()))?;
+                    let fd = f.as_raw_fd();
+                    held.push((dir.to_path_buf(), f));
+                    fd
+                }
+            };
+            Ok(PathBuf::from(format!("/proc/self/fd/{fd}")))
+        };
+        let mut dirs = Vec::new();
+        for (c, d) in &self.dirs {
+            let (Some(parent), Some(name)) = (d.parent(), d.file_name()) else {
+                return Err(format!("no parent folder for {}", d.display()));
+            };
+            dirs.push((*c, through(parent)?.join(name)));
+        }
+        let home = self
+            .home
+            .iter()
+            .map(|h| through(h))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.dirs = dirs;
+        self.home = home;
+        self.held = held.into_iter().map(|(_, f)| f).collect();
+        Ok(())
     }
 
     fn dir(&self, controller: &str) -> Option<&Path> {
@@ -315,6 +361,15 @@ impl Cgroup {
             }
         }
         Ok(())
+    }
+
+    /// Bounds the group's tasks to the bot's own `processes`, once the
+    /// launcher that was its init has left it ([`super::run_as_init`]):
+    /// [`Cgroup::make`] counts an init in the group.
+    pub(crate) fn bot_alone(&self, processes: u64) {
+        if let Some(d) = self.dir("pids") {
+            let _ = write(d, "pids.max", &processes.to_string());
+        }
     }
 
     /// Whether the group bounds `controller`'s resource.

@@ -5,7 +5,9 @@
 //!   stays outside the sandbox to the end: in namespaces it enters them
 //!   ([`namespaces`]) and starts `init`; with Landlock alone it starts
 //!   `exec` as a child subreaper and watches ([`watchdog`]). Either way it
-//!   exits only once every process of the sandbox is gone;
+//!   exits only once every process of the sandbox is gone. Started as PID 1
+//!   of a PID namespace of its own, run as root ([`in_own_pid_namespace`]),
+//!   it is the sandbox's init as well ([`run_as_init`]);
 //! - `init` (namespaces): PID 1 of the sandbox, undumpable. It builds the
 //!   private root ([`mounts`]), starts `exec`, reaps orphans and watches.
 //!   Run as root with nothing to watch (a cgroup keeps every limit), it
@@ -42,6 +44,7 @@ use nix::{
     unistd::{Pid, getpid, getppid, getuid},
 };
 
+pub(crate) use self::namespaces::in_own_pid_namespace;
 use self::{
     cgroups::Cgroup,
     watchdog::{Duties, Scope, Watch},
@@ -100,14 +103,25 @@ fn may_raise_priority() -> bool {
         .is_some_and(|caps| caps & (1 << CAP_SYS_NICE) != 0)
 }
 
-/// Puts the calling thread back to the caller's priority, where the
-/// launcher lowered it ([`NICE_VAR`]). Fails only where it was lowered and
-/// cannot be put back: the bot must not start at the least priority.
-fn restore_priority() -> Result<(), String> {
-    let Ok(v) = std::env::var(NICE_VAR) else {
+/// The caller's nice value, where a launcher before this step lowered its
+/// own ([`NICE_VAR`]).
+fn callers_nice() -> Result<Option<i32>, String> {
+    match std::env::var(NICE_VAR) {
+        Err(_) => Ok(None),
+        Ok(v) => v
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("bad {NICE_VAR} {v:?}")),
+    }
+}
+
+/// Puts the calling thread back to the caller's priority `nice`, where the
+/// launcher lowered it ([`yield_to_bots`]). Fails only where it was lowered
+/// and cannot be put back: the bot must not start at the least priority.
+fn restore_priority(nice: Option<i32>) -> Result<(), String> {
+    let Some(nice) = nice else {
         return Ok(());
     };
-    let nice: i32 = v.parse().map_err(|_| format!("bad {NICE_VAR} {v:?}"))?;
     rustix::process::setpriority_process(None, nice)
         .map_err(|e| format!("cannot put the bot's priority back to {nice}: {e}"))
 }
@@ -247,16 +261,16 @@ fn stop_signals() -> Option<SignalFd> {
     SignalFd::with_flags(&set, SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC).ok()
 }
 
-/// Whether the launcher was told to stop (a signal) or lost its parent.
-/// Reads every signal waiting (a `SIGCHLD` only wakes it).
-fn told_to_stop(fd: Option<&SignalFd>, parent: Pid) -> bool {
+/// Whether the launcher was told to stop by a signal. Reads every signal
+/// waiting (a `SIGCHLD` only wakes it).
+fn signalled(fd: Option<&SignalFd>) -> bool {
     let mut stop = false;
     if let Some(f) = fd {
         while let Ok(Some(info)) = f.read_signal() {
             stop |= info.ssi_signo != Signal::SIGCHLD as u32;
         }
     }
-    stop || getppid() != parent
+    stop
 }
 
 /// How long a launcher that watches the limits (Landlock alone: nothing
@@ -303,6 +317,9 @@ fn release_stdio() {
 /// The launcher: see the module's documentation.
 fn run() -> ! {
     let spec = spec();
+    if spec.mode == Mode::Namespaces && getpid().as_raw() == 1 && getuid().is_root() {
+        run_as_init(spec);
+    }
     let parent = getppid();
     let launcher = me();
     let signals = stop_signals();
@@ -414,7 +431,7 @@ fn run() -> ! {
     };
     let verdict = loop {
         // Read first: a child that ends from now on wakes the pause below.
-        let stop = told_to_stop(signals.as_ref(), parent);
+        let stop = signalled(signals.as_ref()) || getppid() != parent;
         // The child's end, and orphans (Landlock alone) as they come.
         let mut over = None;
         loop {
@@ -454,11 +471,20 @@ fn run() -> ! {
             if watch.is_some() { TICK } else { IDLE_TICK },
         );
     };
+    let verdict = with_counts(verdict, cgroup.as_ref(), &spec.limits);
+    end_all(cgroup.as_ref(), child);
+    cleanup(cgroup.as_ref());
+    std::process::exit(verdict.code())
+}
+
+/// The sandbox's verdict `verdict` as the cgroup's counts tell it: a limit
+/// where the kernel kept one.
+fn with_counts(verdict: Verdict, cgroup: Option<&Cgroup>, limits: &Limits) -> Verdict {
     // The cgroup refused forks at its task limit and the bot did not end
     // cleanly: the process limit stopped it.
-    let refused = cgroup.as_ref().map_or(0, Cgroup::forks_refused);
+    let refused = cgroup.map_or(0, Cgroup::forks_refused);
     let verdict = if refused > 0 && !verdict.is_limit() && verdict != Verdict::Exited(0) {
-        let v = Verdict::Processes(spec.limits.processes);
+        let v = Verdict::Processes(limits.processes);
         eprintln!(
             "{}",
             v.say(&format!(
@@ -469,11 +495,11 @@ fn run() -> ! {
     } else {
         verdict
     };
-    let oom = cgroup.as_ref().map_or(0, Cgroup::oom_kills);
+    let oom = cgroup.map_or(0, Cgroup::oom_kills);
     // The kernel killed a process of the sandbox for its memory: the
     // sandbox hit its memory limit, whatever its first process did next.
-    let verdict = if oom > 0 && !verdict.is_limit() {
-        let v = Verdict::Memory(spec.limits.memory_mib);
+    if oom > 0 && !verdict.is_limit() {
+        let v = Verdict::Memory(limits.memory_mib);
         eprintln!(
             "{}",
             v.say(&format!(
@@ -483,10 +509,7 @@ fn run() -> ! {
         v
     } else {
         verdict
-    };
-    end_all(cgroup.as_ref(), child);
-    cleanup(cgroup.as_ref());
-    std::process::exit(verdict.code())
+    }
 }
 
 /// Kills every process of the sandbox and waits until none is left: the
@@ -554,6 +577,192 @@ fn who(arg: &str) -> (Option<(u32, u32)>, (u32, u32)) {
     fail(&format!("bad launcher argument {arg:?}"))
 }
 
+/// The launcher started as PID 1 of a PID namespace of its own, run as
+/// root ([`in_own_pid_namespace`]): the launcher and its sandbox's init in
+/// one process, one process start fewer than `run` then `init`. It makes
+/// the cgroup and joins it, enters the other namespaces, pins the cgroup
+/// ([`Cgroup::pin`]: the private root hides the host's cgroup folders),
+/// builds the private root and starts the bot as init does; then it does
+/// what both would: reaps, watches a limit no cgroup keeps, stops on a
+/// signal or once its parent is gone, and at the end kills every process
+/// of the namespace, reads the cgroup's counts, removes it and exits with
+/// the verdict.
+fn run_as_init(spec: Spec) -> ! {
+    let launcher = me();
+    let signals = stop_signals();
+    let nice = yield_to_bots();
+    // Its memory and tracing need a capability the bot lacks.
+    let _ = prctl::set_dumpable(false);
+    let host = HostSelf::open().unwrap_or_else(|e| fail(&e));
+    let sweep = host.pid.as_raw() % SWEEP_EVERY == 0;
+    let mut cgroup = Cgroup::make(&spec.limits, host.pid, sweep).ok();
+    if let Some(g) = &cgroup {
+        if let Err(e) = g.join(getpid()) {
+            g.remove();
+            fail(&format!("cannot join the sandbox's cgroup: {e}"));
+        }
+    }
+    let covered = |c: &str| cgroup.as_ref().is_some_and(|g| g.has(c));
+    let (memory, cpu, pids) = (covered("memory"), covered("cpu"), covered("pids"));
+    let network = std::env::var_os(NETNS_VAR).map(PathBuf::from);
+    let entered = namespaces::enter_as_init(network.as_deref())
+        .and_then(|()| cgroup.as_mut().map_or(Ok(()), Cgroup::pin));
+    if let Err(e) = entered {
+        cleanup(cgroup.as_ref());
+        fail(&format!("cannot enter the namespaces: {e}"));
+    }
+    // The bot's uid is made of the launcher's pid on the host: no other
+    // process of the machine has it.
+    let ids = namespaces::bot_ids(host.pid);
+    let proc_ok = mounts::private_root(&spec, &launcher, Some(ids)).unwrap_or_else(|e| {
+        cleanup(cgroup.as_ref());
+        fail(&e)
+    });
+    if proc_ok {
+        bound_tasks(&spec.limits);
+    }
+    let duties = Duties {
+        processes: proc_ok && !pids,
+        memory: proc_ok && !memory,
+        cpu_share: proc_ok && !cpu,
+        scratch: None,
+    };
+    let watches = duties.processes || duties.memory || duties.cpu_share;
+    let who = format!("ids={}:{}", ids.0, ids.1);
+    let bot = start_bot(&spec, &launcher, (&who, Some(ids)), !pids, watches, nice);
+    // Out of the group once the bot is in it, as `run` leaves it: the
+    // memory the bot fills is not this process's to be killed for (by the
+    // kernel, for the group's limit), nor charged with what this process
+    // does at the end.
+    if let Some(g) = &cgroup {
+        g.leave(getpid());
+        g.bot_alone(spec.limits.processes);
+    }
+    release_stdio();
+    if watches {
+        // It watches the limits from now on.
+        let _ = restore_priority(nice);
+    }
+    let mut watch = Watch::new(
+        spec.limits,
+        duties,
+        Scope::Namespace,
+        vec![spec.scratch.clone(), PathBuf::from("/dev/shm")],
+    );
+    let tick = if watch.idle() { IDLE_TICK } else { TICK };
+    let verdict = loop {
+        // Read first: a child that ends from now on wakes the pause below.
+        let stop = signalled(signals.as_ref()) || host.parent_gone();
+        let mut over = None;
+        loop {
+            match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => break,
+                Ok(WaitStatus::Exited(pid, code)) if pid == bot => {
+                    over = Some(Verdict::of_exit(Some(code), None, &spec.limits));
+                    break;
+                }
+                Ok(WaitStatus::Signaled(pid, sig, _)) if pid == bot => {
+                    over = Some(of_signal(sig, &spec.limits));
+                    break;
+                }
+                // An orphan of the bot's, reaped; the bot goes on.
+                Ok(_) => {}
+                Err(_) => {
+                    over = Some(Verdict::Setup);
+                    break;
+                }
+            }
+        }
+        if let Some(v) = over {
+            if v.is_limit() {
+                eprintln!("{}", v.say(""));
+            }
+            break v;
+        }
+        if let Some((v, detail)) = watch.check() {
+            eprintln!("{}", v.say(&detail));
+            break v;
+        }
+        if stop {
+            break Verdict::Signal(Signal::SIGKILL as i32);
+        }
+        pause(signals.as_ref(), tick);
+    };
+    end_namespace();
+    let verdict = with_counts(verdict, cgroup.as_ref(), &spec.limits);
+    cleanup(cgroup.as_ref());
+    std::process::exit(verdict.code())
+}
+
+/// Kills every other process of this PID namespace (the caller is its
+/// init) and reaps them until none is left: each ends as the init's child
+/// (an orphan comes back to it), so once it has no child, none is left.
+fn end_namespace() {
+    for _ in 0..400 {
+        let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+        loop {
+            match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => break,
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The launcher that is PID 1 of its sandbox as the host's `/proc` shows
+/// it: its pid there, and whether the parent that started it is gone
+/// (`getppid` shows none across the namespace's edge). Read through a
+/// descriptor of its folder in the host's `/proc`, held open: the private
+/// root hides the host's `/proc`, and the sandbox's own shows this
+/// process's descriptors.
+struct HostSelf {
+    folder: std::fs::File,
+    pid: Pid,
+    parent: Option<i32>,
+}
+
+impl HostSelf {
+    fn open() -> Result<HostSelf, String> {
+        let err = |e: std::io::Error| format!("cannot read this process in /proc: {e}");
+        let pid = std::fs::read_link("/proc/self")
+            .map_err(err)?
+            .to_str()
+            .and_then(|p| p.parse().ok())
+            .map(Pid::from_raw)
+            .ok_or("cannot read this process's pid in /proc")?;
+        let folder = std::fs::File::open(format!("/proc/{pid}")).map_err(err)?;
+        let mut me = HostSelf {
+            folder,
+            pid,
+            parent: None,
+        };
+        me.parent = me.read_parent();
+        Ok(me)
+    }
+
+    fn read_parent(&self) -> Option<i32> {
+        use std::os::fd::AsRawFd;
+        let stat =
+            std::fs::read_to_string(format!("/proc/self/fd/{}/stat", self.folder.as_raw_fd()))
+                .ok()?;
+        // `PID (COMM) STATE PPID ...`: the name may hold spaces and `)`.
+        let rest = &stat[stat.rfind(')')? + 1..];
+        rest.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// Whether the process that started the launcher has ended (it then
+    /// has another parent). Where the host's `/proc` cannot be read it
+    /// says no.
+    fn parent_gone(&self) -> bool {
+        match (self.parent, self.read_parent()) {
+            (Some(was), Some(now)) => was != now,
+            _ => false,
+        }
+    }
+}
+
 /// PID 1 of a sandbox in namespaces.
 fn init(args: &[String]) -> ! {
     // Ends with its launcher.
@@ -562,41 +771,28 @@ fn init(args: &[String]) -> ! {
     let _ = prctl::set_dumpable(false);
     let spec = spec();
     let launcher = me();
-    let (ids, _) = who(args.first().map_or("", String::as_str));
+    let nice = callers_nice().unwrap_or_else(|e| fail(&e));
+    let who_arg = args.first().map_or("", String::as_str);
+    let (ids, _) = who(who_arg);
     let duties = args.get(1).map_or("", String::as_str);
     let proc_ok = mounts::private_root(&spec, &launcher, ids).unwrap_or_else(|e| fail(&e));
-    // A hard bound on the tasks of this PID namespace (Linux 6.14 and later
-    // keep `pid_max` per namespace; 301 is its least value): a fork bomb
-    // outruns any watchdog where no cgroup bounds it.
     if proc_ok {
-        let bound = (spec.limits.processes + 2).max(301);
-        let _ = std::fs::write("/proc/sys/kernel/pid_max", bound.to_string());
+        bound_tasks(&spec.limits);
     }
-    // Where the cgroup bounds the tasks, a refused fork is its to count.
-    let nproc = if duties.contains("pids=false") {
-        "nproc=cgroup"
-    } else {
-        "nproc=rlimit"
-    };
     // Whether init will watch anything (else a cgroup keeps every limit).
     let watches = proc_ok && duties.contains("=true");
-    let bot = match ids {
-        // Run as root, the bot's user is a uid of its own: a thread of init
-        // confines itself and starts the bot, with no launcher step between.
-        Some(ids) if !watches => spawn_confined(&spec, ids, nproc == "nproc=rlimit"),
-        _ => match step(&launcher, "exec")
-            .args(args.iter().take(1))
-            .arg(nproc)
-            .spawn()
-        {
-            Ok(c) => Pid::from_raw(c.id() as i32),
-            Err(e) => fail(&format!("cannot start the bot's process: {e}")),
-        },
-    };
+    let bot = start_bot(
+        &spec,
+        &launcher,
+        (who_arg, ids),
+        !duties.contains("pids=false"),
+        watches,
+        nice,
+    );
     release_stdio();
     if watches {
         // Init watches the limits from now on.
-        let _ = restore_priority();
+        let _ = restore_priority(nice);
     }
     let mut watch = Watch::new(
         spec.limits,
@@ -632,6 +828,52 @@ fn init(args: &[String]) -> ! {
     }
 }
 
+/// A hard bound on the tasks of this PID namespace (Linux 6.14 and later
+/// keep `pid_max` per namespace; 301 is its least value): a fork bomb
+/// outruns any watchdog where no cgroup bounds it. Written by the
+/// sandbox's init into its own `/proc`.
+fn bound_tasks(limits: &Limits) {
+    let bound = (limits.processes + 2).max(301);
+    let _ = std::fs::write("/proc/sys/kernel/pid_max", bound.to_string());
+}
+
+/// Starts the bot's process from the sandbox's init, in its private root:
+/// `who` is the launcher's argument for the bot's user and what it says
+/// (the bot's own ids run as root); `rlimit_nproc`: no cgroup bounds the
+/// tasks (`RLIMIT_NPROC` does); `watches`: init watches a limit; `nice`:
+/// the caller's priority, where the launcher lowered its own.
+fn start_bot(
+    spec: &Spec,
+    launcher: &Path,
+    who: (&str, Option<(u32, u32)>),
+    rlimit_nproc: bool,
+    watches: bool,
+    nice: Option<i32>,
+) -> Pid {
+    match who.1 {
+        // Run as root, the bot's user is a uid of its own: a thread of init
+        // confines itself and starts the bot, with no launcher step between.
+        Some(ids) if !watches => spawn_confined(spec, ids, rlimit_nproc, nice),
+        _ => {
+            let mut exec = step(launcher, "exec");
+            if let Some(n) = nice {
+                exec.env(NICE_VAR, n.to_string());
+            }
+            // Where the cgroup bounds the tasks, a refused fork is its to
+            // count.
+            let nproc = if rlimit_nproc {
+                "nproc=rlimit"
+            } else {
+                "nproc=cgroup"
+            };
+            match exec.args([who.0, nproc]).spawn() {
+                Ok(c) => Pid::from_raw(c.id() as i32),
+                Err(e) => fail(&format!("cannot start the bot's process: {e}")),
+            }
+        }
+    }
+}
+
 /// Starts the bot from init when init runs as root (the bot's user is
 /// `ids`, a uid and gid of its own) and has nothing to watch (a cgroup keeps
 /// every limit: init only waits), without starting the launcher's `exec`
@@ -646,14 +888,14 @@ fn init(args: &[String]) -> ! {
 ///
 /// Unlike the `exec` step (`setgroups` to the bot's gid), the bot starts
 /// with no supplementary group (the standard library's `setgroups(0)`).
-fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool) -> Pid {
+fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool, nice: Option<i32>) -> Pid {
     if let Err(e) = rlimits::set(spec, rlimit_nproc.then_some(0)) {
         fail(&e);
     }
     let started = std::thread::scope(|s| {
         s.spawn(|| {
             // The bot starts at the caller's priority (a thread's own).
-            restore_priority()?;
+            restore_priority(nice)?;
             landlock::confine_self(spec)?;
             // The launcher's blocked signals reach init (and this thread):
             // the bot starts with none blocked, as the `exec` step's does.
@@ -694,7 +936,7 @@ fn end(v: Verdict, detail: &str) -> ! {
 fn exec(args: &[String]) -> ! {
     let spec = spec();
     // Before it gives up its capabilities.
-    if let Err(e) = restore_priority() {
+    if let Err(e) = callers_nice().and_then(restore_priority) {
         fail(&e);
     }
     if spec.mode == Mode::Namespaces {

@@ -62,13 +62,7 @@ fn write_map(file: &str, text: &str) -> Result<(), String> {
 /// enter rather than make one, where it may be ([`join_network`]).
 pub(crate) fn enter(network: Option<&Path>) -> Result<(), String> {
     if getuid().is_root() {
-        let joined = network.is_some_and(join_network);
-        let flags = if joined {
-            NAMESPACES.difference(CloneFlags::CLONE_NEWNET)
-        } else {
-            NAMESPACES
-        };
-        return unshare(flags).map_err(|e| format!("unshare: {e}"));
+        return enter_as_root(NAMESPACES, network);
     }
     let (uid, gid) = (getuid(), getgid());
     unshare(NAMESPACES | CloneFlags::CLONE_NEWUSER).map_err(|e| format!("unshare: {e}"))?;
@@ -76,6 +70,52 @@ pub(crate) fn enter(network: Option<&Path>) -> Result<(), String> {
     write_map("uid_map", &format!("0 {uid} 1\n"))?;
     write_map("gid_map", &format!("0 {gid} 1\n"))?;
     Ok(())
+}
+
+/// Run as root: enters the namespaces of `flags`, the network namespace at
+/// `network` where it may be ([`join_network`]) rather than a fresh one.
+fn enter_as_root(flags: CloneFlags, network: Option<&Path>) -> Result<(), String> {
+    let flags = if network.is_some_and(join_network) {
+        flags.difference(CloneFlags::CLONE_NEWNET)
+    } else {
+        flags
+    };
+    unshare(flags).map_err(|e| format!("unshare: {e}"))
+}
+
+/// Run as root by the launcher that is PID 1 of its sandbox's PID namespace
+/// already ([`in_own_pid_namespace`]): enters the sandbox's other
+/// namespaces as [`enter`] does (the mount namespace is entered with the
+/// private root, [`enter_mounts`]).
+pub(crate) fn enter_as_init(network: Option<&Path>) -> Result<(), String> {
+    enter_as_root(NAMESPACES.difference(CloneFlags::CLONE_NEWPID), network)
+}
+
+/// Runs `start`, which starts one process (a sandbox's launcher), with the
+/// processes this thread starts put in a new PID namespace (PID 1 of it),
+/// then puts the thread back: where the caller is root and may make one
+/// (`CAP_SYS_ADMIN`); else `start` runs as it is. A thread's namespace for
+/// the processes it starts is its own, so the caller's other threads are
+/// not affected. A launcher started so is its sandbox's init too
+/// ([`super::run_as_init`]).
+pub(crate) fn in_own_pid_namespace<T>(start: impl FnOnce() -> T) -> T {
+    if !getuid().is_root() {
+        return start();
+    }
+    let Ok(own) = std::fs::File::open("/proc/thread-self/ns/pid") else {
+        return start();
+    };
+    if unshare(CloneFlags::CLONE_NEWPID).is_err() {
+        return start();
+    }
+    let out = start();
+    if let Err(e) = setns(&own, CloneFlags::CLONE_NEWPID) {
+        // Every process this thread started from now on would start in the
+        // sandbox's namespace: nothing may go on.
+        eprintln!("whistle sandbox: cannot leave a sandbox's PID namespace: {e}");
+        std::process::abort();
+    }
+    out
 }
 
 /// Enters the network namespace at `path` (run as root: an ended sandbox's,

@@ -6,7 +6,7 @@ use std::{
     process::{Child, Stdio},
 };
 
-use whistle_sandbox::{Mode, Spec, probe};
+use whistle_sandbox::{Mode, Spec, in_own_pid_namespace, probe};
 
 /// The crate's own launcher binary.
 pub const LAUNCHER: &str = env!("CARGO_BIN_EXE_whistle-sandbox");
@@ -31,14 +31,31 @@ pub fn modes() -> Vec<Mode> {
     }
 }
 
-/// `spec` started through the launcher, its stdin empty, its stdout and
-/// stderr piped (read them with `wait_with_output`).
+/// Runs `start`, which starts the launcher of a sandbox in `mode`, as
+/// whistle's runner does: in namespaces, run as root, the launcher is PID 1
+/// of a PID namespace of its own and its sandbox's init too. (filter.rs
+/// starts the launcher with `Spec::command` alone: the launcher then makes
+/// the PID namespace and starts init itself, the way of an ordinary user
+/// and of `whistle check-bot`.)
+#[allow(dead_code)]
+pub fn launch<T>(mode: Mode, start: impl FnOnce() -> T) -> T {
+    if mode == Mode::Namespaces {
+        in_own_pid_namespace(start)
+    } else {
+        start()
+    }
+}
+
+/// `spec` started through the launcher ([`launch`]), its stdin empty, its
+/// stdout and stderr piped (read them with `wait_with_output`).
 #[allow(dead_code)]
 pub fn start_piped(spec: &Spec) -> Child {
-    spec.command(Path::new(LAUNCHER))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+    launch(spec.mode, || {
+        spec.command(Path::new(LAUNCHER))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+    })
+    .unwrap()
 }
