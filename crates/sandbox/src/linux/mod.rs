@@ -886,8 +886,14 @@ fn start_bot(
 /// `rlimit_nproc`: the processes are bounded by `RLIMIT_NPROC` (no cgroup
 /// bounds them).
 ///
+/// The thread becomes the bot's user itself before it confines itself
+/// (for the kernel a user is a thread's own: init's other threads stay
+/// root), so the bot's process is started as the standard library starts
+/// one with no user to change, `posix_spawn`, which shares init's memory
+/// until the bot runs, rather than a `fork` that copies it.
+///
 /// Unlike the `exec` step (`setgroups` to the bot's gid), the bot starts
-/// with no supplementary group (the standard library's `setgroups(0)`).
+/// with no supplementary group.
 fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool, nice: Option<i32>) -> Pid {
     if let Err(e) = rlimits::set(spec, rlimit_nproc.then_some(0)) {
         fail(&e);
@@ -896,6 +902,7 @@ fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool, nice: Option
         s.spawn(|| {
             // The bot starts at the caller's priority (a thread's own).
             restore_priority(nice)?;
+            namespaces::become_bot_thread(ids)?;
             landlock::confine_self(spec)?;
             // The launcher's blocked signals reach init (and this thread):
             // the bot starts with none blocked, as the `exec` step's does.
@@ -907,8 +914,6 @@ fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool, nice: Option
                 .current_dir(&spec.dir)
                 .env_clear()
                 .envs(spec.env.iter().map(|(k, v)| (k, v)))
-                .uid(ids.0)
-                .gid(ids.1)
                 .spawn()
                 .map_err(|e| format!("cannot start {}: {e}", spec.program.display()))
         })

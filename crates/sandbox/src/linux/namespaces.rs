@@ -167,6 +167,21 @@ pub(crate) fn bot_ids(launcher: Pid) -> (u32, u32) {
     (id, id)
 }
 
+/// Makes the calling thread (of the sandbox's init, run as root, about to
+/// start the bot) the bot's user `ids`, with no supplementary group: the
+/// kernel's calls, which change the calling thread alone (the C library's
+/// change every thread of the process). The thread keeps no capability.
+pub(crate) fn become_bot_thread((u, g): (u32, u32)) -> Result<(), String> {
+    use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
+    let (u, g) = (
+        rustix::process::Uid::from_raw(u),
+        rustix::process::Gid::from_raw(g),
+    );
+    set_thread_groups(&[]).map_err(|e| format!("setgroups: {e}"))?;
+    set_thread_res_gid(g, g, g).map_err(|e| format!("setresgid: {e}"))?;
+    set_thread_res_uid(u, u, u).map_err(|e| format!("setresuid: {e}"))
+}
+
 /// Makes this process (in the sandbox, about to become the bot) its bot's
 /// user: `ids` (run as root), else a nested user namespace in which it is
 /// the outer user's own uid. Either way it keeps no capability once it runs
