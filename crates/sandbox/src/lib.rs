@@ -858,7 +858,9 @@ pub fn says_out_of_memory(text: &str) -> bool {
 /// root and may make one (else `start` runs as it is, and the launcher
 /// makes the namespace itself). A launcher started so is also its
 /// sandbox's init: one process start fewer for each sandbox. Only the
-/// calling thread is affected, and only while `start` runs.
+/// calling thread is affected, and only while `start` runs; `start` must
+/// not start a thread (the kernel refuses one while the thread's new
+/// processes go to another PID namespace).
 ///
 /// Such a launcher notices that its parent is gone as any launcher does,
 /// and ends its sandbox.
