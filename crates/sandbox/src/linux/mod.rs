@@ -433,24 +433,7 @@ fn run() -> ! {
         // Read first: a child that ends from now on wakes the pause below.
         let stop = signalled(signals.as_ref()) || getppid() != parent;
         // The child's end, and orphans (Landlock alone) as they come.
-        let mut over = None;
-        loop {
-            match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
-                Ok(WaitStatus::StillAlive) => break,
-                Ok(status) if status.pid() == Some(child) => {
-                    if let Some(v) = ended(status) {
-                        over = Some(v);
-                        break;
-                    }
-                }
-                Ok(_) => {}
-                Err(_) => {
-                    over = Some(Verdict::Setup);
-                    break;
-                }
-            }
-        }
-        if let Some(v) = over {
+        if let Some(v) = reap(child, ended) {
             break v;
         }
         if let Some(w) = watch.as_mut() {
@@ -509,6 +492,24 @@ fn with_counts(verdict: Verdict, cgroup: Option<&Cgroup>, limits: &Limits) -> Ve
         v
     } else {
         verdict
+    }
+}
+
+/// Reaps every child of the launcher that has ended, without waiting: the
+/// verdict `ended` gives once `child` has ended, `Setup` where there is no
+/// child to wait for.
+fn reap(child: Pid, ended: impl Fn(WaitStatus) -> Option<Verdict>) -> Option<Verdict> {
+    loop {
+        match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) => return None,
+            Ok(status) if status.pid() == Some(child) => {
+                if let Some(v) = ended(status) {
+                    return Some(v);
+                }
+            }
+            Ok(_) => {}
+            Err(_) => return Some(Verdict::Setup),
+        }
     }
 }
 
@@ -650,30 +651,16 @@ fn run_as_init(spec: Spec) -> ! {
         vec![spec.scratch.clone(), PathBuf::from("/dev/shm")],
     );
     let tick = if watch.idle() { IDLE_TICK } else { TICK };
+    let ended = |status: WaitStatus| match status {
+        WaitStatus::Exited(_, code) => Some(Verdict::of_exit(Some(code), None, &spec.limits)),
+        WaitStatus::Signaled(_, sig, _) => Some(of_signal(sig, &spec.limits)),
+        _ => None,
+    };
     let verdict = loop {
         // Read first: a child that ends from now on wakes the pause below.
         let stop = signalled(signals.as_ref()) || host.parent_gone();
-        let mut over = None;
-        loop {
-            match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
-                Ok(WaitStatus::StillAlive) => break,
-                Ok(WaitStatus::Exited(pid, code)) if pid == bot => {
-                    over = Some(Verdict::of_exit(Some(code), None, &spec.limits));
-                    break;
-                }
-                Ok(WaitStatus::Signaled(pid, sig, _)) if pid == bot => {
-                    over = Some(of_signal(sig, &spec.limits));
-                    break;
-                }
-                // An orphan of the bot's, reaped; the bot goes on.
-                Ok(_) => {}
-                Err(_) => {
-                    over = Some(Verdict::Setup);
-                    break;
-                }
-            }
-        }
-        if let Some(v) = over {
+        // The bot's end, and its orphans as they come.
+        if let Some(v) = reap(bot, ended) {
             if v.is_limit() {
                 eprintln!("{}", v.say(""));
             }
