@@ -594,7 +594,7 @@ fn run_as_init(spec: Spec) -> ! {
     let nice = yield_to_bots();
     // Its memory and tracing need a capability the bot lacks.
     let _ = prctl::set_dumpable(false);
-    let host = HostSelf::open().unwrap_or_else(|e| fail(&e));
+    let mut host = HostSelf::open().unwrap_or_else(|e| fail(&e));
     let sweep = host.pid.as_raw() % SWEEP_EVERY == 0;
     let mut cgroup = Cgroup::make(&spec.limits, host.pid, sweep).ok();
     if let Some(g) = &cgroup {
@@ -658,7 +658,7 @@ fn run_as_init(spec: Spec) -> ! {
     };
     let verdict = loop {
         // Read first: a child that ends from now on wakes the pause below.
-        let stop = signalled(signals.as_ref()) || host.parent_gone();
+        let stop = signalled(signals.as_ref()) || host.parent_gone(tick);
         // The bot's end, and its orphans as they come.
         if let Some(v) = reap(bot, ended) {
             if v.is_limit() {
@@ -708,6 +708,8 @@ struct HostSelf {
     folder: std::fs::File,
     pid: Pid,
     parent: Option<i32>,
+    /// When it last looked at its parent.
+    looked: std::time::Instant,
 }
 
 impl HostSelf {
@@ -724,6 +726,7 @@ impl HostSelf {
             folder,
             pid,
             parent: None,
+            looked: std::time::Instant::now(),
         };
         me.parent = me.read_parent();
         Ok(me)
@@ -740,9 +743,14 @@ impl HostSelf {
     }
 
     /// Whether the process that started the launcher has ended (it then
-    /// has another parent). Where the host's `/proc` cannot be read it
-    /// says no.
-    fn parent_gone(&self) -> bool {
+    /// has another parent), looked at once every `tick` at most (the end
+    /// of each orphan of the bot's wakes the launcher too). Where the
+    /// host's `/proc` cannot be read it says no.
+    fn parent_gone(&mut self, tick: Duration) -> bool {
+        if self.looked.elapsed() < tick {
+            return false;
+        }
+        self.looked = std::time::Instant::now();
         match (self.parent, self.read_parent()) {
             (Some(was), Some(now)) => was != now,
             _ => false,
