@@ -543,6 +543,61 @@ fn a_launcher_that_is_init_ends_its_sandbox_once_its_parent_is_gone() {
     }
 }
 
+/// A launcher that is its sandbox's init carries the bot's limits, its CPU
+/// time among them, and a bot can make it spend that time: helpers
+/// started as init's own children (`CLONE_PARENT`), each below its own
+/// limit, start processes that end at once, for init to reap. The sandbox
+/// ends with the CPU verdict before the kernel's SIGKILL at the hard
+/// limit would end init itself (which would leave the cgroup behind and
+/// no verdict), and nothing of the bot is left.
+#[test]
+fn a_bot_that_spends_inits_cpu_time_gets_the_cpu_verdict() {
+    if !root() || !modes().contains(&Mode::Namespaces) {
+        eprintln!("needs root and namespaces: skipped");
+        return;
+    }
+    let f = folders();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/orphans.c");
+    let bin = f.dir.join("orphans");
+    let out = Command::new("gcc")
+        .args(["-O1", "-o"])
+        .arg(&bin)
+        .arg(&src)
+        .output()
+        .expect("gcc runs (it is the linker of this workspace too)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut s = spec(Mode::Namespaces, &f, bin.to_str().unwrap(), &["0.5"]);
+    s.limits.cpu_s = 1;
+    s.limits.processes = 1024;
+    s.limits.cpus = Cpus::new(2.0);
+    let started = Instant::now();
+    let mut child = start(&s, true);
+    let launcher = child.id();
+    let status = wait(&mut child, Duration::from_secs(240));
+    let mut stderr = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+    let Some(status) = status else {
+        panic!("the sandbox did not end: {stderr}");
+    };
+    let verdict = Verdict::of_exit(status.code(), status.signal(), &s.limits);
+    assert_eq!(
+        verdict,
+        Verdict::Cpu(1),
+        "after {:?}: {stderr}",
+        started.elapsed()
+    );
+    assert!(stderr.contains("init spent it"), "{stderr}");
+    let groups = cgroups_named(&format!("whistle-sandbox-{launcher}"));
+    assert!(
+        groups.is_empty(),
+        "the sandbox's cgroup is left: {groups:?}"
+    );
+}
+
 /// A host Unix socket (a stand-in for Docker's or D-Bus's) cannot be
 /// reached by its path, in a temporary folder or in /tmp (namespaces: the
 /// private root has neither; Landlock alone cannot stop it, and says so).

@@ -363,12 +363,23 @@ impl Cgroup {
         Ok(())
     }
 
-    /// Bounds the group's tasks to the bot's own `processes`, once the
-    /// launcher that was its init has left it ([`super::run_as_init`]):
-    /// [`Cgroup::make`] counts an init in the group.
-    pub(crate) fn bot_alone(&self, processes: u64) {
-        if let Some(d) = self.dir("pids") {
-            let _ = write(d, "pids.max", &processes.to_string());
+    /// Moves `pid`, the launcher that is the sandbox's init
+    /// ([`super::run_as_init`]), out of the group's memory once the bot is
+    /// in the group: the memory the bot fills is not the launcher's to be
+    /// killed for, nor charged with what it does at the end. On cgroup v1
+    /// it stays in the other hierarchies, as an init does: its tasks count
+    /// among the group's (its `pids.max` counts one for it) and its CPU,
+    /// the reaping of the bot's orphans included, is the bot's. On v2 (one
+    /// folder for every controller) it leaves the group, and the group's
+    /// tasks are bounded to the bot's own `processes`.
+    pub(crate) fn leave_memory(&self, pid: Pid, processes: u64) {
+        if self.v2 {
+            self.leave(pid);
+            if let Some(d) = self.dir("pids") {
+                let _ = write(d, "pids.max", &processes.to_string());
+            }
+        } else if let Some(home) = self.dir("memory").and_then(Path::parent) {
+            let _ = write(home, "cgroup.procs", &pid.to_string());
         }
     }
 

@@ -247,27 +247,31 @@ fn probe_init() -> ! {
 /// The signals that end a sandbox early, and `SIGCHLD` (a child's end wakes
 /// the launcher at once), read from a descriptor (the launcher has no
 /// signal handler).
-fn stop_signals() -> Option<SignalFd> {
+fn stop_signals(also: &[Signal]) -> Option<SignalFd> {
     let mut set = SigSet::empty();
-    for s in [
-        Signal::SIGTERM,
-        Signal::SIGINT,
-        Signal::SIGHUP,
-        Signal::SIGCHLD,
-    ] {
-        set.add(s);
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP]
+        .iter()
+        .chain(also)
+    {
+        set.add(*s);
     }
     set.thread_block().ok()?;
     SignalFd::with_flags(&set, SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC).ok()
 }
 
-/// Whether the launcher was told to stop by a signal. Reads every signal
-/// waiting (a `SIGCHLD` only wakes it).
-fn signalled(fd: Option<&SignalFd>) -> bool {
-    let mut stop = false;
+/// The signal that tells the launcher to stop, if one came: `SIGXCPU`
+/// before any other. Reads every signal waiting (a `SIGCHLD` only wakes
+/// it).
+fn stop_signal(fd: Option<&SignalFd>) -> Option<Signal> {
+    let mut stop = None;
     if let Some(f) = fd {
         while let Ok(Some(info)) = f.read_signal() {
-            stop |= info.ssi_signo != Signal::SIGCHLD as u32;
+            let Ok(s) = Signal::try_from(info.ssi_signo as i32) else {
+                continue;
+            };
+            if s != Signal::SIGCHLD && stop != Some(Signal::SIGXCPU) {
+                stop = Some(s);
+            }
         }
     }
     stop
@@ -289,15 +293,22 @@ const TICK: Duration = Duration::from_millis(5);
 const IDLE_TICK: Duration = Duration::from_millis(100);
 
 /// Waits up to `tick` for a signal of [`stop_signals`] (a child's end
-/// among them).
-fn pause(fd: Option<&SignalFd>, tick: Duration) {
+/// among them, where asked), or for `also` to be readable (a process's
+/// descriptor: its end).
+fn pause(fd: Option<&SignalFd>, also: Option<std::os::fd::BorrowedFd<'_>>, tick: Duration) {
     use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-    let Some(f) = fd else {
+    let mut fds: Vec<PollFd> = fd
+        .map(|f| f.as_fd())
+        .into_iter()
+        .chain(also)
+        .map(|f| PollFd::new(f, PollFlags::POLLIN))
+        .collect();
+    if fds.is_empty() {
         std::thread::sleep(tick);
         return;
-    };
+    }
     let timeout = PollTimeout::try_from(tick).unwrap_or(PollTimeout::MAX);
-    let _ = poll(&mut [PollFd::new(f.as_fd(), PollFlags::POLLIN)], timeout);
+    let _ = poll(&mut fds, timeout);
 }
 
 /// Lets go of the bot's stdin and stdout once it is started (their copies
@@ -322,7 +333,7 @@ fn run() -> ! {
     }
     let parent = getppid();
     let launcher = me();
-    let signals = stop_signals();
+    let signals = stop_signals(&[Signal::SIGCHLD]);
     let nice = yield_to_bots();
     // None: the watchdog keeps the limits (the probe says why).
     // Groups are left behind only by a launcher killed outright (SIGKILL):
@@ -431,9 +442,9 @@ fn run() -> ! {
     };
     let verdict = loop {
         // Read first: a child that ends from now on wakes the pause below.
-        let stop = signalled(signals.as_ref()) || getppid() != parent;
+        let stop = stop_signal(signals.as_ref()).is_some() || getppid() != parent;
         // The child's end, and orphans (Landlock alone) as they come.
-        if let Some(v) = reap(child, ended) {
+        if let (Some(v), _) = reap(child, ended) {
             break v;
         }
         if let Some(w) = watch.as_mut() {
@@ -451,6 +462,7 @@ fn run() -> ! {
         }
         pause(
             signals.as_ref(),
+            None,
             if watch.is_some() { TICK } else { IDLE_TICK },
         );
     };
@@ -497,18 +509,19 @@ fn with_counts(verdict: Verdict, cgroup: Option<&Cgroup>, limits: &Limits) -> Ve
 
 /// Reaps every child of the launcher that has ended, without waiting: the
 /// verdict `ended` gives once `child` has ended, `Setup` where there is no
-/// child to wait for.
-fn reap(child: Pid, ended: impl Fn(WaitStatus) -> Option<Verdict>) -> Option<Verdict> {
+/// child to wait for; and whether it reaped any other (an orphan).
+fn reap(child: Pid, ended: impl Fn(WaitStatus) -> Option<Verdict>) -> (Option<Verdict>, bool) {
+    let mut orphans = false;
     loop {
         match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::StillAlive) => return None,
+            Ok(WaitStatus::StillAlive) => return (None, orphans),
             Ok(status) if status.pid() == Some(child) => {
                 if let Some(v) = ended(status) {
-                    return Some(v);
+                    return (Some(v), orphans);
                 }
             }
-            Ok(_) => {}
-            Err(_) => return Some(Verdict::Setup),
+            Ok(_) => orphans = true,
+            Err(_) => return (Some(Verdict::Setup), orphans),
         }
     }
 }
@@ -590,7 +603,10 @@ fn who(arg: &str) -> (Option<(u32, u32)>, (u32, u32)) {
 /// the verdict.
 fn run_as_init(spec: Spec) -> ! {
     let launcher = me();
-    let signals = stop_signals();
+    // A child's end does not wake it: the bot's end does (its descriptor,
+    // below), and its orphans are reaped once a tick, all at once (else
+    // each of a flood of them woke the launcher). SIGXCPU: see below.
+    let signals = stop_signals(&[Signal::SIGXCPU]);
     let nice = yield_to_bots();
     // Its memory and tracing need a capability the bot lacks.
     let _ = prctl::set_dumpable(false);
@@ -631,14 +647,13 @@ fn run_as_init(spec: Spec) -> ! {
     let watches = duties.processes || duties.memory || duties.cpu_share;
     let who = format!("ids={}:{}", ids.0, ids.1);
     let bot = start_bot(&spec, &launcher, (&who, Some(ids)), !pids, watches, nice);
-    // Out of the group once the bot is in it, as `run` leaves it: the
-    // memory the bot fills is not this process's to be killed for (by the
-    // kernel, for the group's limit), nor charged with what this process
-    // does at the end.
     if let Some(g) = &cgroup {
-        g.leave(getpid());
-        g.bot_alone(spec.limits.processes);
+        g.leave_memory(getpid(), spec.limits.processes);
     }
+    // The bot's end wakes the launcher at once; where the kernel gives no
+    // process descriptor (before Linux 5.3) it looks every `TICK`.
+    let bot_fd = rustix::process::Pid::from_raw(bot.as_raw())
+        .and_then(|p| rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok());
     release_stdio();
     if watches {
         // It watches the limits from now on.
@@ -650,7 +665,11 @@ fn run_as_init(spec: Spec) -> ! {
         Scope::Namespace,
         vec![spec.scratch.clone(), PathBuf::from("/dev/shm")],
     );
-    let tick = if watch.idle() { IDLE_TICK } else { TICK };
+    let tick = if watch.idle() && bot_fd.is_some() {
+        IDLE_TICK
+    } else {
+        TICK
+    };
     let ended = |status: WaitStatus| match status {
         WaitStatus::Exited(_, code) => Some(Verdict::of_exit(Some(code), None, &spec.limits)),
         WaitStatus::Signaled(_, sig, _) => Some(of_signal(sig, &spec.limits)),
@@ -658,9 +677,26 @@ fn run_as_init(spec: Spec) -> ! {
     };
     let verdict = loop {
         // Read first: a child that ends from now on wakes the pause below.
-        let stop = signalled(signals.as_ref()) || host.parent_gone(tick);
-        // The bot's end, and its orphans as they come.
-        if let Some(v) = reap(bot, ended) {
+        let signal = stop_signal(signals.as_ref());
+        if signal == Some(Signal::SIGXCPU) {
+            // The bot's limits are set on this process before the bot
+            // starts (the bot inherits them; only `CAP_SYS_RESOURCE` could
+            // raise them again here), its CPU time among them, and this
+            // process's time is spent on the bot's processes (reaping
+            // them): at the soft limit the sandbox ends, with the bot's
+            // verdict, before the kernel's SIGKILL at the hard one.
+            let v = Verdict::Cpu(spec.limits.cpu_s);
+            eprintln!(
+                "{}",
+                v.say("the sandbox's init spent it on the bot's processes")
+            );
+            break v;
+        }
+        let stop = signal.is_some() || host.parent_gone(tick);
+        // The bot's end, and its orphans: where there were some, it looks
+        // again after `TICK` (they hold the bot's tasks until reaped).
+        let (over, orphans) = reap(bot, ended);
+        if let Some(v) = over {
             if v.is_limit() {
                 eprintln!("{}", v.say(""));
             }
@@ -673,7 +709,11 @@ fn run_as_init(spec: Spec) -> ! {
         if stop {
             break Verdict::Signal(Signal::SIGKILL as i32);
         }
-        pause(signals.as_ref(), tick);
+        pause(
+            signals.as_ref(),
+            bot_fd.as_ref().map(AsFd::as_fd),
+            if orphans { TICK } else { tick },
+        );
     };
     end_namespace();
     let verdict = with_counts(verdict, cgroup.as_ref(), &spec.limits);
@@ -901,6 +941,11 @@ fn spawn_confined(spec: &Spec, ids: (u32, u32), rlimit_nproc: bool, nice: Option
             landlock::confine_self(spec)?;
             // The launcher's blocked signals reach init (and this thread):
             // the bot starts with none blocked, as the `exec` step's does.
+            // (From its start until this thread ends, the bot may signal
+            // it, the same user in the same Landlock domain: the kernel
+            // drops every signal init has no handler for, SIGKILL and
+            // SIGSTOP included; the standard library's handler of SIGSEGV
+            // and SIGBUS, for a stack overflow, only resets itself.)
             SigSet::empty()
                 .thread_set_mask()
                 .map_err(|e| format!("cannot unblock the bot's signals: {e}"))?;
