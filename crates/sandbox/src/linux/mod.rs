@@ -244,9 +244,9 @@ fn probe_init() -> ! {
     }
 }
 
-/// The signals that end a sandbox early, and `SIGCHLD` (a child's end wakes
-/// the launcher at once), read from a descriptor (the launcher has no
-/// signal handler).
+/// The signals that end a sandbox early, and those of `also` (`SIGCHLD`:
+/// a child's end wakes the launcher at once; `SIGXCPU`), read from a
+/// descriptor (the launcher has no signal handler).
 fn stop_signals(also: &[Signal]) -> Option<SignalFd> {
     let mut set = SigSet::empty();
     for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP]
