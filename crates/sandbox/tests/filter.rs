@@ -35,18 +35,7 @@ fn tools() -> &'static Path {
     TOOLS
         .get_or_init(|| {
             let dir = tempfile::tempdir().unwrap();
-            let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/probe.c");
-            let out = Command::new("gcc")
-                .args(["-O1", "-pthread", "-o"])
-                .arg(dir.path().join("probe"))
-                .arg(&src)
-                .output()
-                .expect("gcc runs (it is the linker of this workspace too)");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            common::compile("probe", &["-pthread"], &dir.path().join("probe"));
             dir
         })
         .path()

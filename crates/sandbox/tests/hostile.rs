@@ -557,19 +557,8 @@ fn a_bot_that_spends_inits_cpu_time_gets_the_cpu_verdict() {
         return;
     }
     let f = folders();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/orphans.c");
     let bin = f.dir.join("orphans");
-    let out = Command::new("gcc")
-        .args(["-O1", "-o"])
-        .arg(&bin)
-        .arg(&src)
-        .output()
-        .expect("gcc runs (it is the linker of this workspace too)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::compile("orphans", &[], &bin);
     let mut s = spec(Mode::Namespaces, &f, bin.to_str().unwrap(), &["0.5"]);
     s.limits.cpu_s = 1;
     s.limits.processes = 1024;

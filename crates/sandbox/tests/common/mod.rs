@@ -31,6 +31,23 @@ pub fn modes() -> Vec<Mode> {
     }
 }
 
+/// Compiles `tests/hostile/NAME.c` with gcc (and `flags`) into `out`.
+#[allow(dead_code)]
+pub fn compile(name: &str, flags: &[&str], out: &Path) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/hostile")
+        .join(format!("{name}.c"));
+    let o = std::process::Command::new("gcc")
+        .args(["-O1"])
+        .args(flags)
+        .arg("-o")
+        .arg(out)
+        .arg(&src)
+        .output()
+        .expect("gcc runs (it is the linker of this workspace too)");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// Runs `start`, which starts the launcher of a sandbox in `mode`, as
 /// whistle's runner does: in namespaces, run as root, the launcher is PID 1
 /// of a PID namespace of its own and its sandbox's init too. (filter.rs
