@@ -549,7 +549,8 @@ fn a_launcher_that_is_init_ends_its_sandbox_once_its_parent_is_gone() {
 /// limit, start processes that end at once, for init to reap. The sandbox
 /// ends with the CPU verdict before the kernel's SIGKILL at the hard
 /// limit would end init itself (which would leave the cgroup behind and
-/// no verdict), and nothing of the bot is left.
+/// no verdict), and nothing of the bot is left. (On a loaded machine the
+/// bot's own process may reach the limit first: the same verdict.)
 #[test]
 fn a_bot_that_spends_inits_cpu_time_gets_the_cpu_verdict() {
     if !root() || !modes().contains(&Mode::Namespaces) {
@@ -579,7 +580,6 @@ fn a_bot_that_spends_inits_cpu_time_gets_the_cpu_verdict() {
         "after {:?}: {stderr}",
         started.elapsed()
     );
-    assert!(stderr.contains("init spent it"), "{stderr}");
     let groups = cgroups_named(&format!("whistle-sandbox-{launcher}"));
     assert!(
         groups.is_empty(),
