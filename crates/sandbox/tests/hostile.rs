@@ -173,6 +173,28 @@ fn with_marker(marker: &str) -> Vec<String> {
     out
 }
 
+/// The processes of [`with_marker`], each killed so that the machine is
+/// left clean even when the test fails.
+fn left_over(marker: &str) -> Vec<String> {
+    let left = with_marker(marker);
+    for l in &left {
+        if let Some(pid) = l.split(':').next() {
+            let _ = Command::new("kill").args(["-KILL", pid]).status();
+        }
+    }
+    left
+}
+
+/// Whether the launcher can be its sandbox's init here (run as root, in
+/// namespaces); else it says the test is skipped.
+fn init_is_the_launcher() -> bool {
+    let yes = root() && modes().contains(&Mode::Namespaces);
+    if !yes {
+        eprintln!("needs root and namespaces: skipped");
+    }
+    yes
+}
+
 /// The cgroup folders named `name` (a sandbox's), in every hierarchy.
 fn cgroups_named(name: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -442,13 +464,7 @@ fn nothing_outlives_the_launcher() {
                     groups.is_empty(),
                     "the sandbox's cgroup is left: {groups:?}"
                 );
-                let left = with_marker(&m);
-                for l in &left {
-                    // Leave the machine clean even when the test fails.
-                    if let Some(pid) = l.split(':').next() {
-                        let _ = Command::new("kill").args(["-KILL", pid]).status();
-                    }
-                }
+                let left = left_over(&m);
                 assert!(
                     left.is_empty(),
                     "{mode:?} cgroup {cgroup} stop {stop}: left after the launcher: {left:?}"
@@ -466,8 +482,7 @@ fn nothing_outlives_the_launcher() {
 /// starts the launcher as the runner does.
 #[test]
 fn a_launcher_that_is_init_ends_its_sandbox_once_its_parent_is_gone() {
-    if !root() || !modes().contains(&Mode::Namespaces) {
-        eprintln!("needs root and namespaces: skipped");
+    if !init_is_the_launcher() {
         return;
     }
     for cgroup in cgroup_choices() {
@@ -524,12 +539,7 @@ fn a_launcher_that_is_init_ends_its_sandbox_once_its_parent_is_gone() {
         while !gone(launcher) && started.elapsed() < Duration::from_secs(30) {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let left = with_marker(&m);
-        for l in &left {
-            if let Some(pid) = l.split(':').next() {
-                let _ = Command::new("kill").args(["-KILL", pid]).status();
-            }
-        }
+        let left = left_over(&m);
         assert!(
             gone(launcher),
             "cgroup {cgroup}: the launcher outlived its parent"
@@ -553,8 +563,7 @@ fn a_launcher_that_is_init_ends_its_sandbox_once_its_parent_is_gone() {
 /// bot's own process may reach the limit first: the same verdict.)
 #[test]
 fn a_bot_that_spends_inits_cpu_time_gets_the_cpu_verdict() {
-    if !root() || !modes().contains(&Mode::Namespaces) {
-        eprintln!("needs root and namespaces: skipped");
+    if !init_is_the_launcher() {
         return;
     }
     let f = folders();
@@ -585,6 +594,8 @@ fn a_bot_that_spends_inits_cpu_time_gets_the_cpu_verdict() {
         groups.is_empty(),
         "the sandbox's cgroup is left: {groups:?}"
     );
+    let left = left_over(bin.to_str().unwrap());
+    assert!(left.is_empty(), "left: {left:?}");
 }
 
 /// A host Unix socket (a stand-in for Docker's or D-Bus's) cannot be
